@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The libraries do the work and never print; `iapkit` parses arguments and prints.
+// C libraries come from the system (Debian's -dev packages, Homebrew on macOS).
+let package = Package(
+    name: "iapkit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "iapkit", targets: ["iapkit"]),
+        .library(name: "IAPLint", targets: ["IAPLint"]),
+        .library(name: "FlatPackage", targets: ["FlatPackage"]),
+        .library(name: "CatalogExchange", targets: ["CatalogExchange"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive",
+                       providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+
+        // Findings, locations, typed errors, atomic writes: what every other module shares.
+        .target(name: "IAPCore"),
+        // XML property lists read and written through libxml2, in Apple's exact layout.
+        .target(name: "PropertyList", dependencies: ["IAPCore", "CLibXML2"]),
+        // The catalog model, its YAML loader (with source locations) and Apple's reference data.
+        .target(name: "IAPCatalog", dependencies: ["IAPCore", .product(name: "Yams", package: "Yams")]),
+        // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
+        .target(name: "HostedContent", dependencies: [
+            "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Lint rules over catalogs and content folders, and one reporter per output format.
+        .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent"]),
+        // Upload archives: Apple flat packages (xar, Bom, cpio) and zips.
+        .target(name: "FlatPackage", dependencies: [
+            "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Catalog JSON in and out: StoreKit configurations, App Store Connect requests, server lists.
+        .target(name: "CatalogExchange", dependencies: [
+            "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .executableTarget(name: "iapkit", dependencies: [
+            "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "IAPKitTests", dependencies: [
+            "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
+            "CatalogExchange",
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,59 @@
+import Crypto
+import Foundation
+import IAPCore
+
+/// A SHA-256 over what a customer would receive: every entry's path, kind and permission bits, each file's own
+/// SHA-256, each link's target. Timestamps and ownership are left out, so a fresh checkout gives the same digest.
+/// `iapkit.lock` records it; the `content-version-unchanged` rule compares against it.
+public enum ContentDigest {
+    public static let prefix = "sha256:"
+
+    /// Combines per-file SHA-256 digests (keyed by relative path) with the tree's structure.
+    public static func combine(tree: ContentTree, fileDigests: [String: String]) -> String {
+        var hasher = SHA256()
+        for entry in tree.entries {
+            var line = "\(entry.kind.rawValue)\t./\(entry.relativePath)\t\(String(entry.permissions & 0o777, radix: 8))"
+            switch entry.kind {
+            case .file: line += "\t\(entry.size)\t\(fileDigests[entry.relativePath] ?? "")"
+            case .symlink: line += "\t\(entry.symlinkTarget ?? "")"
+            default: break
+            }
+            hasher.update(data: Data((line + "\n").utf8))
+        }
+        return prefix + hasher.finalize().hexString
+    }
+
+    /// Reads every file and computes the digest.
+    public static func compute(tree: ContentTree) throws(IAPKitError) -> String {
+        var digests: [String: String] = [:]
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        for entry in tree.entries where entry.kind == .file {
+            let path = tree.absolutePath(of: entry)
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            var hasher = SHA256()
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
+                if count == 0 { break }
+                buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+            digests[entry.relativePath] = hasher.finalize().hexString
+        }
+        return combine(tree: tree, fileDigests: digests)
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    /// Lower-case hexadecimal.
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        for byte in self {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

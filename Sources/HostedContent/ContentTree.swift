@@ -1,0 +1,101 @@
+import Foundation
+import IAPCore
+
+/// One entry of a hosted-content folder, as listed by `ContentTree`.
+public struct ContentEntry: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case directory, file, symlink, other
+    }
+
+    /// Path relative to the folder, without a leading `./` ("" for the folder itself).
+    public var relativePath: String
+    public var kind: Kind
+    /// Permission bits (and setuid/setgid/sticky).
+    public var permissions: UInt16
+    /// Bytes of a regular file; target length of a symlink; 0 otherwise.
+    public var size: UInt64
+    public var symlinkTarget: String?
+    /// Names of a directory's children, sorted bytewise.
+    public var childCount: Int
+    /// What `other` is, for messages ("a FIFO", "a socket"...).
+    public var otherDescription: String?
+
+    public var name: String { (relativePath as NSString).lastPathComponent }
+    public var depth: Int { relativePath.isEmpty ? 0 : relativePath.split(separator: "/").count }
+}
+
+/// A hosted-content folder walked in the order Apple's packagers use: the folder itself, then a depth-first,
+/// pre-order walk with each directory's children sorted by name (bytewise). Symlinks are never followed.
+public struct ContentTree: Sendable {
+    public let root: String
+    public let entries: [ContentEntry]
+
+    public init(root: String, entries: [ContentEntry]) {
+        self.root = root
+        self.entries = entries
+    }
+
+    public static func scan(_ root: String) throws(IAPKitError) -> ContentTree {
+        var entries: [ContentEntry] = []
+        var info = stat()
+        guard lstat(root, &info) == 0 else {
+            throw .io(path: root, reason: errno == ENOENT ? "does not exist" : String(cString: strerror(errno)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .io(path: root, reason: "is not a folder") }
+        try walk(root, relative: "", info: info, into: &entries)
+        return ContentTree(root: root, entries: entries)
+    }
+
+    private static func walk(_ absolute: String, relative: String, info: stat, into entries: inout [ContentEntry]) throws(IAPKitError) {
+        let type = info.st_mode & S_IFMT
+        let permissions = UInt16(info.st_mode & 0o7777)
+        switch type {
+        case S_IFDIR:
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: absolute)
+                    .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            } catch {
+                throw .io(path: absolute, reason: "cannot list the folder: \(AtomicFile.describe(error))")
+            }
+            entries.append(ContentEntry(relativePath: relative, kind: .directory, permissions: permissions, size: 0,
+                                        symlinkTarget: nil, childCount: names.count))
+            for name in names {
+                let childPath = absolute + "/" + name
+                var childInfo = stat()
+                guard lstat(childPath, &childInfo) == 0 else {
+                    throw .io(path: childPath, reason: String(cString: strerror(errno)))
+                }
+                try walk(childPath, relative: relative.isEmpty ? name : relative + "/" + name, info: childInfo, into: &entries)
+            }
+        case S_IFREG:
+            entries.append(ContentEntry(relativePath: relative, kind: .file, permissions: permissions,
+                                        size: UInt64(info.st_size), symlinkTarget: nil, childCount: 0))
+        case S_IFLNK:
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(absolute, &buffer, buffer.count - 1)
+            guard count >= 0 else { throw .io(path: absolute, reason: "cannot read the link: \(String(cString: strerror(errno)))") }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            entries.append(ContentEntry(relativePath: relative, kind: .symlink, permissions: 0o755,
+                                        size: UInt64(target.utf8.count), symlinkTarget: target, childCount: 0))
+        default:
+            let what: String
+            switch type {
+            case S_IFIFO: what = "a FIFO"
+            case S_IFSOCK: what = "a socket"
+            case S_IFCHR: what = "a character device"
+            case S_IFBLK: what = "a block device"
+            default: what = "a special file"
+            }
+            entries.append(ContentEntry(relativePath: relative, kind: .other, permissions: permissions, size: 0,
+                                        symlinkTarget: nil, childCount: 0, otherDescription: what))
+        }
+    }
+
+    public func absolutePath(of entry: ContentEntry) -> String {
+        entry.relativePath.isEmpty ? root : root + "/" + entry.relativePath
+    }
+
+    /// Bytes of all regular files.
+    public var totalFileBytes: UInt64 { entries.reduce(0) { $0 + ($1.kind == .file ? $1.size : 0) } }
+}

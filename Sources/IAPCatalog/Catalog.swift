@@ -1,0 +1,357 @@
+import IAPCore
+import Yams
+
+/// A catalog as loaded from `catalog.yaml`. Values the file did not give, or gave with the wrong type, are nil;
+/// the loader has already reported those as `schema` findings, and the rules check the rest.
+public struct Catalog: Sendable {
+    public static let supportedSchemaVersions = [1]
+
+    /// The file the catalog came from, as given by the user.
+    public var file: String
+    public var schemaVersion: Int?
+    public var app: App
+    public var retiredProductIDs: [Located<String>]
+    public var products: [Product]
+    public var subscriptionGroups: [SubscriptionGroup]
+    public var appPolicies: AppPolicies?
+    public var storeKit: StoreKitSettings?
+
+    /// The parsed YAML, kept to turn a `CatalogPath` into a line and column only when a finding needs one.
+    var tree: SourceTree?
+
+    public init(file: String, schemaVersion: Int? = 1, app: App = App(), retiredProductIDs: [Located<String>] = [],
+                products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [],
+                appPolicies: AppPolicies? = nil, storeKit: StoreKitSettings? = nil) {
+        self.file = file
+        self.schemaVersion = schemaVersion
+        self.app = app
+        self.retiredProductIDs = retiredProductIDs
+        self.products = products
+        self.subscriptionGroups = subscriptionGroups
+        self.appPolicies = appPolicies
+        self.storeKit = storeKit
+        tree = nil
+    }
+
+    /// Every purchasable item: products first, then each group's subscriptions, in file order.
+    public var allProducts: [Product] {
+        products + subscriptionGroups.flatMap(\.subscriptions)
+    }
+
+    /// The subscriptions of every group.
+    public var allSubscriptions: [Product] { subscriptionGroups.flatMap(\.subscriptions) }
+
+    /// The line and column of the value at `path`, or of its nearest parent the file has.
+    public func location(of path: CatalogPath) -> SourceLocation {
+        guard var node = tree?.node else { return SourceLocation(file: file) }
+        for component in path.components {
+            let next: Node?
+            switch (component, node) {
+            case let (.key(key), .mapping(mapping)):
+                next = mapping.first { $0.key.scalar?.string == key }?.value
+            case let (.index(index), .sequence(sequence)):
+                next = index < sequence.count ? sequence[index] : nil
+            default:
+                next = nil
+            }
+            guard let next else { break }
+            node = next
+        }
+        guard let mark = node.mark else { return SourceLocation(file: file) }
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    /// The location of the key that introduces `path` (for "unknown key" findings).
+    func keyLocation(parent: CatalogPath, key: String) -> SourceLocation {
+        guard case let .mapping(mapping)? = node(at: parent),
+              let pair = mapping.first(where: { $0.key.scalar?.string == key }), let mark = pair.key.mark
+        else { return location(of: parent) }
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    private func node(at path: CatalogPath) -> Node? {
+        var node = tree?.node
+        for component in path.components {
+            switch (component, node) {
+            case let (.key(key), .mapping(mapping)?): node = mapping.first { $0.key.scalar?.string == key }?.value
+            case let (.index(index), .sequence(sequence)?): node = index < sequence.count ? sequence[index] : nil
+            default: return nil
+            }
+        }
+        return node
+    }
+}
+
+/// A value together with where it sits in the catalog.
+public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
+    public var value: Value
+    public var path: CatalogPath
+    public init(_ value: Value, path: CatalogPath) {
+        self.value = value
+        self.path = path
+    }
+}
+
+public struct App: Sendable, Hashable {
+    public var bundleID: String?
+    public var primaryLocale: String?
+    public init(bundleID: String? = nil, primaryLocale: String? = nil) {
+        self.bundleID = bundleID
+        self.primaryLocale = primaryLocale
+    }
+}
+
+/// The four kinds of in-app purchase. Products list the first three; subscriptions in groups are auto-renewable.
+public enum ProductType: String, Sendable, Hashable, CaseIterable {
+    case consumable
+    case nonConsumable = "non-consumable"
+    case nonRenewingSubscription = "non-renewing-subscription"
+    case autoRenewableSubscription = "auto-renewable-subscription"
+
+    /// The values a product's `type` key accepts.
+    public static let productTypes: [ProductType] = [.consumable, .nonConsumable, .nonRenewingSubscription]
+}
+
+/// A USD customer price as written in the catalog. `cents` is set when the text has at most two decimals.
+public struct Price: Sendable, Hashable, CustomStringConvertible {
+    public var text: String
+    public var cents: Int?
+    public var approximateCents: Double
+
+    public init(cents: Int) {
+        self.cents = cents
+        approximateCents = Double(cents)
+        text = Price.format(cents: cents)
+    }
+
+    /// Parses `0.99`, `4`, `12.5`; nil when the text is not a non-negative decimal number.
+    public init?(text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+              parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts.count == 1 || !parts[1].isEmpty,
+              let approximate = Double(trimmed), parts[0].count <= 9
+        else { return nil }
+        self.text = trimmed
+        approximateCents = approximate * 100
+        let fraction = parts.count == 2 ? String(parts[1]) : ""
+        if fraction.count <= 2, let whole = Int(parts[0]) {
+            cents = whole * 100 + (Int((fraction + "00").prefix(2)) ?? 0)
+        } else if fraction.allSatisfy({ $0 == "0" }), let whole = Int(parts[0]) {
+            cents = whole * 100
+        } else {
+            cents = nil
+        }
+    }
+
+    public static func format(cents: Int) -> String {
+        "\(cents / 100).\(String(format: "%02d", cents % 100))"
+    }
+
+    /// `0.99` for messages and JSON: two decimals when exact.
+    public var description: String { cents.map(Price.format(cents:)) ?? text }
+}
+
+public struct Localization: Sendable, Hashable {
+    public var path: CatalogPath
+    public var locale: String?
+    public var name: String?
+    public var description: String?
+    /// Subscription-group localizations only.
+    public var customAppName: String?
+
+    public init(path: CatalogPath, locale: String? = nil, name: String? = nil, description: String? = nil,
+                customAppName: String? = nil) {
+        self.path = path
+        self.locale = locale
+        self.name = name
+        self.description = description
+        self.customAppName = customAppName
+    }
+}
+
+public struct Review: Sendable, Hashable {
+    public var path: CatalogPath
+    public var note: String?
+    public var screenshot: String?
+    public init(path: CatalogPath, note: String? = nil, screenshot: String? = nil) {
+        self.path = path
+        self.note = note
+        self.screenshot = screenshot
+    }
+}
+
+public enum OfferMode: String, Sendable, Hashable, CaseIterable {
+    case freeTrial = "free-trial"
+    case payAsYouGo = "pay-as-you-go"
+    case payUpFront = "pay-up-front"
+}
+
+public enum OfferKind: String, Sendable, Hashable {
+    case introductory = "introductory offer"
+    case promotional = "promotional offer"
+    case offerCode = "offer code"
+    case winBack = "win-back offer"
+}
+
+/// Customers an offer code is for.
+public enum OfferEligibility: String, Sendable, Hashable, CaseIterable {
+    case new, existing, expired
+}
+
+/// An introductory, promotional, offer-code or win-back offer on an auto-renewable subscription.
+public struct Offer: Sendable, Hashable {
+    public var path: CatalogPath
+    public var kind: OfferKind
+    public var mode: OfferMode?
+    /// The `mode` text as written, kept when it names no offer mode.
+    public var modeText: String?
+    /// ISO 8601 duration of a free trial or a pay-up-front offer: P3D P1W P2W P1M P2M P3M P6M P1Y.
+    public var duration: String?
+    /// Pay-as-you-go: how many discounted periods of the subscription's own length.
+    public var periods: Int?
+    public var price: Price?
+    /// Promotional and win-back offers.
+    public var offerID: String?
+    public var referenceName: String?
+    /// Offer codes only.
+    public var eligibility: [OfferEligibility]?
+    public var stackable: Bool?
+
+    public init(path: CatalogPath, kind: OfferKind, mode: OfferMode? = nil, duration: String? = nil,
+                periods: Int? = nil, price: Price? = nil, offerID: String? = nil, referenceName: String? = nil,
+                eligibility: [OfferEligibility]? = nil, stackable: Bool? = nil) {
+        self.path = path
+        self.kind = kind
+        self.mode = mode
+        self.duration = duration
+        self.periods = periods
+        self.price = price
+        self.offerID = offerID
+        self.referenceName = referenceName
+        self.eligibility = eligibility
+        self.stackable = stackable
+    }
+}
+
+/// A consumable, non-consumable, non-renewing subscription, or (inside a group) an auto-renewable subscription.
+public struct Product: Sendable, Hashable {
+    public var path: CatalogPath
+    public var productID: String?
+    public var referenceName: String?
+    public var type: ProductType?
+    /// The `type` text as written, kept when it names no product type (the `type` rule reports it).
+    public var typeText: String?
+    public var price: Price?
+    public var tier: Int?
+    public var familySharable: Bool?
+    public var localizations: [Localization]
+    public var review: Review?
+    public var hostedContent: String?
+    // Auto-renewable subscriptions only.
+    public var groupIndex: Int?
+    public var period: String?
+    public var groupLevel: Int?
+    public var introductoryOffer: Offer?
+    public var promotionalOffers: [Offer]
+    public var offerCodes: [Offer]
+    public var winBackOffers: [Offer]
+    /// Offer keys written on a product that is not an auto-renewable subscription.
+    public var misplacedOfferKeys: [String] = []
+
+    public init(path: CatalogPath, productID: String? = nil, referenceName: String? = nil, type: ProductType? = nil,
+                price: Price? = nil, tier: Int? = nil, familySharable: Bool? = nil, localizations: [Localization] = [],
+                review: Review? = nil, hostedContent: String? = nil, groupIndex: Int? = nil, period: String? = nil,
+                groupLevel: Int? = nil, introductoryOffer: Offer? = nil, promotionalOffers: [Offer] = [],
+                offerCodes: [Offer] = [], winBackOffers: [Offer] = []) {
+        self.path = path
+        self.productID = productID
+        self.referenceName = referenceName
+        self.type = type
+        self.price = price
+        self.tier = tier
+        self.familySharable = familySharable
+        self.localizations = localizations
+        self.review = review
+        self.hostedContent = hostedContent
+        self.groupIndex = groupIndex
+        self.period = period
+        self.groupLevel = groupLevel
+        self.introductoryOffer = introductoryOffer
+        self.promotionalOffers = promotionalOffers
+        self.offerCodes = offerCodes
+        self.winBackOffers = winBackOffers
+    }
+
+    public var isSubscription: Bool { type == .autoRenewableSubscription }
+
+    /// The USD price in cents, from `price` or from a legacy `tier`.
+    public var resolvedPriceCents: Int? {
+        if let cents = price?.cents { return cents }
+        if let tier, ReferenceData.legacyTierCents.indices.contains(tier) { return ReferenceData.legacyTierCents[tier] }
+        return nil
+    }
+
+    /// Every offer of the subscription, introductory first.
+    public var allOffers: [Offer] {
+        (introductoryOffer.map { [$0] } ?? []) + promotionalOffers + offerCodes + winBackOffers
+    }
+}
+
+public struct SubscriptionGroup: Sendable, Hashable {
+    public var path: CatalogPath
+    public var referenceName: String?
+    public var localizations: [Localization]
+    public var subscriptions: [Product]
+    public init(path: CatalogPath, referenceName: String? = nil, localizations: [Localization] = [],
+                subscriptions: [Product] = []) {
+        self.path = path
+        self.referenceName = referenceName
+        self.localizations = localizations
+        self.subscriptions = subscriptions
+    }
+}
+
+/// The app's license agreement and privacy policies, as StoreKit configurations (4.0+) carry them.
+public struct AppPolicies: Sendable, Hashable {
+    public struct Policy: Sendable, Hashable {
+        public var path: CatalogPath
+        public var locale: String?
+        public var text: String?
+        public var url: String?
+        public init(path: CatalogPath, locale: String? = nil, text: String? = nil, url: String? = nil) {
+            self.path = path
+            self.locale = locale
+            self.text = text
+            self.url = url
+        }
+    }
+    public var path: CatalogPath
+    public var eula: String?
+    public var policies: [Policy]
+    public init(path: CatalogPath, eula: String? = nil, policies: [Policy] = []) {
+        self.path = path
+        self.eula = eula
+        self.policies = policies
+    }
+}
+
+/// Options for the simulator's StoreKit configuration (`export storekit`).
+public struct StoreKitSettings: Sendable, Hashable {
+    public var path: CatalogPath
+    /// ISO 3166-1 alpha-3 storefront; USA when absent.
+    public var storefront: String?
+    /// Locale the simulator's store uses; the primary locale when absent.
+    public var locale: String?
+    public init(path: CatalogPath, storefront: String? = nil, locale: String? = nil) {
+        self.path = path
+        self.storefront = storefront
+        self.locale = locale
+    }
+}
+
+/// The parsed YAML behind a catalog. Yams' `Node` is an immutable value tree that Yams does not mark Sendable.
+final class SourceTree: @unchecked Sendable {
+    let node: Node
+    init(_ node: Node) { self.node = node }
+}

@@ -1,0 +1,197 @@
+import IAPCore
+import Yams
+
+/// The keys of catalog schema version 1 and how each object is read. `schemas/catalog.schema.json` describes the
+/// same format for editors; `CatalogSchemaTests` keeps the two in step.
+public enum CatalogKeys {
+    public static let root = ["schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
+                              "appPolicies", "storeKit"]
+    public static let app = ["bundleId", "primaryLocale"]
+    public static let product = ["productId", "referenceName", "type", "price", "tier", "familySharable",
+                                 "localizations", "review", "hostedContent"]
+    public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
+                                      "familySharable", "localizations", "review", "introductoryOffer",
+                                      "promotionalOffers", "offerCodes", "winBackOffers"]
+    public static let localization = ["locale", "name", "description"]
+    public static let groupLocalization = ["locale", "name", "customAppName"]
+    public static let group = ["referenceName", "localizations", "subscriptions"]
+    public static let review = ["note", "screenshot"]
+    public static let introductoryOffer = ["mode", "duration", "periods", "price"]
+    public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price"]
+    public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "eligibility", "stackable"]
+    public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price"]
+    public static let appPolicies = ["eula", "policies"]
+    public static let policy = ["locale", "text", "url"]
+    public static let storeKit = ["storefront", "locale"]
+    public static let offerKeys = ["introductoryOffer", "promotionalOffers", "offerCodes", "winBackOffers"]
+}
+
+extension NodeReader {
+    func readCatalog(_ root: Node, into catalog: inout Catalog) throws(IAPKitError) {
+        let object = try Object(root, path: .root, what: "the catalog", allowed: CatalogKeys.root, reader: self)
+        if let node = object.node("schemaVersion") {
+            catalog.schemaVersion = int(node, at: CatalogPath.root / "schemaVersion")
+        }
+        if let app = try object.object("app", what: "`app`", allowed: CatalogKeys.app) {
+            catalog.app = App(bundleID: app.string("bundleId", required: true),
+                              primaryLocale: app.string("primaryLocale", required: true))
+            app.finish()
+        } else {
+            _ = object.require("app")
+        }
+        catalog.retiredProductIDs = try object.list("retiredProductIds") { node, path throws(IAPKitError) in
+            try count()
+            return string(node, at: path).map { Located($0, path: path) }
+        }
+        catalog.products = try object.list("products") { node, path throws(IAPKitError) in try readProduct(node, path: path) }
+        catalog.subscriptionGroups = try object.list("subscriptionGroups") { node, path throws(IAPKitError) in
+            try readGroup(node, path: path)
+        }
+        for groupIndex in catalog.subscriptionGroups.indices {
+            for index in catalog.subscriptionGroups[groupIndex].subscriptions.indices {
+                catalog.subscriptionGroups[groupIndex].subscriptions[index].groupIndex = groupIndex
+            }
+        }
+        if let policies = try object.object("appPolicies", what: "`appPolicies`", allowed: CatalogKeys.appPolicies) {
+            catalog.appPolicies = AppPolicies(path: policies.path, eula: policies.string("eula"),
+                                              policies: try policies.list("policies") { node, path throws(IAPKitError) in
+                let policy = try Object(node, path: path, what: "a policy", allowed: CatalogKeys.policy, reader: self)
+                defer { policy.finish() }
+                return AppPolicies.Policy(path: path, locale: policy.string("locale", required: true),
+                                          text: policy.string("text"), url: policy.string("url"))
+            })
+            policies.finish()
+        }
+        if let settings = try object.object("storeKit", what: "`storeKit`", allowed: CatalogKeys.storeKit) {
+            catalog.storeKit = StoreKitSettings(path: settings.path, storefront: settings.string("storefront"),
+                                                locale: settings.string("locale"))
+            settings.finish()
+        }
+        object.finish()
+    }
+
+    func readLocalization(_ node: Node, path: CatalogPath, group: Bool = false) throws(IAPKitError) -> Localization? {
+        let object = try Object(node, path: path, what: "a localization",
+                                allowed: group ? CatalogKeys.groupLocalization : CatalogKeys.localization, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        return Localization(path: path, locale: object.string("locale", required: true),
+                            name: object.string("name", required: true),
+                            description: group ? nil : object.string("description"),
+                            customAppName: group ? object.string("customAppName") : nil)
+    }
+
+    func readReview(_ object: Object) throws(IAPKitError) -> Review? {
+        guard let review = try object.object("review", what: "`review`", allowed: CatalogKeys.review) else { return nil }
+        defer { review.finish() }
+        return Review(path: review.path, note: review.string("note"), screenshot: review.string("screenshot"))
+    }
+
+    func readProduct(_ node: Node, path: CatalogPath) throws(IAPKitError) -> Product? {
+        let object = try Object(node, path: path, what: "a product", allowed: CatalogKeys.product, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        var product = Product(path: path)
+        product.productID = object.string("productId", required: true)
+        product.referenceName = object.string("referenceName")
+        if let text = object.string("type", required: true) {
+            product.type = ProductType.productTypes.first { $0.rawValue == text }
+            if product.type == nil { product.typeText = text }
+        }
+        // Offers belong to auto-renewable subscriptions; the offer rules say so rather than "unknown key".
+        for key in CatalogKeys.offerKeys where object.node(key) != nil {
+            product.misplacedOfferKeys.append(key)
+            object.allowed.append(key)
+        }
+        try readCommon(object, into: &product)
+        product.hostedContent = object.string("hostedContent")
+        return product
+    }
+
+    func readCommon(_ object: Object, into product: inout Product) throws(IAPKitError) {
+        product.price = object.price("price")
+        product.tier = object.int("tier")
+        product.familySharable = object.bool("familySharable")
+        product.localizations = try object.list("localizations") { node, path throws(IAPKitError) in
+            try readLocalization(node, path: path)
+        }
+        product.review = try readReview(object)
+    }
+
+    func readGroup(_ node: Node, path: CatalogPath) throws(IAPKitError) -> SubscriptionGroup? {
+        let object = try Object(node, path: path, what: "a subscription group", allowed: CatalogKeys.group, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        var group = SubscriptionGroup(path: path, referenceName: object.string("referenceName", required: true))
+        group.localizations = try object.list("localizations") { node, path throws(IAPKitError) in
+            try readLocalization(node, path: path, group: true)
+        }
+        group.subscriptions = try object.list("subscriptions") { node, path throws(IAPKitError) in
+            try readSubscription(node, path: path)
+        }
+        return group
+    }
+
+    func readSubscription(_ node: Node, path: CatalogPath) throws(IAPKitError) -> Product? {
+        let object = try Object(node, path: path, what: "a subscription", allowed: CatalogKeys.subscription, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        var product = Product(path: path, type: .autoRenewableSubscription)
+        product.productID = object.string("productId", required: true)
+        product.referenceName = object.string("referenceName")
+        product.period = object.string("period", required: true)
+        product.groupLevel = object.int("groupLevel")
+        try readCommon(object, into: &product)
+        if let node = object.node("introductoryOffer") {
+            product.introductoryOffer = try readOffer(node, path: path / "introductoryOffer", kind: .introductory)
+        }
+        product.promotionalOffers = try object.list("promotionalOffers") { node, path throws(IAPKitError) in
+            try readOffer(node, path: path, kind: .promotional)
+        }
+        product.offerCodes = try object.list("offerCodes") { node, path throws(IAPKitError) in
+            try readOffer(node, path: path, kind: .offerCode)
+        }
+        product.winBackOffers = try object.list("winBackOffers") { node, path throws(IAPKitError) in
+            try readOffer(node, path: path, kind: .winBack)
+        }
+        return product
+    }
+
+    func readOffer(_ node: Node, path: CatalogPath, kind: OfferKind) throws(IAPKitError) -> Offer? {
+        let allowed: [String]
+        switch kind {
+        case .introductory: allowed = CatalogKeys.introductoryOffer
+        case .promotional: allowed = CatalogKeys.promotionalOffer
+        case .offerCode: allowed = CatalogKeys.offerCode
+        case .winBack: allowed = CatalogKeys.winBackOffer
+        }
+        let article = kind == .introductory || kind == .offerCode ? "an" : "a"
+        let object = try Object(node, path: path, what: "\(article) \(kind.rawValue)", allowed: allowed, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        var offer = Offer(path: path, kind: kind)
+        if let text = object.string("mode", required: true) {
+            offer.mode = OfferMode(rawValue: text)
+            if offer.mode == nil { offer.modeText = text }
+        }
+        offer.duration = object.string("duration")
+        offer.periods = object.int("periods")
+        offer.price = object.price("price")
+        if kind == .promotional || kind == .winBack {
+            offer.offerID = object.string("offerId", required: true)
+        }
+        if kind != .introductory { offer.referenceName = object.string("referenceName") }
+        if kind == .offerCode {
+            offer.stackable = object.bool("stackable")
+            offer.eligibility = try object.list("eligibility") { node, path throws(IAPKitError) in
+                guard let text = string(node, at: path) else { return nil }
+                guard let value = OfferEligibility(rawValue: text) else {
+                    report("`\(text)` is not an offer-code eligibility; use `new`, `existing` or `expired`", at: path)
+                    return nil
+                }
+                return value
+            }
+        }
+        return offer
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import HostedContent
+import IAPCatalog
+import IAPCore
+
+/// What a catalog rule sees: the catalog, and a way to report findings at a catalog path.
+public final class CatalogLintContext: @unchecked Sendable {
+    public let catalog: Catalog
+    /// The folder of the catalog file; relative paths in the catalog start here.
+    public let baseDirectory: String
+    private let consumer: FindingConsumer
+
+    public init(catalog: Catalog, baseDirectory: String, consumer: @escaping FindingConsumer) {
+        self.catalog = catalog
+        self.baseDirectory = baseDirectory
+        self.consumer = consumer
+    }
+
+    public func report<R: RuleDescribing>(_ rule: R.Type, _ message: String, at path: CatalogPath, product: Product? = nil) {
+        report(rule, .error, message, at: path, product: product)
+    }
+
+    public func report<R: RuleDescribing>(_ rule: R.Type, _ severity: Severity, _ message: String,
+                                          at path: CatalogPath, product: Product? = nil) {
+        consumer(Finding(ruleID: R.id, severity: severity, message: message, location: catalog.location(of: path),
+                         path: path.description, productID: product?.productID))
+    }
+
+    /// A catalog-relative path made usable from the current directory.
+    public func resolve(_ relative: String) -> String {
+        relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
+    }
+
+    /// The product with this offer, group or localization, for findings that belong to a product.
+    public func product(owning path: CatalogPath) -> Product? {
+        catalog.allProducts.first { product in
+            product.path.components.count <= path.components.count
+                && Array(path.components.prefix(product.path.components.count)) == product.path.components
+        }
+    }
+}
+
+/// What a content rule sees: one hosted-content folder, already walked and read.
+public final class ContentLintContext: @unchecked Sendable {
+    public let folder: String
+    /// The folder's entries, or nil when the folder does not exist.
+    public let tree: ContentTree?
+    /// `ContentInfo.plist` when it could be read as a dictionary.
+    public let info: ContentInfo?
+    /// Why `ContentInfo.plist` could not be read, when it exists but is broken.
+    public let infoError: IAPKitError?
+    /// The product ID the catalog expects, when the folder was reached through a catalog.
+    public let expectedProductID: String?
+    /// What `iapkit package` last recorded for this product.
+    public let lockEntry: ContentLock.Entry?
+    private let consumer: FindingConsumer
+    private let productID: String?
+
+    init(folder: String, tree: ContentTree?, info: ContentInfo?, infoError: IAPKitError?, expectedProductID: String?,
+         lockEntry: ContentLock.Entry?, consumer: @escaping FindingConsumer) {
+        self.folder = folder
+        self.tree = tree
+        self.info = info
+        self.infoError = infoError
+        self.expectedProductID = expectedProductID
+        self.lockEntry = lockEntry
+        self.consumer = consumer
+        productID = expectedProductID ?? info?.productID
+    }
+
+    public var infoPath: String { (folder as NSString).appendingPathComponent(ContentInfo.fileName) }
+
+    public func path(of entry: ContentEntry) -> String {
+        entry.relativePath.isEmpty ? folder : (folder as NSString).appendingPathComponent(entry.relativePath)
+    }
+
+    public func report<R: RuleDescribing>(_ rule: R.Type, _ message: String, file: String? = nil, line: Int? = nil) {
+        report(rule, .error, message, file: file, line: line)
+    }
+
+    public func report<R: RuleDescribing>(_ rule: R.Type, _ severity: Severity, _ message: String,
+                                          file: String? = nil, line: Int? = nil) {
+        consumer(Finding(ruleID: R.id, severity: severity, message: message,
+                         location: SourceLocation(file: file ?? folder, line: line), productID: productID))
+    }
+}

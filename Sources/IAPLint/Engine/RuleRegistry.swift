@@ -1,0 +1,23 @@
+/// Every rule iapkit knows, in the order they run and are documented.
+public enum RuleRegistry {
+    public static let catalogRules: [any CatalogRule.Type] = [
+        SchemaVersionRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self, ProductIDRetiredRule.self,
+        ProductIDPrefixRule.self, ReferenceNameRule.self, TypeRule.self, PriceRule.self, PriceFreeRule.self,
+        LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
+        FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, SubscriptionGroupRule.self,
+        SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
+        OfferCodeRule.self, WinBackOfferRule.self, AppPoliciesRule.self, HostedContentTypeRule.self,
+    ]
+
+    public static let contentRules: [any ContentRule.Type] = [
+        ContentFolderRule.self, ContentInfoRule.self, ContentIDMismatchRule.self, ContentVersionRule.self,
+        ContentSizeRule.self, ContentExecutableRule.self, ContentLinkRule.self, ContentJunkRule.self,
+        ContentVersionUnchangedRule.self,
+    ]
+
+    /// Every rule id with its summary, for reports (SARIF lists them all) and documentation.
+    public static var all: [(id: String, summary: String)] {
+        [(SchemaRule.id, SchemaRule.summary)] + catalogRules.map { ($0.id, $0.summary) }
+            + contentRules.map { ($0.id, $0.summary) }
+    }
+}

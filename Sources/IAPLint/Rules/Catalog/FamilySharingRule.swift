@@ -1,0 +1,19 @@
+import IAPCatalog
+
+struct FamilySharingRule: CatalogRule {
+    static let id = "family-sharing"
+    static let summary = "`familySharable: true` on a consumable or a non-renewing subscription."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  familySharable: ↓true", type: "consumable"),
+                     Example.product("  familySharable: ↓true", type: "non-renewing-subscription")],
+        nonTriggering: [Example.product("  familySharable: true"), Example.subscription("  familySharable: true")])
+
+    func check(_ context: CatalogLintContext) {
+        for product in context.catalog.products where product.familySharable == true {
+            guard product.type == .consumable || product.type == .nonRenewingSubscription else { continue }
+            context.report(Self.self, "family sharing is only for non-consumables and auto-renewable subscriptions; "
+                               + "remove `familySharable` from this \(product.type!.rawValue)",
+                           at: product.path / "familySharable", product: product)
+        }
+    }
+}

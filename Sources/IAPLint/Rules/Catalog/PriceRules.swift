@@ -1,0 +1,67 @@
+import IAPCatalog
+
+struct PriceRule: CatalogRule {
+    static let id = "price"
+    static let summary = "A price is missing, given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  price: ↓0.98"), Example.product("  tier: ↓88"),
+                     Example.product("  ↓tier: 3"), Example.product("  price: ↓1200.00")],
+        nonTriggering: [Example.product("  price: 0.99"), Example.product("  price: 1.00"),
+                        Example.product("  tier: 87\n  price: ~")])
+
+    func check(_ context: CatalogLintContext) {
+        for product in context.catalog.allProducts {
+            if product.price != nil && product.tier != nil {
+                context.report(Self.self, "give either `price` or `tier`, not both; `price` (USD) is the current form",
+                               at: product.path / "tier", product: product)
+                continue
+            }
+            if let tier = product.tier {
+                if !(0...87).contains(tier) {
+                    context.report(Self.self, "tier \(tier) does not exist; legacy tiers run from 0 (free) to 87 ($999.99)",
+                                   at: product.path / "tier", product: product)
+                }
+                continue
+            }
+            guard let price = product.price else {
+                context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no price; "
+                                   + "add `price:` with a USD amount on App Store Connect's grid, such as 0.99",
+                               at: product.path, product: product)
+                continue
+            }
+            if let message = Self.gridProblem(price) {
+                context.report(Self.self, message, at: product.path / "price", product: product)
+            }
+        }
+    }
+
+    /// Why a USD amount is not on App Store Connect's grid, naming the nearest points; nil when it is.
+    static func gridProblem(_ price: Price) -> String? {
+        if let cents = price.cents, PriceGrid.isPoint(cents: cents) { return nil }
+        if price.approximateCents > Double(PriceGrid.highestCents) {
+            return "$\(price) is above $\(Price(cents: PriceGrid.highestCents)), the highest standard USD price point; "
+                + "higher prices need Apple's approval"
+        }
+        let (below, above) = PriceGrid.neighbours(ofCents: price.approximateCents)
+        let nearest = [below, above].compactMap { $0 }.map { "$\(Price(cents: $0))" }
+        return "$\(price.text) is not a USD price point; the nearest are \(nearest.joined(separator: " and "))"
+    }
+}
+
+struct PriceFreeRule: CatalogRule {
+    static let id = "price-free"
+    static let summary = "A free price on anything but a non-consumable."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  price: ↓0", type: "consumable"), Example.subscription("  tier: ↓0\n  price: ~")],
+        nonTriggering: [Example.product("  price: 0")])
+
+    func check(_ context: CatalogLintContext) {
+        for product in context.catalog.allProducts where product.type != .nonConsumable && product.type != nil {
+            guard product.resolvedPriceCents == 0, product.price == nil || product.tier == nil else { continue }
+            let kind = product.type?.rawValue ?? "product"
+            context.report(Self.self, "a \(kind) cannot be free; only non-consumables may cost $0"
+                               + (product.isSubscription ? " (offer a free trial instead)" : ""),
+                           at: product.path / (product.tier != nil ? "tier" : "price"), product: product)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import IAPCatalog
+
+struct ProductIDFormatRule: CatalogRule {
+    static let id = "product-id-format"
+    static let summary = "A product ID is empty, over 100 characters, or has a character outside A-Z a-z 0-9 . _ -."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  productId: ↓com.example.app.one pack"), Example.product("  productId: ↓\"\""),
+                     Example.product("  productId: ↓com.example.app.\(String(repeating: "x", count: 90))")],
+        nonTriggering: [Example.product("  productId: com.example.app.one_pack-2")])
+
+    func check(_ context: CatalogLintContext) {
+        for product in context.catalog.allProducts {
+            guard let id = product.productID, let problem = ProductIdentifier.problem(with: id) else { continue }
+            context.report(Self.self, problem, at: product.path / "productId", product: product)
+        }
+    }
+}
+
+struct ProductIDDuplicateRule: CatalogRule {
+    static let id = "product-id-duplicate"
+    static let summary = "Two products or subscriptions share an ID (also when they differ only in case)."
+    static let examples = RuleExamples(
+        triggering: [Example.catalog("""
+            products:
+              - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
+              - {productId: ↓com.example.app.one, referenceName: Two, type: consumable, price: 0.99}
+            """), Example.catalog("""
+            products:
+              - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
+              - {productId: ↓com.example.app.ONE, referenceName: Two, type: consumable, price: 0.99}
+            """)],
+        nonTriggering: [Example.catalog("""
+            products:
+              - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
+              - {productId: com.example.app.two, referenceName: Two, type: consumable, price: 0.99}
+            """)])
+
+    func check(_ context: CatalogLintContext) {
+        var seen: [String: Product] = [:]
+        var seenFolded: [String: Product] = [:]
+        for product in context.catalog.allProducts {
+            guard let id = product.productID, !id.isEmpty else { continue }
+            if let first = seen[id] {
+                context.report(Self.self, "product ID `\(id)` is already used by \(first.path); every ID must be unique",
+                               at: product.path / "productId", product: product)
+            } else if let first = seenFolded[id.lowercased()], let firstID = first.productID {
+                context.report(Self.self, "product ID `\(id)` differs only in case from `\(firstID)` (\(first.path)); "
+                                   + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
+            }
+            seen[id] = seen[id] ?? product
+            seenFolded[id.lowercased()] = seenFolded[id.lowercased()] ?? product
+        }
+    }
+}
+
+struct ProductIDRetiredRule: CatalogRule {
+    static let id = "product-id-retired"
+    static let summary = "A product uses an ID listed in `retiredProductIds`; App Store Connect never allows reuse."
+    static let examples = RuleExamples(
+        triggering: [Example.catalog("""
+            retiredProductIds: [com.example.app.old]
+            products:
+              - {productId: ↓com.example.app.old, referenceName: Old, type: consumable, price: 0.99}
+            """)],
+        nonTriggering: [Example.catalog("""
+            retiredProductIds: [com.example.app.old]
+            products:
+              - {productId: com.example.app.new, referenceName: New, type: consumable, price: 0.99}
+            """)])
+
+    func check(_ context: CatalogLintContext) {
+        let retired = Set(context.catalog.retiredProductIDs.map(\.value))
+        guard !retired.isEmpty else { return }
+        for product in context.catalog.allProducts {
+            guard let id = product.productID, retired.contains(id) else { continue }
+            context.report(Self.self, "product ID `\(id)` was used before (it is in `retiredProductIds`); "
+                               + "App Store Connect never allows an ID again, even after deletion: choose a new one",
+                           at: product.path / "productId", product: product)
+        }
+    }
+}
+
+struct ProductIDPrefixRule: CatalogRule {
+    static let id = "product-id-prefix"
+    static let summary = "A product ID does not start with the app's bundle ID and a period (a warning)."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  productId: ↓coins.small")],
+        nonTriggering: [Example.product("  productId: com.example.app.coins.small")])
+
+    func check(_ context: CatalogLintContext) {
+        guard let bundleID = context.catalog.app.bundleID, !bundleID.isEmpty else { return }
+        for product in context.catalog.allProducts {
+            guard let id = product.productID, !id.isEmpty, !id.hasPrefix(bundleID + ".") else { continue }
+            context.report(Self.self, .warning, "product ID `\(id)` does not start with the bundle ID `\(bundleID).`; "
+                               + "prefixing IDs keeps them unique across your apps",
+                           at: product.path / "productId", product: product)
+        }
+    }
+}

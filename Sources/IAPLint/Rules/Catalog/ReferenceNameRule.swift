@@ -1,0 +1,36 @@
+import IAPCatalog
+
+struct ReferenceNameRule: CatalogRule {
+    static let id = "reference-name"
+    static let summary = "A reference name is missing, over 64 characters, or used twice."
+    static let maximumLength = 64
+    static let examples = RuleExamples(
+        triggering: [Example.product("  referenceName: ↓\(String(repeating: "n", count: 65))"),
+                     Example.catalog("""
+            products:
+              - {productId: com.example.app.one, referenceName: Same, type: consumable, price: 0.99}
+              - {productId: com.example.app.two, referenceName: ↓Same, type: consumable, price: 0.99}
+            """)],
+        nonTriggering: [Example.product("  referenceName: \(String(repeating: "n", count: 64))")])
+
+    func check(_ context: CatalogLintContext) {
+        var seen: [String: Product] = [:]
+        for product in context.catalog.allProducts {
+            guard let name = product.referenceName?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
+                context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no `referenceName`; "
+                                   + "App Store Connect requires an internal name", at: product.path, product: product)
+                continue
+            }
+            if name.count > Self.maximumLength {
+                context.report(Self.self, "reference name has \(name.count) characters; App Store Connect allows at most "
+                                   + "\(Self.maximumLength)", at: product.path / "referenceName", product: product)
+            }
+            if let first = seen[name] {
+                context.report(Self.self, "reference name `\(name)` is already used by \(first.productID ?? first.path.description); "
+                                   + "reference names must be unique in the app", at: product.path / "referenceName", product: product)
+            } else {
+                seen[name] = product
+            }
+        }
+    }
+}

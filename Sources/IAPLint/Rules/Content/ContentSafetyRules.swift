@@ -1,0 +1,130 @@
+import Foundation
+import HostedContent
+
+struct ContentExecutableRule: ContentRule {
+    static let id = "content-executable"
+    static let summary = "A Mach-O, ELF or PE binary, a #! script, or a .dylib, .so, .framework, .app, .appex or .bundle inside."
+    static let bundleExtensions: Set<String> = ["dylib", "so", "framework", "app", "appex", "bundle"]
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("Contents/run.sh: #!/bin/sh\\necho hi\n"), ContentExample.folder("Contents/tool: \u{7F}ELF....\n"),
+                     ContentExample.folder("Contents/Plugin.bundle/\n"), ContentExample.folder("Contents/libx.dylib: x\n")],
+        nonTriggering: [ContentExample.folder("Contents/notes.txt: # not a script\n")])
+
+    func check(_ context: ContentLintContext) {
+        guard let tree = context.tree else { return }
+        for entry in tree.entries where entry.kind == .file || entry.kind == .directory {
+            let path = context.path(of: entry)
+            let pathExtension = (entry.name as NSString).pathExtension.lowercased()
+            if !entry.relativePath.isEmpty, Self.bundleExtensions.contains(pathExtension) {
+                context.report(Self.self, "`\(entry.relativePath)` is a .\(pathExtension); hosted content may not contain code", file: path)
+                continue
+            }
+            guard entry.kind == .file, entry.size >= 2, let kind = Self.binaryKind(at: path) else { continue }
+            context.report(Self.self, "`\(entry.relativePath)` is \(kind); hosted content may not contain executable code", file: path)
+        }
+    }
+
+    /// What kind of executable the file's first bytes say it is, if any.
+    static func binaryKind(at path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 4), head.count >= 2 else { return nil }
+        let bytes = [UInt8](head)
+        if bytes.starts(with: [0x23, 0x21]) { return "a script (it starts with #!)" }
+        if bytes.starts(with: [0x4D, 0x5A]) { return "a Windows (PE) executable" }
+        guard bytes.count == 4 else { return nil }
+        if bytes == [0x7F, 0x45, 0x4C, 0x46] { return "an ELF binary" }
+        let machO: [[UInt8]] = [[0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE],
+                                [0xCF, 0xFA, 0xED, 0xFE], [0xCA, 0xFE, 0xBA, 0xBE], [0xBE, 0xBA, 0xFE, 0xCA]]
+        if machO.contains(bytes) { return "a Mach-O binary" }
+        return nil
+    }
+}
+
+struct ContentLinkRule: ContentRule {
+    static let id = "content-link"
+    static let summary = "A symbolic link that is absolute or points outside the folder; a device, FIFO or socket."
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("Contents/passwd -> /etc/passwd\n"), ContentExample.folder("Contents/up -> ../../secret\n"),
+                     ContentExample.folder("@fifo Contents/pipe\n")],
+        nonTriggering: [ContentExample.folder("Contents/b.txt -> a.txt\n")])
+
+    func check(_ context: ContentLintContext) {
+        guard let tree = context.tree else { return }
+        for entry in tree.entries {
+            let path = context.path(of: entry)
+            switch entry.kind {
+            case .other:
+                context.report(Self.self, "`\(entry.relativePath)` is \(entry.otherDescription ?? "a special file"); "
+                                   + "hosted content holds only files, folders and links inside it", file: path)
+            case .symlink:
+                guard let target = entry.symlinkTarget else { continue }
+                if target.hasPrefix("/") {
+                    context.report(Self.self, "`\(entry.relativePath)` links to the absolute path \(target); use a relative link "
+                                       + "inside the folder or copy the file", file: path)
+                } else if !Self.staysInside(linkAt: entry.relativePath, target: target) {
+                    context.report(Self.self, "`\(entry.relativePath)` links to \(target), outside the content folder", file: path)
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Whether a relative link target, resolved from the link's folder, stays within the content root.
+    static func staysInside(linkAt relativePath: String, target: String) -> Bool {
+        var depth = relativePath.split(separator: "/").count - 1
+        for component in target.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": depth -= 1; if depth < 0 { return false }
+            default: depth += 1
+            }
+        }
+        return true
+    }
+}
+
+struct ContentJunkRule: ContentRule {
+    static let id = "content-junk"
+    static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db`, `.git`, or files beside ContentInfo.plist and Contents/ at the root."
+    static let junkNames: Set<String> = [".DS_Store", "__MACOSX", "Thumbs.db", ".git"]
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("Contents/.DS_Store: x\n"), ContentExample.folder("notes.txt: x\n"),
+                     ContentExample.folder(".git/\n")],
+        nonTriggering: [ContentExample.folder("Contents/en.lproj/\nContents/en.lproj/Strings.strings: x\n")])
+
+    func check(_ context: ContentLintContext) {
+        guard let tree = context.tree else { return }
+        var reportedPrefixes: [String] = []
+        for entry in tree.entries where !entry.relativePath.isEmpty {
+            if reportedPrefixes.contains(where: { entry.relativePath.hasPrefix($0 + "/") }) { continue }
+            if Self.junkNames.contains(entry.name) {
+                context.report(Self.self, .warning, "`\(entry.relativePath)` is not content; delete it before packaging",
+                               file: context.path(of: entry))
+                reportedPrefixes.append(entry.relativePath)
+            } else if entry.depth == 1, entry.relativePath != ContentInfo.fileName, entry.relativePath != ContentInfo.contentsFolder {
+                context.report(Self.self, .warning, "`\(entry.relativePath)` sits beside ContentInfo.plist and Contents/; "
+                                   + "move it into Contents/ or delete it", file: context.path(of: entry))
+                reportedPrefixes.append(entry.relativePath)
+            }
+        }
+    }
+}
+
+struct ContentVersionUnchangedRule: ContentRule {
+    static let id = "content-version-unchanged"
+    static let summary = "The content differs from what the last `iapkit package` recorded, but ContentVersion did not change."
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("@lock 1.0 changed\n")],
+        nonTriggering: [ContentExample.folder("@lock 1.0 same\n"), ContentExample.folder("@lock 0.9 changed\n")])
+
+    func check(_ context: ContentLintContext) {
+        guard let entry = context.lockEntry, let tree = context.tree, let version = context.info?.versionText,
+              version == entry.contentVersion else { return }
+        guard let digest = try? ContentDigest.compute(tree: tree), digest != entry.digest else { return }
+        context.report(Self.self, "the content changed since version \(version) was packaged, but ContentVersion is still "
+                           + "\(version); customers who have it will never get the change: run `iapkit bump \(context.folder)`",
+                       file: context.infoPath)
+    }
+}

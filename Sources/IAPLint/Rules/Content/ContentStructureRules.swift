@@ -1,0 +1,95 @@
+import Foundation
+import HostedContent
+
+struct ContentFolderRule: ContentRule {
+    static let id = "content-folder"
+    static let summary = "The hosted-content folder, its ContentInfo.plist or its Contents/ folder is missing."
+    static let examples = RuleExamples(
+        triggering: ["@expect com.example.app.one\nContents/\n", "@expect com.example.app.one\n@info 1.0 com.example.app.one\n"],
+        nonTriggering: [ContentExample.folder()])
+
+    func check(_ context: ContentLintContext) {
+        guard let tree = context.tree else {
+            context.report(Self.self, "hosted-content folder does not exist; create it with `iapkit new-content`")
+            return
+        }
+        let top = Dictionary(tree.entries.filter { $0.depth == 1 }.map { ($0.relativePath, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        if top[ContentInfo.fileName] != .file {
+            context.report(Self.self, "has no \(ContentInfo.fileName) at its root; a hosted-content folder holds "
+                               + "ContentInfo.plist and Contents/", file: context.infoPath)
+        }
+        if top[ContentInfo.contentsFolder] != .directory {
+            context.report(Self.self, "has no Contents/ folder; put the purchasable files in Contents/",
+                           file: (context.folder as NSString).appendingPathComponent(ContentInfo.contentsFolder))
+        }
+    }
+}
+
+struct ContentInfoRule: ContentRule {
+    static let id = "content-info"
+    static let summary = "ContentInfo.plist is malformed, lacks ContentVersion or IAPProductIdentifier, or holds a non-string."
+    static let examples = RuleExamples(
+        triggering: ["Contents/\nContentInfo.plist: <plist><dict><key>ContentVersion</key></dict>\n",
+                     "Contents/\nContentInfo.plist: <plist version=\"1.0\"><dict><key>ContentVersion</key><integer>1</integer><key>IAPProductIdentifier</key><string>a</string></dict></plist>\n"],
+        nonTriggering: [ContentExample.folder()])
+
+    func check(_ context: ContentLintContext) {
+        if let error = context.infoError {
+            var line: Int?
+            var reason = error.description
+            if case let .malformed(location, text) = error { line = location.line; reason = text }
+            context.report(Self.self, "ContentInfo.plist \(reason)", file: context.infoPath, line: line)
+            return
+        }
+        for problem in context.info?.keyProblems ?? [] {
+            context.report(Self.self, "ContentInfo.plist \(problem)", file: context.infoPath)
+        }
+    }
+}
+
+struct ContentIDMismatchRule: ContentRule {
+    static let id = "content-id-mismatch"
+    static let summary = "IAPProductIdentifier differs from the catalog's product ID."
+    static let examples = RuleExamples(
+        triggering: ["@expect com.example.app.one\n@info 1.0 com.example.app.two\nContents/\n"],
+        nonTriggering: [ContentExample.folder()])
+
+    func check(_ context: ContentLintContext) {
+        guard let expected = context.expectedProductID, let actual = context.info?.productID, actual != expected else { return }
+        context.report(Self.self, "IAPProductIdentifier is `\(actual)` but the catalog's product is `\(expected)`; "
+                           + "they must match or the content is delivered to no one", file: context.infoPath)
+    }
+}
+
+struct ContentVersionRule: ContentRule {
+    static let id = "content-version"
+    static let summary = "ContentVersion is not integers separated by periods."
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder(version: "1.0-beta"), ContentExample.folder(version: "v2")],
+        nonTriggering: [ContentExample.folder(version: "1.0.12")])
+
+    func check(_ context: ContentLintContext) {
+        guard let text = context.info?.versionText, ContentVersion(text) == nil else { return }
+        context.report(Self.self, "ContentVersion `\(text)` is not valid; \(ContentVersion.invalidHint)", file: context.infoPath)
+    }
+}
+
+struct ContentSizeRule: ContentRule {
+    static let id = "content-size"
+    static let summary = "The folder holds more than 2 GB (a warning above 1.8 GB)."
+    static let limit: UInt64 = 2_000_000_000
+    static let warningLimit: UInt64 = 1_800_000_000
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("@sparse Contents/big.bin 2000000001\n"), ContentExample.folder("@sparse Contents/big.bin 1900000000\n")],
+        nonTriggering: [ContentExample.folder("@sparse Contents/big.bin 1000000000\n")])
+
+    func check(_ context: ContentLintContext) {
+        guard let total = context.tree?.totalFileBytes else { return }
+        let gigabytes = String(format: "%.2f GB", Double(total) / 1e9)
+        if total > Self.limit {
+            context.report(Self.self, "holds \(gigabytes); hosted content is limited to 2 GB per product")
+        } else if total > Self.warningLimit {
+            context.report(Self.self, .warning, "holds \(gigabytes), close to the 2 GB limit per product")
+        }
+    }
+}

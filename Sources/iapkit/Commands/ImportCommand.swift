@@ -1,0 +1,5 @@
+import ArgumentParser
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "import", abstract: "Not built yet.")
+}

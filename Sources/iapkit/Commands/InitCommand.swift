@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import IAPCore
+
+struct InitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Write a starter catalog.yaml that lints clean.",
+        discussion: """
+            Also writes catalog.schema.json beside it, so editors complete and check the catalog.
+
+            Example:
+              iapkit init MyApp/Store
+            """
+    )
+
+    @Argument(help: "The folder to write catalog.yaml into.")
+    var directory: String = "."
+
+    @Flag(help: "Replace an existing catalog.yaml.")
+    var force = false
+
+    func run() throws {
+        let catalogPath = (directory as NSString).appendingPathComponent("catalog.yaml")
+        if FileManager.default.fileExists(atPath: catalogPath) && !force {
+            throw IAPKitError.alreadyExists(path: catalogPath, hint: "pass --force to replace it")
+        }
+        let template = try Resources.templates() + "/catalog.yaml"
+        let schema = try Resources.schemas() + "/catalog.schema.json"
+        guard let catalog = FileManager.default.contents(atPath: template) else {
+            throw IAPKitError.io(path: template, reason: "cannot be read")
+        }
+        guard let schemaData = FileManager.default.contents(atPath: schema) else {
+            throw IAPKitError.io(path: schema, reason: "cannot be read")
+        }
+        try AtomicFile.write(schemaData, to: (directory as NSString).appendingPathComponent("catalog.schema.json"))
+        try AtomicFile.write(catalog, to: catalogPath)
+        Terminal.output("wrote \(catalogPath)\nnext: edit it, then run `iapkit lint catalog \(catalogPath)`\n")
+    }
+}

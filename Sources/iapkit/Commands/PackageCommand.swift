@@ -1,0 +1,5 @@
+import ArgumentParser
+
+struct PackageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "package", abstract: "Not built yet.")
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import IAPCore
+
+@main
+struct IAPKitCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "iapkit",
+        abstract: "Author, check, package and export Apple in-app purchase catalogs.",
+        discussion: """
+            Exit codes: 0 success, 1 lint found errors (or warnings with --strict), 2 the command could not do its job.
+            """,
+        version: version,
+        subcommands: [InitCommand.self, NewContentCommand.self, LintCommand.self, BumpCommand.self,
+                      PackageCommand.self, ExportCommand.self, ImportCommand.self]
+    )
+
+    /// Runs a command and turns every failure into a message on stderr and exit code 2; the library never exits.
+    static func main() {
+        Terminal.prepareProcess()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as IAPKitError {
+            Terminal.error(error.description)
+            Foundation.exit(2)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            // Bad arguments are exit 2, like every other failure to do the job.
+            Terminal.writeError(message + "\n")
+            Foundation.exit(2)
+        }
+    }
+}

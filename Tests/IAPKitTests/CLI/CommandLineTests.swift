@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@Suite struct CommandLineTests {
+    @Test func printsTheVersion() throws {
+        let result = try iapkit("--version")
+        #expect(result.status == 0)
+        #expect(result.stdout == "0.1.0\n")
+    }
+
+    @Test(arguments: ["init", "new-content", "lint", "bump", "package", "export", "import"])
+    func everyCommandHasHelpWithAnExample(command: String) throws {
+        let result = try iapkit(command, "--help")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("iapkit \(command)"), "\(result.stdout)")
+    }
+
+    @Test func badArgumentsExitWithTwo() throws {
+        let result = try iapkit("lint", "catalog", "--format", "xml")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("xml"))
+        #expect(try iapkit("no-such-command").status == 2)
+    }
+
+    @Test func initWritesACatalogThatLintsClean() throws {
+        let dir = TemporaryDirectory()
+        let result = try iapkit("init", dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lint = try iapkit("lint", "catalog", dir.file("catalog.yaml"))
+        #expect(lint.status == 0, "\(lint.stdout)")
+        #expect(lint.stdout.hasSuffix("0 errors, 0 warnings in 3 products\n") || lint.stdout.contains("0 errors"), "\(lint.stdout)")
+        // The starter catalog points editors at the schema written beside it, and satisfies it.
+        let catalog = try String(contentsOfFile: dir.file("catalog.yaml"), encoding: .utf8)
+        #expect(catalog.hasPrefix("# yaml-language-server: $schema=catalog.schema.json"))
+        _ = try python("""
+            import json, sys, yaml, jsonschema
+            jsonschema.validate(yaml.safe_load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+            """, [dir.file("catalog.yaml"), dir.file("catalog.schema.json")])
+        // A second init refuses to overwrite.
+        #expect(try iapkit("init", dir.path).status == 2)
+    }
+}

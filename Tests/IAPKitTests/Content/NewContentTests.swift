@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@Suite struct NewContentTests {
+    static let readInfo = """
+        import plistlib, sys
+        d = plistlib.load(open(sys.argv[1], 'rb'))
+        print(list(d.items()))
+        """
+
+    @Test func createsTheFolderFromTheDefaultTemplate() throws {
+        let dir = TemporaryDirectory()
+        let result = try iapkit("new-content", "com.example.fruit.banana", "--output", dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let folder = dir.file("com.example.fruit.banana")
+        let keys = try python(Self.readInfo, [folder + "/ContentInfo.plist"])
+        #expect(keys == "[('ContentVersion', '1.0'), ('IAPProductIdentifier', 'com.example.fruit.banana')]\n")
+        let readme = try String(contentsOfFile: folder + "/Contents/README.txt", encoding: .utf8)
+        #expect(readme.contains("com.example.fruit.banana, version 1.0"))
+        #expect(!readme.contains("{{"))
+    }
+
+    @Test func substitutesInTheLevelPackTemplate() throws {
+        let dir = TemporaryDirectory()
+        let result = try iapkit("new-content", "com.example.levels.one", "-o", dir.path, "--template", "level-pack",
+                                "--content-version", "2.3.1")
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = dir.file("com.example.levels.one/Contents/levels.json")
+        let out = try python("""
+            import json, plistlib, sys
+            m = json.load(open(sys.argv[1]))
+            assert m['productId'] == 'com.example.levels.one' and m['contentVersion'] == '2.3.1', m
+            level = json.load(open(sys.argv[1].replace('levels.json', 'levels/level-1.json')))
+            assert level['pack'] == 'com.example.levels.one'
+            info = plistlib.load(open(sys.argv[2], 'rb'))
+            assert info == {'ContentVersion': '2.3.1', 'IAPProductIdentifier': 'com.example.levels.one'}, info
+            print('ok')
+            """, [manifest, dir.file("com.example.levels.one/ContentInfo.plist")])
+        #expect(out == "ok\n")
+    }
+
+    @Test(arguments: [
+        (["bad id"], "contains a space"),
+        (["com.example.café"], "contains `é`"),
+        ([String(repeating: "a", count: 101)], "at most 100"),
+        (["com.example.ok", "--content-version", "1.0-beta"], "not a valid content version"),
+        (["com.example.ok", "--template", "nope"], "unknown template `nope`; available: default, level-pack"),
+    ])
+    func refusesBadInputAndCreatesNothing(arguments: [String], message: String) throws {
+        let dir = TemporaryDirectory()
+        let result = try iapkit(["new-content"] + arguments + ["--output", dir.path + "/out"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/out"))
+    }
+
+    @Test func refusesAnExistingFolderUnlessForced() throws {
+        let dir = TemporaryDirectory()
+        try iapkit("new-content", "com.example.a", "-o", dir.path)
+        dir.write("com.example.a/Contents/mine.txt", "keep me")
+        let before = dir.snapshot()
+        let refused = try iapkit("new-content", "com.example.a", "-o", dir.path)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("already exists; pass --force"))
+        #expect(dir.snapshot() == before)
+
+        let forced = try iapkit("new-content", "com.example.a", "-o", dir.path, "--force", "--content-version", "3.0")
+        #expect(forced.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("com.example.a/Contents/mine.txt")))
+        let keys = try python(Self.readInfo, [dir.file("com.example.a/ContentInfo.plist")])
+        #expect(keys.contains("('ContentVersion', '3.0')"))
+        // No staging folders are left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["com.example.a"])
+    }
+}

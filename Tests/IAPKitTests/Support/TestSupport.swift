@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// Paths and helpers shared by the tests.
+enum Paths {
+    /// The repository root, found from this file's location.
+    static let repository: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+        }
+        fatalError("no Package.swift above \(#filePath)")
+    }()
+
+    static let examples = repository + "/examples"
+    static let fixtures = repository + "/Tests/Fixtures"
+    /// The project's shared reference folder (schemas, real .storekit files), beside the repository.
+    static let shared = (repository as NSString).deletingLastPathComponent + "/shared"
+    static let sharedReference = shared + "/reference"
+    static let storeKitFixtures = shared + "/fixtures/storekit"
+
+    /// The `iapkit` binary the test run built.
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["IAPKIT_BIN"] { return path }
+        for configuration in ["debug", "release"] {
+            let path = repository + "/.build/\(configuration)/iapkit"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return repository + "/.build/debug/iapkit"
+    }()
+}
+
+/// A temporary folder removed when the test ends.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "iapkit-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ relative: String) -> String { path + "/" + relative }
+
+    @discardableResult
+    func write(_ relative: String, _ text: String) -> String {
+        write(relative, Data(text.utf8))
+    }
+
+    @discardableResult
+    func write(_ relative: String, _ data: Data) -> String {
+        let target = file(relative)
+        try! FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! data.write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    /// Every path below the folder with its size, to prove a refused command changed nothing.
+    func snapshot() -> [String: Int] {
+        var result: [String: Int] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        while let relative = enumerator?.nextObject() as? String {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file(relative))
+            result[relative] = (attributes?[.size] as? Int) ?? -1
+        }
+        return result
+    }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program and collects its output.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+         input: Data? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inPipe
+    try process.run()
+    if let input { inPipe.fileHandleForWriting.write(input) }
+    try? inPipe.fileHandleForWriting.close()
+    // Read both pipes while the process runs, so a large output cannot block it.
+    final class Box: @unchecked Sendable { var data = Data() }
+    let outBox = Box()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    let outData = outBox.data
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs the built `iapkit`.
+@discardableResult
+func iapkit(_ arguments: String..., in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    try run(Paths.binary, arguments, in: directory, environment: environment)
+}
+
+@discardableResult
+func iapkit(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    try run(Paths.binary, arguments, in: directory, environment: environment)
+}
+
+/// Runs a Python snippet (an independent checker) and returns its standard output; fails the test on error.
+func python(_ script: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    let result = try run("/usr/bin/env", ["python3", "-c", script] + arguments)
+    #expect(result.status == 0, "python failed: \(result.stderr)", sourceLocation: sourceLocation)
+    return result.stdout
+}
+
+/// Whether a command-line tool is on PATH.
+func hasTool(_ name: String) -> Bool {
+    (try? run("/usr/bin/env", ["which", name]).status == 0) ?? false
+}

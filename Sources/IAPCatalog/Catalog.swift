@@ -41,14 +41,20 @@ public struct Catalog: Sendable {
     /// The subscriptions of every group.
     public var allSubscriptions: [Product] { subscriptionGroups.flatMap(\.subscriptions) }
 
-    /// The line and column of the value at `path`, or of its nearest parent the file has.
+    /// The line and column of the value at `path`, or of its nearest parent the file has. A mapping or list
+    /// reached through a key is reported at that key, where a reader looks for it.
     public func location(of path: CatalogPath) -> SourceLocation {
         guard var node = tree?.node else { return SourceLocation(file: file) }
+        var mark = node.mark
         for component in path.components {
-            let next: Node?
+            var next: Node?
+            var keyMark: Mark?
             switch (component, node) {
             case let (.key(key), .mapping(mapping)):
-                next = mapping.first { $0.key.scalar?.string == key }?.value
+                if let pair = mapping.first(where: { $0.key.scalar?.string == key }) {
+                    next = pair.value
+                    keyMark = pair.key.mark
+                }
             case let (.index(index), .sequence(sequence)):
                 next = index < sequence.count ? sequence[index] : nil
             default:
@@ -56,8 +62,12 @@ public struct Catalog: Sendable {
             }
             guard let next else { break }
             node = next
+            switch next {
+            case .mapping, .sequence: mark = keyMark ?? next.mark
+            default: mark = next.mark
+            }
         }
-        guard let mark = node.mark else { return SourceLocation(file: file) }
+        guard let mark else { return SourceLocation(file: file) }
         return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 

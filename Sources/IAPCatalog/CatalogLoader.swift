@@ -84,7 +84,7 @@ public enum CatalogLoader {
 final class NodeReader {
     static let schemaRule = "schema"
     /// Aliases share nodes, so a small file can stand for an enormous tree; stop well before that hurts.
-    static let valueBudget = 5_000_000
+    static let valueBudget = 2_000_000
 
     let catalog: Catalog
     let consumer: FindingConsumer

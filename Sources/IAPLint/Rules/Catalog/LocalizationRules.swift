@@ -23,7 +23,7 @@ struct LocalizationMissingRule: CatalogRule {
     static let id = "localization-missing"
     static let summary = "A product or group has no localizations, or none for `app.primaryLocale`."
     static let examples = RuleExamples(
-        triggering: [Example.product("  localizations:\n    ↓- locale: fr-FR\n      name: Un\n      description: Le premier."),
+        triggering: [Example.product("  ↓localizations:\n    - locale: fr-FR\n      name: Un\n      description: Le premier."),
                      Example.product("  ↓localizations: []")],
         nonTriggering: [Example.product("")])
 
@@ -117,7 +117,7 @@ struct DescriptionRule: CatalogRule {
     static let summary = "A localized description is empty, missing, or over 55 characters."
     static let maximumLength = 55
     static let examples = RuleExamples(
-        triggering: [Example.product("  localizations:\n    ↓- locale: en-US\n      name: One"),
+        triggering: [Example.product("  localizations:\n    - ↓locale: en-US\n      name: One"),
                      Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: ↓\(String(repeating: "d", count: 56))")],
         nonTriggering: [Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: \(String(repeating: "d", count: 55))")])
 

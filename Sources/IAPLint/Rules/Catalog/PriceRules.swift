@@ -5,7 +5,7 @@ struct PriceRule: CatalogRule {
     static let summary = "A price is missing, given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
     static let examples = RuleExamples(
         triggering: [Example.product("  price: ↓0.98"), Example.product("  tier: ↓88"),
-                     Example.product("  ↓tier: 3"), Example.product("  price: ↓1200.00")],
+                     Example.product("  tier: ↓3"), Example.product("  price: ↓1200.00")],
         nonTriggering: [Example.product("  price: 0.99"), Example.product("  price: 1.00"),
                         Example.product("  tier: 87\n  price: ~")])
 

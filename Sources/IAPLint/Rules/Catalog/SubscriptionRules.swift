@@ -4,7 +4,7 @@ struct SubscriptionGroupRule: CatalogRule {
     static let id = "subscription-group"
     static let summary = "A group with no subscriptions, a group reference name used twice, or a group name over 75 or custom app name over 30 characters."
     static let examples = RuleExamples(
-        triggering: [Example.catalog("subscriptionGroups:\n  ↓- referenceName: Empty\n    localizations: [{locale: en-US, name: Empty}]\n    subscriptions: []\n"),
+        triggering: [Example.catalog("subscriptionGroups:\n  - ↓referenceName: Empty\n    localizations: [{locale: en-US, name: Empty}]\n    subscriptions: []\n"),
                      Example.catalog("subscriptionGroups:\n  - referenceName: Club\n    localizations: [{locale: en-US, name: Club, customAppName: ↓\(String(repeating: "c", count: 31))}]\n    subscriptions: []\n")],
         nonTriggering: [Example.subscription("")])
 
@@ -80,7 +80,7 @@ struct GroupLevelRule: CatalogRule {
               - referenceName: Club
                 localizations: [{locale: en-US, name: Club}]
                 subscriptions:
-                  ↓- {productId: com.example.app.club, referenceName: Club, period: P1M, price: 4.99}
+                  - ↓{productId: com.example.app.club, referenceName: Club, period: P1M, price: 4.99}
             """)],
         nonTriggering: [Example.subscription("  groupLevel: 2")])
 

@@ -1,0 +1,146 @@
+import Foundation
+import IAPCatalog
+import IAPCore
+import Testing
+
+@Suite struct CatalogLoaderTests {
+    func load(_ yaml: String) throws(IAPKitError) -> (Catalog, [Finding]) {
+        let collector = FindingCollector()
+        let catalog = try CatalogLoader.load(data: Data(yaml.utf8), file: "catalog.yaml", findings: collector.consumer)
+        return (catalog, collector.findings)
+    }
+
+    @Test func readsScalarsAsTheTypeEachKeyNeeds() throws {
+        let (catalog, findings) = try load("""
+            schemaVersion: 1
+            app: {bundleId: com.example.app, primaryLocale: en-US}
+            products:
+              - productId: 1234
+                referenceName: 0.99
+                type: consumable
+                price: 1.99
+                localizations:
+                  - {locale: no, name: yes, description: null thing}
+            """)
+        #expect(findings.isEmpty, "\(findings)")
+        let product = try #require(catalog.products.first)
+        #expect(product.productID == "1234")
+        #expect(product.referenceName == "0.99")
+        #expect(product.price?.cents == 199)
+        #expect(product.localizations.first?.locale == "no")
+        #expect(product.localizations.first?.name == "yes")
+    }
+
+    @Test func keepsPathsAndLocations() throws {
+        let (catalog, _) = try load("""
+            schemaVersion: 1
+            app: {bundleId: com.example.app, primaryLocale: en-US}
+            subscriptionGroups:
+              - referenceName: Club
+                subscriptions:
+                  - productId: a
+                    period: P1M
+                    price: 4.99
+            """)
+        let subscription = try #require(catalog.allSubscriptions.first)
+        #expect((subscription.path / "price").description == "subscriptionGroups[0].subscriptions[0].price")
+        let location = catalog.location(of: subscription.path / "price")
+        #expect(location.line == 8 && location.column == 16)
+    }
+
+    @Test func reportsUnknownKeysWithASuggestion() throws {
+        let (_, findings) = try load("""
+            schemaVersion: 1
+            app: {bundleId: com.example.app, primaryLocale: en-US}
+            products:
+              - productID: com.example.app.a
+                type: consumable
+            """)
+        let unknown = try #require(findings.first { $0.message.contains("unknown key `productID`") })
+        #expect(unknown.message.contains("did you mean `productId`?"))
+        #expect(unknown.ruleID == "schema")
+        #expect(unknown.location.line == 4 && unknown.location.column == 5)
+        #expect(unknown.path == "products[0].productID")
+        #expect(findings.contains { $0.message.contains("missing the required key `productId`") })
+    }
+
+    @Test(arguments: [
+        ("a: [\n", "not valid YAML", 2),
+        ("schemaVersion: 1\napp: {bundleId: x\n", "not valid YAML", 3),
+        ("   \n\n", "is empty", 1),
+        ("- just\n- a list\n", "top level must be a mapping", 1),
+        ("a: 1\na: 2\n", "repeats the key a", 1),
+    ])
+    func malformedInputIsAnErrorWithTheLine(yaml: String, reason: String, line: Int) {
+        do {
+            let (_, findings) = try load(yaml)
+            // Duplicate top-level keys are a schema finding, not a failure.
+            #expect(reason.isEmpty, "accepted \(yaml)")
+            if reason.isEmpty { #expect(findings.contains { $0.message.contains("appears twice") }) }
+        } catch {
+            guard case let .malformed(location, text) = error else { Issue.record("\(error)"); return }
+            #expect(text.contains(reason), "\(text)")
+            #expect(location.line == line, "\(location)")
+        }
+    }
+
+    @Test func refusesBinaryGarbageAndHugeAliasExpansions() {
+        #expect(throws: IAPKitError.self) {
+            try CatalogLoader.load(data: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }), file: "x", findings: { _ in })
+        }
+        // 1,500 products that are all one product with 1,500 localizations: a small file, 2.25 million values.
+        let localizations = "[" + Array(repeating: "*l", count: 1500).joined(separator: ", ") + "]"
+        let bomb = "x: &l {locale: en-US, name: A, description: B}\n"
+            + "y: &p {productId: a, type: consumable, price: 0.99, localizations: \(localizations)}\n"
+            + "products: [" + Array(repeating: "*p", count: 1500).joined(separator: ", ") + "]\n"
+        do {
+            _ = try load(bomb)
+            Issue.record("an alias bomb was accepted")
+        } catch {
+            #expect(error.description.contains("refusing to read it"))
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func deepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: IAPKitError.self) { try load("products: " + deep) }
+        let deepMaps = (0..<3000).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n")
+        #expect(throws: IAPKitError.self) { try load(deepMaps) }
+    }
+
+    /// Mutates a valid catalog thousands of times: each run ends in findings or a typed error, never a crash or hang.
+    @Test(.timeLimit(.minutes(2)))
+    func survivesMutatedCatalogs() throws {
+        let seed = Array(try Data(contentsOf: URL(fileURLWithPath: Paths.examples + "/catalog.yaml")))
+        var generator = SystemRandomNumberGenerator()
+        let tokens: [[UInt8]] = [Array(": ".utf8), Array("- ".utf8), Array("\n".utf8), Array("[".utf8), Array("{".utf8),
+                                 Array("&a ".utf8), Array("*a".utf8), Array("\t".utf8), Array("\"".utf8), [0], [0xFF]]
+        var outcomes = (findings: 0, errors: 0, clean: 0)
+        for _ in 0..<1500 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...5, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: bytes[index] = UInt8.random(in: 0...255, using: &generator)
+                case 1: bytes.removeSubrange(index..<min(bytes.count, index + Int.random(in: 1...40, using: &generator)))
+                case 2: bytes.insert(contentsOf: tokens.randomElement(using: &generator)!, at: index)
+                default:
+                    let start = Int.random(in: 0..<bytes.count, using: &generator)
+                    bytes.insert(contentsOf: bytes[start..<min(bytes.count, start + 60)], at: index)
+                }
+                if bytes.isEmpty { bytes = Array("x".utf8) }
+            }
+            do {
+                let collector = FindingCollector()
+                let catalog = try CatalogLoader.load(data: Data(bytes), file: "fuzz.yaml", findings: collector.consumer)
+                _ = catalog.allProducts.map { catalog.location(of: $0.path / "price") }
+                if collector.findings.isEmpty { outcomes.clean += 1 } else { outcomes.findings += 1 }
+            } catch {
+                #expect(!error.description.isEmpty)
+                outcomes.errors += 1
+            }
+        }
+        #expect(outcomes.findings > 0 && outcomes.errors > 0)
+    }
+}

@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent"]),
         // Upload archives: Apple flat packages (xar, Bom, cpio) and zips.
         .target(name: "FlatPackage", dependencies: [
-            "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib",
+            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CLibXML2", "CLibArchive", "CZlib",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Catalog JSON in and out: StoreKit configurations, App Store Connect requests, server lists.

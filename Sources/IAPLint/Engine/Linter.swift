@@ -7,6 +7,8 @@ import IAPCore
 public struct LintSummary: Sendable, Equatable {
     public var products: Int
     public var contentFolders: Int
+    /// Every product ID in catalog order (for reports that list clean products too).
+    public var productIDs: [String]
 }
 
 /// Lints a catalog and every hosted-content folder it names, handing each finding to `consumer`.
@@ -29,13 +31,14 @@ public struct CatalogLinter: Sendable {
         let lock = try ContentLock.read(path: ContentLock.path(forCatalog: catalog.file))
         let contentLinter = ContentLinter()
         var folders = 0
-        for product in catalog.allProducts {
+        let allProducts = catalog.allProducts
+        for product in allProducts {
             guard let folder = product.hostedContent, product.type == .nonConsumable else { continue }
             folders += 1
             try contentLinter.lint(folder: context.resolve(folder), expectedProductID: product.productID,
                                    lockEntry: product.productID.flatMap { lock.entries[$0] }, consumer: consumer)
         }
-        return LintSummary(products: catalog.allProducts.count, contentFolders: folders)
+        return LintSummary(products: allProducts.count, contentFolders: folders, productIDs: allProducts.compactMap(\.productID))
     }
 }
 

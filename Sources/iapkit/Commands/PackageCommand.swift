@@ -1,5 +1,144 @@
 import ArgumentParser
+import FlatPackage
+import Foundation
+import HostedContent
+import IAPCatalog
+import IAPCore
+import IAPLint
 
 struct PackageCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "package", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "package",
+        abstract: "Build upload archives for hosted content: Apple's flat .pkg, or .zip for self-hosted content.",
+        discussion: """
+            Each folder is linted first; nothing is written when any has errors (exit 1). Archives are named after the
+            product ID and are reproducible (every time is SOURCE_DATE_EPOCH, or 2001-01-01). iapkit-manifest.json is
+            written beside them, and with --catalog the digests go to iapkit.lock beside the catalog.
+
+            Examples:
+              iapkit package --catalog catalog.yaml --output build/iap
+              iapkit package content/com.example.app.levels.forest --format zip --md5
+            """
+    )
+
+    @Argument(help: "Hosted-content folders (named after their product IDs).")
+    var folders: [String] = []
+
+    @Option(help: "Package every hostedContent folder of this catalog, and record digests in iapkit.lock beside it.")
+    var catalog: String?
+
+    @Option(name: .shortAndLong, help: "Where to write the archives and iapkit-manifest.json.")
+    var output: String = "packages"
+
+    @Option(help: "pkg (Apple flat package, the default) or zip (self-hosted content).")
+    var format: Packager.Format = .pkg
+
+    @Option(help: "Compression threads (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Add each archive's MD5 to the manifest, for upload tools that want it.")
+    var md5 = false
+
+    func validate() throws {
+        if folders.isEmpty && catalog == nil { throw ValidationError("name hosted-content folders, or a catalog with --catalog") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        var items = folders.map { Packager.Item(folder: $0, expectedProductID: nil) }
+        var lockPath: String?
+        if let catalog {
+            let loaded = try CatalogLoader.load(path: catalog, findings: { _ in })
+            let base = (catalog as NSString).deletingLastPathComponent
+            for product in loaded.products where product.type == .nonConsumable {
+                guard let folder = product.hostedContent, let id = product.productID else { continue }
+                items.append(Packager.Item(folder: folder.hasPrefix("/") ? folder : (base as NSString).appendingPathComponent(folder),
+                                           expectedProductID: id))
+            }
+            lockPath = ContentLock.path(forCatalog: catalog)
+            if items.isEmpty { throw IAPKitError.invalidArgument("\(catalog) names no hostedContent folders to package") }
+        }
+        let environment = ProcessInfo.processInfo.environment
+        var epoch = Packager.defaultEpoch
+        if let text = environment["SOURCE_DATE_EPOCH"] {
+            guard let value = Int(text), value >= 0 else {
+                throw IAPKitError.invalidArgument("SOURCE_DATE_EPOCH must be a number of seconds, not `\(text)`")
+            }
+            epoch = value
+        }
+        let showProgress = Terminal.stderrIsTerminal && environment["CI"] == nil
+        let meter = ProgressMeter()
+        let packager = Packager(options: .init(outputDirectory: output, format: format, jobs: jobs, epoch: epoch, md5: md5, lockPath: lockPath))
+        let collector = FindingCollector()
+        let outcome = Self.build(packager, items, consumer: collector.consumer, meter: showProgress ? meter : nil)
+        let built: [Packager.Built]
+        switch outcome {
+        case let .success(value):
+            built = value
+        case let .failure(error):
+            if showProgress { meter.clear() }
+            printFindings(collector.findings)
+            if case .refused = error {
+                Terminal.error(error.description)
+                throw ExitCode(1)
+            }
+            throw error
+        }
+        if showProgress { meter.clear() }
+        printFindings(collector.findings)
+        for item in built {
+            Terminal.output("\(item.path)  \(item.result.size) bytes  sha256 \(item.result.sha256)\n")
+        }
+        Terminal.output("\((output as NSString).appendingPathComponent(Packager.manifestName))\n")
+        if let lockPath { Terminal.output("recorded content digests in \(lockPath)\n") }
+    }
+
+    private static func build(_ packager: Packager, _ items: [Packager.Item], consumer: @escaping FindingConsumer,
+                              meter: ProgressMeter?) -> Result<[Packager.Built], IAPKitError> {
+        do {
+            return .success(try packager.package(items, findings: consumer, progress: meter?.callback))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func printFindings(_ findings: [Finding]) {
+        guard !findings.isEmpty else { return }
+        Terminal.writeError(TextReporter(colour: Terminal.colourAllowed(forTerminal: Terminal.stderrIsTerminal))
+            .report(findings.sortedForReport(), context: ReportContext(toolVersion: IAPKitCommand.version, products: 0,
+                                                                        productIDs: [], subject: "")))
+    }
+}
+
+extension Packager.Format: ExpressibleByArgument {}
+
+/// The progress line on a terminal: bytes, rate and time left, redrawn at most ten times a second.
+final class ProgressMeter: @unchecked Sendable {
+    private let start = Date()
+    private var last = Date.distantPast
+    private let lock = NSLock()
+
+    func show(_ progress: Packager.Progress) {
+        lock.lock(); defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(last) > 0.1 || progress.done == progress.total else { return }
+        last = now
+        let elapsed = max(0.001, now.timeIntervalSince(start))
+        let rate = Double(progress.done) / elapsed
+        let left = rate > 0 ? Double(progress.total - min(progress.done, progress.total)) / rate : 0
+        Terminal.writeError(String(format: "\r\u{1B}[K%@  %@ / %@  %@/s  %d:%02d left", progress.productID,
+                                   Self.bytes(Double(progress.done)), Self.bytes(Double(progress.total)), Self.bytes(rate),
+                                   Int(left) / 60, Int(left) % 60))
+    }
+
+    func clear() { Terminal.writeError("\r\u{1B}[K") }
+
+    var callback: @Sendable (Packager.Progress) -> Void { { [self] progress in show(progress) } }
+
+    static func bytes(_ value: Double) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var amount = value, unit = 0
+        while amount >= 1000 && unit < units.count - 1 { amount /= 1000; unit += 1 }
+        return unit == 0 ? "\(Int(amount)) B" : String(format: "%.1f %@", amount, units[unit])
+    }
 }

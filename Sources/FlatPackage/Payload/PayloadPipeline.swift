@@ -1,0 +1,257 @@
+import Crypto
+import Foundation
+import HostedContent
+import IAPCore
+
+/// Streams a content folder into a gzip-compressed odc cpio Payload on disk, with flat memory.
+///
+/// Three stages keep both cores busy: this thread reads files into 1 MiB chunks of the cpio stream and computes
+/// what needs the plain bytes (each file's POSIX cksum and SHA-256, the gzip CRC-32); worker threads compress
+/// chunks independently (or store those that are mostly media); a writer thread appends them in order, hashing
+/// the result with SHA-1 for the xar TOC. At most `2 × jobs + 2` chunks are in flight.
+public struct PayloadPipeline: Sendable {
+    public static let chunkSize = 1 << 20
+
+    public struct Result: Sendable {
+        public var compressedLength: UInt64
+        public var uncompressedLength: UInt64
+        public var sha1: String
+        /// POSIX cksum of each file's bytes and each link's target, by payload name.
+        public var checksums: [String: UInt32]
+        /// SHA-256 of each file's bytes, by path relative to the folder, for the content digest.
+        public var fileDigests: [String: String]
+    }
+
+    public var jobs: Int
+    public var epoch: Int
+
+    public init(jobs: Int, epoch: Int) {
+        self.jobs = max(1, jobs)
+        self.epoch = epoch
+    }
+
+    public func write(tree: ContentTree, entries: [PayloadEntry], to output: FileHandle, outputPath: String,
+                      progress: ((UInt64) -> Void)? = nil) throws(IAPKitError) -> Result {
+        let state = PipelineState(output: output, outputPath: outputPath, maxInFlight: 2 * jobs + 2)
+        let writer = Thread { state.runWriter() }
+        writer.stackSize = 1 << 20
+        writer.start()
+
+        var checksums: [String: UInt32] = [:]
+        var digests: [String: String] = [:]
+        var crc: UInt32 = 0
+        var total: UInt64 = 0
+        var chunk = ChunkBuilder(capacity: Self.chunkSize)
+        var dictionary: [UInt8] = []
+        var sequence = 0
+        var readBytes: UInt64 = 0
+
+        func submit(final: Bool) {
+            guard !chunk.bytes.isEmpty else { return }
+            let data = chunk.bytes
+            crc = data.withUnsafeBytes { GzipStream.crc32(crc, $0) }
+            total += UInt64(data.count)
+            let store = chunk.mediaBytes * 10 >= data.count * 9
+            let index = sequence
+            let primer = dictionary
+            sequence += 1
+            dictionary = Array(data.suffix(GzipStream.dictionarySize))
+            state.acquireSlot()
+            DispatchQueue.global().async {
+                let compressed: [UInt8] = data.withUnsafeBytes { input in
+                    if !store, let deflated = primer.withUnsafeBytes({ GzipStream.deflateChunk(input, dictionary: $0) }) {
+                        return deflated
+                    }
+                    return GzipStream.storedChunk(input)
+                }
+                state.deliver(index: index, bytes: compressed)
+            }
+            chunk.reset()
+        }
+
+        state.deliverHeader(GzipStream.header)
+        var failure: IAPKitError?
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        entryLoop: for entry in entries {
+            if let error = state.failure { failure = error; break }
+            let fileSize: UInt64 = entry.content.kind == .directory ? 0 : entry.content.size
+            chunk.append(CpioHeader.bytes(.init(inode: entry.inode, mode: entry.mode, nlink: entry.nlink, mtime: epoch,
+                                                name: entry.name, fileSize: fileSize)))
+            if chunk.isFull { submit(final: false) }
+            switch entry.content.kind {
+            case .symlink:
+                let target = Array((entry.content.symlinkTarget ?? "").utf8)
+                var checksum = PosixChecksum()
+                checksum.update(target)
+                checksums[entry.name] = checksum.value
+                chunk.append(target)
+                if chunk.isFull { submit(final: false) }
+            case .file:
+                let path = tree.absolutePath(of: entry.content)
+                let fd = open(path, O_RDONLY)
+                guard fd >= 0 else {
+                    failure = .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+                    break entryLoop
+                }
+                defer { close(fd) }
+                var checksum = PosixChecksum()
+                var sha256 = SHA256()
+                let media = CompressedMedia.isCompressed(entry.content.name)
+                var remaining = fileSize
+                while remaining > 0 {
+                    let want = Int(min(UInt64(chunk.space), remaining))
+                    let count = read(fd, buffer.baseAddress, want)
+                    if count < 0 {
+                        failure = .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+                        break entryLoop
+                    }
+                    if count == 0 {
+                        failure = .io(path: path, reason: "changed while being packaged (it became shorter); try again")
+                        break entryLoop
+                    }
+                    let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                    checksum.update(bytes)
+                    sha256.update(bufferPointer: bytes)
+                    chunk.append(bytes, media: media)
+                    remaining -= UInt64(count)
+                    readBytes += UInt64(count)
+                    progress?(readBytes)
+                    if chunk.isFull { submit(final: false) }
+                }
+                checksums[entry.name] = checksum.value
+                digests[entry.content.relativePath] = sha256.finalize().hexString
+            default:
+                break
+            }
+        }
+        if failure == nil {
+            chunk.append(CpioHeader.trailer())
+            submit(final: true)
+        }
+        state.finish(chunks: sequence, trailer: GzipStream.finalBlock + GzipStream.trailer(crc: crc, length: total))
+        state.waitForWriter()
+        if let error = failure ?? state.failure { throw error }
+        return Result(compressedLength: state.written, uncompressedLength: total, sha1: state.sha1Hex,
+                      checksums: checksums, fileDigests: digests)
+    }
+}
+
+/// A chunk of the uncompressed cpio stream, and how much of it came from already-compressed media.
+struct ChunkBuilder {
+    let capacity: Int
+    var bytes: [UInt8] = []
+    var mediaBytes = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        bytes.reserveCapacity(capacity)
+    }
+
+    var space: Int { max(1, capacity - bytes.count) }
+    var isFull: Bool { bytes.count >= capacity }
+
+    mutating func append(_ data: [UInt8]) { bytes += data }
+
+    mutating func append(_ data: UnsafeRawBufferPointer, media: Bool) {
+        bytes.append(contentsOf: data)
+        if media { mediaBytes += data.count }
+    }
+
+    mutating func reset() {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        mediaBytes = 0
+    }
+}
+
+/// Shared between the reading thread, the compression workers and the writer thread.
+final class PipelineState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let slots: DispatchSemaphore
+    private var ready: [Int: [UInt8]] = [:]
+    private var header: [UInt8] = []
+    private var trailer: [UInt8]?
+    private var chunkCount: Int?
+    private var writerDone = false
+    private let output: FileHandle
+    private let outputPath: String
+    private var hasher = Insecure.SHA1()
+    private(set) var written: UInt64 = 0
+    private(set) var failure: IAPKitError?
+    private(set) var sha1Hex = ""
+
+    init(output: FileHandle, outputPath: String, maxInFlight: Int) {
+        self.output = output
+        self.outputPath = outputPath
+        slots = DispatchSemaphore(value: maxInFlight)
+    }
+
+    func acquireSlot() { slots.wait() }
+
+    func deliverHeader(_ bytes: [UInt8]) {
+        condition.lock(); header = bytes; condition.unlock()
+    }
+
+    func deliver(index: Int, bytes: [UInt8]) {
+        condition.lock()
+        ready[index] = bytes
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func finish(chunks: Int, trailer: [UInt8]) {
+        condition.lock()
+        chunkCount = chunks
+        self.trailer = trailer
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitForWriter() {
+        condition.lock()
+        while !writerDone { condition.wait() }
+        condition.unlock()
+    }
+
+    private func emit(_ bytes: [UInt8]) {
+        guard failure == nil, !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        do {
+            try output.write(contentsOf: bytes)
+            written += UInt64(bytes.count)
+        } catch {
+            condition.lock()
+            failure = .io(path: outputPath, reason: "cannot write: \(AtomicFile.describe(error))")
+            condition.unlock()
+        }
+    }
+
+    func runWriter() {
+        condition.lock()
+        let head = header
+        condition.unlock()
+        emit(head)
+        var next = 0
+        while true {
+            condition.lock()
+            while ready[next] == nil && (chunkCount == nil || next < chunkCount!) { condition.wait() }
+            if let count = chunkCount, next >= count {
+                let tail = trailer ?? []
+                condition.unlock()
+                emit(tail)
+                break
+            }
+            let bytes = ready.removeValue(forKey: next)!
+            condition.unlock()
+            emit(bytes)
+            slots.signal()
+            next += 1
+        }
+        sha1Hex = hasher.finalize().hexString
+        condition.lock()
+        writerDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

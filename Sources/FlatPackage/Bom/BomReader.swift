@@ -15,7 +15,10 @@ public enum BomReader {
             guard offset >= 0, offset + 4 <= data.count else { throw fail("is truncated at byte \(offset)") }
             return data[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
         }
-        func u16(_ offset: Int) throws(IAPKitError) -> UInt16 { UInt16(try u32(offset - 2) & 0xFFFF) }
+        func u16(_ offset: Int) throws(IAPKitError) -> UInt16 {
+            guard offset >= 0, offset + 2 <= data.count else { throw fail("is truncated at byte \(offset)") }
+            return UInt16(data[offset]) << 8 | UInt16(data[offset + 1])
+        }
         guard data.count >= 32, Array(data[0..<8]) == Array("BOMStore".utf8) else { throw fail("does not start with BOMStore") }
         let indexOffset = Int(try u32(16)), varsOffset = Int(try u32(24))
         let blockCount = Int(try u32(indexOffset))
@@ -46,7 +49,7 @@ public enum BomReader {
         var node = try u32(tree.startIndex + 8)
         while true {
             let start = try block(node).startIndex
-            if try u16(start + 2) == 1 { break }
+            if try u16(start) == 1 { break }
             node = try u32(start + 12)
         }
         var raw: [(id: UInt32, parent: UInt32, name: String, record: ArraySlice<UInt8>)] = []
@@ -54,7 +57,7 @@ public enum BomReader {
         while node != 0 {
             guard visited.insert(node).inserted else { throw fail("has a loop in its leaves") }
             let start = try block(node).startIndex
-            let count = Int(try u16(start + 4))
+            let count = Int(try u16(start + 2))
             for index in 0..<count {
                 let pathInfo = try block(try u32(start + 12 + index * 8)), file = try block(try u32(start + 16 + index * 8))
                 let id = try u32(pathInfo.startIndex)

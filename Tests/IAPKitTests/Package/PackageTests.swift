@@ -1,0 +1,221 @@
+import FlatPackage
+import Foundation
+import Testing
+
+@Suite(.serialized) struct PackageTests {
+    /// A copy of the examples, so packaging can write iapkit.lock beside the catalog.
+    func examplesCopy() throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory()
+        try run("/bin/cp", ["-R", Paths.examples, dir.file("project")])
+        return dir
+    }
+
+    /// A content folder with text, media, many small files, a link and a subfolder: several payload chunks and
+    /// more Bom entries than one B-tree leaf holds.
+    func bigFolder(in dir: TemporaryDirectory, id: String = "com.example.big") throws -> String {
+        let folder = dir.file(id)
+        try iapkit("new-content", id, "-o", dir.path)
+        _ = try python("""
+            import os, random, sys
+            root = sys.argv[1] + '/Contents'
+            random.seed(7)
+            open(root + '/noise.m4a', 'wb').write(random.randbytes(3_500_000))
+            words = ['apple', 'banana', 'kiwi', 'mango', 'pear', 'plum']
+            open(root + '/story.txt', 'w').write(' '.join(random.choice(words) for _ in range(600_000)))
+            os.makedirs(root + '/tiles/deep', exist_ok=True)
+            for i in range(640):
+                open(f'{root}/tiles/t{i:04d}.json', 'w').write('{"tile": %d}' % i)
+            open(root + '/tiles/deep/empty.bin', 'wb').close()
+            os.symlink('story.txt', root + '/link-to-story')
+            """, [folder])
+        return folder
+    }
+
+    @Test func flatPackagePassesIndependentReaders() throws {
+        let dir = TemporaryDirectory()
+        let folder = try bigFolder(in: dir)
+        let result = try iapkit("package", folder, "-o", dir.file("out"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let pkg = dir.file("out/com.example.big.pkg")
+
+        let dump = try run("/usr/bin/env", ["python3", Paths.shared + "/tools/xardump.py", pkg])
+        #expect(dump.status == 0, "\(dump.stderr)")
+        #expect(dump.stdout.contains("cksum_alg=1(sha1)") && dump.stdout.contains("ok=True"))
+        #expect(!dump.stdout.contains("_ok=False"), "\(dump.stdout)")
+        #expect(dump.stdout.contains("trailing=0"))
+        let order = dump.stdout.split(separator: "\n").filter { $0.hasPrefix("id=") }.map { $0.split(separator: " ").last { $0.contains("/") || $0 == "Distribution" } }
+        _ = order
+        for name in ["id=1 file      Distribution", "id=2 directory com.example.big.pkg", "id=3 file      com.example.big.pkg/Bom",
+                     "id=4 file      com.example.big.pkg/Payload", "id=5 file      com.example.big.pkg/PackageInfo"] {
+            #expect(dump.stdout.contains(name), "\(name)")
+        }
+        #expect(dump.stdout.contains("Payload len=") && dump.stdout.contains("enc=application/octet-stream"))
+
+        if hasTool("7z") {
+            let test = try run("/usr/bin/env", ["7z", "t", pkg])
+            #expect(test.stdout.contains("Everything is Ok"), "\(test.stdout)")
+        }
+        let extracted = dir.file("x")
+        try run("/usr/bin/env", ["bsdtar", "-xf", pkg, "-C", try makeDirectory(extracted)])
+        let payload = extracted + "/com.example.big.pkg/Payload"
+        #expect(try run("/usr/bin/env", ["gzip", "-t", payload]).status == 0)
+
+        // GNU cpio lists and extracts the payload; the tree matches the source byte for byte.
+        let listing = try run("/bin/sh", ["-c", "gunzip -c '\(payload)' | cpio -it --quiet"])
+        let cpioPaths = listing.stdout.split(separator: "\n").map(String.init)
+        #expect(cpioPaths.first == ".")
+        #expect(cpioPaths.contains("./Contents/tiles/t0639.json") && cpioPaths.contains("./Contents/link-to-story"))
+        let restored = try makeDirectory(dir.file("restored"))
+        try run("/bin/sh", ["-c", "gunzip -c '\(payload)' | cpio -idm --quiet --no-absolute-filenames"], in: restored)
+        #expect(try run("/usr/bin/diff", ["-r", "--no-dereference", restored, folder]).status == 0)
+
+        // The Bom lists exactly the payload's paths, sorted the way lsbom needs, with the sizes and the
+        // checksums coreutils' cksum computes.
+        let bomBytes = try Array(Data(contentsOf: URL(fileURLWithPath: extracted + "/com.example.big.pkg/Bom")))
+        let bom = try BomReader.read(bomBytes)
+        #expect(bom.isSorted)
+        #expect(bom.variables == ["BomInfo", "Paths", "HLIndex", "VIndex", "Size64"])
+        #expect(Set(bom.entries.map(\.path)) == Set(cpioPaths))
+        #expect(bom.entries.count == cpioPaths.count)
+        let story = try #require(bom.entries.first { $0.path == "./Contents/story.txt" })
+        let cksum = try run("/usr/bin/env", ["cksum", folder + "/Contents/story.txt"]).stdout.split(separator: " ")
+        #expect("\(story.checksum)" == cksum[0] && "\(story.size)" == cksum[1])
+        #expect(story.mode == 0o100644 && story.uid == 0 && story.gid == 0 && story.mtime == 978_307_200)
+        let link = try #require(bom.entries.first { $0.path == "./Contents/link-to-story" })
+        #expect(link.kind == .symlink && link.linkTarget == "story.txt" && link.mode == 0o120755)
+        let empty = try #require(bom.entries.first { $0.path == "./Contents/tiles/deep/empty.bin" })
+        #expect(empty.checksum == 4_294_967_295)
+
+        // Distribution and PackageInfo are well-formed and agree on the counts.
+        let xml = try python("""
+            import sys, xml.etree.ElementTree as ET
+            d = ET.parse(sys.argv[1]).getroot(); p = ET.parse(sys.argv[2]).getroot()
+            ref = [e for e in d.findall('pkg-ref') if e.get('installKBytes')][0]
+            pay = p.find('payload')
+            assert ref.text == '#com.example.big.pkg' and ref.get('installKBytes') == pay.get('installKBytes')
+            assert p.get('identifier') == 'com.example.big' and p.get('version') == '0' and p.get('auth') == 'root'
+            print(pay.get('numberOfFiles'))
+            """, [extracted + "/Distribution", extracted + "/com.example.big.pkg/PackageInfo"])
+        #expect(xml == "\(cpioPaths.count)\n")
+    }
+
+    @Test func packagesAreByteIdenticalAcrossRuns() throws {
+        let dir = TemporaryDirectory()
+        let folder = try bigFolder(in: dir)
+        for output in ["a", "b"] { #expect(try iapkit("package", folder, "-o", dir.file(output)).status == 0) }
+        #expect(try iapkit("package", folder, "-o", dir.file("c"), "--jobs", "1").status == 0)
+        let a = try Data(contentsOf: URL(fileURLWithPath: dir.file("a/com.example.big.pkg")))
+        #expect(a == (try Data(contentsOf: URL(fileURLWithPath: dir.file("b/com.example.big.pkg")))))
+        #expect(a == (try Data(contentsOf: URL(fileURLWithPath: dir.file("c/com.example.big.pkg")))))
+        let stamped = try iapkit("package", folder, "-o", dir.file("d"), environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(stamped.status == 0)
+        let listing = try run("/usr/bin/env", ["bsdtar", "-tvf", dir.file("d/com.example.big.pkg")]).stdout
+        #expect(listing.contains("Nov 14  2023"), "\(listing)")
+    }
+
+    @Test func zipArchivesTestCleanAndRepeat() throws {
+        let dir = TemporaryDirectory()
+        let folder = try bigFolder(in: dir)
+        for output in ["a", "b"] { #expect(try iapkit("package", folder, "-o", dir.file(output), "--format", "zip").status == 0) }
+        let zip = dir.file("a/com.example.big.zip")
+        #expect(try run("/usr/bin/env", ["unzip", "-tq", zip]).stdout.contains("No errors detected"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: zip)) == Data(contentsOf: URL(fileURLWithPath: dir.file("b/com.example.big.zip"))))
+        let out = try python("""
+            import zipfile, sys
+            z = zipfile.ZipFile(sys.argv[1])
+            names = z.namelist()
+            assert names[0] == 'com.example.big/' and 'com.example.big/ContentInfo.plist' in names
+            info = {i.filename: i for i in z.infolist()}
+            assert info['com.example.big/Contents/noise.m4a'].compress_type == zipfile.ZIP_STORED
+            assert info['com.example.big/Contents/story.txt'].compress_type == zipfile.ZIP_DEFLATED
+            assert z.read('com.example.big/Contents/story.txt') == open(sys.argv[2] + '/Contents/story.txt', 'rb').read()
+            print('ok')
+            """, [zip, folder])
+        #expect(out == "ok\n")
+    }
+
+    @Test func manifestAndLockDescribeWhatWasBuilt() throws {
+        let dir = try examplesCopy()
+        let project = dir.file("project")
+        let result = try iapkit("package", "--catalog", project + "/catalog.yaml", "-o", dir.file("out"), "--md5")
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try python("""
+            import hashlib, json, os, sys
+            out, project = sys.argv[1], sys.argv[2]
+            m = json.load(open(out + '/iapkit-manifest.json'))
+            assert m['format'] == 'pkg' and m['sourceDateEpoch'] == 978307200
+            lock = json.load(open(project + '/iapkit.lock'))
+            for p in m['packages']:
+                data = open(os.path.join(out, p['fileName']), 'rb').read()
+                assert p['size'] == len(data) and p['sha256'] == hashlib.sha256(data).hexdigest()
+                assert p['md5'] == hashlib.md5(data).hexdigest()
+                assert lock['content'][p['productId']] == {'contentVersion': p['contentVersion'], 'digest': p['contentDigest']}
+            print(sorted(p['productId'] for p in m['packages']))
+            """, [dir.file("out"), project])
+        #expect(out == "['com.example.fruitstand.banana', 'com.example.fruitstand.kiwi']\n")
+
+        // Changing content without bumping is caught by lint and refused by package; a bump fixes both.
+        try "new text".write(toFile: project + "/content/com.example.fruitstand.kiwi/Contents/levels.json", atomically: true, encoding: .utf8)
+        let lint = try iapkit("lint", project + "/catalog.yaml")
+        #expect(lint.status == 1 && lint.stdout.contains("[content-version-unchanged]"))
+        let refused = try iapkit("package", "--catalog", project + "/catalog.yaml", "-o", dir.file("again"))
+        #expect(refused.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("again")))
+        try iapkit("bump", project + "/content/com.example.fruitstand.kiwi")
+        #expect(try iapkit("lint", project + "/catalog.yaml").status == 0)
+    }
+
+    @Test(arguments: [
+        ("Contents/tool", "\u{7F}ELF\u{02}\u{01}", "content-executable"),
+        ("Contents/run.sh", "#!/bin/sh\necho", "content-executable"),
+        ("Contents/escape", "-> ../../../etc/passwd", "content-link"),
+        ("ContentInfo.plist", "<plist><dict>", "content-info"),
+    ])
+    func badContentIsRefusedWithNothingWritten(path: String, content: String, rule: String) throws {
+        let dir = TemporaryDirectory()
+        let folder = try bigFolder(in: dir, id: "com.example.bad")
+        if content.hasPrefix("-> ") {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + path, withDestinationPath: String(content.dropFirst(3)))
+        } else {
+            try content.write(toFile: folder + "/" + path, atomically: true, encoding: .utf8)
+        }
+        let result = try iapkit("package", folder, "-o", dir.file("out"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("[\(rule)]"), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was packaged"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
+    @Test func unwritableOutputIsExitTwoWithNoLeftovers() throws {
+        let dir = TemporaryDirectory()
+        let folder = try bigFolder(in: dir)
+        dir.write("blocker", "a file where the output folder should go")
+        let result = try iapkit("package", folder, "-o", dir.file("blocker/out"))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("blocker"))
+    }
+
+    @Test func interruptedRunLeavesNoFiles() throws {
+        let dir = TemporaryDirectory()
+        let folder = try bigFolder(in: dir)
+        _ = try python("import os, sys; open(sys.argv[1], 'wb').write(os.urandom(400_000_000))", [folder + "/Contents/huge.mov"])
+        let output = try makeDirectory(dir.file("out"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.binary)
+        process.arguments = ["package", folder, "-o", output]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.4)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130 || process.terminationStatus == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: output)
+        if process.terminationStatus == 130 { #expect(left.isEmpty, "\(left)") }
+    }
+
+    func makeDirectory(_ path: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}

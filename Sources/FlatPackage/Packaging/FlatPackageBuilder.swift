@@ -1,3 +1,4 @@
+import CLibArchive
 import Crypto
 import Foundation
 import HostedContent
@@ -115,30 +116,75 @@ struct HashingWriter {
         md5?.update(bufferPointer: bytes)
     }
 
-    /// Copies `length` bytes of another file through the hashers, 4 MiB at a time.
+    /// Appends `length` bytes of another file: the kernel copies them (copy_file_range) on one thread while
+    /// this one hashes them from the page cache.
     mutating func copy(from source: String, length: UInt64) throws(IAPKitError) {
         let fd = open(source, O_RDONLY)
         guard fd >= 0 else { throw .io(path: source, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        let copier = KernelCopy(from: fd, to: handle.fileDescriptor, length: length)
+        let thread = Thread { copier.run() }
+        thread.start()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        var remaining = length
-        while remaining > 0 {
-            let count = read(fd, buffer.baseAddress, Int(min(UInt64(buffer.count), remaining)))
-            guard count > 0 else { throw .io(path: source, reason: "cannot be read back") }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            update(chunk)
-            var offset = 0
-            while offset < count {
-                let done = Foundation.write(handle.fileDescriptor, chunk.baseAddress! + offset, count - offset)
-                guard done > 0 else { throw .io(path: path, reason: "cannot write: \(String(cString: strerror(errno)))") }
-                offset += done
-            }
-            written += UInt64(count)
-            remaining -= UInt64(count)
+        var offset: UInt64 = 0
+        var readFailed = false
+        while offset < length {
+            let count = pread(fd, buffer.baseAddress, Int(min(UInt64(buffer.count), length - offset)), off_t(offset))
+            guard count > 0 else { readFailed = true; break }
+            update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += UInt64(count)
         }
+        copier.wait()
+        if readFailed { throw .io(path: source, reason: "cannot be read back") }
+        if let reason = copier.failure { throw .io(path: path, reason: "cannot write: \(reason)") }
+        written += length
     }
 
     var sha256Hex: String { sha256.finalize().hexString }
     var md5Hex: String? { md5?.finalize().hexString }
+}
+
+/// Copies bytes between descriptors inside the kernel, falling back to read/write where copy_file_range is
+/// not supported.
+final class KernelCopy: @unchecked Sendable {
+    let source: Int32, destination: Int32, length: UInt64
+    private(set) var failure: String?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(from source: Int32, to destination: Int32, length: UInt64) {
+        self.source = source
+        self.destination = destination
+        self.length = length
+    }
+
+    func run() {
+        defer { done.signal() }
+        var sourceOffset: off_t = 0
+        var remaining = length
+        #if os(Linux)
+        while remaining > 0 {
+            let count = copy_file_range(source, &sourceOffset, destination, nil, Int(min(remaining, 1 << 30)), 0)
+            if count <= 0 { break }
+            remaining -= UInt64(count)
+        }
+        #endif
+        guard remaining > 0 else { return }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while remaining > 0 {
+            let count = pread(source, buffer.baseAddress, Int(min(UInt64(buffer.count), remaining)), sourceOffset)
+            guard count > 0 else { failure = "the payload could not be read back"; return }
+            var written = 0
+            while written < count {
+                let result = write(destination, buffer.baseAddress! + written, count - written)
+                guard result > 0 else { failure = String(cString: strerror(errno)); return }
+                written += result
+            }
+            sourceOffset += off_t(count)
+            remaining -= UInt64(count)
+        }
+    }
+
+    func wait() { done.wait() }
 }

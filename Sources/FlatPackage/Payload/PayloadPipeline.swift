@@ -33,6 +33,7 @@ public struct PayloadPipeline: Sendable {
     public func write(tree: ContentTree, entries: [PayloadEntry], to output: FileHandle, outputPath: String,
                       progress: ((UInt64) -> Void)? = nil) throws(IAPKitError) -> Result {
         let state = PipelineState(output: output, outputPath: outputPath, maxInFlight: 2 * jobs + 2)
+        let hasher = FileHasher(maxInFlight: 4)
         let writer = Thread { state.runWriter() }
         writer.stackSize = 1 << 20
         writer.start()
@@ -49,6 +50,7 @@ public struct PayloadPipeline: Sendable {
         func submit(final: Bool) {
             guard !chunk.bytes.isEmpty else { return }
             let data = chunk.bytes
+            hasher.submit(data, segments: chunk.segments)
             crc = data.withUnsafeBytes { GzipStream.crc32(crc, $0) }
             total += UInt64(data.count)
             let store = chunk.mediaBytes * 10 >= data.count * 9
@@ -73,7 +75,7 @@ public struct PayloadPipeline: Sendable {
         var failure: IAPKitError?
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
-        entryLoop: for entry in entries {
+        entryLoop: for (entryIndex, entry) in entries.enumerated() {
             if let error = state.failure { failure = error; break }
             let fileSize: UInt64 = entry.content.kind == .directory ? 0 : entry.content.size
             chunk.append(CpioHeader.bytes(.init(inode: entry.inode, mode: entry.mode, nlink: entry.nlink, mtime: epoch,
@@ -95,9 +97,8 @@ public struct PayloadPipeline: Sendable {
                     break entryLoop
                 }
                 defer { close(fd) }
-                var checksum = PosixChecksum()
-                var sha256 = SHA256()
                 let media = CompressedMedia.isCompressed(entry.content.name)
+                if fileSize == 0 { hasher.submitEmptyFile(entryIndex) }
                 var remaining = fileSize
                 while remaining > 0 {
                     let want = Int(min(UInt64(chunk.space), remaining))
@@ -111,16 +112,12 @@ public struct PayloadPipeline: Sendable {
                         break entryLoop
                     }
                     let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-                    checksum.update(bytes)
-                    sha256.update(bufferPointer: bytes)
-                    chunk.append(bytes, media: media)
                     remaining -= UInt64(count)
+                    chunk.append(bytes, media: media, file: entryIndex, isLast: remaining == 0)
                     readBytes += UInt64(count)
                     progress?(readBytes)
                     if chunk.isFull { submit(final: false) }
                 }
-                checksums[entry.name] = checksum.value
-                digests[entry.content.relativePath] = sha256.finalize().hexString
             default:
                 break
             }
@@ -131,7 +128,12 @@ public struct PayloadPipeline: Sendable {
         }
         state.finish(chunks: sequence, trailer: GzipStream.finalBlock + GzipStream.trailer(crc: crc, length: total))
         state.waitForWriter()
+        hasher.wait()
         if let error = failure ?? state.failure { throw error }
+        for (index, entry) in entries.enumerated() where entry.content.kind == .file {
+            checksums[entry.name] = hasher.checksums[index]
+            digests[entry.content.relativePath] = hasher.digests[index]
+        }
         return Result(compressedLength: state.written, uncompressedLength: total, sha1: state.sha1Hex,
                       checksums: checksums, fileDigests: digests)
     }
@@ -142,6 +144,8 @@ struct ChunkBuilder {
     let capacity: Int
     var bytes: [UInt8] = []
     var mediaBytes = 0
+    /// Which byte ranges of this chunk belong to which file, for the per-file hashes.
+    var segments: [FileSegment] = []
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -153,7 +157,8 @@ struct ChunkBuilder {
 
     mutating func append(_ data: [UInt8]) { bytes += data }
 
-    mutating func append(_ data: UnsafeRawBufferPointer, media: Bool) {
+    mutating func append(_ data: UnsafeRawBufferPointer, media: Bool, file: Int, isLast: Bool) {
+        segments.append(FileSegment(file: file, range: bytes.count..<(bytes.count + data.count), isLast: isLast))
         bytes.append(contentsOf: data)
         if media { mediaBytes += data.count }
     }
@@ -162,7 +167,57 @@ struct ChunkBuilder {
         bytes = []
         bytes.reserveCapacity(capacity)
         mediaBytes = 0
+        segments = []
     }
+}
+
+struct FileSegment: Sendable {
+    var file: Int
+    var range: Range<Int>
+    var isLast: Bool
+}
+
+/// Computes each file's POSIX cksum and SHA-256 from the chunks, in order, on its own thread, so the
+/// reading thread only reads.
+final class FileHasher: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "iapkit.file-hasher")
+    private let slots: DispatchSemaphore
+    private var checksum = PosixChecksum()
+    private var sha256 = SHA256()
+    private(set) var checksums: [Int: UInt32] = [:]
+    private(set) var digests: [Int: String] = [:]
+
+    init(maxInFlight: Int) { slots = DispatchSemaphore(value: maxInFlight) }
+
+    func submit(_ bytes: [UInt8], segments: [FileSegment]) {
+        guard !segments.isEmpty else { return }
+        slots.wait()
+        queue.async { [self] in
+            bytes.withUnsafeBytes { buffer in
+                for segment in segments {
+                    let part = UnsafeRawBufferPointer(rebasing: buffer[segment.range])
+                    checksum.update(part)
+                    sha256.update(bufferPointer: part)
+                    if segment.isLast { finishFile(segment.file) }
+                }
+            }
+            slots.signal()
+        }
+    }
+
+    /// An empty file has no segments: record its checksum and digest directly.
+    func submitEmptyFile(_ file: Int) {
+        queue.async { [self] in finishFile(file) }
+    }
+
+    private func finishFile(_ file: Int) {
+        checksums[file] = checksum.value
+        digests[file] = sha256.finalize().hexString
+        checksum = PosixChecksum()
+        sha256 = SHA256()
+    }
+
+    func wait() { queue.sync {} }
 }
 
 /// Shared between the reading thread, the compression workers and the writer thread.

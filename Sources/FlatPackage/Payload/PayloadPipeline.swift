@@ -98,7 +98,10 @@ public struct PayloadPipeline: Sendable {
                 }
                 defer { close(fd) }
                 let media = CompressedMedia.isCompressed(entry.content.name)
-                if fileSize == 0 { hasher.submitEmptyFile(entryIndex) }
+                if fileSize == 0 {
+                    // A zero-length segment keeps the empty file in order with the bytes before it.
+                    chunk.append(UnsafeRawBufferPointer(start: nil, count: 0), media: false, file: entryIndex, isLast: true)
+                }
                 var remaining = fileSize
                 while remaining > 0 {
                     let want = Int(min(UInt64(chunk.space), remaining))
@@ -159,7 +162,7 @@ struct ChunkBuilder {
 
     mutating func append(_ data: UnsafeRawBufferPointer, media: Bool, file: Int, isLast: Bool) {
         segments.append(FileSegment(file: file, range: bytes.count..<(bytes.count + data.count), isLast: isLast))
-        bytes.append(contentsOf: data)
+        if data.count > 0 { bytes.append(contentsOf: data) }
         if media { mediaBytes += data.count }
     }
 
@@ -192,22 +195,20 @@ final class FileHasher: @unchecked Sendable {
     func submit(_ bytes: [UInt8], segments: [FileSegment]) {
         guard !segments.isEmpty else { return }
         slots.wait()
+        // Segments of empty files have empty ranges; they only finish their file.
         queue.async { [self] in
             bytes.withUnsafeBytes { buffer in
                 for segment in segments {
-                    let part = UnsafeRawBufferPointer(rebasing: buffer[segment.range])
-                    checksum.update(part)
-                    sha256.update(bufferPointer: part)
+                    if !segment.range.isEmpty {
+                        let part = UnsafeRawBufferPointer(rebasing: buffer[segment.range])
+                        checksum.update(part)
+                        sha256.update(bufferPointer: part)
+                    }
                     if segment.isLast { finishFile(segment.file) }
                 }
             }
             slots.signal()
         }
-    }
-
-    /// An empty file has no segments: record its checksum and digest directly.
-    func submitEmptyFile(_ file: Int) {
-        queue.async { [self] in finishFile(file) }
     }
 
     private func finishFile(_ file: Int) {

@@ -22,6 +22,7 @@ test: setup-tests
 	$(ENV) swift test --skip-build
 
 bench: build
+	bash scripts/setup.sh --bench
 	bash scripts/bench.sh
 
 clean:

@@ -4,7 +4,9 @@
 set -euo pipefail
 
 need_tests=${IAPKIT_SETUP_TESTS:-0}
+need_bench=0
 [ "${1:-}" = "--tests" ] && need_tests=1
+[ "${1:-}" = "--bench" ] && need_bench=1
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "setup: Swift 6 is not installed. Install a Swift 6 toolchain (swift.org/install), then run this again." >&2
@@ -16,6 +18,9 @@ Linux)
   packages=(pkg-config libarchive-dev libxml2-dev zlib1g-dev)
   if [ "$need_tests" = 1 ]; then
     packages+=(python3 zip unzip libarchive-tools p7zip-full cpio libxml2-utils)
+  fi
+  if [ "$need_bench" = 1 ]; then
+    packages+=(python3 zip bc time)
   fi
   missing=()
   for package in "${packages[@]}"; do

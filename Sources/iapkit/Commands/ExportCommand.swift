@@ -1,5 +1,121 @@
 import ArgumentParser
+import CatalogExchange
+import Foundation
+import IAPCatalog
+import IAPCore
+import IAPLint
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write catalog JSON: a StoreKit configuration, App Store Connect requests, a server list, a bundle plist.",
+        discussion: """
+            The catalog is linted first; export refuses (exit 1) when it has errors, since the output would be wrong.
+
+            Examples:
+              iapkit export storekit -o MyApp/Products.storekit
+              iapkit export asc --app-id 1234567890 -o asc-requests.json
+              iapkit export json catalog.yaml -o server/products.json
+              iapkit export plist -o MyApp/ProductIDs.plist
+            """,
+        subcommands: [StoreKit.self, ASC.self, JSON.self, Plist.self]
+    )
+
+    struct Common: ParsableArguments {
+        @Argument(help: "The catalog file.")
+        var catalog: String = "catalog.yaml"
+
+        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+        var output: String?
+
+        /// Loads and lints the catalog; findings go to stderr, and errors in the catalog itself stop the export.
+        func load() throws -> Catalog {
+            let collector = FindingCollector()
+            let catalog = try CatalogLoader.load(path: catalog, findings: collector.consumer)
+            try CatalogLinter().lint(catalog, baseDirectory: (self.catalog as NSString).deletingLastPathComponent,
+                                     consumer: collector.consumer)
+            // Hosted-content problems do not make the exported JSON wrong; catalog problems do.
+            let blocking = collector.findings.filter { $0.severity == .error && !$0.ruleID.hasPrefix("content-") }
+            if !blocking.isEmpty {
+                Terminal.writeError(TextReporter().report(blocking.sortedForReport(), context: ReportContext(
+                    toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: self.catalog)))
+                Terminal.error("\(self.catalog) has errors; fix them before exporting")
+                throw ExitCode(1)
+            }
+            return catalog
+        }
+
+        func emit(_ text: String) throws { try emit(Array(text.utf8)) }
+
+        func emit(_ bytes: [UInt8]) throws {
+            if let output {
+                try AtomicFile.write(Data(bytes), to: output)
+                Terminal.writeError("wrote \(output)\n")
+            } else {
+                FileHandle.standardOutput.write(Data(bytes))
+            }
+        }
+    }
+
+    struct StoreKit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "storekit",
+            abstract: "A StoreKit configuration for Xcode and the simulator, in Xcode's exact layout.",
+            discussion: "Example:\n  iapkit export storekit --format-version 5.0 -o Products.storekit")
+
+        @OptionGroup var common: Common
+
+        @Option(help: "StoreKit configuration format: 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default) or 5.0 (Xcode 26).")
+        var formatVersion: StoreKitExporter.FormatVersion = .v4_0
+
+        func run() throws { try common.emit(StoreKitExporter(version: formatVersion).export(try common.load())) }
+    }
+
+    struct ASC: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "asc",
+            abstract: "The ordered App Store Connect API requests that create the catalog.",
+            discussion: """
+                Each request is {"method", "path", "body", "ref"}; later bodies name earlier resources as ${ref}, and price
+                points as ${pricePoint:REF:USA:NUMBER}.
+
+                Example:
+                  iapkit export asc --app-id 1234567890 -o asc-requests.json
+                """)
+
+        @OptionGroup var common: Common
+
+        @Option(help: "The app's App Store Connect id (its Apple ID, a number).")
+        var appID: String
+
+        func run() throws {
+            let output = ASCRequestExporter(appID: appID).export(try common.load())
+            output.notes.forEach(Terminal.warning)
+            try common.emit(output.requests.serialized(.pretty))
+        }
+    }
+
+    struct JSON: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "json",
+            abstract: "The resolved catalog for an app's own server: defaults applied, prices as USD decimal strings.",
+            discussion: "Example:\n  iapkit export json -o server/products.json")
+
+        @OptionGroup var common: Common
+
+        func run() throws { try common.emit(ServerCatalogExporter.json(try common.load())) }
+    }
+
+    struct Plist: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "plist",
+            abstract: "The product IDs as an XML property-list array, for the app bundle.",
+            discussion: "Example:\n  iapkit export plist -o MyApp/ProductIDs.plist")
+
+        @OptionGroup var common: Common
+
+        func run() throws { try common.emit(try ServerCatalogExporter.plist(try common.load())) }
+    }
 }
+
+extension StoreKitExporter.FormatVersion: ExpressibleByArgument {}

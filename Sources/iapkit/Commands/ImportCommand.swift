@@ -1,5 +1,52 @@
 import ArgumentParser
+import CatalogExchange
+import Foundation
+import IAPCore
 
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Not built yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Turn an existing StoreKit configuration into a catalog.",
+        subcommands: [StoreKit.self]
+    )
+
+    struct StoreKit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "storekit",
+            abstract: "Read a .storekit file (format 1.0 to 5.0) and write catalog YAML.",
+            discussion: """
+                What the catalog cannot hold (billing plans, simulator settings, signing keys) is reported as a warning.
+
+                Example:
+                  iapkit import storekit MyApp/Products.storekit --bundle-id com.example.myapp -o catalog.yaml
+                """)
+
+        @Argument(help: "The .storekit file.")
+        var file: String
+
+        @Option(name: .shortAndLong, help: "Write the catalog to this file instead of standard output.")
+        var output: String?
+
+        @Option(help: "The app's bundle ID (guessed from the product IDs when absent).")
+        var bundleID: String?
+
+        @Flag(help: "Replace an existing catalog file.")
+        var force = false
+
+        func run() throws {
+            if let output, FileManager.default.fileExists(atPath: output), !force {
+                throw IAPKitError.alreadyExists(path: output, hint: "pass --force to replace it")
+            }
+            let result = try StoreKitImporter(bundleID: bundleID).importFile(file)
+            result.notes.forEach(Terminal.warning)
+            let header = "# yaml-language-server: $schema=catalog.schema.json\n# Imported from \((file as NSString).lastPathComponent) by iapkit import storekit.\n"
+            let yaml = try CatalogYAMLWriter.write(result.catalog, header: header)
+            if let output {
+                try AtomicFile.write(yaml, to: output)
+                Terminal.writeError("wrote \(output); check it with `iapkit lint catalog \(output)`\n")
+            } else {
+                Terminal.output(yaml)
+            }
+        }
+    }
 }

@@ -1,0 +1,59 @@
+import IAPCatalog
+import IAPCore
+import PropertyList
+
+/// The resolved catalog for an app's own server (defaults applied, prices as decimal strings, tiers resolved to
+/// USD), and the product-ID list for the app bundle.
+public enum ServerCatalogExporter {
+    public static func json(_ catalog: Catalog) -> String {
+        func localizations(_ list: [Localization]) -> JSONValue {
+            .array(list.map { localization in
+                var fields: [(String, JSONValue)] = [("locale", .optional(localization.locale)), ("name", .optional(localization.name))]
+                if let description = localization.description { fields.append(("description", .string(description))) }
+                if let name = localization.customAppName { fields.append(("customAppName", .string(name))) }
+                return .object(fields)
+            })
+        }
+        func price(_ product: Product) -> JSONValue { .optional(product.resolvedPriceCents.map(Price.format(cents:))) }
+        func offer(_ offer: Offer) -> JSONValue {
+            var fields: [(String, JSONValue)] = [("mode", .optional(offer.mode?.rawValue))]
+            if let id = offer.offerID { fields.append(("offerId", .string(id))) }
+            if let name = offer.referenceName { fields.append(("referenceName", .string(name))) }
+            if let duration = offer.duration { fields.append(("duration", .string(duration))) }
+            if let periods = offer.periods { fields.append(("periods", .int(periods))) }
+            if let price = offer.price { fields.append(("price", .string(price.description))) }
+            return .object(fields)
+        }
+        func product(_ product: Product) -> JSONValue {
+            var fields: [(String, JSONValue)] = [
+                ("productId", .optional(product.productID)), ("referenceName", .optional(product.referenceName)),
+                ("type", .optional(product.type?.rawValue)), ("price", price(product)), ("currency", .string("USD")),
+                ("familySharable", .bool(product.familySharable ?? false)),
+            ]
+            if product.isSubscription {
+                fields += [("period", .optional(product.period)), ("groupLevel", .optional(product.groupLevel)),
+                           ("introductoryOffer", product.introductoryOffer.map(offer) ?? .null),
+                           ("promotionalOffers", .array(product.promotionalOffers.map(offer)))]
+            } else {
+                fields.append(("hostedContent", .bool(product.hostedContent != nil)))
+            }
+            fields.append(("localizations", localizations(product.localizations)))
+            return .object(fields)
+        }
+        return JSONValue.object([
+            ("schemaVersion", .int(1)),
+            ("bundleId", .optional(catalog.app.bundleID)),
+            ("primaryLocale", .optional(catalog.app.primaryLocale)),
+            ("products", .array(catalog.products.map(product))),
+            ("subscriptionGroups", .array(catalog.subscriptionGroups.map { group in
+                .object([("referenceName", .optional(group.referenceName)), ("localizations", localizations(group.localizations)),
+                         ("subscriptions", .array(group.subscriptions.map(product)))])
+            })),
+        ]).serialized(.pretty)
+    }
+
+    /// The product IDs as an XML plist array (products, then subscriptions).
+    public static func plist(_ catalog: Catalog) throws(IAPKitError) -> [UInt8] {
+        Array(try PropertyListWriter.write(.array(catalog.allProducts.compactMap(\.productID).map(PropertyListValue.string))))
+    }
+}

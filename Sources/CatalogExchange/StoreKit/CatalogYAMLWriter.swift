@@ -1,0 +1,113 @@
+import IAPCatalog
+import IAPCore
+import Yams
+
+/// Writes a catalog as the YAML a person would write: keys in the order of the starter catalog, values quoted
+/// only where a YAML reader could take them for something else. Emitted through Yams.
+public enum CatalogYAMLWriter {
+    public static func write(_ catalog: Catalog, header: String? = nil) throws(IAPKitError) -> String {
+        var root: [(String, Node)] = [("schemaVersion", number(1))]
+        root.append(("app", mapping([("bundleId", text(catalog.app.bundleID)), ("primaryLocale", text(catalog.app.primaryLocale))])))
+        if !catalog.retiredProductIDs.isEmpty {
+            root.append(("retiredProductIds", Node.sequence(.init(catalog.retiredProductIDs.map { text($0.value) }))))
+        }
+        if !catalog.products.isEmpty { root.append(("products", Node.sequence(.init(catalog.products.map(product))))) }
+        if !catalog.subscriptionGroups.isEmpty {
+            root.append(("subscriptionGroups", Node.sequence(.init(catalog.subscriptionGroups.map(group)))))
+        }
+        if let policies = catalog.appPolicies {
+            var fields: [(String, Node?)] = [("eula", policies.eula.map(text))]
+            if !policies.policies.isEmpty {
+                fields.append(("policies", Node.sequence(.init(policies.policies.map {
+                    mapping([("locale", text($0.locale)), ("text", $0.text.map(text)), ("url", $0.url.map(text))])
+                }))))
+            }
+            root.append(("appPolicies", mapping(fields)))
+        }
+        if let settings = catalog.storeKit, settings.storefront != nil || settings.locale != nil {
+            root.append(("storeKit", mapping([("storefront", settings.storefront.map(text)), ("locale", settings.locale.map(text))])))
+        }
+        do {
+            let body = try Yams.serialize(node: Node.mapping(.init(root.map { (text($0.0), $0.1) })), indent: 2, width: -1,
+                                          allowUnicode: true, sortKeys: false)
+            return (header ?? "") + body
+        } catch {
+            throw .io(path: "catalog", reason: "could not write YAML: \(error)")
+        }
+    }
+
+    static func product(_ product: Product) -> Node {
+        var fields: [(String, Node?)] = [("productId", text(product.productID)), ("referenceName", text(product.referenceName))]
+        if product.isSubscription {
+            fields += [("period", text(product.period)), ("groupLevel", product.groupLevel.map(number))]
+        } else {
+            fields.append(("type", text(product.type?.rawValue)))
+        }
+        fields.append(("price", product.price.map { priceNode($0) } ?? product.tier.map { _ in nil } ?? nil))
+        if product.price == nil, let tier = product.tier { fields.append(("tier", number(tier))) }
+        if product.familySharable == true { fields.append(("familySharable", boolean(true))) }
+        if let offer = product.introductoryOffer { fields.append(("introductoryOffer", self.offer(offer))) }
+        for (key, offers) in [("promotionalOffers", product.promotionalOffers), ("offerCodes", product.offerCodes),
+                              ("winBackOffers", product.winBackOffers)] where !offers.isEmpty {
+            fields.append((key, Node.sequence(.init(offers.map(offer)))))
+        }
+        fields.append(("localizations", Node.sequence(.init(product.localizations.map(localization)))))
+        if let review = product.review {
+            fields.append(("review", mapping([("note", review.note.map(text)), ("screenshot", review.screenshot.map(text))])))
+        }
+        if let folder = product.hostedContent { fields.append(("hostedContent", text(folder))) }
+        return mapping(fields)
+    }
+
+    static func group(_ group: SubscriptionGroup) -> Node {
+        mapping([
+            ("referenceName", text(group.referenceName)),
+            ("localizations", group.localizations.isEmpty ? nil : Node.sequence(.init(group.localizations.map {
+                mapping([("locale", text($0.locale)), ("name", text($0.name)), ("customAppName", $0.customAppName.map(text))])
+            }))),
+            ("subscriptions", Node.sequence(.init(group.subscriptions.map(product)))),
+        ])
+    }
+
+    static func localization(_ localization: Localization) -> Node {
+        mapping([("locale", text(localization.locale)), ("name", text(localization.name)),
+                 ("description", localization.description.map(text))])
+    }
+
+    static func offer(_ offer: Offer) -> Node {
+        var fields: [(String, Node?)] = []
+        if offer.kind == .promotional || offer.kind == .winBack { fields.append(("offerId", offer.offerID.map(text))) }
+        if offer.kind != .introductory { fields.append(("referenceName", offer.referenceName.map(text))) }
+        fields += [("mode", text(offer.mode?.rawValue)), ("duration", offer.duration.map(text)),
+                   ("periods", offer.periods.map(number)), ("price", offer.price.map(priceNode))]
+        if let eligibility = offer.eligibility { fields.append(("eligibility", Node.sequence(.init(eligibility.map { text($0.rawValue) })))) }
+        if let stackable = offer.stackable { fields.append(("stackable", boolean(stackable))) }
+        return mapping(fields)
+    }
+
+    // MARK: Scalars
+
+    static func mapping(_ fields: [(String, Node?)]) -> Node {
+        Node.mapping(.init(fields.compactMap { key, value in value.map { (text(key), $0) } }))
+    }
+
+    static func number(_ value: Int) -> Node { Node.scalar(.init(String(value), .implicit, .plain)) }
+    static func boolean(_ value: Bool) -> Node { Node.scalar(.init(value ? "true" : "false", .implicit, .plain)) }
+    static func priceNode(_ price: Price) -> Node { Node.scalar(.init(price.description, .implicit, .plain)) }
+
+    /// Plain when unambiguous; double-quoted when a YAML 1.1 or 1.2 reader could take it for a number, a boolean,
+    /// null, or structure.
+    static func text(_ value: String?) -> Node {
+        let string = value ?? ""
+        return Node.scalar(.init(string, .implicit, needsQuotes(string) ? .doubleQuoted : .plain))
+    }
+
+    static func needsQuotes(_ string: String) -> Bool {
+        if string.isEmpty || string != string.trimmingCharacters(in: .whitespaces) { return true }
+        let reserved: Set<String> = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "~"]
+        if reserved.contains(string.lowercased()) { return true }
+        if Double(string) != nil || string.allSatisfy({ $0.isNumber || $0 == "." || $0 == "_" || $0 == ":" }) { return true }
+        if let first = string.first, "-?:,[]{}#&*!|>'\"%@`".contains(first) { return true }
+        return string.contains(": ") || string.contains(" #") || string.contains("\n") || string.contains("\t")
+    }
+}

@@ -1,0 +1,164 @@
+import IAPCatalog
+import IAPCore
+
+/// Writes a StoreKit configuration (`.storekit`) that Xcode opens and the simulator runs, in Xcode's exact layout.
+public struct StoreKitExporter: Sendable {
+    public enum FormatVersion: String, Sendable, CaseIterable {
+        case v1_2 = "1.2", v2_0 = "2.0", v3_0 = "3.0", v4_0 = "4.0", v5_0 = "5.0"
+
+        var major: Int { Int(rawValue.split(separator: ".")[0])! }
+        var minor: Int { Int(rawValue.split(separator: ".")[1])! }
+    }
+
+    public var version: FormatVersion
+    public init(version: FormatVersion = .v4_0) { self.version = version }
+
+    public func export(_ catalog: Catalog) -> String { document(catalog).serialized(.xcode) }
+
+    public func document(_ catalog: Catalog) -> JSONValue {
+        let products = catalog.products.filter { $0.type == .consumable || $0.type == .nonConsumable }
+        let nonRenewing = catalog.products.filter { $0.type == .nonRenewingSubscription }
+        var top: [(String, JSONValue)] = [
+            ("identifier", .string(StableID.hex8("catalog:" + (catalog.app.bundleID ?? "")))),
+            ("nonRenewingSubscriptions", .array(nonRenewing.map(product))),
+            ("products", .array(products.map(product))),
+            ("settings", settings(catalog)),
+            ("subscriptionGroups", .array(catalog.subscriptionGroups.map(group))),
+            ("version", .object([("major", .int(version.major)), ("minor", .int(version.minor))])),
+        ]
+        if version.major >= 4 { top.append(("appPolicies", appPolicies(catalog))) }
+        return .object(top)
+    }
+
+    private func localizations(_ list: [Localization]) -> JSONValue {
+        .array(list.map { localization in
+            .object([
+                ("description", .string(localization.description ?? "")),
+                ("displayName", .string(localization.name ?? "")),
+                ("locale", .string(StoreKitLocale.storeKit(fromCatalog: localization.locale ?? ""))),
+            ])
+        })
+    }
+
+    private func price(_ product: Product) -> String {
+        product.resolvedPriceCents.map(Price.format(cents:)) ?? product.price?.text ?? "0.99"
+    }
+
+    private func storeKitType(_ type: ProductType?) -> String {
+        switch type {
+        case .consumable: return "Consumable"
+        case .nonRenewingSubscription: return "NonRenewingSubscription"
+        case .autoRenewableSubscription: return "RecurringSubscription"
+        default: return "NonConsumable"
+        }
+    }
+
+    private func product(_ product: Product) -> JSONValue {
+        let id = product.productID ?? ""
+        return .object([
+            ("displayPrice", .string(price(product))),
+            ("familyShareable", .bool(product.familySharable ?? false)),
+            ("internalID", .string(StableID.hex8("product:" + id))),
+            ("localizations", localizations(product.localizations)),
+            ("productID", .string(id)),
+            ("referenceName", .string(product.referenceName ?? id)),
+            ("type", .string(storeKitType(product.type))),
+        ])
+    }
+
+    private func group(_ group: SubscriptionGroup) -> JSONValue {
+        let id = StableID.hex8("group:" + (group.referenceName ?? ""))
+        return .object([
+            ("id", .string(id)),
+            ("localizations", localizations(group.localizations)),
+            ("name", .string(group.referenceName ?? "")),
+            ("subscriptions", .array(group.subscriptions.map { subscription($0, groupID: id) })),
+        ])
+    }
+
+    private func subscription(_ product: Product, groupID: String) -> JSONValue {
+        let id = product.productID ?? ""
+        var fields: [(String, JSONValue)] = [
+            ("adHocOffers", .array(product.promotionalOffers.map { offer($0, of: product) })),
+            ("displayPrice", .string(price(product))),
+            ("familyShareable", .bool(product.familySharable ?? false)),
+            ("groupNumber", .int(product.groupLevel ?? 1)),
+            ("internalID", .string(StableID.hex8("product:" + id))),
+            ("localizations", localizations(product.localizations)),
+            ("productID", .string(id)),
+            ("recurringSubscriptionPeriod", .string(product.period ?? "P1M")),
+            ("referenceName", .string(product.referenceName ?? id)),
+            ("subscriptionGroupID", .string(groupID)),
+            ("type", .string("RecurringSubscription")),
+        ]
+        if version.major >= 2 || version == .v1_2 {
+            fields.append(("codeOffers", .array(product.offerCodes.map { offer($0, of: product) })))
+        }
+        if version.major >= 4 { fields.append(("winbackOffers", .array(product.winBackOffers.map { offer($0, of: product) }))) }
+        let intro = product.introductoryOffer.map { offer($0, of: product) }
+        if version.major >= 5 {
+            if let intro { fields.append(("introductoryOffer", intro)) }
+            fields.append(("introductoryOffers", .array(intro.map { [$0] } ?? [])))
+        } else {
+            fields.append(("introductoryOffer", intro ?? .null))
+        }
+        return .object(fields)
+    }
+
+    /// Offers in StoreKit's words: `free` with the trial length, `payUpFront` with its whole span, `payAsYouGo`
+    /// with the renewal period and how many periods are discounted.
+    private func offer(_ offer: Offer, of product: Product) -> JSONValue {
+        let seed = "offer:\(product.productID ?? ""):\(offer.kind.rawValue):\(offer.offerID ?? offer.referenceName ?? "")"
+        var fields: [(String, JSONValue)] = [("internalID", .string(StableID.hex8(seed)))]
+        switch offer.mode {
+        case .freeTrial?, nil:
+            fields.append(("paymentMode", .string("free")))
+            fields.append(("subscriptionPeriod", .string(offer.duration ?? "P1W")))
+            if version.major >= 2 { fields.append(("numberOfPeriods", .int(1))) }
+        case .payUpFront?:
+            fields.append(("paymentMode", .string("payUpFront")))
+            fields.append(("subscriptionPeriod", .string(offer.duration ?? product.period ?? "P1M")))
+            if version.major >= 3 { fields.append(("numberOfPeriods", .int(1))) }
+        case .payAsYouGo?:
+            fields.append(("paymentMode", .string("payAsYouGo")))
+            fields.append(("subscriptionPeriod", .string(product.period ?? "P1M")))
+            fields.append(("numberOfPeriods", .int(offer.periods ?? 1)))
+        }
+        if let price = offer.price, offer.mode != .freeTrial { fields.append(("displayPrice", .string(price.description))) }
+        if version.major >= 5 { fields.append(("billingPlanType", .string("BILLED_UPFRONT"))) }
+        switch offer.kind {
+        case .introductory:
+            break
+        case .promotional, .winBack:
+            fields.append(("offerID", .string(offer.offerID ?? "")))
+            fields.append(("referenceName", .string(offer.referenceName ?? offer.offerID ?? "")))
+        case .offerCode:
+            fields.append(("referenceName", .string(offer.referenceName ?? "")))
+            fields.append(("eligibility", .array((offer.eligibility ?? OfferEligibility.allCases).map { .string($0.rawValue) })))
+            fields.append(("isStackable", .bool(offer.stackable ?? false)))
+        }
+        return .object(fields)
+    }
+
+    private func settings(_ catalog: Catalog) -> JSONValue {
+        let locale = catalog.storeKit?.locale ?? catalog.app.primaryLocale ?? "en-US"
+        return .object([
+            ("_locale", .string(StoreKitLocale.storeKit(fromCatalog: locale))),
+            ("_storefront", .string(catalog.storeKit?.storefront ?? "USA")),
+            ("_timeRate", .int(0)),
+        ])
+    }
+
+    private func appPolicies(_ catalog: Catalog) -> JSONValue {
+        let primary = catalog.app.primaryLocale ?? "en-US"
+        let policies = catalog.appPolicies?.policies ?? []
+        let list: [JSONValue] = (policies.isEmpty ? [AppPolicies.Policy(path: .root, locale: primary)] : policies).map { policy in
+            .object([
+                ("locale", .string(StoreKitLocale.storeKit(fromCatalog: policy.locale ?? primary))),
+                ("policyText", .string(policy.text ?? "")),
+                ("policyURL", .string(policy.url ?? "")),
+            ])
+        }
+        return .object([("eula", .string(catalog.appPolicies?.eula ?? "")), ("policies", .array(list))])
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import IAPCatalog
+import IAPCore
+
+/// Reads a StoreKit configuration of any format version (1.0-5.0, local or synced) into a catalog, and reports
+/// what the catalog cannot hold as warnings naming the product.
+public struct StoreKitImporter: Sendable {
+    public struct Result: Sendable {
+        public var catalog: Catalog
+        /// What was dropped or guessed, each a sentence; shown as warnings.
+        public var notes: [String]
+    }
+
+    public var bundleID: String?
+    public init(bundleID: String? = nil) { self.bundleID = bundleID }
+
+    public func importFile(_ path: String) throws(IAPKitError) -> Result {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .io(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+        }
+        return try importData(data, file: path)
+    }
+
+    public func importData(_ data: Data, file: String) throws(IAPKitError) -> Result {
+        let root: JSONValue
+        do { root = try JSONValue.parse(data) } catch {
+            throw .malformed(location: SourceLocation(file: file), reason: "is not valid JSON: \(Self.describe(error))")
+        }
+        var reader = Reader(file: file)
+        return try reader.read(root, bundleID: bundleID)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        let ns = error as NSError
+        return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
+    }
+
+    struct Reader {
+        let file: String
+        var notes: [String] = []
+
+        init(file: String) { self.file = file }
+
+        func fail(_ path: String, _ reason: String) -> IAPKitError {
+            .malformed(location: SourceLocation(file: file), reason: "at \(path): \(reason)")
+        }
+
+        func object(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> [(String, JSONValue)] {
+            guard case let .object(pairs)? = value else { throw fail(path, "expected an object") }
+            return pairs
+        }
+
+        func array(_ value: JSONValue?, _ path: String, optional: Bool = false) throws(IAPKitError) -> [JSONValue] {
+            switch value {
+            case let .array(items)?: return items
+            case nil, .null?: if optional { return [] }; throw fail(path, "expected a list")
+            default: throw fail(path, "expected a list")
+            }
+        }
+
+        func string(_ value: JSONValue?, _ path: String, optional: Bool = false) throws(IAPKitError) -> String? {
+            switch value {
+            case let .string(text)?: return text
+            case nil, .null?: if optional { return nil }; throw fail(path, "expected text")
+            default: throw fail(path, "expected text")
+            }
+        }
+
+        func int(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> Int? {
+            switch value {
+            case let .int(number)?: return number
+            case nil, .null?: return nil
+            default: throw fail(path, "expected a whole number")
+            }
+        }
+
+        func bool(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> Bool? {
+            switch value {
+            case let .bool(flag)?: return flag
+            case nil, .null?: return nil
+            default: throw fail(path, "expected true or false")
+            }
+        }
+
+        mutating func locale(_ code: String?, _ owner: String) -> String? {
+            guard let code else { return nil }
+            if let mapped = StoreKitLocale.catalog(fromStoreKit: code) { return mapped }
+            notes.append("\(owner): locale `\(code)` has no single App Store Connect code; kept as written, choose one")
+            return code
+        }
+
+        mutating func read(_ root: JSONValue, bundleID: String?) throws(IAPKitError) -> Result {
+            _ = try object(root, "$")
+            let versionObject = try object(root["version"], "$.version")
+            let major = try int(versionObject.first { $0.0 == "major" }?.1, "$.version.major") ?? 0
+            let minor = try int(versionObject.first { $0.0 == "minor" }?.1, "$.version.minor") ?? 0
+            guard (1...5).contains(major) else {
+                throw fail("$.version", "format version \(major).\(minor) is not one iapkit reads (1.0 to 5.0)")
+            }
+            var catalog = Catalog(file: "catalog.yaml")
+            var products: [Product] = []
+            for (key, type) in [("products", ProductType?.none), ("nonRenewingSubscriptions", .nonRenewingSubscription)] {
+                for (index, item) in try array(root[key], "$.\(key)", optional: key != "products").enumerated() {
+                    products.append(try readProduct(item, path: "$.\(key)[\(index)]", forcedType: type, index: products.count))
+                }
+            }
+            catalog.products = products
+            var groups: [SubscriptionGroup] = []
+            for (index, item) in try array(root["subscriptionGroups"], "$.subscriptionGroups", optional: true).enumerated() {
+                groups.append(try readGroup(item, path: "$.subscriptionGroups[\(index)]", index: index))
+            }
+            catalog.subscriptionGroups = groups
+
+            let settings = try object(root["settings"] ?? .object([]), "$.settings")
+            let storefront = try string(settings.first { $0.0 == "_storefront" }?.1, "$.settings._storefront", optional: true)
+            let settingsLocale = try string(settings.first { $0.0 == "_locale" }?.1, "$.settings._locale", optional: true)
+            let dropped = settings.map(\.0).filter { !["_storefront", "_locale", "_timeRate"].contains($0) }
+            if !dropped.isEmpty { notes.append("simulator settings not kept (set them in Xcode): \(dropped.sorted().joined(separator: ", "))") }
+            if root["subscriptionOffersKeyPair"] != nil {
+                notes.append("subscriptionOffersKeyPair dropped: a signing key does not belong in a reviewed catalog")
+            }
+
+            let allLocales = (catalog.allProducts.flatMap(\.localizations) + groups.flatMap(\.localizations)).compactMap(\.locale)
+            let mostCommon = Dictionary(grouping: allLocales, by: { $0 }).max { $0.value.count < $1.value.count }?.key
+            let primary = settingsLocale.flatMap { StoreKitLocale.catalog(fromStoreKit: $0) } ?? mostCommon ?? "en-US"
+            catalog.app = App(bundleID: bundleID ?? inferBundleID(catalog.allProducts.compactMap(\.productID)), primaryLocale: primary)
+            if storefront != nil && storefront != "USA" || settingsLocale.flatMap({ StoreKitLocale.catalog(fromStoreKit: $0) }) != primary {
+                catalog.storeKit = StoreKitSettings(path: .root, storefront: storefront == "USA" ? nil : storefront, locale: nil)
+            }
+            if let policiesValue = root["appPolicies"] {
+                let policiesObject = try object(policiesValue, "$.appPolicies")
+                let eula = try string(policiesObject.first { $0.0 == "eula" }?.1, "$.appPolicies.eula", optional: true)
+                var policies: [AppPolicies.Policy] = []
+                for (index, item) in try array(policiesObject.first { $0.0 == "policies" }?.1, "$.appPolicies.policies", optional: true).enumerated() {
+                    let path = "$.appPolicies.policies[\(index)]"
+                    _ = try object(item, path)
+                    let text = try string(item["policyText"], path + ".policyText", optional: true) ?? ""
+                    let url = try string(item["policyURL"], path + ".policyURL", optional: true) ?? ""
+                    guard !text.isEmpty || !url.isEmpty else { continue }
+                    policies.append(AppPolicies.Policy(path: .root, locale: locale(try string(item["locale"], path + ".locale"), "app policy"),
+                                                       text: text.isEmpty ? nil : text, url: url.isEmpty ? nil : url))
+                }
+                if !(eula ?? "").isEmpty || !policies.isEmpty {
+                    catalog.appPolicies = AppPolicies(path: .root, eula: (eula ?? "").isEmpty ? nil : eula, policies: policies)
+                }
+            }
+            if bundleID == nil {
+                notes.append("bundle ID guessed as `\(catalog.app.bundleID ?? "")` from the product IDs; pass --bundle-id to set it")
+            }
+            return Result(catalog: catalog, notes: notes)
+        }
+
+        func inferBundleID(_ ids: [String]) -> String {
+            let split = ids.map { $0.split(separator: ".").map(String.init) }
+            guard var prefix = split.first.map({ Array($0.dropLast()) }) else { return "com.example.app" }
+            for parts in split.dropFirst() {
+                while !prefix.isEmpty && !(parts.count > prefix.count && Array(parts.prefix(prefix.count)) == prefix) { prefix.removeLast() }
+            }
+            return prefix.count >= 2 ? prefix.joined(separator: ".") : "com.example.app"
+        }
+
+        mutating func readLocalizations(_ value: JSONValue?, path: String, owner: String, group: Bool) throws(IAPKitError) -> [Localization] {
+            var result: [Localization] = []
+            for (index, item) in try array(value, path, optional: true).enumerated() {
+                let itemPath = "\(path)[\(index)]"
+                _ = try object(item, itemPath)
+                let description = try string(item["description"], itemPath + ".description", optional: true)
+                let name = try string(item["displayName"], itemPath + ".displayName", optional: true)
+                let code = locale(try string(item["locale"], itemPath + ".locale"), owner)
+                if group {
+                    if let description, !description.isEmpty {
+                        notes.append("\(owner): the \(code ?? "") group description \"\(description)\" is not part of App Store Connect's group localizations; dropped")
+                    }
+                    result.append(Localization(path: .root, locale: code, name: name))
+                } else {
+                    result.append(Localization(path: .root, locale: code, name: name, description: description))
+                }
+            }
+            return result
+        }
+
+        mutating func price(_ value: JSONValue?, _ path: String, owner: String) throws(IAPKitError) -> Price? {
+            guard let text = try string(value, path, optional: true) else { return nil }
+            guard let price = Price(text: text) else { throw fail(path, "`\(text)` is not a price") }
+            if let cents = price.cents { return Price(cents: cents) }
+            return price
+        }
+
+        mutating func readProduct(_ item: JSONValue, path: String, forcedType: ProductType?, index: Int) throws(IAPKitError) -> Product {
+            _ = try object(item, path)
+            let id = try string(item["productID"], path + ".productID") ?? ""
+            var product = Product(path: CatalogPath.root.key("products").index(index), productID: id)
+            let type = try string(item["type"], path + ".type")
+            switch forcedType ?? (type == "Consumable" ? .consumable : type == "NonConsumable" ? .nonConsumable
+                                  : type == "NonRenewingSubscription" ? .nonRenewingSubscription : nil) {
+            case let known?: product.type = known
+            case nil: throw fail(path + ".type", "`\(type ?? "")` is not a StoreKit product type")
+            }
+            try fillCommon(&product, item, path: path)
+            return product
+        }
+
+        mutating func fillCommon(_ product: inout Product, _ item: JSONValue, path: String) throws(IAPKitError) {
+            let id = product.productID ?? ""
+            if let name = try string(item["referenceName"], path + ".referenceName", optional: true), !name.isEmpty {
+                product.referenceName = name
+            } else {
+                product.referenceName = id
+                notes.append("`\(id)`: referenceName was empty; set to the product ID")
+            }
+            product.price = try price(item["displayPrice"], path + ".displayPrice", owner: id)
+            if try bool(item["familyShareable"], path + ".familyShareable") == true { product.familySharable = true }
+            product.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "`\(id)`", group: false)
+        }
+
+        mutating func readGroup(_ item: JSONValue, path: String, index: Int) throws(IAPKitError) -> SubscriptionGroup {
+            _ = try object(item, path)
+            let name = try string(item["name"], path + ".name") ?? ""
+            var group = SubscriptionGroup(path: CatalogPath.root.key("subscriptionGroups").index(index), referenceName: name)
+            group.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "group `\(name)`", group: true)
+            for (subIndex, sub) in try array(item["subscriptions"], path + ".subscriptions").enumerated() {
+                group.subscriptions.append(try readSubscription(sub, path: "\(path).subscriptions[\(subIndex)]", groupPath: group.path, index: subIndex))
+            }
+            return group
+        }
+
+        mutating func readSubscription(_ item: JSONValue, path: String, groupPath: CatalogPath, index: Int) throws(IAPKitError) -> Product {
+            _ = try object(item, path)
+            let id = try string(item["productID"], path + ".productID") ?? ""
+            var product = Product(path: groupPath.key("subscriptions").index(index), productID: id, type: .autoRenewableSubscription)
+            try fillCommon(&product, item, path: path)
+            product.period = try string(item["recurringSubscriptionPeriod"], path + ".recurringSubscriptionPeriod")
+            product.groupLevel = try int(item["groupNumber"], path + ".groupNumber")
+            var intro = item["introductoryOffer"]
+            if intro == nil || intro == .null, case let .array(list)? = item["introductoryOffers"], let first = list.first { intro = first }
+            if let intro, intro != .null {
+                product.introductoryOffer = try readOffer(intro, path: path + ".introductoryOffer", kind: .introductory, of: product)
+            }
+            if case let .array(list)? = item["introductoryOffers"], list.count > 1 {
+                notes.append("`\(id)`: \(list.count - 1) more introductory offer\(list.count == 2 ? "" : "s") for other billing plans dropped; the catalog holds one")
+            }
+            for (key, kind) in [("adHocOffers", OfferKind.promotional), ("codeOffers", .offerCode), ("winbackOffers", .winBack)] {
+                for (offerIndex, offer) in try array(item[key], "\(path).\(key)", optional: true).enumerated() {
+                    guard let read = try readOffer(offer, path: "\(path).\(key)[\(offerIndex)]", kind: kind, of: product) else { continue }
+                    switch kind {
+                    case .promotional: product.promotionalOffers.append(read)
+                    case .offerCode: product.offerCodes.append(read)
+                    default: product.winBackOffers.append(read)
+                    }
+                }
+            }
+            if case let .array(plans)? = item["billingPlans"], !plans.isEmpty {
+                notes.append("`\(id)`: billing plans (monthly commitments) are not in the catalog; dropped")
+            }
+            return product
+        }
+
+        mutating func readOffer(_ item: JSONValue, path: String, kind: OfferKind, of product: Product) throws(IAPKitError) -> Offer? {
+            _ = try object(item, path)
+            let id = product.productID ?? ""
+            if try string(item["billingPlanType"], path + ".billingPlanType", optional: true) == "MONTHLY" {
+                notes.append("`\(id)`: a \(kind.rawValue) for the monthly-commitment billing plan dropped")
+                return nil
+            }
+            var offer = Offer(path: .root, kind: kind)
+            let mode = try string(item["paymentMode"], path + ".paymentMode")
+            let period = try string(item["subscriptionPeriod"], path + ".subscriptionPeriod", optional: true)
+            let count = try int(item["numberOfPeriods"], path + ".numberOfPeriods") ?? 1
+            switch mode {
+            case "free":
+                offer.mode = .freeTrial
+                offer.duration = period.flatMap { Self.multiply($0, count) } ?? period
+            case "payUpFront":
+                offer.mode = .payUpFront
+                offer.duration = period.flatMap { Self.multiply($0, count) } ?? period
+            case "payAsYouGo":
+                offer.mode = .payAsYouGo
+                offer.periods = count
+                if let period, period != product.period {
+                    notes.append("`\(id)`: a pay-as-you-go \(kind.rawValue) billed every \(period) on a \(product.period ?? "") subscription was imported with the subscription's period")
+                }
+            default:
+                throw fail(path + ".paymentMode", "`\(mode ?? "")` is not a StoreKit payment mode (free, payAsYouGo, payUpFront)")
+            }
+            if offer.mode != .freeTrial { offer.price = try price(item["displayPrice"], path + ".displayPrice", owner: id) }
+            if kind == .promotional || kind == .winBack { offer.offerID = try string(item["offerID"], path + ".offerID", optional: true) }
+            if kind != .introductory { offer.referenceName = try string(item["referenceName"], path + ".referenceName", optional: true) }
+            if kind == .offerCode {
+                offer.stackable = try bool(item["isStackable"], path + ".isStackable")
+                offer.eligibility = try array(item["eligibility"], path + ".eligibility", optional: true).compactMap {
+                    if case let .string(text) = $0 { return OfferEligibility(rawValue: text) }
+                    return nil
+                }.sorted { OfferEligibility.allCases.firstIndex(of: $0)! < OfferEligibility.allCases.firstIndex(of: $1)! }
+            }
+            return offer
+        }
+
+        /// `P1W` × 2 = `P2W`, `P1M` × 3 = `P3M`; nil when the product is not a period App Store Connect names.
+        static func multiply(_ period: String, _ count: Int) -> String? {
+            guard count > 1 else { return period }
+            guard period.hasPrefix("P"), let unit = period.last, let amount = Int(period.dropFirst().dropLast()) else { return nil }
+            let total = amount * count
+            switch (unit, total) {
+            case ("D", 3), ("W", 1), ("W", 2): return "P\(total)\(unit)"
+            case ("D", 7): return "P1W"
+            case ("D", 14): return "P2W"
+            case ("M", 1), ("M", 2), ("M", 3), ("M", 6): return "P\(total)M"
+            case ("M", 12): return "P1Y"
+            default: return nil
+            }
+        }
+    }
+}

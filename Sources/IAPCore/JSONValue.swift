@@ -128,17 +128,18 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     static func from(_ object: Any) -> JSONValue {
+        // Containers and strings first: testing a Swift dictionary against NSNumber bridges it to NSDictionary.
         switch object {
-        case is NSNull: return .null
-        case let number as NSNumber:
-            // JSONSerialization hands booleans back as NSNumbers of Objective-C type "c" on Linux and macOS.
-            if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }
-            let type = String(cString: number.objCType)
-            return type == "d" || type == "f" ? .double(number.doubleValue) : .int(number.intValue)
         case let text as String: return .string(text)
         case let array as [Any]: return .array(array.map(from))
         case let dictionary as [String: Any]:
             return .object(dictionary.keys.sorted().map { ($0, from(dictionary[$0]!)) })
+        case is NSNull: return .null
+        case let number as NSNumber:
+            // JSONSerialization hands booleans back as NSNumbers of Objective-C type "c" on Linux and macOS.
+            let type = String(cString: number.objCType)
+            if type == "c" { return .bool(number.boolValue) }
+            return type == "d" || type == "f" ? .double(number.doubleValue) : .int(number.intValue)
         default: return .null
         }
     }

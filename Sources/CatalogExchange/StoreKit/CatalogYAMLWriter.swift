@@ -91,23 +91,41 @@ public enum CatalogYAMLWriter {
         Node.mapping(.init(fields.compactMap { key, value in value.map { (text(key), $0) } }))
     }
 
-    static func number(_ value: Int) -> Node { Node.scalar(.init(String(value), .implicit, .plain)) }
-    static func boolean(_ value: Bool) -> Node { Node.scalar(.init(value ? "true" : "false", .implicit, .plain)) }
-    static func priceNode(_ price: Price) -> Node { Node.scalar(.init(price.description, .implicit, .plain)) }
+    // Yams emits every scalar with implicit tags; an explicit tag only spares it resolving each one by regex.
+    nonisolated(unsafe) static let plainTag = Tag(.str)
+    static func number(_ value: Int) -> Node { Node.scalar(.init(String(value), plainTag, .plain)) }
+    static func boolean(_ value: Bool) -> Node { Node.scalar(.init(value ? "true" : "false", plainTag, .plain)) }
+    static func priceNode(_ price: Price) -> Node { Node.scalar(.init(price.description, plainTag, .plain)) }
 
     /// Plain when unambiguous; double-quoted when a YAML 1.1 or 1.2 reader could take it for a number, a boolean,
     /// null, or structure.
     static func text(_ value: String?) -> Node {
         let string = value ?? ""
-        return Node.scalar(.init(string, .implicit, needsQuotes(string) ? .doubleQuoted : .plain))
+        return Node.scalar(.init(string, plainTag, needsQuotes(string) ? .doubleQuoted : .plain))
     }
 
+    static let reservedWords: Set<String> = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "~"]
+
+    /// One pass over the text: an import of 10,000 products asks this about 100,000 times.
     static func needsQuotes(_ string: String) -> Bool {
-        if string.isEmpty || string != string.trimmingCharacters(in: .whitespaces) { return true }
-        let reserved: Set<String> = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "~"]
-        if reserved.contains(string.lowercased()) { return true }
-        if Double(string) != nil || string.allSatisfy({ $0.isNumber || $0 == "." || $0 == "_" || $0 == ":" }) { return true }
-        if let first = string.first, "-?:,[]{}#&*!|>'\"%@`".contains(first) { return true }
-        return string.contains(": ") || string.contains(" #") || string.contains("\n") || string.contains("\t")
+        let scalars = string.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return true }
+        if first == " " || last == " " || first == "\t" || last == "\t" { return true }
+        if "-?:,[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) { return true }
+        if scalars.count <= 5, reservedWords.contains(string.lowercased()) { return true }
+        var numberLike = true
+        var previous: Unicode.Scalar = " "
+        for scalar in scalars {
+            switch scalar {
+            case "\n", "\t", "\r": return true
+            case " " where previous == ":": return true
+            case "#" where previous == " ": return true
+            case "0"..."9", ".", "_", ":", "+", "-", "e", "E": break
+            default: numberLike = false
+            }
+            previous = scalar
+        }
+        if previous == ":" { return true }
+        return numberLike && (Double(string) != nil || scalars.allSatisfy { $0 == "." || $0 == "_" || $0 == ":" || ("0"..."9").contains($0) })
     }
 }

@@ -121,7 +121,11 @@ public struct StoreKitImporter: Sendable {
             }
 
             let allLocales = (catalog.allProducts.flatMap(\.localizations) + groups.flatMap(\.localizations)).compactMap(\.locale)
-            let mostCommon = Dictionary(grouping: allLocales, by: { $0 }).max { $0.value.count < $1.value.count }?.key
+            // The most used locale; ties go to en-US, then alphabetical, so the guess is stable.
+            let counts = Dictionary(grouping: allLocales, by: { $0 }).mapValues(\.count)
+            let mostCommon = counts.keys.sorted { a, b in
+                counts[a]! != counts[b]! ? counts[a]! > counts[b]! : (a == "en-US") != (b == "en-US") ? a == "en-US" : a < b
+            }.first
             let primary = settingsLocale.flatMap { StoreKitLocale.catalog(fromStoreKit: $0) } ?? mostCommon ?? "en-US"
             catalog.app = App(bundleID: bundleID ?? inferBundleID(catalog.allProducts.compactMap(\.productID)), primaryLocale: primary)
             if storefront != nil && storefront != "USA" || settingsLocale.flatMap({ StoreKitLocale.catalog(fromStoreKit: $0) }) != primary {

@@ -22,6 +22,12 @@ public struct CatalogLinter: Sendable {
         return try lint(catalog, baseDirectory: (path as NSString).deletingLastPathComponent, consumer: consumer)
     }
 
+    /// Runs only `rules` over a loaded catalog, without its content folders (for export's shape check).
+    public func check(_ catalog: Catalog, rules: [any CatalogRule.Type], baseDirectory: String, consumer: @escaping FindingConsumer) {
+        let context = CatalogLintContext(catalog: catalog, baseDirectory: baseDirectory, consumer: consumer)
+        for rule in rules { rule.init().check(context) }
+    }
+
     /// Lints an already loaded catalog.
     @discardableResult
     public func lint(_ catalog: Catalog, baseDirectory: String, consumer: @escaping FindingConsumer) throws(IAPKitError) -> LintSummary {

@@ -9,6 +9,11 @@ public enum RuleRegistry {
         OfferCodeRule.self, WinBackOfferRule.self, AppPoliciesRule.self, HostedContentTypeRule.self,
     ]
 
+    /// The rules whose errors make exported JSON wrong (with the loader's `schema` findings).
+    public static let structuralRules: [any CatalogRule.Type] = [
+        SchemaVersionRule.self, TypeRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self,
+    ]
+
     public static let contentRules: [any ContentRule.Type] = [
         ContentFolderRule.self, ContentInfoRule.self, ContentIDMismatchRule.self, ContentVersionRule.self,
         ContentSizeRule.self, ContentExecutableRule.self, ContentLinkRule.self, ContentJunkRule.self,

@@ -10,7 +10,8 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write catalog JSON: a StoreKit configuration, App Store Connect requests, a server list, a bundle plist.",
         discussion: """
-            The catalog is linted first; export refuses (exit 1) when it has errors, since the output would be wrong.
+            Export refuses (exit 1) a catalog whose shape is wrong (schema, type or product-ID errors); run
+            `iapkit lint catalog` for every App Store Connect rule.
 
             Examples:
               iapkit export storekit -o MyApp/Products.storekit
@@ -32,10 +33,11 @@ struct ExportCommand: ParsableCommand {
         func load() throws -> Catalog {
             let collector = FindingCollector()
             let catalog = try CatalogLoader.load(path: catalog, findings: collector.consumer)
-            try CatalogLinter().lint(catalog, baseDirectory: (self.catalog as NSString).deletingLastPathComponent,
-                                     consumer: collector.consumer)
-            // Hosted-content problems do not make the exported JSON wrong; catalog problems do.
-            let blocking = collector.findings.filter { $0.severity == .error && !$0.ruleID.hasPrefix("content-") }
+            CatalogLinter().check(catalog, rules: RuleRegistry.structuralRules,
+                                  baseDirectory: (self.catalog as NSString).deletingLastPathComponent, consumer: collector.consumer)
+            // Only problems that make the output itself wrong stop an export: a simulator configuration is useful
+            // long before every App Store Connect field is filled in (`iapkit lint catalog` checks those).
+            let blocking = collector.findings.filter { $0.severity == .error }
             if !blocking.isEmpty {
                 Terminal.writeError(TextReporter().report(blocking.sortedForReport(), context: ReportContext(
                     toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: self.catalog)))

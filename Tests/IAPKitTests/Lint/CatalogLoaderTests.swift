@@ -2,6 +2,7 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import Testing
+import IAPLint
 
 @Suite struct CatalogLoaderTests {
     func load(_ yaml: String) throws(IAPKitError) -> (Catalog, [Finding]) {
@@ -142,5 +143,27 @@ import Testing
             }
         }
         #expect(outcomes.findings > 0 && outcomes.errors > 0)
+    }
+}
+
+@Suite struct LargeInputTests {
+    /// A 50 MB catalog (one enormous description) is read and reported, not a crash or a hang.
+    @Test(.timeLimit(.minutes(2)))
+    func fiftyMegabyteCatalogIsReportedWithItsLine() throws {
+        let dir = TemporaryDirectory()
+        var text = Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: ")
+        text.removeLast()
+        text += String(repeating: "fruit ", count: 50_000_000 / 6) + "\n"
+        let path = dir.write("catalog.yaml", text)
+        dir.write("shot.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let result = try iapkit("lint", path)
+        #expect(result.status == 1)
+        // Where the value starts, counted from the text written; YAML drops the final space of a plain scalar.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("description: fruit") }) + 1
+        let column = try #require(lines[line - 1].range(of: "fruit")).lowerBound.utf16Offset(in: lines[line - 1]) + 1
+        let count = 50_000_000 / 6 * 6 - 1
+        #expect(result.stdout.contains("catalog.yaml:\(line):\(column): error: description has \(count) characters"),
+                "\(result.stdout.prefix(300))")
     }
 }

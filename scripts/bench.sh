@@ -24,6 +24,14 @@ best() { # best of 3 runs
   printf '%.3f' "$best"
 }
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+package_best() { # best of 3 `iapkit package` runs, each into a new folder deleted outside the timing
+  local best=999999 t run
+  for run in 1 2 3; do
+    t=$(seconds "$iapkit" package "$@" -o "$out/run$run"); rm -rf "$out/run$run"
+    best=$(echo "if ($t < $best) $t else $best" | bc -l)
+  done
+  printf '%.3f' "$best"
+}
 
 echo "== lint"
 cp examples/review/banana.png "$work/shot.png"
@@ -72,25 +80,26 @@ for k in range(3000):
 PY
   touch "$work/corpus.done-$size_mb"
 fi
-cat "$corpus" -r >/dev/null 2>&1 || true
 find "$corpus" -type f -exec cat {} + >/dev/null   # warm the page cache
 bytes=$(du -sb "$corpus" | cut -f1)
 echo "mixed corpus: $((bytes / 1048576)) MiB in $(find "$corpus" -type f | wc -l) files"
 
 out=$work/out
 rm -rf "$out"
-t_pkg=$(best bash -c "rm -rf '$out' && '$iapkit' package '$corpus' -o '$out'"); rss_pkg=$(cat "$work/rss")
+mkdir -p "$out"
+t_pkg=$(package_best "$corpus"); rss_pkg=$(cat "$work/rss")
 t_zip=$(best bash -c "cd '$work/corpus' && rm -f '$work/peer.zip' && zip -qr -6 '$work/peer.zip' com.example.bench")
-t_cat=$(best bash -c "find '$corpus' -type f -print0 | xargs -0 cat > /dev/null")
+# Through a pipe: GNU cat writing straight to /dev/null may skip the copy altogether.
+t_cat=$(best bash -c "find '$corpus' -type f -print0 | xargs -0 cat | wc -c > /dev/null")
 t_sha=$(best bash -c "find '$corpus' -type f -print0 | xargs -0 sha256sum > /dev/null")
-t_pzip=$(best bash -c "rm -rf '$out' && '$iapkit' package '$corpus' -o '$out' --format zip")
+t_pzip=$(package_best "$corpus" --format zip)
 echo "iapkit package (pkg): ${t_pkg}s, peak ${rss_pkg} KB (target < 65536 KB)"
 echo "zip -r -6:            ${t_zip}s   -> iapkit/zip = $(ratio "$t_pkg" "$t_zip") (target <= 0.50)"
-echo "cat:                  ${t_cat}s   -> iapkit/cat = $(ratio "$t_pkg" "$t_cat")"
+echo "cat | wc -c:          ${t_cat}s   -> iapkit/cat = $(ratio "$t_pkg" "$t_cat")"
 echo "sha256sum:            ${t_sha}s   -> iapkit/sha256sum = $(ratio "$t_pkg" "$t_sha")"
 echo "iapkit package --format zip: ${t_pzip}s -> /zip -r -6 = $(ratio "$t_pzip" "$t_zip")"
 
 find "$media" -type f -exec cat {} + >/dev/null
-t_mpkg=$(best bash -c "rm -rf '$out' && '$iapkit' package '$media' -o '$out'"); rss_media=$(cat "$work/rss")
+t_mpkg=$(package_best "$media"); rss_media=$(cat "$work/rss")
 t_msha=$(best bash -c "find '$media' -type f -print0 | xargs -0 sha256sum > /dev/null")
 echo "media only ($(($(du -sb "$media" | cut -f1) / 1048576)) MiB): iapkit ${t_mpkg}s, sha256sum ${t_msha}s -> $(ratio "$t_mpkg" "$t_msha") (target <= 1.50), peak ${rss_media} KB"

@@ -91,9 +91,8 @@ public struct StoreKitExporter: Sendable {
             ("subscriptionGroupID", .string(groupID)),
             ("type", .string("RecurringSubscription")),
         ]
-        if version.major >= 2 || version == .v1_2 {
-            fields.append(("codeOffers", .array(product.offerCodes.map { offer($0, of: product) })))
-        }
+        // Every format iapkit writes (1.2 and later) has offer codes.
+        fields.append(("codeOffers", .array(product.offerCodes.map { offer($0, of: product) })))
         if version.major >= 4 { fields.append(("winbackOffers", .array(product.winBackOffers.map { offer($0, of: product) }))) }
         let intro = product.introductoryOffer.map { offer($0, of: product) }
         if version.major >= 5 {

@@ -32,7 +32,8 @@ public struct PayloadPipeline: Sendable {
 
     public func write(tree: ContentTree, entries: [PayloadEntry], to output: FileHandle, outputPath: String,
                       progress: ((UInt64) -> Void)? = nil) throws(IAPKitError) -> Result {
-        let state = PipelineState(output: output, outputPath: outputPath, maxInFlight: 2 * jobs + 2)
+        // The header is the writer's before its thread starts: it writes it first, whenever it gets to run.
+        let state = PipelineState(output: output, outputPath: outputPath, maxInFlight: 2 * jobs + 2, header: GzipStream.header)
         let hasher = FileHasher(maxInFlight: 4)
         let writer = Thread { state.runWriter() }
         writer.stackSize = 1 << 20
@@ -71,7 +72,6 @@ public struct PayloadPipeline: Sendable {
             chunk.reset()
         }
 
-        state.deliverHeader(GzipStream.header)
         var failure: IAPKitError?
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -226,7 +226,7 @@ final class PipelineState: @unchecked Sendable {
     private let condition = NSCondition()
     private let slots: DispatchSemaphore
     private var ready: [Int: [UInt8]] = [:]
-    private var header: [UInt8] = []
+    private let header: [UInt8]
     private var trailer: [UInt8]?
     private var chunkCount: Int?
     private var writerDone = false
@@ -237,17 +237,14 @@ final class PipelineState: @unchecked Sendable {
     private(set) var failure: IAPKitError?
     private(set) var sha1Hex = ""
 
-    init(output: FileHandle, outputPath: String, maxInFlight: Int) {
+    init(output: FileHandle, outputPath: String, maxInFlight: Int, header: [UInt8]) {
+        self.header = header
         self.output = output
         self.outputPath = outputPath
         slots = DispatchSemaphore(value: maxInFlight)
     }
 
     func acquireSlot() { slots.wait() }
-
-    func deliverHeader(_ bytes: [UInt8]) {
-        condition.lock(); header = bytes; condition.unlock()
-    }
 
     func deliver(index: Int, bytes: [UInt8]) {
         condition.lock()
@@ -284,10 +281,7 @@ final class PipelineState: @unchecked Sendable {
     }
 
     func runWriter() {
-        condition.lock()
-        let head = header
-        condition.unlock()
-        emit(head)
+        emit(header)
         var next = 0
         while true {
             condition.lock()

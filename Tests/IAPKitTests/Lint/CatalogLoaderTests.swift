@@ -74,10 +74,8 @@ import IAPLint
     ])
     func malformedInputIsAnErrorWithTheLine(yaml: String, reason: String, line: Int) {
         do {
-            let (_, findings) = try load(yaml)
-            // Duplicate top-level keys are a schema finding, not a failure.
-            #expect(reason.isEmpty, "accepted \(yaml)")
-            if reason.isEmpty { #expect(findings.contains { $0.message.contains("appears twice") }) }
+            _ = try load(yaml)
+            Issue.record("accepted \(yaml)")
         } catch {
             guard case let .malformed(location, text) = error else { Issue.record("\(error)"); return }
             #expect(text.contains(reason), "\(text)")

@@ -43,8 +43,6 @@ import Testing
         #expect(dump.stdout.contains("cksum_alg=1(sha1)") && dump.stdout.contains("ok=True"))
         #expect(!dump.stdout.contains("_ok=False"), "\(dump.stdout)")
         #expect(dump.stdout.contains("trailing=0"))
-        let order = dump.stdout.split(separator: "\n").filter { $0.hasPrefix("id=") }.map { $0.split(separator: " ").last { $0.contains("/") || $0 == "Distribution" } }
-        _ = order
         for name in ["id=1 file      Distribution", "id=2 directory com.example.big.pkg", "id=3 file      com.example.big.pkg/Bom",
                      "id=4 file      com.example.big.pkg/Payload", "id=5 file      com.example.big.pkg/PackageInfo"] {
             #expect(dump.stdout.contains(name), "\(name)")
@@ -56,7 +54,7 @@ import Testing
             #expect(test.stdout.contains("Everything is Ok"), "\(test.stdout)")
         }
         let extracted = dir.file("x")
-        try run("/usr/bin/env", ["bsdtar", "-xf", pkg, "-C", try makeDirectory(extracted)])
+        #expect(try run("/usr/bin/env", ["bsdtar", "-xf", pkg, "-C", try makeDirectory(extracted)]).status == 0)
         let payload = extracted + "/com.example.big.pkg/Payload"
         #expect(try run("/usr/bin/env", ["gzip", "-t", payload]).status == 0)
 

@@ -87,23 +87,29 @@ func run(_ executable: String, _ arguments: [String], in directory: String? = ni
     env["NO_COLOR"] = "1"
     for (key, value) in environment { env[key] = value }
     process.environment = env
-    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    // Output goes to files, read once the child has exited: pipe reads can come back short when the test process
+    // is signalled (SIGCHLD from other tests' children), which made heavily parallel runs flaky.
+    let base = NSTemporaryDirectory() + "iapkit-run-" + UUID().uuidString
+    FileManager.default.createFile(atPath: base + ".out", contents: nil)
+    FileManager.default.createFile(atPath: base + ".err", contents: nil)
+    defer {
+        try? FileManager.default.removeItem(atPath: base + ".out")
+        try? FileManager.default.removeItem(atPath: base + ".err")
+    }
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
+    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
+    let inPipe = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inPipe
     try process.run()
     if let input { inPipe.fileHandleForWriting.write(input) }
     try? inPipe.fileHandleForWriting.close()
-    // Read both pipes while the process runs, so a large output cannot block it.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let outBox = Box()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    let outData = outBox.data
     process.waitUntilExit()
+    try? out.close()
+    try? err.close()
+    let outData = FileManager.default.contents(atPath: base + ".out") ?? Data()
+    let errData = FileManager.default.contents(atPath: base + ".err") ?? Data()
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self))
 }

@@ -26,19 +26,11 @@ public enum ContentDigest {
     /// Reads every file and computes the digest.
     public static func compute(tree: ContentTree) throws(IAPKitError) -> String {
         var digests: [String: String] = [:]
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         for entry in tree.entries where entry.kind == .file {
-            let path = tree.absolutePath(of: entry)
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
             var hasher = SHA256()
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0 { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
-                if count == 0 { break }
-                buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            }
+            try FileChunks.read(tree.absolutePath(of: entry), into: buffer) { chunk in hasher.update(bufferPointer: chunk) }
             digests[entry.relativePath] = hasher.finalize().hexString
         }
         return combine(tree: tree, fileDigests: digests)

@@ -66,19 +66,12 @@ public struct ZipArchiver: Sendable {
             }
             try check(archive_write_header(archive, item), name)
             guard entry.kind == .file else { continue }
-            let path = tree.absolutePath(of: entry)
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
             var sha256 = SHA256()
-            while true {
-                let count = Foundation.read(fd, buffer.baseAddress, buffer.count)
-                if count < 0 { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
-                if count == 0 { break }
-                sha256.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                let written = archive_write_data(archive, buffer.baseAddress, count)
+            try FileChunks.read(tree.absolutePath(of: entry), into: buffer) { chunk throws(IAPKitError) in
+                sha256.update(bufferPointer: chunk)
+                let written = archive_write_data(archive, chunk.baseAddress, chunk.count)
                 if written < 0 { try check(Int32(written), "writing \(name)") }
-                read += UInt64(count)
+                read += UInt64(chunk.count)
                 progress?(read)
             }
             digests[entry.relativePath] = sha256.finalize().hexString

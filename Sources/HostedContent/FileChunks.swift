@@ -1,0 +1,18 @@
+import Foundation
+import IAPCore
+
+/// Reads a file front to back in the caller's buffer, with the error messages every reader of content wants.
+public enum FileChunks {
+    public static func read(_ path: String, into buffer: UnsafeMutableRawBufferPointer,
+                            _ body: (UnsafeRawBufferPointer) throws(IAPKitError) -> Void) throws(IAPKitError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        while true {
+            let count = Foundation.read(fd, buffer.baseAddress, buffer.count)
+            if count < 0 { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
+            if count == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+}

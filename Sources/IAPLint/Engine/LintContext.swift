@@ -10,8 +10,15 @@ public final class CatalogLintContext: @unchecked Sendable {
     public let baseDirectory: String
     private let consumer: FindingConsumer
 
+    /// Computed once per run: every rule walks them, and rebuilding them per rule showed in lint profiles.
+    public let allProducts: [Product]
+    public let allSubscriptions: [Product]
+    lazy var localizationLists: [LocalizationList] = LocalizationList.all(in: catalog, products: allProducts)
+
     public init(catalog: Catalog, baseDirectory: String, consumer: @escaping FindingConsumer) {
         self.catalog = catalog
+        allProducts = catalog.allProducts
+        allSubscriptions = catalog.allSubscriptions
         self.baseDirectory = baseDirectory
         self.consumer = consumer
     }
@@ -29,14 +36,6 @@ public final class CatalogLintContext: @unchecked Sendable {
     /// A catalog-relative path made usable from the current directory.
     public func resolve(_ relative: String) -> String {
         relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
-    }
-
-    /// The product with this offer, group or localization, for findings that belong to a product.
-    public func product(owning path: CatalogPath) -> Product? {
-        catalog.allProducts.first { product in
-            product.path.components.count <= path.components.count
-                && Array(path.components.prefix(product.path.components.count)) == product.path.components
-        }
     }
 }
 

@@ -37,7 +37,7 @@ public struct CatalogLinter: Sendable {
         let lock = try ContentLock.read(path: ContentLock.path(forCatalog: catalog.file))
         let contentLinter = ContentLinter()
         var folders = 0
-        let allProducts = catalog.allProducts
+        let allProducts = context.allProducts
         for product in allProducts {
             guard let folder = product.hostedContent, product.type == .nonConsumable else { continue }
             folders += 1

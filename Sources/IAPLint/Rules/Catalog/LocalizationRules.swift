@@ -8,8 +8,8 @@ struct LocalizationList {
     var product: Product?
     var isGroup: Bool
 
-    static func all(in catalog: Catalog) -> [LocalizationList] {
-        catalog.allProducts.map {
+    static func all(in catalog: Catalog, products: [Product]) -> [LocalizationList] {
+        products.map {
             LocalizationList(owner: $0.productID.map { "`\($0)`" } ?? $0.path.description, path: $0.path / "localizations",
                              localizations: $0.localizations, product: $0, isGroup: false)
         } + catalog.subscriptionGroups.map {
@@ -29,7 +29,7 @@ struct LocalizationMissingRule: CatalogRule {
 
     func check(_ context: CatalogLintContext) {
         let primary = context.catalog.app.primaryLocale
-        for list in LocalizationList.all(in: context.catalog) {
+        for list in context.localizationLists {
             if list.localizations.isEmpty {
                 context.report(Self.self, "\(list.owner) has no localizations; add one for \(primary ?? "the primary locale")",
                                at: list.path, product: list.product)
@@ -55,7 +55,7 @@ struct LocaleRule: CatalogRule {
         if let primary = context.catalog.app.primaryLocale, let message = Self.problem(with: primary) {
             context.report(Self.self, message, at: CatalogPath.root / "app" / "primaryLocale")
         }
-        for list in LocalizationList.all(in: context.catalog) {
+        for list in context.localizationLists {
             var seen = Set<String>()
             for localization in list.localizations {
                 guard let locale = localization.locale else { continue }
@@ -96,7 +96,7 @@ struct DisplayNameRule: CatalogRule {
         nonTriggering: [Example.product("  localizations:\n    - locale: en-US\n      name: \(String(repeating: "é", count: 35))\n      description: First.")])
 
     func check(_ context: CatalogLintContext) {
-        for list in LocalizationList.all(in: context.catalog) where !list.isGroup {
+        for list in context.localizationLists where !list.isGroup {
             for localization in list.localizations {
                 guard let name = localization.name else { continue }
                 let path = localization.path / "name"
@@ -122,7 +122,7 @@ struct DescriptionRule: CatalogRule {
         nonTriggering: [Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: \(String(repeating: "d", count: 55))")])
 
     func check(_ context: CatalogLintContext) {
-        for list in LocalizationList.all(in: context.catalog) where !list.isGroup {
+        for list in context.localizationLists where !list.isGroup {
             for localization in list.localizations {
                 guard let description = localization.description, !description.trimmingCharacters(in: .whitespaces).isEmpty else {
                     context.report(Self.self, "the \(localization.locale ?? "") localization of \(list.owner) has no description; "

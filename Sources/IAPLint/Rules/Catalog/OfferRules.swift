@@ -19,7 +19,7 @@ struct IntroOfferRule: CatalogRule {
                                + "move this product into `subscriptionGroups` or remove the offer",
                            at: product.path / "introductoryOffer", product: product)
         }
-        for product in context.catalog.allSubscriptions {
+        for product in context.allSubscriptions {
             guard let offer = product.introductoryOffer else { continue }
             OfferChecks.check(offer, of: product, rule: Self.self, in: context)
         }
@@ -41,7 +41,7 @@ struct PromotionalOfferRule: CatalogRule {
             context.report(Self.self, "promotional offers exist only for auto-renewable subscriptions",
                            at: product.path / "promotionalOffers", product: product)
         }
-        for product in context.catalog.allSubscriptions where !product.promotionalOffers.isEmpty {
+        for product in context.allSubscriptions where !product.promotionalOffers.isEmpty {
             if product.promotionalOffers.count > Self.maximumCount {
                 context.report(Self.self, "\(product.promotionalOffers.count) promotional offers; App Store Connect allows at most "
                                    + "\(Self.maximumCount) per subscription", at: product.path / "promotionalOffers", product: product)
@@ -65,7 +65,7 @@ struct OfferCodeRule: CatalogRule {
             context.report(Self.self, "offer codes in the catalog are for auto-renewable subscriptions",
                            at: product.path / "offerCodes", product: product)
         }
-        for product in context.catalog.allSubscriptions {
+        for product in context.allSubscriptions {
             for offer in product.offerCodes {
                 if let eligibility = offer.eligibility, eligibility.isEmpty {
                     context.report(Self.self, "offer code \(offer.referenceName.map { "`\($0)`" } ?? "") is for no one; "
@@ -89,7 +89,7 @@ struct WinBackOfferRule: CatalogRule {
             context.report(Self.self, "win-back offers exist only for auto-renewable subscriptions",
                            at: product.path / "winBackOffers", product: product)
         }
-        for product in context.catalog.allSubscriptions where !product.winBackOffers.isEmpty {
+        for product in context.allSubscriptions where !product.winBackOffers.isEmpty {
             OfferIdentifiers.checkUnique(product.winBackOffers, of: product, rule: Self.self, in: context)
             for offer in product.winBackOffers { OfferChecks.check(offer, of: product, rule: Self.self, in: context) }
         }

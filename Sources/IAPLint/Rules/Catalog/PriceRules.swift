@@ -10,7 +10,7 @@ struct PriceRule: CatalogRule {
                         Example.product("  tier: 87\n  price: ~")])
 
     func check(_ context: CatalogLintContext) {
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             if product.price != nil && product.tier != nil {
                 context.report(Self.self, "give either `price` or `tier`, not both; `price` (USD) is the current form",
                                at: product.path / "tier", product: product)
@@ -56,7 +56,7 @@ struct PriceFreeRule: CatalogRule {
         nonTriggering: [Example.product("  price: 0")])
 
     func check(_ context: CatalogLintContext) {
-        for product in context.catalog.allProducts where product.type != .nonConsumable && product.type != nil {
+        for product in context.allProducts where product.type != .nonConsumable && product.type != nil {
             guard product.resolvedPriceCents == 0, product.price == nil || product.tier == nil else { continue }
             let kind = product.type?.rawValue ?? "product"
             context.report(Self.self, "a \(kind) cannot be free; only non-consumables may cost $0"

@@ -9,7 +9,7 @@ struct ProductIDFormatRule: CatalogRule {
         nonTriggering: [Example.product("  productId: com.example.app.one_pack-2")])
 
     func check(_ context: CatalogLintContext) {
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             guard let id = product.productID, let problem = ProductIdentifier.problem(with: id) else { continue }
             context.report(Self.self, problem, at: product.path / "productId", product: product)
         }
@@ -38,7 +38,7 @@ struct ProductIDDuplicateRule: CatalogRule {
     func check(_ context: CatalogLintContext) {
         var seen: [String: Product] = [:]
         var seenFolded: [String: Product] = [:]
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             guard let id = product.productID, !id.isEmpty else { continue }
             if let first = seen[id] {
                 context.report(Self.self, "product ID `\(id)` is already used by \(first.path); every ID must be unique",
@@ -71,7 +71,7 @@ struct ProductIDRetiredRule: CatalogRule {
     func check(_ context: CatalogLintContext) {
         let retired = Set(context.catalog.retiredProductIDs.map(\.value))
         guard !retired.isEmpty else { return }
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             guard let id = product.productID, retired.contains(id) else { continue }
             context.report(Self.self, "product ID `\(id)` was used before (it is in `retiredProductIds`); "
                                + "App Store Connect never allows an ID again, even after deletion: choose a new one",
@@ -89,7 +89,7 @@ struct ProductIDPrefixRule: CatalogRule {
 
     func check(_ context: CatalogLintContext) {
         guard let bundleID = context.catalog.app.bundleID, !bundleID.isEmpty else { return }
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             guard let id = product.productID, !id.isEmpty, !id.hasPrefix(bundleID + ".") else { continue }
             context.report(Self.self, .warning, "product ID `\(id)` does not start with the bundle ID `\(bundleID).`; "
                                + "prefixing IDs keeps them unique across your apps",

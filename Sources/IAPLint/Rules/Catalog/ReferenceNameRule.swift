@@ -15,7 +15,7 @@ struct ReferenceNameRule: CatalogRule {
 
     func check(_ context: CatalogLintContext) {
         var seen: [String: Product] = [:]
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             guard let name = product.referenceName?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
                 context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no `referenceName`; "
                                    + "App Store Connect requires an internal name", at: product.path, product: product)

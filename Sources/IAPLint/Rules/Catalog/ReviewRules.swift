@@ -10,7 +10,7 @@ struct ReviewNoteRule: CatalogRule {
         nonTriggering: [Example.product("  review:\n    note: \(String(repeating: "n", count: 4000))\n    screenshot: shot.png")])
 
     func check(_ context: CatalogLintContext) {
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             guard let review = product.review, let note = review.note, note.count > Self.maximumLength else { continue }
             context.report(Self.self, "review note has \(note.count) characters; App Store Connect allows at most \(Self.maximumLength)",
                            at: review.path / "note", product: product)
@@ -27,7 +27,7 @@ struct ReviewScreenshotRule: CatalogRule {
         nonTriggering: [Example.product("  review:\n    note: Tap One.\n    screenshot: shot.png")])
 
     func check(_ context: CatalogLintContext) {
-        for product in context.catalog.allProducts {
+        for product in context.allProducts {
             guard let screenshot = product.review?.screenshot, !screenshot.isEmpty else {
                 context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no review "
                                    + "screenshot; App Store Connect requires one before submission",

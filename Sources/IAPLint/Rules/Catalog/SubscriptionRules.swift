@@ -63,7 +63,7 @@ struct SubscriptionPeriodRule: CatalogRule {
         nonTriggering: [Example.subscription("  period: P6M")])
 
     func check(_ context: CatalogLintContext) {
-        for product in context.catalog.allSubscriptions {
+        for product in context.allSubscriptions {
             guard let period = product.period, !SubscriptionPeriods.all.contains(period) else { continue }
             context.report(Self.self, "`\(period)` is not a subscription period; use one of \(SubscriptionPeriods.all.joined(separator: " "))",
                            at: product.path / "period", product: product)
@@ -85,7 +85,7 @@ struct GroupLevelRule: CatalogRule {
         nonTriggering: [Example.subscription("  groupLevel: 2")])
 
     func check(_ context: CatalogLintContext) {
-        for product in context.catalog.allSubscriptions {
+        for product in context.allSubscriptions {
             guard let level = product.groupLevel else {
                 context.report(Self.self, "subscription \(product.productID.map { "`\($0)`" } ?? "") has no `groupLevel`; "
                                    + "1 is the highest level of service in its group", at: product.path, product: product)

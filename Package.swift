@@ -47,6 +47,10 @@ let package = Package(
         .target(name: "CatalogExchange", dependencies: [
             "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Catalog and App Store Connect state as records, the plan between them, and push and pull.
+        .target(name: "CatalogSync", dependencies: [
+            "IAPCore", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .executableTarget(name: "iapkit", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -258,6 +258,8 @@ public struct Product: Sendable, Hashable {
     public var localizations: [Localization]
     public var review: Review?
     public var hostedContent: String?
+    /// Where the product is sold; every territory (and new ones) when absent.
+    public var availability: Availability?
     // Auto-renewable subscriptions only.
     public var groupIndex: Int?
     public var period: String?
@@ -305,6 +307,20 @@ public struct Product: Sendable, Hashable {
     /// Every offer of the subscription, introductory first.
     public var allOffers: [Offer] {
         (introductoryOffer.map { [$0] } ?? []) + promotionalOffers + offerCodes + winBackOffers
+    }
+}
+
+/// The territories a product is sold in, for `iapkit asc push`.
+public struct Availability: Sendable, Hashable {
+    public var path: CatalogPath
+    /// ISO 3166-1 alpha-3 codes (`USA`, `FRA`); every territory when absent.
+    public var territories: [String]?
+    /// Whether App Store Connect adds territories it opens later; true when `territories` is absent.
+    public var availableInNewTerritories: Bool?
+    public init(path: CatalogPath, territories: [String]? = nil, availableInNewTerritories: Bool? = nil) {
+        self.path = path
+        self.territories = territories
+        self.availableInNewTerritories = availableInNewTerritories
     }
 }
 

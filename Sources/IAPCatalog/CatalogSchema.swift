@@ -8,10 +8,10 @@ public enum CatalogKeys {
                               "appPolicies", "storeKit"]
     public static let app = ["bundleId", "primaryLocale"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "familySharable",
-                                 "localizations", "review", "hostedContent"]
+                                 "localizations", "review", "hostedContent", "availability"]
     public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
                                       "familySharable", "localizations", "review", "introductoryOffer",
-                                      "promotionalOffers", "offerCodes", "winBackOffers"]
+                                      "promotionalOffers", "offerCodes", "winBackOffers", "availability"]
     public static let localization = ["locale", "name", "description"]
     public static let groupLocalization = ["locale", "name", "customAppName"]
     public static let group = ["referenceName", "localizations", "subscriptions"]
@@ -23,6 +23,7 @@ public enum CatalogKeys {
     public static let appPolicies = ["eula", "policies"]
     public static let policy = ["locale", "text", "url"]
     public static let storeKit = ["storefront", "locale"]
+    public static let availability = ["territories", "availableInNewTerritories"]
     public static let offerKeys = ["introductoryOffer", "promotionalOffers", "offerCodes", "winBackOffers"]
 }
 
@@ -116,6 +117,22 @@ extension NodeReader {
             try readLocalization(node, path: path)
         }
         product.review = try readReview(object)
+        product.availability = try readAvailability(object)
+    }
+
+    func readAvailability(_ object: Object) throws(IAPKitError) -> Availability? {
+        guard let availability = try object.object("availability", what: "`availability`", allowed: CatalogKeys.availability)
+        else { return nil }
+        defer { availability.finish() }
+        var result = Availability(path: availability.path,
+                                  availableInNewTerritories: availability.bool("availableInNewTerritories"))
+        if availability.node("territories") != nil {
+            result.territories = try availability.list("territories") { node, path throws(IAPKitError) in
+                try count()
+                return string(node, at: path)
+            }
+        }
+        return result
     }
 
     func readGroup(_ node: Node, path: CatalogPath) throws(IAPKitError) -> SubscriptionGroup? {

@@ -56,6 +56,12 @@ public enum CatalogYAMLWriter {
             fields.append(("review", mapping([("note", review.note.map(text)), ("screenshot", review.screenshot.map(text))])))
         }
         if let folder = product.hostedContent { fields.append(("hostedContent", text(folder))) }
+        if let availability = product.availability {
+            fields.append(("availability", mapping([
+                ("territories", availability.territories.map { Node.sequence(.init($0.map { text($0) })) }),
+                ("availableInNewTerritories", availability.availableInNewTerritories.map(boolean)),
+            ])))
+        }
         return mapping(fields)
     }
 

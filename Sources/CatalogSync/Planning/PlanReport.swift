@@ -1,0 +1,61 @@
+import IAPCore
+
+/// A plan as text for people (one line per change, `+` create, `~` update, `!` refused, `?` unmanaged) and as
+/// JSON for machines (the README documents the shape).
+public enum PlanReport {
+    public static func text(_ plan: Plan, showUnchanged: Bool = false) -> String {
+        var lines = ["App Store Connect app \(plan.app.id) (\(plan.app.bundleID))"]
+        for change in plan.changes {
+            let marker: String
+            switch change.action {
+            case .create: marker = "+"
+            case .update: marker = "~"
+            case .refused: marker = "!"
+            case .unmanaged: marker = "?"
+            case .unchanged:
+                guard showUnchanged else { continue }
+                marker = "="
+            }
+            var line = "\(marker) \(change.resource)"
+            if let id = change.productID { line += " \(id)" }
+            if let detail = change.detail { line += " [\(detail)]" }
+            if !change.fields.isEmpty {
+                line += ": " + change.fields.map { "\($0.name) \(quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
+            }
+            if let reason = change.reason { line += " (\(reason))" }
+            if let location = change.location { line += "  at \(location)" }
+            lines.append(line)
+        }
+        lines.append(summaryLine(plan))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func summaryLine(_ plan: Plan) -> String {
+        "Plan: \(plan.count(.create)) to create, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged, "
+            + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged; \(plan.operations.count) operations."
+    }
+
+    public static func json(_ plan: Plan) -> JSONValue {
+        .object([
+            ("app", .object([("id", .string(plan.app.id)), ("bundleId", .string(plan.app.bundleID))])),
+            ("changes", .array(plan.changes.map(change))),
+            ("summary", .object(Change.Action.allCases.map { ($0.rawValue, .int(plan.count($0))) })),
+        ])
+    }
+
+    static func change(_ change: Change) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("action", .string(change.action.rawValue)), ("resource", .string(change.resource)),
+                                             ("productId", .optional(change.productID)), ("path", .optional(change.path))]
+        if let location = change.location { fields.append(("location", .string(location.description))) }
+        if let detail = change.detail { fields.append(("detail", .string(detail))) }
+        fields.append(("fields", .object(change.fields.map { ($0.name, .object([("from", .optional($0.from)), ("to", .optional($0.to))])) })))
+        if let reason = change.reason { fields.append(("reason", .string(reason))) }
+        return .object(fields)
+    }
+
+    static func quote(_ value: String?) -> String {
+        guard let value else { return "(none)" }
+        let short = value.count > 60 ? String(value.prefix(57)) + "..." : value
+        return "\"\(short.replacingOccurrences(of: "\n", with: "\\n"))\""
+    }
+}

@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+import IAPCatalog
+import IAPCore
+
+extension CatalogRecords {
+    /// What the reviewed catalog asks App Store Connect to hold. Products the catalog cannot describe fully
+    /// (no product ID, no type) are left out: `push` lints first and refuses such a catalog.
+    ///
+    /// - Parameters:
+    ///   - territories: every territory App Store Connect sells in; products without an `availability` key are
+    ///     sold in all of them and in new ones.
+    ///   - baseDirectory: the catalog's folder, against which review screenshot paths are read.
+    public init(catalog: Catalog, territories: [String], baseDirectory: String) throws(IAPKitError) {
+        let everywhere = AvailabilityRecord(territories: territories, availableInNewTerritories: true)
+        func screenshot(_ product: Product) throws(IAPKitError) -> ScreenshotRecord? {
+            guard let relative = product.review?.screenshot, !relative.isEmpty else { return nil }
+            let path = relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
+            return try ScreenshotRecord(file: path)
+        }
+        func localizations(_ list: [Localization]) -> [LocalizationRecord] {
+            list.compactMap { localization in
+                guard let locale = localization.locale else { return nil }
+                return LocalizationRecord(locale: locale, name: localization.name ?? "",
+                                          description: localization.description, customAppName: localization.customAppName)
+            }.sorted { $0.locale < $1.locale }
+        }
+        inAppPurchases = []
+        for product in catalog.products {
+            guard let id = product.productID, let type = product.type else { continue }
+            inAppPurchases.append(ProductRecord(productID: id, referenceName: product.referenceName ?? id, type: type,
+                                 familySharable: product.familySharable ?? false, reviewNote: product.review?.note,
+                                 localizations: localizations(product.localizations),
+                                 availability: Self.availability(product, everywhere: everywhere),
+                                 priceCents: product.resolvedPriceCents, screenshot: try screenshot(product),
+                                 path: product.path))
+        }
+        groups = []
+        for group in catalog.subscriptionGroups {
+            guard let name = group.referenceName else { continue }
+            var subscriptions: [ProductRecord] = []
+            for subscription in group.subscriptions {
+                guard let id = subscription.productID else { continue }
+                let availability = Self.availability(subscription, everywhere: everywhere)
+                let offer = { (offer: Offer, kind: OfferRecord.Kind) -> OfferRecord? in
+                    Self.offerRecord(offer, kind: kind, subscriptionPeriod: subscription.period)
+                }
+                let intro = subscription.introductoryOffer.flatMap { offer($0, .introductory) }
+                subscriptions.append(ProductRecord(
+                    productID: id, referenceName: subscription.referenceName ?? id, type: .autoRenewableSubscription,
+                    familySharable: subscription.familySharable ?? false, reviewNote: subscription.review?.note,
+                    localizations: localizations(subscription.localizations), availability: availability,
+                    priceCents: subscription.resolvedPriceCents, screenshot: try screenshot(subscription),
+                    period: subscription.period, groupLevel: subscription.groupLevel,
+                    pricedTerritories: subscription.resolvedPriceCents == nil ? nil : availability.territories,
+                    introductoryOffer: intro, introductoryOfferTerritories: intro == nil ? nil : availability.territories,
+                    promotionalOffers: subscription.promotionalOffers.compactMap { offer($0, .promotional) },
+                    offerCodes: subscription.offerCodes.compactMap { offer($0, .offerCode) },
+                    winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
+                    path: subscription.path))
+            }
+            groups.append(GroupRecord(referenceName: name, localizations: localizations(group.localizations),
+                                      subscriptions: subscriptions, path: group.path))
+        }
+    }
+
+    static func availability(_ product: Product, everywhere: AvailabilityRecord) -> AvailabilityRecord {
+        guard let availability = product.availability else { return everywhere }
+        return AvailabilityRecord(territories: availability.territories ?? everywhere.territories,
+                                  availableInNewTerritories: availability.availableInNewTerritories ?? (availability.territories == nil))
+    }
+
+    static func offerRecord(_ offer: Offer, kind: OfferRecord.Kind, subscriptionPeriod: String?) -> OfferRecord? {
+        guard let terms = Vocabulary.terms(of: offer, subscriptionPeriod: subscriptionPeriod) else { return nil }
+        let identifier: String?
+        switch kind {
+        case .introductory: identifier = nil
+        case .offerCode: identifier = offer.referenceName
+        case .promotional, .winBack: identifier = offer.offerID
+        }
+        return OfferRecord(
+            kind: kind, identifier: identifier, referenceName: offer.referenceName ?? offer.offerID, mode: terms.mode,
+            duration: terms.duration, periods: terms.periods, priceCents: offer.mode == .freeTrial ? nil : offer.price?.cents,
+            eligibilities: offer.eligibility.map { $0.map { $0.rawValue.uppercased() } },
+            offerEligibility: kind == .offerCode ? ((offer.stackable ?? false) ? "STACK_WITH_INTRO_OFFERS" : "REPLACE_INTRO_OFFERS") : nil)
+    }
+}
+
+extension ScreenshotRecord {
+    /// Reads a review screenshot and computes the MD5 App Store Connect checks uploads against. Only regular files
+    /// are read, so a path that names a FIFO or a device cannot make the command hang.
+    public init(file path: String) throws(IAPKitError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .io(path: path, reason: "review screenshot does not exist") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .io(path: path, reason: "review screenshot is not a regular file") }
+        guard info.st_size <= Self.maximumBytes else {
+            throw .io(path: path, reason: "review screenshot is larger than \(Self.maximumBytes / 1_000_000) MB")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, reason: "cannot be read") }
+        let digest = Insecure.MD5.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        self.init(fileName: (path as NSString).lastPathComponent, checksum: digest, path: path)
+    }
+
+    /// Screenshots are a few megabytes; anything far larger is not a screenshot.
+    public static let maximumBytes: Int64 = 50_000_000
+}

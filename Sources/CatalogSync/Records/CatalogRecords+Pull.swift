@@ -1,0 +1,82 @@
+import IAPCatalog
+import IAPCore
+
+extension CatalogRecords {
+    /// A catalog holding these records, as `asc pull` writes it. Availability equal to "every territory and new
+    /// ones" is left out, as the catalog's default; screenshots are named by the file names `pull` downloads them to.
+    public func catalog(bundleID: String, allTerritories: [String], screenshotPaths: [String: String] = [:]) -> Catalog {
+        let everywhere = AvailabilityRecord(territories: allTerritories, availableInNewTerritories: true)
+        var catalog = Catalog(file: "catalog.yaml")
+        catalog.app = App(bundleID: bundleID, primaryLocale: primaryLocale)
+        catalog.products = inAppPurchases.map { record in
+            product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID])
+        }
+        catalog.subscriptionGroups = groups.map { group in
+            SubscriptionGroup(path: .root, referenceName: group.referenceName,
+                              localizations: group.localizations.map { Localization(path: .root, locale: $0.locale, name: $0.name,
+                                                                                     customAppName: $0.customAppName) },
+                              subscriptions: group.subscriptions.map { record in
+                                  product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID])
+                              })
+        }
+        return catalog
+    }
+
+    /// en-US when any product has it, else the locale most products have.
+    var primaryLocale: String {
+        let locales = allProducts.flatMap { $0.localizations.map(\.locale) } + groups.flatMap { $0.localizations.map(\.locale) }
+        if locales.contains("en-US") || locales.isEmpty { return "en-US" }
+        let counts = Dictionary(locales.map { ($0, 1) }, uniquingKeysWith: +)
+        return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first!.key
+    }
+
+    func product(_ record: ProductRecord, everywhere: AvailabilityRecord, screenshot: String?) -> Product {
+        var product = Product(path: .root, productID: record.productID, referenceName: record.referenceName, type: record.type,
+                              price: record.priceCents.map { Price(cents: $0) },
+                              familySharable: record.familySharable ? true : nil,
+                              localizations: record.localizations.map {
+                                  Localization(path: .root, locale: $0.locale, name: $0.name, description: $0.description)
+                              },
+                              period: record.period, groupLevel: record.groupLevel)
+        if record.reviewNote != nil || screenshot != nil {
+            product.review = Review(path: .root, note: record.reviewNote, screenshot: screenshot)
+        }
+        if let availability = record.availability, availability != everywhere {
+            product.availability = Availability(path: .root, territories: availability.territories,
+                                                availableInNewTerritories: availability.availableInNewTerritories)
+        }
+        product.introductoryOffer = record.introductoryOffer.map { offer($0, subscriptionPeriod: record.period) }
+        product.promotionalOffers = record.promotionalOffers.map { offer($0, subscriptionPeriod: record.period) }
+        product.offerCodes = record.offerCodes.map { offer($0, subscriptionPeriod: record.period) }
+        product.winBackOffers = record.winBackOffers.map { offer($0, subscriptionPeriod: record.period) }
+        return product
+    }
+
+    /// The inverse of `Vocabulary.terms(of:subscriptionPeriod:)`.
+    func offer(_ record: OfferRecord, subscriptionPeriod: String?) -> Offer {
+        let kind: OfferKind
+        switch record.kind {
+        case .introductory: kind = .introductory
+        case .promotional: kind = .promotional
+        case .offerCode: kind = .offerCode
+        case .winBack: kind = .winBack
+        }
+        var offer = Offer(path: .root, kind: kind, mode: Vocabulary.offerMode(api: record.mode))
+        switch offer.mode {
+        case .payAsYouGo?: offer.periods = record.periods
+        default: offer.duration = Vocabulary.isoDuration(record.duration)
+        }
+        offer.price = record.priceCents.map { Price(cents: $0) }
+        switch record.kind {
+        case .promotional, .winBack:
+            offer.offerID = record.identifier
+            offer.referenceName = record.referenceName
+        case .offerCode:
+            offer.referenceName = record.identifier
+            offer.eligibility = record.eligibilities?.compactMap { OfferEligibility(rawValue: $0.lowercased()) }
+            offer.stackable = record.offerEligibility == "STACK_WITH_INTRO_OFFERS"
+        case .introductory: break
+        }
+        return offer
+    }
+}

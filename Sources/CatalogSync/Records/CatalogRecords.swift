@@ -1,0 +1,195 @@
+import IAPCatalog
+import IAPCore
+
+/// The catalog as App Store Connect sees it, one record per resource, in App Store Connect's vocabulary.
+///
+/// Both sides of a sync are records: `CatalogRecords(catalog:)` is what the reviewed file asks for, and
+/// `StoreSnapshot` reads the same records (with their ids) from App Store Connect. The planner compares the two;
+/// `pull` turns store records back into a catalog. One shape for both keeps "pull, push, plan shows no change" true.
+public struct CatalogRecords: Sendable, Equatable {
+    public var inAppPurchases: [ProductRecord]
+    public var groups: [GroupRecord]
+
+    public init(inAppPurchases: [ProductRecord] = [], groups: [GroupRecord] = []) {
+        self.inAppPurchases = inAppPurchases
+        self.groups = groups
+    }
+
+    /// Every product, in-app purchases first, then each group's subscriptions.
+    public var allProducts: [ProductRecord] { inAppPurchases + groups.flatMap(\.subscriptions) }
+}
+
+/// A localization of a product, a subscription or a group.
+public struct LocalizationRecord: Sendable, Equatable {
+    public var locale: String
+    public var name: String
+    /// Products and subscriptions.
+    public var description: String?
+    /// Subscription groups.
+    public var customAppName: String?
+
+    public init(locale: String, name: String, description: String? = nil, customAppName: String? = nil) {
+        self.locale = locale
+        self.name = name
+        self.description = description
+        self.customAppName = customAppName
+    }
+}
+
+/// Where a product is sold: explicit territories (ISO 3166-1 alpha-3), and whether new territories are added.
+public struct AvailabilityRecord: Sendable, Equatable {
+    public var territories: [String]
+    public var availableInNewTerritories: Bool
+
+    public init(territories: [String], availableInNewTerritories: Bool) {
+        self.territories = territories.sorted()
+        self.availableInNewTerritories = availableInNewTerritories
+    }
+}
+
+/// The App Review screenshot: compared by content (MD5, as App Store Connect's `sourceFileChecksum`).
+public struct ScreenshotRecord: Sendable, Equatable {
+    public var fileName: String
+    public var checksum: String
+    /// The file on disk (catalog side only).
+    public var path: String?
+
+    public init(fileName: String, checksum: String, path: String? = nil) {
+        self.fileName = fileName
+        self.checksum = checksum
+        self.path = path
+    }
+
+    public static func == (lhs: ScreenshotRecord, rhs: ScreenshotRecord) -> Bool { lhs.checksum == rhs.checksum }
+}
+
+/// An offer on an auto-renewable subscription, in App Store Connect's terms.
+public struct OfferRecord: Sendable, Equatable {
+    public enum Kind: String, Sendable { case introductory, promotional, offerCode, winBack }
+    public var kind: Kind
+    /// Promotional: `offerCode`; win-back: `offerId`; offer code: its reference name. Nil for introductory offers.
+    public var identifier: String?
+    public var referenceName: String?
+    /// FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT.
+    public var mode: String
+    /// THREE_DAYS … ONE_YEAR.
+    public var duration: String
+    public var periods: Int
+    /// USD price in cents; nil for free trials.
+    public var priceCents: Int?
+    /// Offer codes: NEW, EXISTING, EXPIRED.
+    public var eligibilities: [String]?
+    /// Offer codes: STACK_WITH_INTRO_OFFERS or REPLACE_INTRO_OFFERS.
+    public var offerEligibility: String?
+
+    public init(kind: Kind, identifier: String? = nil, referenceName: String? = nil, mode: String, duration: String,
+                periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil) {
+        self.kind = kind
+        self.identifier = identifier
+        self.referenceName = referenceName
+        self.mode = mode
+        self.duration = duration
+        self.periods = periods
+        self.priceCents = priceCents
+        self.eligibilities = eligibilities.map { $0.sorted() }
+        self.offerEligibility = offerEligibility
+    }
+
+    /// The terms App Store Connect cannot change once the offer exists.
+    public var terms: [String: String] {
+        var fields = ["mode": mode, "duration": duration, "periods": String(periods),
+                      "price": priceCents.map(Price.format(cents:)) ?? "free"]
+        if let eligibilities { fields["eligibility"] = eligibilities.joined(separator: ",") }
+        if let offerEligibility { fields["offerEligibility"] = offerEligibility }
+        return fields
+    }
+}
+
+/// An in-app purchase (consumable, non-consumable, non-renewing subscription) or an auto-renewable subscription.
+public struct ProductRecord: Sendable, Equatable {
+    public var productID: String
+    public var referenceName: String
+    public var type: ProductType
+    public var familySharable: Bool
+    public var reviewNote: String?
+    public var localizations: [LocalizationRecord]
+    public var availability: AvailabilityRecord?
+    /// USD customer price in cents in the base territory (USA).
+    public var priceCents: Int?
+    public var screenshot: ScreenshotRecord?
+    // Auto-renewable subscriptions only.
+    /// ISO 8601 period: P1W P1M P2M P3M P6M P1Y.
+    public var period: String?
+    public var groupLevel: Int?
+    /// Territories that have a price (subscriptions are priced in every available territory).
+    public var pricedTerritories: [String]?
+    public var introductoryOffer: OfferRecord?
+    /// Territories the introductory offer is set for.
+    public var introductoryOfferTerritories: [String]?
+    public var promotionalOffers: [OfferRecord]
+    public var offerCodes: [OfferRecord]
+    public var winBackOffers: [OfferRecord]
+    /// Where the product sits in the catalog (catalog side only), for messages.
+    public var path: CatalogPath?
+
+    public init(productID: String, referenceName: String, type: ProductType, familySharable: Bool = false,
+                reviewNote: String? = nil, localizations: [LocalizationRecord] = [], availability: AvailabilityRecord? = nil,
+                priceCents: Int? = nil, screenshot: ScreenshotRecord? = nil, period: String? = nil, groupLevel: Int? = nil,
+                pricedTerritories: [String]? = nil, introductoryOffer: OfferRecord? = nil,
+                introductoryOfferTerritories: [String]? = nil, promotionalOffers: [OfferRecord] = [],
+                offerCodes: [OfferRecord] = [], winBackOffers: [OfferRecord] = [], path: CatalogPath? = nil) {
+        self.productID = productID
+        self.referenceName = referenceName
+        self.type = type
+        self.familySharable = familySharable
+        self.reviewNote = reviewNote
+        self.localizations = localizations
+        self.availability = availability
+        self.priceCents = priceCents
+        self.screenshot = screenshot
+        self.period = period
+        self.groupLevel = groupLevel
+        self.pricedTerritories = pricedTerritories
+        self.introductoryOffer = introductoryOffer
+        self.introductoryOfferTerritories = introductoryOfferTerritories
+        self.promotionalOffers = promotionalOffers
+        self.offerCodes = offerCodes
+        self.winBackOffers = winBackOffers
+        self.path = path
+    }
+
+    public var isSubscription: Bool { type == .autoRenewableSubscription }
+
+    public static func == (lhs: ProductRecord, rhs: ProductRecord) -> Bool {
+        lhs.productID == rhs.productID && lhs.referenceName == rhs.referenceName && lhs.type == rhs.type
+            && lhs.familySharable == rhs.familySharable && lhs.reviewNote == rhs.reviewNote
+            && lhs.localizations == rhs.localizations && lhs.availability == rhs.availability
+            && lhs.priceCents == rhs.priceCents && lhs.screenshot == rhs.screenshot && lhs.period == rhs.period
+            && lhs.groupLevel == rhs.groupLevel && lhs.pricedTerritories == rhs.pricedTerritories
+            && lhs.introductoryOffer == rhs.introductoryOffer
+            && lhs.introductoryOfferTerritories == rhs.introductoryOfferTerritories
+            && lhs.promotionalOffers == rhs.promotionalOffers && lhs.offerCodes == rhs.offerCodes
+            && lhs.winBackOffers == rhs.winBackOffers
+    }
+}
+
+/// A subscription group with its localizations and subscriptions.
+public struct GroupRecord: Sendable, Equatable {
+    public var referenceName: String
+    public var localizations: [LocalizationRecord]
+    public var subscriptions: [ProductRecord]
+    public var path: CatalogPath?
+
+    public init(referenceName: String, localizations: [LocalizationRecord] = [], subscriptions: [ProductRecord] = [],
+                path: CatalogPath? = nil) {
+        self.referenceName = referenceName
+        self.localizations = localizations
+        self.subscriptions = subscriptions
+        self.path = path
+    }
+
+    public static func == (lhs: GroupRecord, rhs: GroupRecord) -> Bool {
+        lhs.referenceName == rhs.referenceName && lhs.localizations == rhs.localizations
+            && lhs.subscriptions == rhs.subscriptions
+    }
+}

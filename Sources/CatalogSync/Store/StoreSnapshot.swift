@@ -1,0 +1,102 @@
+/// What App Store Connect holds for one app: the same records the catalog turns into, plus the ids needed to
+/// change them. Read by `StoreReader`; compared with the catalog by `Planner`.
+public struct StoreSnapshot: Sendable {
+    public var app: StoreApp
+    /// Every territory App Store Connect sells in.
+    public var territories: [String]
+    public var inAppPurchases: [StoreProduct]
+    public var groups: [StoreGroup]
+
+    public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = []) {
+        self.app = app
+        self.territories = territories
+        self.inAppPurchases = inAppPurchases
+        self.groups = groups
+    }
+
+    /// The records alone, as `pull` writes them.
+    public var records: CatalogRecords {
+        CatalogRecords(inAppPurchases: inAppPurchases.map(\.record),
+                       groups: groups.map { group in
+                           var record = group.record
+                           record.subscriptions = group.subscriptions.map(\.record)
+                           return record
+                       })
+    }
+}
+
+public struct StoreApp: Sendable, Equatable {
+    public var id: String
+    public var bundleID: String
+    public init(id: String, bundleID: String) {
+        self.id = id
+        self.bundleID = bundleID
+    }
+}
+
+/// An in-app purchase or a subscription as App Store Connect has it.
+public struct StoreProduct: Sendable {
+    public var record: ProductRecord
+    public var ids: ProductIDs
+    /// App Store Connect's state (`MISSING_METADATA`, `APPROVED`, …), for messages.
+    public var state: String?
+
+    public init(record: ProductRecord, ids: ProductIDs, state: String? = nil) {
+        self.record = record
+        self.ids = ids
+        self.state = state
+    }
+}
+
+/// The App Store Connect ids behind a product's records.
+public struct ProductIDs: Sendable, Equatable {
+    public var resource: String
+    /// The version whose localizations the records show, and whether it can still be edited.
+    public var version: String?
+    public var versionEditable: Bool
+    public var localizations: [String: String]
+    /// Subscriptions: the plan availability of the standard (up-front) plan; in-app purchases: the availability.
+    public var availability: String?
+    public var screenshot: String?
+    /// Introductory offers by territory.
+    public var introductoryOffers: [String: String]
+    public var promotionalOffers: [String: String]
+    public var offerCodes: [String: String]
+    public var winBackOffers: [String: String]
+
+    public init(resource: String, version: String? = nil, versionEditable: Bool = false, localizations: [String: String] = [:],
+                availability: String? = nil, screenshot: String? = nil, introductoryOffers: [String: String] = [:],
+                promotionalOffers: [String: String] = [:], offerCodes: [String: String] = [:],
+                winBackOffers: [String: String] = [:]) {
+        self.resource = resource
+        self.version = version
+        self.versionEditable = versionEditable
+        self.localizations = localizations
+        self.availability = availability
+        self.screenshot = screenshot
+        self.introductoryOffers = introductoryOffers
+        self.promotionalOffers = promotionalOffers
+        self.offerCodes = offerCodes
+        self.winBackOffers = winBackOffers
+    }
+}
+
+/// A subscription group as App Store Connect has it.
+public struct StoreGroup: Sendable {
+    public var record: GroupRecord
+    public var id: String
+    public var version: String?
+    public var versionEditable: Bool
+    public var localizations: [String: String]
+    public var subscriptions: [StoreProduct]
+
+    public init(record: GroupRecord, id: String, version: String? = nil, versionEditable: Bool = false,
+                localizations: [String: String] = [:], subscriptions: [StoreProduct] = []) {
+        self.record = record
+        self.id = id
+        self.version = version
+        self.versionEditable = versionEditable
+        self.localizations = localizations
+        self.subscriptions = subscriptions
+    }
+}

@@ -1,0 +1,32 @@
+import AppStoreConnect
+import IAPCore
+
+/// Why an `asc` command could not do its job. Problems in the catalog are findings or refused changes instead.
+public enum SyncError: Error, Sendable, CustomStringConvertible {
+    /// No app with this bundle ID is visible to the API key.
+    case appNotFound(bundleID: String)
+    /// A read failed; `context` says what was being read.
+    case read(context: String, error: ASCError)
+    /// A write failed. `done` counts the operations that completed before it; running `push` again finishes.
+    case write(operation: String, productID: String?, location: SourceLocation?, error: ASCError, done: Int, total: Int)
+    /// App Store Connect answered in a way the sync cannot use (a missing price point, an upload that failed).
+    case store(context: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .appNotFound(bundleID):
+            return "no app with bundle ID \(bundleID) is visible to this API key; check app.bundleId or pass --app-id"
+        case let .read(context, error):
+            return "\(context): \(error)"
+        case let .write(operation, productID, location, error, done, total):
+            var text = ""
+            if let location { text += "\(location): " }
+            text += "\(operation)"
+            if let productID { text += " (\(productID))" }
+            text += " failed: \(error). \(done) of \(total) operations were done; run push again to finish"
+            return text
+        case let .store(context, reason):
+            return "\(context): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The project's fake App Store Connect (`Tests/FakeAppStoreConnect/fake_asc.py`), started on loopback for one test
+/// with a throwaway API key. It checks every token and request body the way App Store Connect does, and with the
+/// reference folder present validates them against Apple's OpenAPI document too.
+final class FakeAppStoreConnect: @unchecked Sendable {
+    let process = Process()
+    let input = Pipe()
+    let url: String
+    let keyID = "FAKEKEY123"
+    let issuerID = "69a6de7e-0000-47e3-e053-5b8c7c11a4d1"
+    let folder = TemporaryDirectory()
+    /// The API key the tests hand to iapkit (a `.p8` file) and its PEM text.
+    let privateKeyPath: String
+    let privateKeyPEM: String
+
+    init(pageSize: Int? = nil, openAPI: String? = Reference.openAPIDocument) throws {
+        let key = P256.Signing.PrivateKey()
+        privateKeyPEM = key.pemRepresentation
+        privateKeyPath = folder.write("AuthKey_\(keyID).p8", privateKeyPEM)
+        let publicKey = folder.write("public.pem", key.publicKey.pemRepresentation)
+        var arguments = [Paths.repository + "/Tests/FakeAppStoreConnect/fake_asc.py", "--port", "0", "--key-id", keyID,
+                         "--issuer-id", issuerID, "--public-key", publicKey]
+        if let openAPI { arguments += ["--openapi", openAPI] }
+        if let pageSize { arguments += ["--page-size", String(pageSize)] }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        // The first line names the port; the fake exits when our end of its standard input closes.
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([10]) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: "http://") else { throw FakeError.didNotStart(text) }
+        url = String(text[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    enum FakeError: Error { case didNotStart(String), control(String) }
+
+    /// Credentials in the environment, as a CI job passes them.
+    var environment: [String: String] {
+        ["ASC_KEY_ID": keyID, "ASC_ISSUER_ID": issuerID, "ASC_PRIVATE_KEY_PATH": privateKeyPath, "ASC_API_URL": url]
+    }
+
+    // MARK: Control API
+
+    @discardableResult
+    func control(_ method: String, _ path: String, _ body: Any? = nil) throws -> Any {
+        var request = URLRequest(url: URL(string: url + "/__fake/" + path)!)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let semaphore = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: (Data?, URLResponse?, Error?)
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            result = (data, response, error)
+            semaphore.signal()
+        }.resume()
+        semaphore.wait()
+        if let error = result.2 { throw FakeError.control("\(path): \(error)") }
+        let status = (result.1 as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            throw FakeError.control("\(path): HTTP \(status) \(String(decoding: result.0 ?? Data(), as: UTF8.self))")
+        }
+        guard let data = result.0, !data.isEmpty else { return [:] as [String: Any] }
+        return try JSONSerialization.jsonObject(with: data)
+    }
+
+    /// Seeds an app and returns its id.
+    func addApp(bundleID: String, name: String = "Fruit Stand") throws -> String {
+        let answer = try control("POST", "apps", ["bundleId": bundleID, "name": name]) as? [String: Any]
+        return (answer?["id"] as? String) ?? ""
+    }
+
+    /// Every API request the fake saw, oldest first.
+    func requests() throws -> [[String: Any]] {
+        let answer = try control("GET", "requests")
+        if let list = answer as? [[String: Any]] { return list }
+        return ((answer as? [String: Any])?["requests"] as? [[String: Any]]) ?? []
+    }
+
+    func writeCount() throws -> Int { try requests().filter { ($0["write"] as? Bool) == true }.count }
+}
+
+/// The reference folder with third-party documents (Apple's OpenAPI document, the SARIF schema, real Xcode files).
+enum Reference {
+    static let folder: String = {
+        ProcessInfo.processInfo.environment["IAPKIT_REFERENCE"] ?? ((Paths.repository as NSString).deletingLastPathComponent + "/shared")
+    }()
+
+    static var openAPIDocument: String? {
+        let path = folder + "/reference/app-store-connect-openapi.json"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+}

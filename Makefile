@@ -20,6 +20,7 @@ test: setup-tests
 	@if [ -d ../shared/reference ]; then python3 scripts/generate-reference-data.py ../shared/reference --check; fi
 	$(ENV) swift build --build-tests
 	$(ENV) swift test --skip-build
+	python3 Tests/FakeAppStoreConnect/test_fake_asc.py
 
 bench: build
 	bash scripts/setup.sh --bench

@@ -2,16 +2,19 @@
 """Compiles Apple's reference data into Swift source, so the library never retypes it by hand.
 
 Reads the project's reference folder (locales from README.md section 3, prices/*.tsv, prices/*.txt) and writes
-Sources/IAPCatalog/Reference/ReferenceData.generated.swift. Run with --check to fail when the committed file is stale.
+Sources/IAPCatalog/Reference/ReferenceData.generated.swift, plus the data files the fake App Store Connect reads
+(Tests/FakeAppStoreConnect/usd-price-points.json, locales.json). Run with --check to fail when a committed file is stale.
 
 usage: generate-reference-data.py [REFERENCE_DIR] [--check]
 """
+import json
 import os
 import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "Sources", "IAPCatalog", "Reference", "ReferenceData.generated.swift")
+FAKE = os.path.join(HERE, "..", "Tests", "FakeAppStoreConnect")
 
 
 def cents(text):
@@ -97,20 +100,34 @@ public enum ReferenceData {{
 """
 
 
+def render_fake_data(reference):
+    """The fake App Store Connect's copy of the USD grid (free plus the 800 standard points) and the locales."""
+    points = [{"id": 10000, "usd": "0.00"}] + [
+        {"id": ident, "usd": "%d.%02d" % divmod(c, 100)} for c, ident in read_price_points(reference)]
+    locales, provisional = read_locales(reference)
+    grid = '{"territory": "USA", "currency": "USD", "points": [\n%s\n]}\n' % ",\n".join(json.dumps(p) for p in points)
+    return {
+        os.path.join(FAKE, "usd-price-points.json"): grid,
+        os.path.join(FAKE, "locales.json"): json.dumps({"locales": locales, "provisional": provisional}) + "\n",
+    }
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--check"]
     reference = args[0] if args else os.path.join(HERE, "..", "..", "shared", "reference")
-    text = render(reference)
+    outputs = {OUT: render(reference), **render_fake_data(reference)}
     if "--check" in sys.argv:
-        current = open(OUT, encoding="utf-8").read() if os.path.exists(OUT) else ""
-        if current != text:
-            sys.exit("ReferenceData.generated.swift is stale: run scripts/generate-reference-data.py")
+        for path, text in outputs.items():
+            current = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+            if current != text:
+                sys.exit("%s is stale: run scripts/generate-reference-data.py" % os.path.basename(path))
         print("reference data is current")
         return
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w", encoding="utf-8") as f:
-        f.write(text)
-    print("wrote", os.path.relpath(OUT))
+    for path, text in outputs.items():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("wrote", os.path.relpath(path))
 
 
 if __name__ == "__main__":

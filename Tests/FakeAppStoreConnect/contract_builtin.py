@@ -1,0 +1,211 @@
+"""The fake's own request contract, used when Apple's OpenAPI document is not available.
+
+Written by hand from the project's IAP facts (enums, required attributes, relationship targets).
+It is deliberately strict: every attribute and relationship a request may carry is listed, and
+anything else is refused the way App Store Connect refuses unknown attributes.
+"""
+
+IAP_TYPES = ["CONSUMABLE", "NON_CONSUMABLE", "NON_RENEWING_SUBSCRIPTION"]
+OFFER_DURATIONS = ["THREE_DAYS", "ONE_WEEK", "TWO_WEEKS", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS",
+                   "SIX_MONTHS", "ONE_YEAR"]
+OFFER_MODES = ["PAY_AS_YOU_GO", "PAY_UP_FRONT", "FREE_TRIAL"]
+PLAN_TYPES = ["MONTHLY", "UPFRONT"]
+SUBSCRIPTION_PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", "ONE_YEAR"]
+CUSTOMER_ELIGIBILITIES = ["NEW", "EXISTING", "EXPIRED"]
+OFFER_ELIGIBILITIES = ["STACK_WITH_INTRO_OFFERS", "REPLACE_INTRO_OFFERS"]
+VERSION_STATES = ["PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "ACCEPTED",
+                  "APPROVED", "REPLACED_WITH_NEW_VERSION", "REJECTED", "DEVELOPER_REJECTED"]
+
+# Type specs: "string", "boolean", "integer", "date", a list (enum), ("array", spec),
+# ("object", {key: spec}), ("null", spec) for a nullable value.
+S, B, I, D = "string", "boolean", "integer", "date"
+
+
+def N(spec):
+    return ("null", spec)
+
+
+INT_RANGE = ("object", {"minimum": I, "maximum": I})
+
+
+def body(type_, attrs=None, required=(), rels=None, required_rels=(), update=False, included=None):
+    """rels: name -> (target type, "one" | "many")."""
+    return {"type": type_, "attrs": attrs, "required": list(required), "rels": rels,
+            "required_rels": list(required_rels), "update": update, "included": included or {}}
+
+
+PRICE_REL = {"territory": ("territories", "one"), "subscriptionPricePoint": ("subscriptionPricePoints", "one")}
+
+BODIES = {
+    "inAppPurchasesV2_createInstance": body(
+        "inAppPurchases",
+        {"name": S, "productId": S, "inAppPurchaseType": IAP_TYPES, "reviewNote": N(S), "familySharable": N(B)},
+        ["productId", "name", "inAppPurchaseType"], {"app": ("apps", "one")}, ["app"]),
+    "inAppPurchasesV2_updateInstance": body(
+        "inAppPurchases", {"name": N(S), "reviewNote": N(S), "familySharable": N(B)}, update=True),
+    "inAppPurchaseVersions_createInstance": body(
+        "inAppPurchaseVersions", None, (), {"inAppPurchase": ("inAppPurchases", "one")}, ["inAppPurchase"]),
+    "inAppPurchaseLocalizationsV2_createInstance": body(
+        "inAppPurchaseLocalizations", {"name": S, "locale": S, "description": N(S)}, ["name", "locale"],
+        {"version": ("inAppPurchaseVersions", "one")}, ["version"]),
+    "inAppPurchaseLocalizationsV2_updateInstance": body(
+        "inAppPurchaseLocalizations", {"name": N(S), "description": N(S)}, update=True),
+    "inAppPurchaseAvailabilities_createInstance": body(
+        "inAppPurchaseAvailabilities", {"availableInNewTerritories": B}, ["availableInNewTerritories"],
+        {"inAppPurchase": ("inAppPurchases", "one"), "availableTerritories": ("territories", "many")},
+        ["inAppPurchase", "availableTerritories"]),
+    "inAppPurchasePriceSchedules_createInstance": body(
+        "inAppPurchasePriceSchedules", None, (),
+        {"inAppPurchase": ("inAppPurchases", "one"), "baseTerritory": ("territories", "one"),
+         "manualPrices": ("inAppPurchasePrices", "many")},
+        ["inAppPurchase", "manualPrices", "baseTerritory"],
+        included={"inAppPurchasePrices": ({"startDate": N(D), "endDate": N(D)},
+                                          {"inAppPurchaseV2": ("inAppPurchases", "one"),
+                                           "inAppPurchasePricePoint": ("inAppPurchasePricePoints", "one")}),
+                  "territories": (None, None)}),
+    "inAppPurchaseAppStoreReviewScreenshots_createInstance": body(
+        "inAppPurchaseAppStoreReviewScreenshots", {"fileSize": I, "fileName": S}, ["fileName", "fileSize"],
+        {"inAppPurchaseV2": ("inAppPurchases", "one")}, ["inAppPurchaseV2"]),
+    "inAppPurchaseAppStoreReviewScreenshots_updateInstance": body(
+        "inAppPurchaseAppStoreReviewScreenshots", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
+    "subscriptionGroups_createInstance": body(
+        "subscriptionGroups", {"referenceName": S}, ["referenceName"], {"app": ("apps", "one")}, ["app"]),
+    "subscriptionGroups_updateInstance": body("subscriptionGroups", {"referenceName": N(S)}, update=True),
+    "subscriptionGroupVersions_createInstance": body(
+        "subscriptionGroupVersions", None, (), {"subscriptionGroup": ("subscriptionGroups", "one")},
+        ["subscriptionGroup"]),
+    "subscriptionGroupLocalizationsV2_createInstance": body(
+        "subscriptionGroupLocalizations", {"name": S, "customAppName": N(S), "locale": S}, ["name", "locale"],
+        {"version": ("subscriptionGroupVersions", "one")}, ["version"]),
+    "subscriptionGroupLocalizationsV2_updateInstance": body(
+        "subscriptionGroupLocalizations", {"name": N(S), "customAppName": N(S)}, update=True),
+    "subscriptions_createInstance": body(
+        "subscriptions",
+        {"name": S, "productId": S, "familySharable": N(B), "subscriptionPeriod": N(SUBSCRIPTION_PERIODS),
+         "reviewNote": N(S), "groupLevel": N(I)},
+        ["productId", "name"], {"group": ("subscriptionGroups", "one")}, ["group"]),
+    "subscriptions_updateInstance": body(
+        "subscriptions",
+        {"name": N(S), "familySharable": N(B), "subscriptionPeriod": N(SUBSCRIPTION_PERIODS), "reviewNote": N(S),
+         "groupLevel": N(I)},
+        rels={"introductoryOffers": ("subscriptionIntroductoryOffers", "many"),
+              "promotionalOffers": ("subscriptionPromotionalOffers", "many"),
+              "prices": ("subscriptionPrices", "many")}, update=True),
+    "subscriptionVersions_createInstance": body(
+        "subscriptionVersions", None, (), {"subscription": ("subscriptions", "one")}, ["subscription"]),
+    "subscriptionLocalizationsV2_createInstance": body(
+        "subscriptionLocalizations", {"name": S, "locale": S, "description": N(S)}, ["name", "locale"],
+        {"version": ("subscriptionVersions", "one")}, ["version"]),
+    "subscriptionLocalizationsV2_updateInstance": body(
+        "subscriptionLocalizations", {"name": N(S), "description": N(S)}, update=True),
+    "subscriptionPlanAvailabilities_createInstance": body(
+        "subscriptionPlanAvailabilities", {"availableInNewTerritories": N(B), "planType": PLAN_TYPES}, ["planType"],
+        {"availableTerritories": ("territories", "many"), "subscription": ("subscriptions", "one")},
+        ["availableTerritories", "subscription"]),
+    "subscriptionPlanAvailabilities_updateInstance": body(
+        "subscriptionPlanAvailabilities", {"availableInNewTerritories": N(B)},
+        rels={"availableTerritories": ("territories", "many")}, update=True),
+    "subscriptionPrices_createInstance": body(
+        "subscriptionPrices", {"startDate": N(D), "preserveCurrentPrice": N(B), "planType": PLAN_TYPES}, (),
+        {"subscription": ("subscriptions", "one"), **PRICE_REL}, ["subscription", "subscriptionPricePoint"]),
+    "subscriptionIntroductoryOffers_createInstance": body(
+        "subscriptionIntroductoryOffers",
+        {"startDate": N(D), "endDate": N(D), "duration": OFFER_DURATIONS, "offerMode": OFFER_MODES,
+         "numberOfPeriods": I, "targetSubscriptionPlanType": PLAN_TYPES},
+        ["duration", "numberOfPeriods", "offerMode"], {"subscription": ("subscriptions", "one"), **PRICE_REL},
+        ["subscription"]),
+    "subscriptionPromotionalOffers_createInstance": body(
+        "subscriptionPromotionalOffers",
+        {"duration": OFFER_DURATIONS, "name": S, "numberOfPeriods": I, "offerCode": S, "offerMode": OFFER_MODES,
+         "targetSubscriptionPlanType": PLAN_TYPES},
+        ["duration", "offerCode", "name", "numberOfPeriods", "offerMode"],
+        {"subscription": ("subscriptions", "one"), "prices": ("subscriptionPromotionalOfferPrices", "many")},
+        ["subscription", "prices"], included={"subscriptionPromotionalOfferPrices": (None, PRICE_REL)}),
+    "subscriptionPromotionalOffers_updateInstance": body(
+        "subscriptionPromotionalOffers", None, rels={"prices": ("subscriptionPromotionalOfferPrices", "many")},
+        update=True, included={"subscriptionPromotionalOfferPrices": (None, PRICE_REL)}),
+    "subscriptionOfferCodes_createInstance": body(
+        "subscriptionOfferCodes",
+        {"name": S, "customerEligibilities": ("array", CUSTOMER_ELIGIBILITIES), "offerEligibility": OFFER_ELIGIBILITIES,
+         "duration": OFFER_DURATIONS, "offerMode": OFFER_MODES, "numberOfPeriods": I, "autoRenewEnabled": N(B),
+         "targetSubscriptionPlanType": PLAN_TYPES},
+        ["duration", "offerEligibility", "name", "numberOfPeriods", "offerMode", "customerEligibilities"],
+        {"subscription": ("subscriptions", "one"), "prices": ("subscriptionOfferCodePrices", "many")},
+        ["subscription", "prices"], included={"subscriptionOfferCodePrices": (None, PRICE_REL)}),
+    "subscriptionOfferCodes_updateInstance": body("subscriptionOfferCodes", {"active": N(B)}, update=True),
+    "winBackOffers_createInstance": body(
+        "winBackOffers",
+        {"referenceName": S, "offerId": S, "duration": OFFER_DURATIONS, "offerMode": OFFER_MODES, "periodCount": I,
+         "customerEligibilityPaidSubscriptionDurationInMonths": I,
+         "customerEligibilityTimeSinceLastSubscribedInMonths": INT_RANGE,
+         "customerEligibilityWaitBetweenOffersInMonths": N(I), "startDate": D, "endDate": N(D),
+         "priority": ["HIGH", "NORMAL"], "promotionIntent": N(["NOT_PROMOTED", "USE_AUTO_GENERATED_ASSETS"]),
+         "targetSubscriptionPlanType": PLAN_TYPES},
+        ["duration", "customerEligibilityTimeSinceLastSubscribedInMonths", "periodCount", "offerId", "offerMode",
+         "priority", "customerEligibilityPaidSubscriptionDurationInMonths", "startDate", "referenceName"],
+        {"subscription": ("subscriptions", "one"), "prices": ("winBackOfferPrices", "many")},
+        ["subscription", "prices"], included={"winBackOfferPrices": (None, PRICE_REL)}),
+    "winBackOffers_updateInstance": body(
+        "winBackOffers",
+        {"customerEligibilityPaidSubscriptionDurationInMonths": N(I),
+         "customerEligibilityTimeSinceLastSubscribedInMonths": INT_RANGE,
+         "customerEligibilityWaitBetweenOffersInMonths": N(I), "startDate": N(D), "endDate": N(D),
+         "priority": N(["HIGH", "NORMAL"]), "promotionIntent": N(["NOT_PROMOTED", "USE_AUTO_GENERATED_ASSETS"])},
+        update=True),
+    "subscriptionAppStoreReviewScreenshots_createInstance": body(
+        "subscriptionAppStoreReviewScreenshots", {"fileSize": I, "fileName": S}, ["fileName", "fileSize"],
+        {"subscription": ("subscriptions", "one")}, ["subscription"]),
+    "subscriptionAppStoreReviewScreenshots_updateInstance": body(
+        "subscriptionAppStoreReviewScreenshots", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
+}
+
+# Query parameters each read accepts besides limit, cursor and fields[...]:
+# filters (name -> allowed values or None for free text) and include values.
+VERSION_FILTER = {"state": VERSION_STATES}
+QUERIES = {
+    "apps_getCollection": ({"bundleId": None, "name": None, "sku": None, "id": None}, []),
+    "territories_getCollection": ({}, []),
+    "apps_inAppPurchasesV2_getToManyRelated": (
+        {"productId": None, "name": None, "inAppPurchaseType": IAP_TYPES, "state": None},
+        ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability",
+         "versions"]),
+    "apps_subscriptionGroups_getToManyRelated": ({"referenceName": None}, ["subscriptions", "versions"]),
+    "subscriptionGroups_subscriptions_getToManyRelated": (
+        {"productId": None, "name": None, "state": None},
+        ["group", "introductoryOffers", "promotionalOffers", "offerCodes", "prices", "winBackOffers",
+         "planAvailabilities", "versions", "appStoreReviewScreenshot"]),
+    "subscriptionGroups_versions_getToManyRelated": (VERSION_FILTER, ["subscriptionGroup", "localizations"]),
+    "subscriptionGroupVersions_localizations_getToManyRelated": ({}, ["version"]),
+    "inAppPurchasesV2_versions_getToManyRelated": (VERSION_FILTER, ["inAppPurchase", "localizations"]),
+    "inAppPurchaseVersions_localizations_getToManyRelated": ({}, ["version"]),
+    "subscriptions_versions_getToManyRelated": (VERSION_FILTER, ["subscription", "localizations"]),
+    "subscriptionVersions_localizations_getToManyRelated": ({}, ["version"]),
+    "inAppPurchasesV2_inAppPurchaseAvailability_getToOneRelated": ({}, ["availableTerritories"]),
+    "inAppPurchaseAvailabilities_availableTerritories_getToManyRelated": ({}, []),
+    "inAppPurchasesV2_iapPriceSchedule_getToOneRelated": ({}, ["baseTerritory", "manualPrices", "automaticPrices"]),
+    "inAppPurchasePriceSchedules_manualPrices_getToManyRelated": (
+        {"territory": None}, ["inAppPurchasePricePoint", "territory"]),
+    "inAppPurchasesV2_pricePoints_getToManyRelated": ({"territory": None}, ["territory"]),
+    "inAppPurchasesV2_appStoreReviewScreenshot_getToOneRelated": ({}, ["inAppPurchaseV2"]),
+    "subscriptions_pricePoints_getToManyRelated": ({"territory": None, "planType": None}, ["territory"]),
+    "subscriptionPricePoints_equalizations_getToManyRelated": (
+        {"territory": None, "subscription": None, "planType": None}, ["territory"]),
+    "subscriptions_prices_getToManyRelated": (
+        {"territory": None, "planType": PLAN_TYPES, "subscriptionPricePoint": None},
+        ["territory", "subscriptionPricePoint"]),
+    "subscriptions_introductoryOffers_getToManyRelated": (
+        {"territory": None}, ["subscription", "territory", "subscriptionPricePoint"]),
+    "subscriptions_promotionalOffers_getToManyRelated": ({"territory": None}, ["subscription", "prices"]),
+    "subscriptionPromotionalOffers_prices_getToManyRelated": (
+        {"territory": None}, ["territory", "subscriptionPricePoint"]),
+    "subscriptions_offerCodes_getToManyRelated": ({"territory": None}, ["subscription", "prices"]),
+    "subscriptionOfferCodes_prices_getToManyRelated": ({"territory": None}, ["territory", "subscriptionPricePoint"]),
+    "subscriptions_winBackOffers_getToManyRelated": ({}, ["prices"]),
+    "winBackOffers_prices_getToManyRelated": ({"territory": None}, ["territory", "subscriptionPricePoint"]),
+    "subscriptions_planAvailabilities_getToManyRelated": ({}, ["availableTerritories"]),
+    "subscriptionPlanAvailabilities_availableTerritories_getToManyRelated": ({}, []),
+    "subscriptions_appStoreReviewScreenshot_getToOneRelated": ({}, ["subscription"]),
+}
+# Price point lists are long; App Store Connect lets them be read in bigger pages.
+BIG_LIMIT_OPS = {"inAppPurchasesV2_pricePoints_getToManyRelated", "subscriptions_pricePoints_getToManyRelated",
+                 "subscriptionPricePoints_equalizations_getToManyRelated"}

@@ -11,11 +11,17 @@ let package = Package(
         .library(name: "IAPLint", targets: ["IAPLint"]),
         .library(name: "FlatPackage", targets: ["FlatPackage"]),
         .library(name: "CatalogExchange", targets: ["CatalogExchange"]),
+        .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -47,17 +53,37 @@ let package = Package(
         .target(name: "CatalogExchange", dependencies: [
             "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // App Store Connect API 4.4.1: request and response types and a client, generated from Apple's OpenAPI
+        // document by scripts/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
+        .target(name: "AppStoreConnectAPI", dependencies: [
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], exclude: ["openapi-generator-config.yaml"]),
+        // The App Store Connect client: credentials, JWTs, retries, errors, pagination, uploads. No catalog knowledge.
+        .target(name: "AppStoreConnect", dependencies: [
+            "AppStoreConnectAPI",
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Catalog and App Store Connect state as records, the plan between them, and push and pull.
         .target(name: "CatalogSync", dependencies: [
-            "IAPCore", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
+            "IAPCore", "IAPCatalog", "AppStoreConnect", "AppStoreConnectAPI", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
+            "CatalogSync", "AppStoreConnect",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPKitTests", dependencies: [
             "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-            "CatalogExchange",
+            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "CatalogSync",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],
     swiftLanguageModes: [.v6]

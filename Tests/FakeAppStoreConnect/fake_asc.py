@@ -468,6 +468,9 @@ class FakeASC:
             self.faults = []
             self.log = []
             self.asset_reads = {}
+            # Committed screenshots' bytes, served at their imageAsset URL (App Store Connect's CDN renders the
+            # template; the fake serves the original file).
+            self.assets = {}
 
     def save(self):
         if self.state_file:
@@ -1047,6 +1050,7 @@ class FakeASC:
             rec["attributes"]["imageAsset"] = {"templateUrl": "%s/__assets/%s/{w}x{h}bb.{f}" % (self.base_url, rec["id"]),
                                                "width": w, "height": h}
             rec["attributes"]["assetToken"] = "fake/%s" % rec["id"]
+            self.assets[rec["id"]] = blob
         rec["attributes"].pop("uploadOperations", None)
         self.asset_reads[rec["id"]] = self.settings["assetProcessingReads"]
         self.processing_view(rec)
@@ -1506,6 +1510,11 @@ class Dispatcher:
         body = self.read_body()
         if path.startswith("/__fake/"):
             return self.control(method, path, url.query, body)
+        if path.startswith("/__assets/") and method == "GET":
+            blob = fake.assets.get(path.split("/")[2])
+            if blob is None:
+                return self.send(404, raw=b"no such asset", headers={"Content-Type": "text/plain"})
+            return self.send(200, raw=blob, headers={"Content-Type": "application/octet-stream"})
         if path.startswith("/__upload/"):
             parts = path.split("/")
             status, msg = fake.receive_upload(parts[2], int(parts[3]) if len(parts) > 3 and parts[3].isdigit() else -1,

@@ -98,7 +98,7 @@ extension ScreenshotRecord {
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, reason: "cannot be read") }
         let digest = Insecure.MD5.hash(data: data).map { String(format: "%02x", $0) }.joined()
-        self.init(fileName: (path as NSString).lastPathComponent, checksum: digest, path: path)
+        self.init(fileName: (path as NSString).lastPathComponent, checksum: digest, path: path, size: data.count)
     }
 
     /// Screenshots are a few megabytes; anything far larger is not a screenshot.

@@ -53,11 +53,13 @@ public struct ScreenshotRecord: Sendable, Equatable {
     public var checksum: String
     /// The file on disk (catalog side only).
     public var path: String?
+    public var size: Int
 
-    public init(fileName: String, checksum: String, path: String? = nil) {
+    public init(fileName: String, checksum: String, path: String? = nil, size: Int = 0) {
         self.fileName = fileName
         self.checksum = checksum
         self.path = path
+        self.size = size
     }
 
     public static func == (lhs: ScreenshotRecord, rhs: ScreenshotRecord) -> Bool { lhs.checksum == rhs.checksum }

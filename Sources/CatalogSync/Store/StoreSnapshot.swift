@@ -58,6 +58,8 @@ public struct ProductIDs: Sendable, Equatable {
     /// Subscriptions: the plan availability of the standard (up-front) plan; in-app purchases: the availability.
     public var availability: String?
     public var screenshot: String?
+    /// Where the review screenshot can be downloaded (its image asset, rendered at full size).
+    public var screenshotURL: String?
     /// Introductory offers by territory.
     public var introductoryOffers: [String: String]
     public var promotionalOffers: [String: String]

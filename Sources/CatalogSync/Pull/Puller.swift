@@ -1,0 +1,71 @@
+import AppStoreConnect
+import Foundation
+import IAPCatalog
+import IAPCore
+
+/// Turns what App Store Connect holds into a catalog (`iapkit asc pull`), downloading review screenshots beside it.
+public struct Puller: Sendable {
+    public let reader: StoreReader
+
+    public init(reader: StoreReader) { self.reader = reader }
+
+    public struct Result: Sendable {
+        public var catalog: Catalog
+        /// What the catalog cannot hold, product by product, each a sentence.
+        public var notes: [String]
+    }
+
+    /// - Parameter catalogDirectory: the folder the catalog goes to; screenshots land in its `review/`.
+    public func pull(app: StoreApp, catalogDirectory: String) async throws(SyncError) -> Result {
+        let snapshot = try await reader.snapshot(app: app)
+        var notes: [String] = []
+        var screenshotPaths: [String: String] = [:]
+        let products = snapshot.inAppPurchases + snapshot.groups.flatMap(\.subscriptions)
+        for product in products {
+            let id = product.record.productID
+            if let screenshot = product.record.screenshot {
+                guard let url = product.ids.screenshotURL else {
+                    notes.append("\(id): its review screenshot has no image to download yet")
+                    continue
+                }
+                let relative = "review/" + Self.fileName(productID: id, original: screenshot.fileName)
+                try await download(url, to: (catalogDirectory as NSString).appendingPathComponent(relative))
+                screenshotPaths[id] = relative
+            }
+            if !product.record.winBackOffers.isEmpty {
+                notes.append("\(id): win-back offers' customer eligibility and dates are not held by the catalog; push uses "
+                    + "customers who paid \(WinBackDefaults.paidMonths)+ months and lapsed \(WinBackDefaults.lapsedMonths) months ago")
+            }
+            if let state = product.state, state == "REMOVED_FROM_SALE" || state == "DEVELOPER_REMOVED_FROM_SALE" {
+                notes.append("\(id): removed from sale in App Store Connect; the catalog does not record sale status")
+            }
+        }
+        let catalog = snapshot.records.catalog(bundleID: app.bundleID, allTerritories: snapshot.territories,
+                                               screenshotPaths: screenshotPaths)
+        return Result(catalog: catalog, notes: notes)
+    }
+
+    /// `PRODUCT_ID.png`: one file per product, named so it cannot leave `review/`.
+    static func fileName(productID: String, original: String) -> String {
+        let safe = String(productID.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" ? $0 : "_" })
+        let ext = (original as NSString).pathExtension.lowercased()
+        let name = safe.isEmpty || safe.hasPrefix(".") ? "product" + safe : safe
+        return name + "." + (["png", "jpg", "jpeg"].contains(ext) ? ext : "png")
+    }
+
+    func download(_ url: String, to path: String) async throws(SyncError) {
+        guard let target = URL(string: url) else { throw .store(context: "downloading \(url)", reason: "not a URL") }
+        let data: Data
+        do { data = try await reader.asc.download(target) } catch {
+            throw .read(context: "downloading a review screenshot", error: error)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try AtomicFile.write(data, to: path)
+        } catch let error as IAPKitError {
+            throw .store(context: "saving a review screenshot", reason: error.description)
+        } catch {
+            throw .store(context: "saving a review screenshot", reason: "\(path): cannot be written")
+        }
+    }
+}

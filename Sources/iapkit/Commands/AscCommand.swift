@@ -1,0 +1,258 @@
+import AppStoreConnect
+import ArgumentParser
+import CatalogExchange
+import CatalogSync
+import Foundation
+import IAPCatalog
+import IAPCore
+import IAPLint
+
+struct AscCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "asc",
+        abstract: "Take the catalog to App Store Connect: pull the live catalog, plan the change, push it.",
+        discussion: """
+            Credentials (every asc command): --key-id, --issuer-id, --private-key PATH, or the environment
+            ASC_KEY_ID, ASC_ISSUER_ID, and ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY (the PEM text).
+
+            Examples:
+              iapkit asc plan
+              iapkit asc plan --check --format json
+              iapkit asc push --yes
+              iapkit asc pull -o catalog.yaml
+            """,
+        subcommands: [Pull.self, Plan.self, Push.self]
+    )
+
+    /// The API key, the server and the app, the same for every `asc` command.
+    struct Connection: ParsableArguments {
+        @Option(help: "The API key's ID (or ASC_KEY_ID).")
+        var keyID: String?
+
+        @Option(help: "The issuer ID of the key's team (or ASC_ISSUER_ID).")
+        var issuerID: String?
+
+        @Option(help: "The API key's .p8 file (or ASC_PRIVATE_KEY_PATH, or the PEM text in ASC_PRIVATE_KEY).")
+        var privateKey: String?
+
+        @Option(help: "App Store Connect's API server (or ASC_API_URL).")
+        var apiURL: String?
+
+        @Option(help: "The app's App Store Connect id; found from the bundle ID when absent.")
+        var appID: String?
+
+        func credentials() throws -> ASCCredentials {
+            let environment = ProcessInfo.processInfo.environment
+            func value(_ option: String?, _ variable: String) -> String? {
+                (option ?? environment[variable]).flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+            }
+            var missing: [String] = []
+            let keyID = value(self.keyID, "ASC_KEY_ID")
+            let issuerID = value(self.issuerID, "ASC_ISSUER_ID")
+            if keyID == nil { missing.append("--key-id or ASC_KEY_ID") }
+            if issuerID == nil { missing.append("--issuer-id or ASC_ISSUER_ID") }
+            let path = value(privateKey, "ASC_PRIVATE_KEY_PATH")
+            let pem = privateKey == nil ? value(nil, "ASC_PRIVATE_KEY") : nil
+            if path == nil && pem == nil { missing.append("--private-key, ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY") }
+            guard let keyID, let issuerID, missing.isEmpty else {
+                throw IAPKitError.invalidArgument("App Store Connect credentials are missing: set \(missing.joined(separator: "; ")) "
+                    + "(see the README's section on API keys)")
+            }
+            do {
+                if let path { return try ASCCredentials.load(keyID: keyID, issuerID: issuerID, privateKeyPath: path) }
+                let credentials = ASCCredentials(keyID: keyID, issuerID: issuerID, privateKeyPEM: pem ?? "")
+                _ = try ASCTokenProvider(credentials: credentials)
+                return credentials
+            } catch {
+                throw IAPKitError.invalidArgument(error.description)
+            }
+        }
+
+        func client() throws -> AppStoreConnectClient {
+            let credentials = try credentials()
+            let text = apiURL ?? ProcessInfo.processInfo.environment["ASC_API_URL"]
+            var server = AppStoreConnectClient.defaultServerURL
+            if let text {
+                guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                    throw IAPKitError.invalidArgument("--api-url \(text) is not an http(s) URL")
+                }
+                server = url
+            }
+            do { return try AppStoreConnectClient(credentials: credentials, serverURL: server) } catch {
+                throw IAPKitError.invalidArgument(error.description)
+            }
+        }
+
+        /// The app by `--app-id`, or found from its bundle ID.
+        func app(_ reader: StoreReader, bundleID: String?) async throws -> StoreApp {
+            if let appID { return StoreApp(id: appID, bundleID: bundleID ?? "") }
+            guard let bundleID, !bundleID.isEmpty else {
+                throw IAPKitError.invalidArgument("no bundle ID to find the app by: set app.bundleId in the catalog, or pass --app-id")
+            }
+            return try await reader.app(bundleID: bundleID)
+        }
+    }
+
+    /// Loads a catalog, refusing it (exit 1) when lint finds errors of the kinds given.
+    static func loadCatalog(_ path: String, rules: [any Rule]) throws -> Catalog {
+        let collector = FindingCollector()
+        let catalog = try CatalogLoader.load(path: path, findings: collector.consumer)
+        CatalogLinter().check(catalog, rules: rules, baseDirectory: (path as NSString).deletingLastPathComponent,
+                              consumer: collector.consumer)
+        let errors = collector.findings.filter { $0.severity == .error }.sortedForReport()
+        if !errors.isEmpty {
+            Terminal.writeError(TextReporter().report(errors, context: ReportContext(
+                toolVersion: IAPKitCommand.version, products: catalog.allProducts.count, productIDs: [], subject: path)))
+            Terminal.error("\(path) has errors; fix them first (`iapkit lint catalog \(path)`)")
+            throw ExitCode(1)
+        }
+        return catalog
+    }
+
+    /// Reads App Store Connect and plans the catalog against it.
+    static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (Plan, AppStoreConnectClient) {
+        let asc = try connection.client()
+        let reader = StoreReader(asc: asc)
+        let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
+        let snapshot = try await reader.snapshot(app: app)
+        let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
+                                         baseDirectory: (catalogPath as NSString).deletingLastPathComponent)
+        return (Planner(catalog: catalog, desired: desired).plan(against: snapshot), asc)
+    }
+
+    enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    struct Plan: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what push would change in App Store Connect, resource by resource.",
+            discussion: """
+                `+` create, `~` update (each field old -> new), `!` refused (App Store Connect forbids it), `?` unmanaged
+                (in App Store Connect, not in the catalog; never deleted). --check exits 1 when anything differs.
+
+                Examples:
+                  iapkit asc plan
+                  iapkit asc plan catalog.yaml --format json --check
+                """)
+
+        @Argument(help: "The catalog file.")
+        var catalog: String = "catalog.yaml"
+
+        @Option(help: "Output format: text or json.")
+        var format: PlanFormat = .text
+
+        @Flag(help: "Exit 1 when App Store Connect differs from the catalog (creates, updates or refused changes).")
+        var check = false
+
+        @Flag(help: "List unchanged resources too.")
+        var showUnchanged = false
+
+        @OptionGroup var connection: Connection
+
+        func run() async throws {
+            let loaded = try AscCommand.loadCatalog(catalog, rules: RuleRegistry.structuralRules)
+            let (plan, _) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            switch format {
+            case .text: Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
+            case .json: Terminal.output(PlanReport.json(plan).serialized(.pretty))
+            }
+            if check && (plan.count(.create) + plan.count(.update) + plan.count(.refused)) > 0 { throw ExitCode(1) }
+        }
+    }
+
+    struct Push: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Lint the catalog, show the plan, and apply it to App Store Connect.",
+            discussion: """
+                Refuses a catalog with lint errors or refused changes (exit 1). On a terminal it asks before writing;
+                elsewhere it needs --yes. Running it again after a failure finishes the work without duplicates.
+
+                Example:
+                  iapkit asc push --yes
+                """)
+
+        @Argument(help: "The catalog file.")
+        var catalog: String = "catalog.yaml"
+
+        @Flag(help: "Apply without asking (needed without a terminal).")
+        var yes = false
+
+        @OptionGroup var connection: Connection
+
+        func run() async throws {
+            let loaded = try AscCommand.loadCatalog(catalog, rules: RuleRegistry.all)
+            let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            Terminal.writeError(PlanReport.text(plan))
+            if plan.count(.refused) > 0 {
+                Terminal.error("the plan has \(plan.count(.refused)) change(s) App Store Connect forbids (marked !); fix the catalog first")
+                throw ExitCode(1)
+            }
+            guard !plan.operations.isEmpty else {
+                Terminal.writeError("App Store Connect already matches \(catalog); nothing to push.\n")
+                return
+            }
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw IAPKitError.invalidArgument("push writes to App Store Connect; pass --yes to apply without a terminal")
+                }
+                Terminal.writeError("Apply \(plan.operations.count) operations to App Store Connect app \(plan.app.id)? [y/N] ")
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    Terminal.writeError("Nothing was changed.\n")
+                    throw ExitCode(1)
+                }
+            }
+            let showProgress = Terminal.stderrIsTerminal
+            let executor = PlanExecutor(asc: asc)
+            do {
+                let outcome = try await executor.apply(plan) { index, total, change, operation in
+                    guard showProgress else { return }
+                    Terminal.writeError("\r\u{1B}[K[\(index + 1)/\(total)] \(operation.summary)\(change.productID.map { " (\($0))" } ?? "")")
+                }
+                if showProgress { Terminal.writeError("\r\u{1B}[K") }
+                Terminal.writeError("Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
+                    + "0 failed (\(outcome.requests) requests).\n")
+            } catch {
+                if showProgress { Terminal.writeError("\n") }
+                throw error
+            }
+        }
+    }
+
+    struct Pull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the app's in-app purchases and subscriptions in App Store Connect as catalog YAML.",
+            discussion: """
+                Review screenshots are downloaded to review/ beside the catalog. What the catalog cannot hold is reported.
+
+                Example:
+                  iapkit asc pull --bundle-id com.example.myapp -o catalog.yaml
+                """)
+
+        @Option(name: .shortAndLong, help: "The catalog file to write.")
+        var output: String = "catalog.yaml"
+
+        @Option(help: "The app's bundle ID (or give --app-id).")
+        var bundleID: String?
+
+        @Flag(help: "Replace an existing catalog file.")
+        var force = false
+
+        @OptionGroup var connection: Connection
+
+        func run() async throws {
+            if FileManager.default.fileExists(atPath: output), !force {
+                throw IAPKitError.alreadyExists(path: output, hint: "pass --force to replace it")
+            }
+            let asc = try connection.client()
+            let reader = StoreReader(asc: asc)
+            var app = try await connection.app(reader, bundleID: bundleID)
+            if app.bundleID.isEmpty { app.bundleID = bundleID ?? "" }
+            let puller = Puller(reader: reader)
+            let result = try await puller.pull(app: app, catalogDirectory: (output as NSString).deletingLastPathComponent)
+            result.notes.forEach(Terminal.warning)
+            let header = "# yaml-language-server: $schema=catalog.schema.json\n# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
+            try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header), to: output)
+            Terminal.writeError("wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n")
+        }
+    }
+}
+

@@ -19,6 +19,7 @@ enum Paths {
     static let shared = (repository as NSString).deletingLastPathComponent + "/shared"
     static let sharedReference = shared + "/reference"
     static let storeKitFixtures = shared + "/fixtures/storekit"
+    static let checkXar = repository + "/scripts/check-xar.py"
 
     /// The `iapkit` binary the test run built.
     static let binary: String = {

@@ -146,7 +146,8 @@ public struct StoreKitExporter: Sendable {
             if version.major >= 3 { fields.append(("numberOfPeriods", .int(1))) }
         case .payAsYouGo?:
             fields.append(("paymentMode", .string("payAsYouGo")))
-            fields.append(("subscriptionPeriod", .string(product.period ?? "P1M")))
+            // A monthly plan's payments renew monthly whatever the subscription's period.
+            fields.append(("subscriptionPeriod", .string(plan == .monthly ? "P1M" : product.period ?? "P1M")))
             fields.append(("numberOfPeriods", .int(offer.periods ?? 1)))
         }
         if let price = offer.price, offer.mode != .freeTrial { fields.append(("displayPrice", .string(price.text))) }

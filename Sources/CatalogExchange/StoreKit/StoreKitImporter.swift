@@ -254,7 +254,8 @@ public struct StoreKitImporter: Sendable {
             }
             for (offer, offerPath, kind) in offers {
                 let planType = try billingPlanType(offer["billingPlanType"], offerPath + ".billingPlanType")
-                guard let read = try readOffer(offer, path: offerPath, kind: kind, of: product) else { continue }
+                let renewal = planType == .monthly ? "P1M" : product.period
+                guard let read = try readOffer(offer, path: offerPath, kind: kind, of: product, renewal: renewal) else { continue }
                 if planType == .upfront {
                     add(read, to: &product.introductoryOffer, &product.promotionalOffers, &product.offerCodes,
                         &product.winBackOffers, owner: id)
@@ -308,7 +309,9 @@ public struct StoreKitImporter: Sendable {
             return plan
         }
 
-        mutating func readOffer(_ item: JSONValue, path: String, kind: OfferKind, of product: Product) throws(IAPKitError) -> Offer? {
+        /// `renewal` is how often the offer's plan bills: the subscription's period, or monthly for a monthly plan.
+        mutating func readOffer(_ item: JSONValue, path: String, kind: OfferKind, of product: Product,
+                                renewal: String?) throws(IAPKitError) -> Offer? {
             _ = try object(item, path)
             let id = product.productID ?? ""
             var offer = Offer(path: .root, kind: kind)
@@ -325,8 +328,8 @@ public struct StoreKitImporter: Sendable {
             case "payAsYouGo":
                 offer.mode = .payAsYouGo
                 offer.periods = count
-                if let period, period != product.period {
-                    notes.append("`\(id)`: a pay-as-you-go \(kind.rawValue) billed every \(period) on a \(product.period ?? "") subscription was imported with the subscription's period")
+                if let period, period != renewal {
+                    notes.append("`\(id)`: a pay-as-you-go \(kind.rawValue) billed every \(period) on a plan billed every \(renewal ?? "") was imported with the plan's period")
                 }
             default:
                 throw fail(path + ".paymentMode", "`\(mode ?? "")` is not a StoreKit payment mode (free, payAsYouGo, payUpFront)")

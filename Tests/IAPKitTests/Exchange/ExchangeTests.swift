@@ -21,7 +21,7 @@ enum StoreKitRoundTrip {
         def plan(o): return o.get('billingPlanType', 'BILLED_UPFRONT')
         def offer(o, sub_period):
             mode, n = o['paymentMode'], o.get('numberOfPeriods', 1)
-            renewal = 'P1M' if plan(o) == 'MONTHLY' else sub_period
+            renewal = o['subscriptionPeriod'] if plan(o) == 'MONTHLY' else sub_period
             span = (renewal, n) if mode == 'payAsYouGo' else (mul(o['subscriptionPeriod'], n), 1)
             price = None if mode == 'free' or o.get('displayPrice', '') == '' else o['displayPrice']
             extra = (o.get('offerID'), o.get('referenceName'), tuple(sorted(o.get('eligibility', []))), o.get('isStackable'))
@@ -121,10 +121,13 @@ enum StoreKitRoundTrip {
             yearly = d['subscriptionGroups'][0]['subscriptions'][1]
             print(json.dumps([[p['billingPlanType'], p['displayPrice'], p['commitmentDisplayPrice']] for p in yearly['billingPlans']]))
             print(json.dumps(sorted([o['billingPlanType'], o['paymentMode']] for o in yearly['introductoryOffers'])))
+            print(json.dumps(sorted([o['billingPlanType'], o['subscriptionPeriod']] for o in yearly['adHocOffers'])))
             """, [exported])
+        // The monthly plan's pay-as-you-go offer renews monthly on this yearly subscription.
         #expect(plans == """
             [["BILLED_UPFRONT", "49.99", "49.99"], ["MONTHLY", "4.99", "59.88"]]
             [["BILLED_UPFRONT", "payUpFront"], ["MONTHLY", "free"]]
+            [["BILLED_UPFRONT", "P1Y"], ["MONTHLY", "P1M"]]
 
             """)
     }

@@ -89,6 +89,8 @@ final class NodeReader {
     let catalog: Catalog
     let consumer: FindingConsumer
     var visited = 0
+    /// The product being read, so a shape problem inside it names the product as every other finding does.
+    var productID: String?
 
     init(catalog: Catalog, consumer: @escaping FindingConsumer) {
         self.catalog = catalog
@@ -97,7 +99,7 @@ final class NodeReader {
 
     func report(_ message: String, at path: CatalogPath, location: SourceLocation? = nil, rule: String = schemaRule) {
         consumer(Finding(ruleID: rule, severity: .error, message: message, location: location ?? catalog.location(of: path),
-                         path: path.description))
+                         path: path.description, productID: productID))
     }
 
     func count() throws(IAPKitError) {

@@ -11,7 +11,9 @@ public enum CatalogKeys {
                                  "localizations", "review", "hostedContent", "availability"]
     public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
                                       "familySharable", "localizations", "review", "introductoryOffer",
-                                      "promotionalOffers", "offerCodes", "winBackOffers", "availability"]
+                                      "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability"]
+    public static let billingPlan = ["planType", "price", "commitmentPrice", "enabled", "introductoryOffer",
+                                     "promotionalOffers", "offerCodes", "winBackOffers"]
     public static let localization = ["locale", "name", "description"]
     public static let groupLocalization = ["locale", "name", "customAppName"]
     public static let group = ["referenceName", "localizations", "subscriptions"]
@@ -24,7 +26,8 @@ public enum CatalogKeys {
     public static let policy = ["locale", "text", "url"]
     public static let storeKit = ["storefront", "locale"]
     public static let availability = ["territories", "availableInNewTerritories"]
-    public static let offerKeys = ["introductoryOffer", "promotionalOffers", "offerCodes", "winBackOffers"]
+    /// Keys only an auto-renewable subscription has; on a product the offer and billing-plan rules report them.
+    public static let offerKeys = ["introductoryOffer", "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans"]
 }
 
 extension NodeReader {
@@ -91,9 +94,12 @@ extension NodeReader {
     func readProduct(_ node: Node, path: CatalogPath) throws(IAPKitError) -> Product? {
         let object = try Object(node, path: path, what: "a product", allowed: CatalogKeys.product, reader: self)
         guard object.valid else { return nil }
+        // Declared first so it runs last: the unknown keys `finish` reports still name the product.
+        defer { productID = nil }
         defer { object.finish() }
         var product = Product(path: path)
         product.productID = object.string("productId", required: true)
+        productID = product.productID
         product.referenceName = object.string("referenceName")
         if let text = object.string("type", required: true) {
             product.type = ProductType.productTypes.first { $0.rawValue == text }
@@ -152,26 +158,60 @@ extension NodeReader {
     func readSubscription(_ node: Node, path: CatalogPath) throws(IAPKitError) -> Product? {
         let object = try Object(node, path: path, what: "a subscription", allowed: CatalogKeys.subscription, reader: self)
         guard object.valid else { return nil }
+        defer { productID = nil }
         defer { object.finish() }
         var product = Product(path: path, type: .autoRenewableSubscription)
         product.productID = object.string("productId", required: true)
+        productID = product.productID
         product.referenceName = object.string("referenceName")
         product.period = object.string("period", required: true)
         product.groupLevel = object.int("groupLevel")
         try readCommon(object, into: &product)
-        if let node = object.node("introductoryOffer") {
-            product.introductoryOffer = try readOffer(node, path: path / "introductoryOffer", kind: .introductory)
-        }
-        product.promotionalOffers = try object.list("promotionalOffers") { node, path throws(IAPKitError) in
-            try readOffer(node, path: path, kind: .promotional)
-        }
-        product.offerCodes = try object.list("offerCodes") { node, path throws(IAPKitError) in
-            try readOffer(node, path: path, kind: .offerCode)
-        }
-        product.winBackOffers = try object.list("winBackOffers") { node, path throws(IAPKitError) in
-            try readOffer(node, path: path, kind: .winBack)
+        let offers = try readOffers(object)
+        product.introductoryOffer = offers.introductory
+        product.promotionalOffers = offers.promotional
+        product.offerCodes = offers.codes
+        product.winBackOffers = offers.winBack
+        product.billingPlans = try object.list("billingPlans") { node, path throws(IAPKitError) in
+            try readBillingPlan(node, path: path)
         }
         return product
+    }
+
+    /// The four offer keys a subscription and each of its billing plans share.
+    func readOffers(_ object: Object) throws(IAPKitError)
+        -> (introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer]) {
+        var introductory: Offer?
+        if let node = object.node("introductoryOffer") {
+            introductory = try readOffer(node, path: object.path / "introductoryOffer", kind: .introductory)
+        }
+        let promotional = try object.list("promotionalOffers") { node, path throws(IAPKitError) in
+            try readOffer(node, path: path, kind: .promotional)
+        }
+        let codes = try object.list("offerCodes") { node, path throws(IAPKitError) in
+            try readOffer(node, path: path, kind: .offerCode)
+        }
+        let winBack = try object.list("winBackOffers") { node, path throws(IAPKitError) in
+            try readOffer(node, path: path, kind: .winBack)
+        }
+        return (introductory, promotional, codes, winBack)
+    }
+
+    func readBillingPlan(_ node: Node, path: CatalogPath) throws(IAPKitError) -> BillingPlan? {
+        let object = try Object(node, path: path, what: "a billing plan", allowed: CatalogKeys.billingPlan, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        var plan = BillingPlan(path: path)
+        (plan.type, plan.typeText) = object.choice("planType")
+        plan.price = object.price("price")
+        plan.commitmentPrice = object.price("commitmentPrice")
+        plan.enabled = object.bool("enabled")
+        let offers = try readOffers(object)
+        plan.introductoryOffer = offers.introductory
+        plan.promotionalOffers = offers.promotional
+        plan.offerCodes = offers.codes
+        plan.winBackOffers = offers.winBack
+        return plan
     }
 
     func readOffer(_ node: Node, path: CatalogPath, kind: OfferKind) throws(IAPKitError) -> Offer? {
@@ -187,10 +227,7 @@ extension NodeReader {
         guard object.valid else { return nil }
         defer { object.finish() }
         var offer = Offer(path: path, kind: kind)
-        if let text = object.string("mode", required: true) {
-            offer.mode = OfferMode(rawValue: text)
-            if offer.mode == nil { offer.modeText = text }
-        }
+        (offer.mode, offer.modeText) = object.choice("mode")
         offer.duration = object.string("duration")
         offer.periods = object.int("periods")
         offer.price = object.price("price")
@@ -210,5 +247,14 @@ extension NodeReader {
             }
         }
         return offer
+    }
+}
+
+extension NodeReader.Object {
+    /// A required value from a fixed set. Text that names none is returned too, for the rule that lists the choices.
+    func choice<Value: RawRepresentable>(_ key: String) -> (value: Value?, unknownText: String?) where Value.RawValue == String {
+        guard let text = string(key, required: true) else { return (nil, nil) }
+        let value = Value(rawValue: text)
+        return (value, value == nil ? text : nil)
     }
 }

@@ -12,6 +12,15 @@ public enum Suggestions {
         return distance <= max(2, word.count / 3) ? candidate : nil
     }
 
+    /// "`text` is not <what>; use `a`, `b` or `c`", suggesting the nearest choice when one is close.
+    public static func unknownChoice(_ text: String, what: String, choices: [String]) -> String {
+        let quoted = choices.map { "`\($0)`" }
+        let list = quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.joined()
+        var message = "`\(text)` is not \(what); use \(list)"
+        if let suggestion = nearest(to: text, in: choices) { message += "; did you mean `\(suggestion)`?" }
+        return message
+    }
+
     /// Levenshtein distance over Unicode scalars.
     public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)

@@ -99,43 +99,78 @@ public struct ASCRequestExporter: Sendable {
                         ("description", localization.description.map(JSONValue.string)),
                     ], relationships: [subscriptionLink])
                 }
-                if let cents = subscription.resolvedPriceCents, let point = PriceGrid.pricePointNumber(cents: cents) {
+                // With billing plans listed, every price and offer names the plan it belongs to.
+                let plans = subscription.billingPlans
+                let upfront: BillingPlanType? = plans.isEmpty ? nil : .upfront
+                func price(_ cents: Int?, plan: BillingPlanType?) {
+                    guard let cents, let point = PriceGrid.pricePointNumber(cents: cents) else { return }
                     request("/v1/subscriptionPrices", "subscriptionPrices", ref: nil, attributes: [
-                        ("preserveCurrentPrice", .bool(false)),
+                        ("preserveCurrentPrice", .bool(false)), ("planType", plan.map { .string(Self.apiPlanType($0)) }),
                     ], relationships: [
                         subscriptionLink, ("territory", link("territories", "USA")),
                         ("subscriptionPricePoint", link("subscriptionPricePoints", "${pricePoint:\(ref):USA:\(point)}")),
                     ])
                 }
-                if let offer = subscription.introductoryOffer, let terms = Self.terms(offer, of: subscription) {
+                func introductory(_ offer: Offer?, plan: BillingPlanType?) {
+                    guard let offer, let terms = Self.terms(offer, of: subscription) else { return }
                     var relationships = [subscriptionLink, ("territory", link("territories", "USA"))]
                     if let point = offer.price?.cents.flatMap(PriceGrid.pricePointNumber(cents:)), offer.mode != .freeTrial {
                         relationships.append(("subscriptionPricePoint", link("subscriptionPricePoints", "${pricePoint:\(ref):USA:\(point)}")))
                     }
                     request("/v1/subscriptionIntroductoryOffers", "subscriptionIntroductoryOffers", ref: nil, attributes: [
                         ("duration", .string(terms.duration)), ("offerMode", .string(terms.mode)), ("numberOfPeriods", .int(terms.periods)),
+                        ("targetSubscriptionPlanType", plan.map { .string(Self.apiPlanType($0)) }),
                     ], relationships: relationships)
                 }
-                for (index, offer) in subscription.promotionalOffers.enumerated() {
-                    guard let terms = Self.terms(offer, of: subscription) else { continue }
-                    var prices: [JSONValue] = []
-                    var included: [JSONValue] = []
-                    if offer.mode != .freeTrial, let point = offer.price?.cents.flatMap(PriceGrid.pricePointNumber(cents:)) {
-                        let local = "${promo-price-\(id)-\(index)}"
-                        prices.append(.object([("type", .string("subscriptionPromotionalOfferPrices")), ("id", .string(local))]))
-                        included.append(.object([
-                            ("type", .string("subscriptionPromotionalOfferPrices")), ("id", .string(local)),
-                            ("relationships", .object([
-                                ("territory", link("territories", "USA")),
-                                ("subscriptionPricePoint", link("subscriptionPricePoints", "${pricePoint:\(ref):USA:\(point)}")),
-                            ])),
-                        ]))
+                func promotional(_ offers: [Offer], plan: BillingPlanType?) {
+                    for (index, offer) in offers.enumerated() {
+                        guard let terms = Self.terms(offer, of: subscription) else { continue }
+                        var prices: [JSONValue] = []
+                        var included: [JSONValue] = []
+                        if offer.mode != .freeTrial, let point = offer.price?.cents.flatMap(PriceGrid.pricePointNumber(cents:)) {
+                            let local = "${promo-price-\(id)-\(plan == .monthly ? "monthly-" : "")\(index)}"
+                            prices.append(.object([("type", .string("subscriptionPromotionalOfferPrices")), ("id", .string(local))]))
+                            included.append(.object([
+                                ("type", .string("subscriptionPromotionalOfferPrices")), ("id", .string(local)),
+                                ("relationships", .object([
+                                    ("territory", link("territories", "USA")),
+                                    ("subscriptionPricePoint", link("subscriptionPricePoints", "${pricePoint:\(ref):USA:\(point)}")),
+                                ])),
+                            ]))
+                        }
+                        request("/v1/subscriptionPromotionalOffers", "subscriptionPromotionalOffers", ref: nil, attributes: [
+                            ("duration", .string(terms.duration)), ("name", .string(offer.referenceName ?? offer.offerID ?? "")),
+                            ("numberOfPeriods", .int(terms.periods)), ("offerCode", .string(offer.offerID ?? "")),
+                            ("offerMode", .string(terms.mode)), ("targetSubscriptionPlanType", plan.map { .string(Self.apiPlanType($0)) }),
+                        ], relationships: [subscriptionLink, ("prices", .object([("data", .array(prices))]))], included: included)
                     }
-                    request("/v1/subscriptionPromotionalOffers", "subscriptionPromotionalOffers", ref: nil, attributes: [
-                        ("duration", .string(terms.duration)), ("name", .string(offer.referenceName ?? offer.offerID ?? "")),
-                        ("numberOfPeriods", .int(terms.periods)), ("offerCode", .string(offer.offerID ?? "")),
-                        ("offerMode", .string(terms.mode)),
-                    ], relationships: [subscriptionLink, ("prices", .object([("data", .array(prices))]))], included: included)
+                }
+
+                price(subscription.resolvedPriceCents, plan: upfront)
+                introductory(subscription.introductoryOffer, plan: upfront)
+                promotional(subscription.promotionalOffers, plan: upfront)
+                for plan in plans {
+                    guard let type = plan.type else { continue }
+                    guard plan.enabled != false else {
+                        notes.append("`\(id)`: the \(type.rawValue) billing plan is disabled; not made available")
+                        continue
+                    }
+                    request("/v1/subscriptionPlanAvailabilities", "subscriptionPlanAvailabilities", ref: nil, attributes: [
+                        ("planType", .string(Self.apiPlanType(type))), ("availableInNewTerritories", .bool(true)),
+                    ], relationships: [
+                        ("availableTerritories", .object([("data", .array([.object([("type", .string("territories")), ("id", .string("USA"))])]))])),
+                        subscriptionLink,
+                    ])
+                    guard type == .monthly else { continue }
+                    price(plan.price?.cents, plan: .monthly)
+                    if let payment = plan.price, payment.cents.flatMap(PriceGrid.pricePointNumber(cents:)) == nil {
+                        notes.append("`\(id)`: the monthly plan's price $\(payment) is not a USD price point; set it in App Store Connect")
+                    }
+                    introductory(plan.introductoryOffer, plan: .monthly)
+                    promotional(plan.promotionalOffers, plan: .monthly)
+                    if !plan.offerCodes.isEmpty || !plan.winBackOffers.isEmpty {
+                        notes.append("`\(id)`: the monthly plan's offer codes and win-back offers are not exported; create them in App Store Connect")
+                    }
                 }
                 if !subscription.offerCodes.isEmpty || !subscription.winBackOffers.isEmpty {
                     notes.append("`\(id)`: offer codes and win-back offers are not exported; create them in App Store Connect")
@@ -144,6 +179,9 @@ public struct ASCRequestExporter: Sendable {
         }
         return Output(requests: .array(requests), notes: notes)
     }
+
+    /// App Store Connect's `SubscriptionPlanType`.
+    static func apiPlanType(_ type: BillingPlanType) -> String { type == .monthly ? "MONTHLY" : "UPFRONT" }
 
     /// App Store Connect's duration names.
     static func apiDuration(_ period: String) -> String? {

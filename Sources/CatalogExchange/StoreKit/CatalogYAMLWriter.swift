@@ -46,11 +46,9 @@ public enum CatalogYAMLWriter {
         fields.append(("price", product.price.map { priceNode($0) } ?? product.tier.map { _ in nil } ?? nil))
         if product.price == nil, let tier = product.tier { fields.append(("tier", number(tier))) }
         if product.familySharable == true { fields.append(("familySharable", boolean(true))) }
-        if let offer = product.introductoryOffer { fields.append(("introductoryOffer", self.offer(offer))) }
-        for (key, offers) in [("promotionalOffers", product.promotionalOffers), ("offerCodes", product.offerCodes),
-                              ("winBackOffers", product.winBackOffers)] where !offers.isEmpty {
-            fields.append((key, Node.sequence(.init(offers.map(offer)))))
-        }
+        fields += offers(introductory: product.introductoryOffer, promotional: product.promotionalOffers,
+                         codes: product.offerCodes, winBack: product.winBackOffers)
+        if !product.billingPlans.isEmpty { fields.append(("billingPlans", Node.sequence(.init(product.billingPlans.map(billingPlan))))) }
         fields.append(("localizations", Node.sequence(.init(product.localizations.map(localization)))))
         if let review = product.review {
             fields.append(("review", mapping([("note", review.note.map(text)), ("screenshot", review.screenshot.map(text))])))
@@ -80,6 +78,26 @@ public enum CatalogYAMLWriter {
                  ("description", localization.description.map(text))])
     }
 
+    /// The offer keys a subscription and a billing plan share, each only when present.
+    static func offers(introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer]) -> [(String, Node?)] {
+        var fields: [(String, Node?)] = []
+        if let introductory { fields.append(("introductoryOffer", offer(introductory))) }
+        for (key, offers) in [("promotionalOffers", promotional), ("offerCodes", codes), ("winBackOffers", winBack)] where !offers.isEmpty {
+            fields.append((key, Node.sequence(.init(offers.map(offer)))))
+        }
+        return fields
+    }
+
+    static func billingPlan(_ plan: BillingPlan) -> Node {
+        var fields: [(String, Node?)] = [("planType", text(plan.type?.rawValue ?? plan.typeText)),
+                                         ("price", plan.price.map(priceNode)),
+                                         ("commitmentPrice", plan.commitmentPrice.map(priceNode)),
+                                         ("enabled", plan.enabled.map(boolean))]
+        fields += offers(introductory: plan.introductoryOffer, promotional: plan.promotionalOffers, codes: plan.offerCodes,
+                         winBack: plan.winBackOffers)
+        return mapping(fields)
+    }
+
     static func offer(_ offer: Offer) -> Node {
         var fields: [(String, Node?)] = []
         if offer.kind == .promotional || offer.kind == .winBack { fields.append(("offerId", offer.offerID.map(text))) }
@@ -101,7 +119,8 @@ public enum CatalogYAMLWriter {
     nonisolated(unsafe) static let plainTag = Tag(.str)
     static func number(_ value: Int) -> Node { Node.scalar(.init(String(value), plainTag, .plain)) }
     static func boolean(_ value: Bool) -> Node { Node.scalar(.init(value ? "true" : "false", plainTag, .plain)) }
-    static func priceNode(_ price: Price) -> Node { Node.scalar(.init(price.description, plainTag, .plain)) }
+    /// The text as written (`0.5`, `10`), so a price read from a StoreKit file is written back unchanged.
+    static func priceNode(_ price: Price) -> Node { Node.scalar(.init(price.text, plainTag, .plain)) }
 
     /// Plain when unambiguous; double-quoted when a YAML 1.1 or 1.2 reader could take it for a number, a boolean,
     /// null, or structure.

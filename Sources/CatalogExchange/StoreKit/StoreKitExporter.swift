@@ -40,8 +40,9 @@ public struct StoreKitExporter: Sendable {
         })
     }
 
+    /// The price as the catalog writes it (an imported price comes back unchanged), else the legacy tier's.
     private func price(_ product: Product) -> String {
-        product.resolvedPriceCents.map(Price.format(cents:)) ?? product.price?.text ?? "0.99"
+        product.price?.text ?? product.resolvedPriceCents.map(Price.format(cents:)) ?? ""
     }
 
     private func storeKitType(_ type: ProductType?) -> String {
@@ -79,7 +80,6 @@ public struct StoreKitExporter: Sendable {
     private func subscription(_ product: Product, groupID: String) -> JSONValue {
         let id = product.productID ?? ""
         var fields: [(String, JSONValue)] = [
-            ("adHocOffers", .array(product.promotionalOffers.map { offer($0, of: product) })),
             ("displayPrice", .string(price(product))),
             ("familyShareable", .bool(product.familySharable ?? false)),
             ("groupNumber", .int(product.groupLevel ?? 1)),
@@ -91,23 +91,49 @@ public struct StoreKitExporter: Sendable {
             ("subscriptionGroupID", .string(groupID)),
             ("type", .string("RecurringSubscription")),
         ]
+        // Offers of a monthly plan sit beside the subscription's own, marked with their plan (5.0 only).
+        let plans = version.major >= 5 ? product.billingPlans.filter { $0.type == .monthly } : []
+        func offers(_ own: [Offer], _ perPlan: (BillingPlan) -> [Offer]) -> JSONValue {
+            .array(own.map { offer($0, of: product, plan: .upfront) }
+                + plans.flatMap { plan in perPlan(plan).map { offer($0, of: product, plan: .monthly) } })
+        }
+        fields.append(("adHocOffers", offers(product.promotionalOffers, \.promotionalOffers)))
         // Every format iapkit writes (1.2 and later) has offer codes.
-        fields.append(("codeOffers", .array(product.offerCodes.map { offer($0, of: product) })))
-        if version.major >= 4 { fields.append(("winbackOffers", .array(product.winBackOffers.map { offer($0, of: product) }))) }
-        let intro = product.introductoryOffer.map { offer($0, of: product) }
+        fields.append(("codeOffers", offers(product.offerCodes, \.offerCodes)))
+        if version.major >= 4 { fields.append(("winbackOffers", offers(product.winBackOffers, \.winBackOffers))) }
+        let intro = product.introductoryOffer.map { offer($0, of: product, plan: .upfront) }
         if version.major >= 5 {
             if let intro { fields.append(("introductoryOffer", intro)) }
-            fields.append(("introductoryOffers", .array(intro.map { [$0] } ?? [])))
+            let planIntros = plans.compactMap { plan in plan.introductoryOffer.map { offer($0, of: product, plan: .monthly) } }
+            fields.append(("introductoryOffers", .array((intro.map { [$0] } ?? []) + planIntros)))
+            if !product.billingPlans.isEmpty { fields.append(("billingPlans", .array(product.billingPlans.map { billingPlan($0, of: product) }))) }
         } else {
             fields.append(("introductoryOffer", intro ?? .null))
         }
         return .object(fields)
     }
 
+    /// A billing plan with its defaults filled in: an upfront plan costs the subscription's price, a monthly plan
+    /// commits to twelve payments.
+    private func billingPlan(_ plan: BillingPlan, of product: Product) -> JSONValue {
+        let type = plan.type ?? .upfront
+        return .object([
+            ("billingPlanType", .string(Self.storeKitPlanType(type))),
+            ("commitmentDisplayPrice", .string((plan.commitmentPrice ?? plan.defaultCommitmentPrice(of: product))?.text ?? "")),
+            ("displayPrice", .string(plan.resolvedPrice(of: product)?.text ?? "")),
+            ("internalID", .string(StableID.hex8("plan:\(product.productID ?? ""):\(type.rawValue)"))),
+            ("isEnabled", .bool(plan.enabled ?? true)),
+        ])
+    }
+
+    static func storeKitPlanType(_ type: BillingPlanType) -> String { type == .monthly ? "MONTHLY" : "BILLED_UPFRONT" }
+
     /// Offers in StoreKit's words: `free` with the trial length, `payUpFront` with its whole span, `payAsYouGo`
     /// with the renewal period and how many periods are discounted.
-    private func offer(_ offer: Offer, of product: Product) -> JSONValue {
-        let seed = "offer:\(product.productID ?? ""):\(offer.kind.rawValue):\(offer.offerID ?? offer.referenceName ?? "")"
+    private func offer(_ offer: Offer, of product: Product, plan: BillingPlanType) -> JSONValue {
+        // Upfront offers keep the ids they had before billing plans existed.
+        let planSeed = plan == .upfront ? "" : "\(plan.rawValue):"
+        let seed = "offer:\(product.productID ?? ""):\(planSeed)\(offer.kind.rawValue):\(offer.offerID ?? offer.referenceName ?? "")"
         var fields: [(String, JSONValue)] = [("internalID", .string(StableID.hex8(seed)))]
         switch offer.mode {
         case .freeTrial?, nil:
@@ -120,11 +146,12 @@ public struct StoreKitExporter: Sendable {
             if version.major >= 3 { fields.append(("numberOfPeriods", .int(1))) }
         case .payAsYouGo?:
             fields.append(("paymentMode", .string("payAsYouGo")))
-            fields.append(("subscriptionPeriod", .string(product.period ?? "P1M")))
+            // A monthly plan's payments renew monthly whatever the subscription's period.
+            fields.append(("subscriptionPeriod", .string(plan == .monthly ? "P1M" : product.period ?? "P1M")))
             fields.append(("numberOfPeriods", .int(offer.periods ?? 1)))
         }
-        if let price = offer.price, offer.mode != .freeTrial { fields.append(("displayPrice", .string(price.description))) }
-        if version.major >= 5 { fields.append(("billingPlanType", .string("BILLED_UPFRONT"))) }
+        if let price = offer.price, offer.mode != .freeTrial { fields.append(("displayPrice", .string(price.text))) }
+        if version.major >= 5 { fields.append(("billingPlanType", .string(Self.storeKitPlanType(plan)))) }
         switch offer.kind {
         case .introductory:
             break
@@ -137,6 +164,22 @@ public struct StoreKitExporter: Sendable {
             fields.append(("isStackable", .bool(offer.stackable ?? false)))
         }
         return .object(fields)
+    }
+
+    /// What this format version cannot hold, each a sentence naming the subscription, for the caller to show.
+    public func unsupported(in catalog: Catalog) -> [String] {
+        var notes: [String] = []
+        for product in catalog.allSubscriptions {
+            let id = product.productID ?? ""
+            if version.major < 4 && !(product.winBackOffers + product.billingPlans.flatMap(\.winBackOffers)).isEmpty {
+                notes.append("`\(id)`: win-back offers need StoreKit format 4.0 or later; not written")
+            }
+            if version.major < 5, product.billingPlans.contains(where: { !$0.isPlainUpfront }) {
+                let offers = product.billingPlans.flatMap(\.allOffers).count
+                notes.append("`\(id)`: billing plans\(offers > 0 ? " and their \(offers) offer\(offers == 1 ? "" : "s")" : "") need StoreKit format 5.0; not written")
+            }
+        }
+        return notes
     }
 
     private func settings(_ catalog: Catalog) -> JSONValue {
@@ -159,5 +202,12 @@ public struct StoreKitExporter: Sendable {
             ])
         }
         return .object([("eula", .string(catalog.appPolicies?.eula ?? "")), ("policies", .array(list))])
+    }
+}
+
+extension BillingPlan {
+    /// An enabled upfront plan at the subscription's own price: what every format before 5.0 implies.
+    var isPlainUpfront: Bool {
+        type == .upfront && price == nil && commitmentPrice == nil && enabled != false && allOffers.isEmpty
     }
 }

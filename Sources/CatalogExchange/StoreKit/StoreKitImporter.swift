@@ -183,12 +183,15 @@ public struct StoreKitImporter: Sendable {
             return result
         }
 
-        mutating func price(_ value: JSONValue?, _ path: String, owner: String) throws(IAPKitError) -> Price? {
-            guard let text = try string(value, path, optional: true) else { return nil }
+        /// Xcode writes `0.99`, `0.5`, `10` and, on some offers, an empty string; the text is kept as written so
+        /// export gives it back unchanged. An empty price is no price.
+        func price(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> Price? {
+            guard let text = try string(value, path, optional: true), !text.isEmpty else { return nil }
             guard let price = Price(text: text) else { throw fail(path, "`\(text)` is not a price") }
-            if let cents = price.cents { return Price(cents: cents) }
             return price
         }
+
+        static func isEmptyPrice(_ value: JSONValue?) -> Bool { value == .string("") }
 
         mutating func readProduct(_ item: JSONValue, path: String, forcedType: ProductType?, index: Int) throws(IAPKitError) -> Product {
             _ = try object(item, path)
@@ -212,7 +215,8 @@ public struct StoreKitImporter: Sendable {
                 product.referenceName = id
                 notes.append("`\(id)`: referenceName was empty; set to the product ID")
             }
-            product.price = try price(item["displayPrice"], path + ".displayPrice", owner: id)
+            product.price = try price(item["displayPrice"], path + ".displayPrice")
+            if Self.isEmptyPrice(item["displayPrice"]) { notes.append("`\(id)`: displayPrice was empty; set its `price`") }
             if try bool(item["familyShareable"], path + ".familyShareable") == true { product.familySharable = true }
             product.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "`\(id)`", group: false)
         }
@@ -235,37 +239,81 @@ public struct StoreKitImporter: Sendable {
             try fillCommon(&product, item, path: path)
             product.period = try string(item["recurringSubscriptionPeriod"], path + ".recurringSubscriptionPeriod")
             product.groupLevel = try int(item["groupNumber"], path + ".groupNumber")
-            var intro = item["introductoryOffer"]
-            if intro == nil || intro == .null, case let .array(list)? = item["introductoryOffers"], let first = list.first { intro = first }
-            if let intro, intro != .null {
-                product.introductoryOffer = try readOffer(intro, path: path + ".introductoryOffer", kind: .introductory, of: product)
+            for (planIndex, plan) in try array(item["billingPlans"], path + ".billingPlans", optional: true).enumerated() {
+                product.billingPlans.append(try readBillingPlan(plan, path: "\(path).billingPlans[\(planIndex)]", of: product))
             }
-            if case let .array(list)? = item["introductoryOffers"], list.count > 1 {
-                notes.append("`\(id)`: \(list.count - 1) more introductory offer\(list.count == 2 ? "" : "s") for other billing plans dropped; the catalog holds one")
-            }
+            // 5.0 lists one introductory offer per billing plan and repeats the first as `introductoryOffer`.
+            var intros = try array(item["introductoryOffers"], path + ".introductoryOffers", optional: true)
+                .enumerated().map { ($0.element, "\(path).introductoryOffers[\($0.offset)]") }
+            if intros.isEmpty, let intro = item["introductoryOffer"], intro != .null { intros = [(intro, path + ".introductoryOffer")] }
+            var offers: [(JSONValue, String, OfferKind)] = intros.map { ($0.0, $0.1, .introductory) }
             for (key, kind) in [("adHocOffers", OfferKind.promotional), ("codeOffers", .offerCode), ("winbackOffers", .winBack)] {
                 for (offerIndex, offer) in try array(item[key], "\(path).\(key)", optional: true).enumerated() {
-                    guard let read = try readOffer(offer, path: "\(path).\(key)[\(offerIndex)]", kind: kind, of: product) else { continue }
-                    switch kind {
-                    case .promotional: product.promotionalOffers.append(read)
-                    case .offerCode: product.offerCodes.append(read)
-                    default: product.winBackOffers.append(read)
-                    }
+                    offers.append((offer, "\(path).\(key)[\(offerIndex)]", kind))
                 }
             }
-            if case let .array(plans)? = item["billingPlans"], !plans.isEmpty {
-                notes.append("`\(id)`: billing plans (monthly commitments) are not in the catalog; dropped")
+            for (offer, offerPath, kind) in offers {
+                let planType = try billingPlanType(offer["billingPlanType"], offerPath + ".billingPlanType")
+                let renewal = planType == .monthly ? "P1M" : product.period
+                guard let read = try readOffer(offer, path: offerPath, kind: kind, of: product, renewal: renewal) else { continue }
+                if planType == .upfront {
+                    add(read, to: &product.introductoryOffer, &product.promotionalOffers, &product.offerCodes,
+                        &product.winBackOffers, owner: id)
+                    continue
+                }
+                var index = product.billingPlans.firstIndex { $0.type == planType }
+                if index == nil {
+                    notes.append("`\(id)`: a \(kind.rawValue) names the \(planType.rawValue) billing plan, which the file does not list; the plan was added")
+                    product.billingPlans.append(BillingPlan(path: .root, type: planType))
+                    index = product.billingPlans.count - 1
+                }
+                var plan = product.billingPlans[index!]
+                add(read, to: &plan.introductoryOffer, &plan.promotionalOffers, &plan.offerCodes, &plan.winBackOffers, owner: id)
+                product.billingPlans[index!] = plan
             }
             return product
         }
 
-        mutating func readOffer(_ item: JSONValue, path: String, kind: OfferKind, of product: Product) throws(IAPKitError) -> Offer? {
+        /// Files one offer under its kind; a second introductory offer for the same plan has nowhere to go.
+        mutating func add(_ offer: Offer, to introductory: inout Offer?, _ promotional: inout [Offer], _ codes: inout [Offer],
+                          _ winBack: inout [Offer], owner: String) {
+            switch offer.kind {
+            case .introductory:
+                if introductory == nil { introductory = offer } else {
+                    notes.append("`\(owner)`: a second introductory offer for one billing plan dropped; a plan has one")
+                }
+            case .promotional: promotional.append(offer)
+            case .offerCode: codes.append(offer)
+            case .winBack: winBack.append(offer)
+            }
+        }
+
+        /// StoreKit's `BILLED_UPFRONT` and `MONTHLY`; files before 5.0 have no plans, so absent means upfront.
+        func billingPlanType(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> BillingPlanType {
+            switch try string(value, path, optional: true) {
+            case nil, "BILLED_UPFRONT"?: return .upfront
+            case "MONTHLY"?: return .monthly
+            case let other?: throw fail(path, "`\(other)` is not a StoreKit billing plan type (BILLED_UPFRONT, MONTHLY)")
+            }
+        }
+
+        /// A billing plan, leaving out what equals its default so a plain upfront plan reads `planType: upfront`.
+        mutating func readBillingPlan(_ item: JSONValue, path: String, of product: Product) throws(IAPKitError) -> BillingPlan {
+            _ = try object(item, path)
+            var plan = BillingPlan(path: .root, type: try billingPlanType(item["billingPlanType"], path + ".billingPlanType"))
+            let price = try price(item["displayPrice"], path + ".displayPrice")
+            if plan.type == .monthly || price?.text != product.price?.text { plan.price = price }
+            let commitment = try self.price(item["commitmentDisplayPrice"], path + ".commitmentDisplayPrice")
+            if commitment?.text != plan.defaultCommitmentPrice(of: product)?.text { plan.commitmentPrice = commitment }
+            if try bool(item["isEnabled"], path + ".isEnabled") == false { plan.enabled = false }
+            return plan
+        }
+
+        /// `renewal` is how often the offer's plan bills: the subscription's period, or monthly for a monthly plan.
+        mutating func readOffer(_ item: JSONValue, path: String, kind: OfferKind, of product: Product,
+                                renewal: String?) throws(IAPKitError) -> Offer? {
             _ = try object(item, path)
             let id = product.productID ?? ""
-            if try string(item["billingPlanType"], path + ".billingPlanType", optional: true) == "MONTHLY" {
-                notes.append("`\(id)`: a \(kind.rawValue) for the monthly-commitment billing plan dropped")
-                return nil
-            }
             var offer = Offer(path: .root, kind: kind)
             let mode = try string(item["paymentMode"], path + ".paymentMode")
             let period = try string(item["subscriptionPeriod"], path + ".subscriptionPeriod", optional: true)
@@ -280,13 +328,17 @@ public struct StoreKitImporter: Sendable {
             case "payAsYouGo":
                 offer.mode = .payAsYouGo
                 offer.periods = count
-                if let period, period != product.period {
-                    notes.append("`\(id)`: a pay-as-you-go \(kind.rawValue) billed every \(period) on a \(product.period ?? "") subscription was imported with the subscription's period")
+                if let period, period != renewal {
+                    notes.append("`\(id)`: a pay-as-you-go \(kind.rawValue) billed every \(period) on a plan billed every \(renewal ?? "") was imported with the plan's period")
                 }
             default:
                 throw fail(path + ".paymentMode", "`\(mode ?? "")` is not a StoreKit payment mode (free, payAsYouGo, payUpFront)")
             }
-            if offer.mode != .freeTrial { offer.price = try price(item["displayPrice"], path + ".displayPrice", owner: id) }
+            // A free trial is free whatever its price text says (Xcode writes none, or an empty one).
+            if offer.mode != .freeTrial {
+                offer.price = try price(item["displayPrice"], path + ".displayPrice")
+                if Self.isEmptyPrice(item["displayPrice"]) { notes.append("`\(id)`: a \(kind.rawValue) had an empty displayPrice; set its `price`") }
+            }
             if kind == .promotional || kind == .winBack { offer.offerID = try string(item["offerID"], path + ".offerID", optional: true) }
             if kind != .introductory { offer.referenceName = try string(item["referenceName"], path + ".referenceName", optional: true) }
             if kind == .offerCode {

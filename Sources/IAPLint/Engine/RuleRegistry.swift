@@ -6,7 +6,7 @@ public enum RuleRegistry {
         LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
         FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, SubscriptionGroupRule.self,
         SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
-        OfferCodeRule.self, WinBackOfferRule.self, AppPoliciesRule.self, HostedContentTypeRule.self,
+        OfferCodeRule.self, WinBackOfferRule.self, BillingPlanRule.self, AppPoliciesRule.self, HostedContentTypeRule.self,
     ]
 
     /// The rules whose errors make exported JSON wrong (with the loader's `schema` findings).

@@ -70,7 +70,12 @@ struct ExportCommand: ParsableCommand {
         @Option(help: "StoreKit configuration format: 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default) or 5.0 (Xcode 26).")
         var formatVersion: StoreKitExporter.FormatVersion = .v4_0
 
-        func run() throws { try common.emit(StoreKitExporter(version: formatVersion).export(try common.load())) }
+        func run() throws {
+            let catalog = try common.load()
+            let exporter = StoreKitExporter(version: formatVersion)
+            exporter.unsupported(in: catalog).forEach(Terminal.warning)
+            try common.emit(exporter.export(catalog))
+        }
     }
 
     struct ASC: ParsableCommand {

@@ -15,7 +15,7 @@ struct ImportCommand: ParsableCommand {
             commandName: "storekit",
             abstract: "Read a .storekit file (format 1.0 to 5.0) and write catalog YAML.",
             discussion: """
-                What the catalog cannot hold (billing plans, simulator settings, signing keys) is reported as a warning.
+                What the catalog cannot hold (simulator settings, signing keys, group descriptions) is reported as a warning.
 
                 Example:
                   iapkit import storekit MyApp/Products.storekit --bundle-id com.example.myapp -o catalog.yaml

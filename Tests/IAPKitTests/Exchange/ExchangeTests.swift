@@ -2,14 +2,15 @@ import CatalogExchange
 import Foundation
 import IAPCatalog
 import IAPCore
+import IAPLint
 import Testing
 
-@Suite struct ExchangeTests {
-    static let fixtures: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Paths.storeKitFixtures)) ?? [])
-        .filter { $0.hasSuffix(".storekit") }.sorted()
-
+/// Import, export and compare a StoreKit configuration: shared by the synthetic fixtures here and the real Xcode
+/// files of the conformance suite.
+enum StoreKitRoundTrip {
     /// Normalises a .storekit file to what a catalog carries, so two files can be compared field by field:
-    /// locales by language, null reference names as the product ID, offers by mode, price and effective length.
+    /// locales by language, null reference names as the product ID, offers by plan, mode and effective length.
+    /// Price strings are compared exactly as written; a free offer has no price whatever its text.
     static let normalize = """
         import json, sys
         def lang(code): return code.replace('-', '_').split('_')[0]
@@ -17,63 +18,151 @@ import Testing
             if n <= 1: return period
             unit, amount = period[-1], int(period[1:-1]) * n
             return {('W', 2): 'P2W', ('D', 7): 'P1W', ('D', 14): 'P2W', ('M', 12): 'P1Y'}.get((unit, amount), 'P%d%s' % (amount, unit))
+        def plan(o): return o.get('billingPlanType', 'BILLED_UPFRONT')
         def offer(o, sub_period):
-            if o is None or o.get('billingPlanType') == 'MONTHLY': return None
             mode, n = o['paymentMode'], o.get('numberOfPeriods', 1)
-            span = (o['subscriptionPeriod'], n) if mode == 'payAsYouGo' else (mul(o['subscriptionPeriod'], n), 1)
-            if mode == 'payAsYouGo': span = (sub_period, n)
-            price = None if mode == 'free' else '%.2f' % float(o.get('displayPrice', '0'))
+            renewal = o['subscriptionPeriod'] if plan(o) == 'MONTHLY' else sub_period
+            span = (renewal, n) if mode == 'payAsYouGo' else (mul(o['subscriptionPeriod'], n), 1)
+            price = None if mode == 'free' or o.get('displayPrice', '') == '' else o['displayPrice']
             extra = (o.get('offerID'), o.get('referenceName'), tuple(sorted(o.get('eligibility', []))), o.get('isStackable'))
-            return (mode, span, price, extra)
+            return (plan(o), mode, span, price, extra)
+        def offers(s, key): return sorted(offer(o, s['recurringSubscriptionPeriod']) for o in s.get(key) or [])
+        def intros(s):
+            listed = s.get('introductoryOffers') or ([s['introductoryOffer']] if s.get('introductoryOffer') else [])
+            return sorted(offer(o, s['recurringSubscriptionPeriod']) for o in listed)
+        def plans(s):
+            return sorted((p['billingPlanType'], p['displayPrice'], p['commitmentDisplayPrice'], p['isEnabled']) for p in s.get('billingPlans', []))
         def loc(ls): return sorted((lang(l['locale']), l['displayName'], l.get('description', '')) for l in ls)
         def product(p):
-            return (p['productID'], p['type'], '%.2f' % float(p['displayPrice']), p['familyShareable'],
-                    p['referenceName'] or p['productID'], loc(p['localizations']))
+            return (p['productID'], p['type'], p['displayPrice'], p['familyShareable'], p['referenceName'] or p['productID'], loc(p['localizations']))
         def normalized(d):
-            intro = lambda s: s.get('introductoryOffer') or (s.get('introductoryOffers') or [None])[0]
-            groups = [(g['name'], sorted(loc_g for loc_g in ((lang(l['locale']), l['displayName']) for l in g['localizations'])),
-                       [(product(s), s['groupNumber'], s['recurringSubscriptionPeriod'],
-                         offer(intro(s), s['recurringSubscriptionPeriod']),
-                         [x for x in (offer(o, s['recurringSubscriptionPeriod']) for o in s.get('adHocOffers', [])) if x],
-                         [x for x in (offer(o, s['recurringSubscriptionPeriod']) for o in s.get('codeOffers', [])) if x],
-                         [x for x in (offer(o, s['recurringSubscriptionPeriod']) for o in s.get('winbackOffers', [])) if x])
+            groups = [(g['name'], sorted((lang(l['locale']), l['displayName']) for l in g['localizations']),
+                       [(product(s), s['groupNumber'], s['recurringSubscriptionPeriod'], intros(s), offers(s, 'adHocOffers'),
+                         offers(s, 'codeOffers'), offers(s, 'winbackOffers'), plans(s))
                         for s in g['subscriptions']]) for g in d['subscriptionGroups']]
             return {'products': sorted(product(p) for p in d['products'] + d.get('nonRenewingSubscriptions', [])), 'groups': groups}
         a, b = normalized(json.load(open(sys.argv[1]))), normalized(json.load(open(sys.argv[2])))
         for key in a:
             if a[key] != b[key]:
                 print('DIFF', key); print(json.dumps(a[key], ensure_ascii=False)); print(json.dumps(b[key], ensure_ascii=False)); sys.exit(1)
-        print('same', len(a['products']), sum(len(g[2]) for g in a['groups']))
+        subs = [s for g in a['groups'] for s in g[2]]
+        print('same', len(a['products']), len(subs), sum(len(s[7]) for s in subs), sum(len(s[3]) + len(s[4]) + len(s[5]) + len(s[6]) for s in subs))
         """
 
-    @Test func everyFixtureIsPresent() {
-        #expect(Self.fixtures.count == 17, "expected the 17 real .storekit fixtures beside the repository")
+    static let validate = """
+        import json, sys, jsonschema
+        jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
+        print('valid')
+        """
+
+    /// The file's format version, e.g. `5.0`.
+    static func formatVersion(of path: String) throws -> String {
+        try python("import json, sys; v = json.load(open(sys.argv[1]))['version']; print('%d.%d' % (v['major'], v['minor']))", [path])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Imports `source`, checks the catalog loads clean, exports it in the same format version (4.0 for 1.x files,
+    /// which iapkit does not write) and returns the comparison line and the exported file's path.
+    static func check(_ source: String, in dir: TemporaryDirectory, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (summary: String, exported: String) {
+        let catalog = dir.file("catalog.yaml")
+        let imported = try iapkit("import", "storekit", source, "-o", catalog)
+        #expect(imported.status == 0, "\(imported.stderr)", sourceLocation: sourceLocation)
+        #expect(!imported.stderr.contains("introductory offer for one billing plan dropped"), "\(imported.stderr)",
+                sourceLocation: sourceLocation)
+        // The catalog iapkit wrote reads back without a single shape problem.
+        let collector = FindingCollector()
+        _ = try CatalogLoader.load(path: catalog, findings: collector.consumer)
+        #expect(collector.findings.isEmpty, "\(collector.findings.map(\.message))", sourceLocation: sourceLocation)
+
+        let version = try formatVersion(of: source)
+        let target = ["1.0", "1.1"].contains(version) ? "4.0" : version
+        let exported = dir.file("Products.storekit")
+        let export = try iapkit("export", "storekit", catalog, "--format-version", target, "-o", exported)
+        #expect(export.status == 0, "\(export.stderr)", sourceLocation: sourceLocation)
+        let same = try python(normalize, [source, exported], sourceLocation: sourceLocation)
+        #expect(same.hasPrefix("same"), "\(same)", sourceLocation: sourceLocation)
+        return (same, exported)
+    }
+}
+
+@Suite struct ExchangeTests {
+    static let fixtures: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Paths.storeKitFixtures)) ?? [])
+        .filter { $0.hasSuffix(".storekit") }.sorted()
+
+    @Test func everyFormatVersionHasAFixture() throws {
+        let versions = try Self.fixtures.map { try StoreKitRoundTrip.formatVersion(of: Paths.storeKitFixtures + "/" + $0) }
+        #expect(Set(versions) == ["1.0", "1.1", "1.2", "2.0", "3.0", "4.0", "5.0"])
+    }
+
+    @Test(arguments: fixtures)
+    func fixtureSatisfiesTheStoreKitSchema(fixture: String) throws {
+        #expect(try python(StoreKitRoundTrip.validate, [Paths.storeKitFixtures + "/" + fixture, Paths.storeKitSchema]) == "valid\n")
     }
 
     @Test(arguments: fixtures)
     func importThenExportKeepsTheCatalog(fixture: String) throws {
         let dir = TemporaryDirectory()
-        let source = Paths.storeKitFixtures + "/" + fixture
+        let (_, exported) = try StoreKitRoundTrip.check(Paths.storeKitFixtures + "/" + fixture, in: dir)
+        #expect(try python(StoreKitRoundTrip.validate, [exported, Paths.storeKitSchema]) == "valid\n")
+    }
+
+    @Test func billingPlansAndTheirOffersSurviveTheRoundTrip() throws {
+        let dir = TemporaryDirectory()
+        let (summary, exported) = try StoreKitRoundTrip.check(Paths.storeKitFixtures + "/garden-v5.0.storekit", in: dir)
+        // 3 products; 2 subscriptions; 3 billing plans; 10 offers, 3 of them on the monthly plan.
+        #expect(summary == "same 3 2 3 10\n")
+        let catalog = try String(contentsOfFile: dir.file("catalog.yaml"), encoding: .utf8)
+        #expect(catalog.contains("planType: monthly") && catalog.contains("commitmentPrice") == false,
+                "a commitment of twelve payments is the default and is not written:\n\(catalog)")
+        #expect(catalog.contains("price: 10\n") && catalog.contains("price: 0.5\n"), "prices keep their text:\n\(catalog)")
+        let plans = try python("""
+            import json, sys
+            d = json.load(open(sys.argv[1]))
+            yearly = d['subscriptionGroups'][0]['subscriptions'][1]
+            print(json.dumps([[p['billingPlanType'], p['displayPrice'], p['commitmentDisplayPrice']] for p in yearly['billingPlans']]))
+            print(json.dumps(sorted([o['billingPlanType'], o['paymentMode']] for o in yearly['introductoryOffers'])))
+            print(json.dumps(sorted([o['billingPlanType'], o['subscriptionPeriod']] for o in yearly['adHocOffers'])))
+            """, [exported])
+        // The monthly plan's pay-as-you-go offer renews monthly on this yearly subscription.
+        #expect(plans == """
+            [["BILLED_UPFRONT", "49.99", "49.99"], ["MONTHLY", "4.99", "59.88"]]
+            [["BILLED_UPFRONT", "payUpFront"], ["MONTHLY", "free"]]
+            [["BILLED_UPFRONT", "P1Y"], ["MONTHLY", "P1M"]]
+
+            """)
+    }
+
+    @Test func olderFormatsReportWhatTheyCannotHold() throws {
+        let dir = TemporaryDirectory()
+        let catalog = dir.file("catalog.yaml")
+        #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v5.0.storekit", "-o", catalog).status == 0)
+        let old = try iapkit("export", "storekit", catalog, "--format-version", "3.0")
+        #expect(old.status == 0)
+        #expect(old.stderr.contains("`com.example.garden.club.yearly`: billing plans and their 3 offers need StoreKit format 5.0"), "\(old.stderr)")
+        #expect(old.stderr.contains("`com.example.garden.club.monthly`: win-back offers need StoreKit format 4.0"), "\(old.stderr)")
+        #expect(!old.stdout.contains("MONTHLY") && !old.stdout.contains("billingPlans"))
+        let current = try iapkit("export", "storekit", catalog, "--format-version", "5.0")
+        #expect(current.status == 0 && !current.stderr.contains("warning"), "\(current.stderr)")
+    }
+
+    @Test func displayPricesAreExportedAsTheyWereImported() throws {
+        let dir = TemporaryDirectory()
+        let source = dir.write("in.storekit", """
+            {"version": {"major": 3, "minor": 0}, "identifier": "0000ABCD", "settings": {}, "nonRenewingSubscriptions": [],
+             "products": [
+               {"displayPrice": "10", "familyShareable": false, "internalID": "00000001", "localizations": [], "productID": "a.b.ten", "referenceName": "Ten", "type": "Consumable"},
+               {"displayPrice": "0.5", "familyShareable": false, "internalID": "00000002", "localizations": [], "productID": "a.b.half", "referenceName": "Half", "type": "Consumable"},
+               {"displayPrice": "4.00", "familyShareable": false, "internalID": "00000003", "localizations": [], "productID": "a.b.four", "referenceName": "Four", "type": "Consumable"},
+               {"displayPrice": "", "familyShareable": false, "internalID": "00000004", "localizations": [], "productID": "a.b.none", "referenceName": "None", "type": "Consumable"}],
+             "subscriptionGroups": []}
+            """)
         let catalog = dir.file("catalog.yaml")
         let imported = try iapkit("import", "storekit", source, "-o", catalog)
-        #expect(imported.status == 0, "\(imported.stderr)")
-        // The catalog iapkit wrote reads back without a single shape problem.
-        let collector = FindingCollector()
-        _ = try CatalogLoader.load(path: catalog, findings: collector.consumer)
-        #expect(collector.findings.isEmpty, "\(collector.findings.map(\.message))")
-
-        let version = try python("import json, sys; v = json.load(open(sys.argv[1]))['version']; print('%d.%d' % (v['major'], v['minor']))", [source])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let target = ["1.0", "1.1"].contains(version) ? "4.0" : version
-        let exported = dir.file("Products.storekit")
-        let export = try iapkit("export", "storekit", catalog, "--format-version", target, "-o", exported)
-        #expect(export.status == 0, "\(export.stderr)")
-        let same = try python(Self.normalize, [source, exported])
-        #expect(same.hasPrefix("same"), "\(same)")
-        _ = try python("""
-            import json, sys, jsonschema
-            jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
-            """, [exported, Paths.sharedReference + "/storekit.schema.json"])
+        #expect(imported.status == 0 && imported.stderr.contains("`a.b.none`: displayPrice was empty"), "\(imported.stderr)")
+        let exported = try iapkit("export", "storekit", catalog, "--format-version", "3.0")
+        let written = try python("import json, sys; print(' '.join(repr(p['displayPrice']) for p in json.load(open(sys.argv[1]))['products']))",
+                                 [dir.write("out.storekit", exported.stdout)])
+        #expect(written == "'10' '0.5' '4.00' ''\n")
     }
 
     @Test(arguments: StoreKitExporter.FormatVersion.allCases)
@@ -92,7 +181,7 @@ import Testing
             ids = [p['internalID'] for p in d['products']] + [s['internalID'] for g in d['subscriptionGroups'] for s in g['subscriptions']]
             assert all(len(i) == 8 and i == i.upper() for i in ids) and len(set(ids)) == len(ids)
             print('ok')
-            """, [path, Paths.sharedReference + "/storekit.schema.json", version.rawValue])
+            """, [path, Paths.storeKitSchema, version.rawValue])
         #expect(out == "ok\n")
     }
 
@@ -105,29 +194,24 @@ import Testing
         #expect(result.stdout.contains("\"identifier\" : \"") && result.stdout.hasSuffix("}\n"))
     }
 
-    @Test func ascRequestsValidateAgainstTheOpenAPISchemas() throws {
+    /// Requests by path, after checking that every `${ref}` a body uses was created by an earlier request.
+    static let countRequests = """
+        import json, re, sys
+        refs, counts = set(), {}
+        for r in json.load(open(sys.argv[1])):
+            assert r['method'] == 'POST' and r['body']['data']['type'], r
+            for used in re.findall(r'\\$\\{(?:pricePoint:)?([a-z]+:[^}:]+)', json.dumps(r['body'])):
+                assert used in refs, (used, 'used before it was created')
+            if 'ref' in r: refs.add(r['ref'])
+            counts[r['path']] = counts.get(r['path'], 0) + 1
+        print(json.dumps(counts, sort_keys=True))
+        """
+
+    @Test func ascRequestsCreateTheExamplesInOrder() throws {
         let result = try iapkit("export", "asc", "examples/catalog.yaml", "--app-id", "1234567890", in: Paths.repository)
         #expect(result.status == 0, "\(result.stderr)")
         let dir = TemporaryDirectory()
-        let path = dir.write("asc.json", result.stdout)
-        let out = try python("""
-            import json, re, sys
-            from jsonschema import Draft7Validator
-            from referencing import Registry, Resource
-            spec = json.load(open(sys.argv[2]))
-            registry = Registry().with_resource('openapi', Resource.opaque(spec))
-            requests = json.load(open(sys.argv[1]))
-            refs, counts = set(), {}
-            for r in requests:
-                assert r['method'] == 'POST'
-                ref = spec['paths'][r['path']]['post']['requestBody']['content']['application/json']['schema']['$ref']
-                Draft7Validator({'$ref': 'openapi' + ref}, registry=registry).validate(r['body'])
-                for used in re.findall(r'\\$\\{(?:pricePoint:)?([a-z]+:[^}:]+)', json.dumps(r['body'])):
-                    assert used in refs, (used, 'used before it was created')
-                if 'ref' in r: refs.add(r['ref'])
-                counts[r['path']] = counts.get(r['path'], 0) + 1
-            print(json.dumps(counts, sort_keys=True))
-            """, [path, Paths.sharedReference + "/app-store-connect-openapi.json"])
+        let out = try python(Self.countRequests, [dir.write("asc.json", result.stdout)])
         let counts = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Int] ?? [:]
         #expect(counts["/v2/inAppPurchases"] == 4)
         #expect(counts["/v1/inAppPurchaseLocalizations"] == 5)
@@ -135,8 +219,54 @@ import Testing
         #expect(counts["/v1/subscriptionGroups"] == 1 && counts["/v1/subscriptionGroupLocalizations"] == 1)
         #expect(counts["/v1/subscriptions"] == 2 && counts["/v1/subscriptionLocalizations"] == 2 && counts["/v1/subscriptionPrices"] == 2)
         #expect(counts["/v1/subscriptionIntroductoryOffers"] == 2 && counts["/v1/subscriptionPromotionalOffers"] == 1)
+        #expect(counts["/v1/subscriptionPlanAvailabilities"] == nil, "no billing plans, no plan availabilities")
         // $0.99 is App Store Connect's price point 10010 in the USA storefront.
         #expect(result.stdout.contains("${pricePoint:iap:com.example.fruitstand.banana:USA:10010}"))
+    }
+
+    /// A yearly subscription with both billing plans, the monthly one with offers of its own.
+    static let billingPlanCatalog = Example.subscription("""
+          period: P1Y
+          price: 49.99
+          introductoryOffer: {mode: free-trial, duration: P1W}
+          billingPlans:
+            - planType: upfront
+            - planType: monthly
+              price: 4.99
+              introductoryOffer: {mode: free-trial, duration: P1M}
+              promotionalOffers:
+                - {offerId: monthly.back, referenceName: Monthly back, mode: pay-as-you-go, periods: 3, price: 2.99}
+        """)
+
+    @Test func ascRequestsMakeEachBillingPlanAvailableWithItsPricesAndOffers() throws {
+        let dir = TemporaryDirectory()
+        let catalog = dir.write("catalog.yaml", Self.billingPlanCatalog)
+        dir.write("shot.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 0, "the billing-plan example lints clean: \(lint.stdout)")
+        let result = try iapkit("export", "asc", catalog, "--app-id", "1234567890")
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try python("""
+            import json, sys
+            requests = json.load(open(sys.argv[1]))
+            def attrs(path): return [r['body']['data'].get('attributes', {}) for r in requests if r['path'] == path]
+            print(sorted(a['planType'] for a in attrs('/v1/subscriptionPlanAvailabilities')))
+            print(sorted(a.get('planType') for a in attrs('/v1/subscriptionPrices')))
+            print(sorted(a.get('targetSubscriptionPlanType') for a in attrs('/v1/subscriptionIntroductoryOffers')))
+            print([(a.get('targetSubscriptionPlanType'), a['offerCode']) for a in attrs('/v1/subscriptionPromotionalOffers')])
+            availability = next(r for r in requests if r['path'] == '/v1/subscriptionPlanAvailabilities')
+            print(availability['body']['data']['relationships']['availableTerritories']['data'])
+            """, [dir.write("asc.json", result.stdout)])
+        #expect(out == """
+            ['MONTHLY', 'UPFRONT']
+            ['MONTHLY', 'UPFRONT']
+            ['MONTHLY', 'UPFRONT']
+            [('MONTHLY', 'monthly.back')]
+            [{'type': 'territories', 'id': 'USA'}]
+
+            """)
+        // $4.99 is price point 10062 of the subscription.
+        #expect(result.stdout.contains("${pricePoint:subscription:com.example.app.club.monthly:USA:10062}"))
     }
 
     @Test func serverJSONAndBundlePlist() throws {
@@ -169,7 +299,7 @@ import Testing
         #expect(result.stderr.contains(path) && result.stderr.contains(expected), "\(result.stderr)")
     }
 
-    /// Mutated real files: every case ends in a catalog or a typed error, never a crash.
+    /// Mutated StoreKit files: every case ends in a catalog or a typed error, never a crash.
     @Test(.timeLimit(.minutes(2)))
     func importerSurvivesMutations() throws {
         var generator = SystemRandomNumberGenerator()

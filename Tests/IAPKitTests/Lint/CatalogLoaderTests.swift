@@ -49,6 +49,31 @@ import IAPLint
         #expect(location.line == 8 && location.column == 16)
     }
 
+    @Test func schemaFindingsInsideAProductNameIt() throws {
+        let (catalog, findings) = try load(Example.catalog("""
+            products:
+              - productId: com.example.app.one
+                type: consumable
+                colour: red
+                localizations:
+                  - {locale: en-US, name: [One]}
+            subscriptionGroups:
+              - referenceName: Club
+                subscriptions:
+                  - productId: com.example.app.club
+                    period: P1Y
+                    billingPlans:
+                      - {planType: monthly, price: 4.99, enabled: sometimes}
+            retiredProductIds: [{old: one}]
+            """))
+        #expect(catalog.allSubscriptions.first?.billingPlans.first?.type == .monthly)
+        let named = Dictionary(grouping: findings, by: { $0.path ?? "" }).mapValues { $0.map(\.productID) }
+        #expect(named["products[0].colour"] == ["com.example.app.one"])
+        #expect(named["products[0].localizations[0].name"] == ["com.example.app.one"])
+        #expect(named["subscriptionGroups[0].subscriptions[0].billingPlans[0].enabled"] == ["com.example.app.club"])
+        #expect(named["retiredProductIds[0]"] == [nil], "a finding outside any product names none")
+    }
+
     @Test func reportsUnknownKeysWithASuggestion() throws {
         let (_, findings) = try load("""
             schemaVersion: 1

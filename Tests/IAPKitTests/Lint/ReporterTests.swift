@@ -33,25 +33,6 @@ import IAPLint
         try golden("examples.\(format.rawValue)", result.stdout)
     }
 
-    @Test func sarifIsValidAgainstTheOfficialSchema() throws {
-        let dir = TemporaryDirectory()
-        for (name, catalog) in [("broken", "Tests/Fixtures/catalogs/broken/catalog.yaml"), ("examples", "examples/catalog.yaml")] {
-            let output = dir.file("\(name).sarif")
-            _ = try iapkit("lint", catalog, "--format", "sarif", "-o", output, in: Paths.repository)
-            let out = try python("""
-                import json, sys, jsonschema
-                schema = json.load(open(sys.argv[2]))
-                report = json.load(open(sys.argv[1]))
-                jsonschema.Draft7Validator(schema).validate(report)
-                run = report['runs'][0]
-                ids = [r['id'] for r in run['tool']['driver']['rules']]
-                assert all(res['ruleId'] in ids and ids[res['ruleIndex']] == res['ruleId'] for res in run['results'])
-                print(len(ids), len(run['results']))
-                """, [output, Paths.sharedReference + "/sarif-schema-2.1.0.json"])
-            #expect(out.hasPrefix("\(RuleRegistry.all.count) "), "\(out)")
-        }
-    }
-
     @Test func jsonReportHasTheDocumentedShape() throws {
         let result = try iapkit("lint", "catalog", "catalogs/broken/catalog.yaml", "--format", "json", in: Paths.fixtures)
         let out = try python("""

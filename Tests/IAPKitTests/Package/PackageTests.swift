@@ -38,16 +38,19 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let pkg = dir.file("out/com.example.big.pkg")
 
-        let dump = try run("/usr/bin/env", ["python3", Paths.shared + "/tools/xardump.py", pkg])
-        #expect(dump.status == 0, "\(dump.stderr)")
-        #expect(dump.stdout.contains("cksum_alg=1(sha1)") && dump.stdout.contains("ok=True"))
-        #expect(!dump.stdout.contains("_ok=False"), "\(dump.stdout)")
-        #expect(dump.stdout.contains("trailing=0"))
+        // The project's own structure checker (header, TOC digest, heap, checksums, and the Bom's B-tree).
+        let check = try run("/usr/bin/env", ["python3", Paths.checkXar, pkg])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("cksum=1(sha1)") && check.stdout.contains("toc digest ok=True"))
+        #expect(!check.stdout.contains("FAIL") && check.stdout.hasSuffix("ok\n"), "\(check.stdout)")
+        #expect(check.stdout.contains("trailing=0"))
         for name in ["id=1 file      Distribution", "id=2 directory com.example.big.pkg", "id=3 file      com.example.big.pkg/Bom",
                      "id=4 file      com.example.big.pkg/Payload", "id=5 file      com.example.big.pkg/PackageInfo"] {
-            #expect(dump.stdout.contains(name), "\(name)")
+            #expect(check.stdout.contains(name), "\(name)")
         }
-        #expect(dump.stdout.contains("Payload len=") && dump.stdout.contains("enc=application/octet-stream"))
+        #expect(check.stdout.contains("Payload length=") && check.stdout.contains("encoding=application/octet-stream"))
+        let bomLines = check.stdout.split(separator: "\n").filter { $0.hasPrefix("bom ") }.map { $0.dropFirst(4).split(separator: "\t") }
+        #expect(check.stdout.contains("com.example.big.pkg/Bom paths=\(bomLines.count) sorted=True"))
 
         if hasTool("7z") {
             let test = try run("/usr/bin/env", ["7z", "t", pkg])
@@ -75,8 +78,12 @@ import Testing
         #expect(bom.variables == ["BomInfo", "Paths", "HLIndex", "VIndex", "Size64"])
         #expect(Set(bom.entries.map(\.path)) == Set(cpioPaths))
         #expect(bom.entries.count == cpioPaths.count)
-        let story = try #require(bom.entries.first { $0.path == "./Contents/story.txt" })
+        // The independent reading of the Bom agrees with cpio on the paths and with coreutils on a checksum.
+        #expect(Set(bomLines.map { String($0[0]) }) == Set(cpioPaths))
         let cksum = try run("/usr/bin/env", ["cksum", folder + "/Contents/story.txt"]).stdout.split(separator: " ")
+        let storyLine = try #require(bomLines.first { $0[0] == "./Contents/story.txt" })
+        #expect(storyLine[1] == "100644" && storyLine[2] == "0/0" && storyLine[4] == cksum[1] && storyLine[5] == cksum[0])
+        let story = try #require(bom.entries.first { $0.path == "./Contents/story.txt" })
         #expect("\(story.checksum)" == cksum[0] && "\(story.size)" == cksum[1])
         #expect(story.mode == 0o100644 && story.uid == 0 && story.gid == 0 && story.mtime == 978_307_200)
         let link = try #require(bom.entries.first { $0.path == "./Contents/link-to-story" })

@@ -15,10 +15,10 @@ enum Paths {
 
     static let examples = repository + "/examples"
     static let fixtures = repository + "/Tests/Fixtures"
-    /// The project's shared reference folder (schemas, real .storekit files), beside the repository.
-    static let shared = (repository as NSString).deletingLastPathComponent + "/shared"
-    static let sharedReference = shared + "/reference"
-    static let storeKitFixtures = shared + "/fixtures/storekit"
+    /// Synthetic StoreKit configurations of every format version, written for these tests.
+    static let storeKitFixtures = fixtures + "/storekit"
+    static let storeKitSchema = repository + "/schemas/storekit.schema.json"
+    static let checkXar = repository + "/scripts/check-xar.py"
 
     /// The `iapkit` binary the test run built.
     static let binary: String = {
@@ -29,6 +29,35 @@ enum Paths {
         }
         return repository + "/.build/debug/iapkit"
     }()
+}
+
+/// Third-party references the conformance suite checks against: the OASIS SARIF schema, Apple's App Store Connect
+/// OpenAPI document, real Xcode-written `.storekit` files. They live outside the repository, in `IAPKIT_REFERENCE`
+/// (default: the folder `shared` beside the repository); without it the conformance suite is skipped, never passed.
+enum Reference {
+    static let folder: String = {
+        let configured = ProcessInfo.processInfo.environment["IAPKIT_REFERENCE"] ?? ""
+        if configured.isEmpty { return (Paths.repository as NSString).deletingLastPathComponent + "/shared" }
+        return configured.hasPrefix("/") ? configured : Paths.repository + "/" + configured
+    }()
+
+    /// Present means the tests run, and fail on anything missing inside it.
+    static let available: Bool = {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+    }()
+
+    static let skipReason = Comment(rawValue: "reference folder \(folder) not found (set IAPKIT_REFERENCE to run conformance tests)")
+
+    static let sarifSchema = folder + "/reference/sarif-schema-2.1.0.json"
+    static let openAPI = folder + "/reference/app-store-connect-openapi.json"
+    static let storeKitSchema = folder + "/reference/storekit.schema.json"
+    static let xarDump = folder + "/tools/xardump.py"
+    static let storeKitFixtures = folder + "/fixtures/storekit"
+
+    /// The real `.storekit` files, or none when the folder is absent.
+    static let realStoreKitFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: storeKitFixtures)) ?? [])
+        .filter { $0.hasSuffix(".storekit") }.sorted()
 }
 
 /// A temporary folder removed when the test ends.

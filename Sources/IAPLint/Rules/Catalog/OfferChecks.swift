@@ -24,11 +24,7 @@ enum OfferChecks {
             context.report(rule, message, at: key.map { offer.path / $0 } ?? offer.path, product: product)
         }
         if let text = offer.modeText {
-            var message = "`\(text)` is not an offer mode; use `free-trial`, `pay-as-you-go` or `pay-up-front`"
-            if let suggestion = Suggestions.nearest(to: text, in: OfferMode.allCases.map(\.rawValue)) {
-                message += "; did you mean `\(suggestion)`?"
-            }
-            report(message, "mode")
+            report(Suggestions.unknownChoice(text, what: "an offer mode", choices: OfferMode.allCases.map(\.rawValue)), "mode")
             return
         }
         guard let mode = offer.mode else { return }

@@ -51,7 +51,7 @@ struct ContentLinkRule: ContentRule {
 
     func check(_ context: ContentLintContext) {
         guard let tree = context.tree else { return }
-        for entry in tree.entries {
+        for entry in tree.entries where entry.invalidName == nil {
             let path = context.path(of: entry)
             switch entry.kind {
             case .other:
@@ -82,6 +82,24 @@ struct ContentLinkRule: ContentRule {
             }
         }
         return true
+    }
+}
+
+struct ContentNameRule: ContentRule {
+    static let id = "content-name"
+    static let summary = "A file or folder name that is not valid UTF-8 (cpio, xar and App Store Connect need UTF-8 names)."
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("@badname Contents/caf\n")],
+        nonTriggering: [ContentExample.folder("Contents/café.txt: x\n")])
+
+    func check(_ context: ContentLintContext) {
+        guard let tree = context.tree else { return }
+        for entry in tree.entries {
+            guard let name = entry.invalidName else { continue }
+            context.report(Self.self, "the name \"\(name)\" in `\((entry.relativePath as NSString).deletingLastPathComponent)/` "
+                               + "is not valid UTF-8; the package formats and App Store Connect need UTF-8 names: rename it",
+                           file: context.folder)
+        }
     }
 }
 

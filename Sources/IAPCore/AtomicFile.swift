@@ -145,14 +145,14 @@ public final class StagedFiles: @unchecked Sendable {
         return path
     }
 
-    /// Runs `body` (renames) under the lock, so an interruption waits until it is complete; `registered` temporary
-    /// paths that `body` moved away are forgotten.
+    /// Runs `body` (renames) under the lock, so an interruption waits until it is complete. The `registered`
+    /// temporary paths are handed to `body`: an interruption no longer removes them (a failed rename leaves them to
+    /// their owner's `discard`, or to a journal).
     public func withCommitLock<T>(forgetting registered: [String], _ body: () throws(IAPKitError) -> T) throws(IAPKitError) -> T {
         lock.lock(); defer { lock.unlock() }
         if interrupted { throw .interrupted }
-        let result = try body()
         for path in registered { paths.remove(path) }
-        return result
+        return try body()
     }
 
     /// Renames finished staged files into place, all under the lock.

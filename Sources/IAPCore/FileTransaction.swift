@@ -52,13 +52,14 @@ public final class FileTransaction: @unchecked Sendable {
             }
             journalFile.markCommitted()
             StagedFiles.syncDirectories(of: [journalPath])
-            // From here on the new set is decided: a failure leaves the journal for the next run to finish.
+            // From here on the new set is decided: a failure leaves the journal and the temporary files for the next
+            // run to finish, so none of them may be discarded now.
+            files.forEach { $0.markCommitted() }
             for file in files {
                 guard rename(file.temporaryPath, file.finalPath) == 0 else {
                     throw IAPKitError.io(path: file.finalPath, reason: "cannot move into place: \(String(cString: strerror(errno))); "
                                          + "the next run finishes the commit from \(journalPath)")
                 }
-                file.markCommitted()
             }
             StagedFiles.syncDirectories(of: files.map(\.finalPath))
             unlink(journalPath)

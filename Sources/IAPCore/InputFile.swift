@@ -52,8 +52,9 @@ public enum InputFile {
         return (Data(bytes[0..<read]), Int64(info.st_size))
     }
 
-    /// Opens without blocking (opening a FIFO for reading would wait for a writer) and accepts only a regular file.
-    private static func openRegular(_ path: String) throws(IAPKitError) -> Int32 {
+    /// Opens without blocking (opening a FIFO for reading would wait for a writer) and accepts only a regular file:
+    /// a file swapped for a FIFO after a folder was walked cannot hang the reader. The caller closes the descriptor.
+    public static func openRegular(_ path: String) throws(IAPKitError) -> Int32 {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno

@@ -1,5 +1,6 @@
 import Foundation
 import HostedContent
+import IAPCore
 
 struct ContentExecutableRule: ContentRule {
     static let id = "content-executable"
@@ -26,9 +27,7 @@ struct ContentExecutableRule: ContentRule {
 
     /// What kind of executable the file's first bytes say it is, if any.
     static func binaryKind(at path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 4), head.count >= 2 else { return nil }
+        guard let head = try? InputFile.head(path, count: 4).bytes, head.count >= 2 else { return nil }
         let bytes = [UInt8](head)
         if bytes.starts(with: [0x23, 0x21]) { return "a script (it starts with #!)" }
         if bytes.starts(with: [0x4D, 0x5A]) { return "a Windows (PE) executable" }

@@ -97,6 +97,9 @@ public struct Packager: Sendable {
                         progress: (@Sendable (Progress) -> Void)? = nil) throws(IAPKitError) -> [Built] {
         // A run killed while committing left a journal: finish its renames before anything reads the old set.
         try FileTransaction.recover(journalDirectory: options.outputDirectory)
+        // Then temporaries that killed runs left, before this run adds its own.
+        StagedFiles.shared.sweepOnce(options.outputDirectory)
+        if let lockPath = options.lockPath { StagedFiles.shared.sweepOnce((lockPath as NSString).deletingLastPathComponent) }
         if !options.format.epochRange.contains(options.epoch) {
             throw .invalidArgument("SOURCE_DATE_EPOCH \(options.epoch) cannot be stored in a \(options.format.rawValue) archive; "
                                    + "use a value from \(options.format.epochRange.lowerBound) to \(options.format.epochRange.upperBound)")

@@ -137,7 +137,8 @@ func contentInfo(version: String = "1.0", id: String) -> String {
         #expect(try String(contentsOfFile: folder + "/ContentInfo.plist", encoding: .utf8) == plist)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    /// A blocked read would hang forever; the measured runs time out after 60 s, and the limit allows for a loaded machine.
+    @Test(.timeLimit(.minutes(3)))
     func fifosAreRefusedWhereverAFileIsRead() throws {
         let dir = TemporaryDirectory()
         try run("/bin/cp", ["-R", Paths.examples, dir.file("project")])

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import IAPCatalog
 import PropertyList
 
 /// `ContentInfo.plist`, the file at the root of every hosted-content folder.
@@ -38,6 +39,9 @@ public struct ContentInfo: Sendable, Equatable {
         for key in [Self.versionKey, Self.productKey] {
             switch dictionary[key] {
             case nil: problems.append("lacks the `\(key)` key")
+            case let .string(text)? where key == Self.productKey:
+                // The identifier names the archive file: it must be a product ID App Store Connect accepts.
+                if let problem = ProductIdentifier.problem(with: text) { problems.append("`\(key)` is not valid: \(problem)") }
             case .string?: break
             case let value?: problems.append("`\(key)` is \(value.kindDescription); it must be a string")
             }

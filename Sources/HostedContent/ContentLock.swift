@@ -33,7 +33,7 @@ public struct ContentLock: Sendable, Equatable {
     /// Reads the lock; a missing file is an empty lock.
     public static func read(path: String) throws(IAPKitError) -> ContentLock {
         guard FileManager.default.fileExists(atPath: path) else { return ContentLock() }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, reason: "cannot be read") }
+        let data = try InputFile.read(path, limit: InputFile.Limit.lock)
         do {
             let file = try JSONDecoder().decode(File.self, from: data)
             guard file.lockVersion == 1 else {
@@ -49,14 +49,19 @@ public struct ContentLock: Sendable, Equatable {
         }
     }
 
-    /// Writes the lock atomically, keys sorted so the file diffs cleanly.
+    /// Writes the lock atomically.
     public func write(path: String) throws(IAPKitError) {
+        try AtomicFile.write(data(path: path), to: path)
+    }
+
+    /// The file's bytes, keys sorted so the file diffs cleanly; `path` names it in errors.
+    public func data(path: String) throws(IAPKitError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data
         do { data = try encoder.encode(File(lockVersion: 1, content: entries)) } catch {
             throw .io(path: path, reason: "cannot encode the lock: \(error)")
         }
-        try AtomicFile.write(data + Data("\n".utf8), to: path)
+        return data + Data("\n".utf8)
     }
 }

@@ -12,12 +12,7 @@ public struct ContentScaffolder: Sendable {
     /// The names of the available templates.
     public func templateNames() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: templatesDirectory)) ?? []
-        return names.filter { name in
-            var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".")
-                && FileManager.default.fileExists(atPath: templatesDirectory + "/" + name, isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }.sorted()
+        return names.filter { templateFolder(named: $0) != nil }.sorted()
     }
 
     /// Creates the folder and returns its path. Everything is staged beside the destination and renamed into
@@ -31,11 +26,10 @@ public struct ContentScaffolder: Sendable {
         guard let contentVersion = ContentVersion(version) else {
             throw .invalidArgument("`\(version)` is not a valid content version; \(ContentVersion.invalidHint).")
         }
-        let templatePath = templatesDirectory + "/" + template
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: templatePath, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard let templatePath = templateFolder(named: template) else {
             let known = templateNames()
-            throw .invalidArgument("unknown template `\(template)`; available: \(known.isEmpty ? "none found in \(templatesDirectory)" : known.joined(separator: ", ")).")
+            throw .invalidArgument("unknown template `\(template)`; available: \(known.isEmpty ? "none" : known.joined(separator: ", ")) "
+                                   + "(a template is the name of a folder in \(templatesDirectory)).")
         }
         let destination = (outputDirectory as NSString).appendingPathComponent(productID)
         let exists = FileManager.default.fileExists(atPath: destination)
@@ -49,27 +43,45 @@ public struct ContentScaffolder: Sendable {
         } catch {
             throw .io(path: outputDirectory, reason: "cannot create the folder: \(AtomicFile.describe(error))")
         }
-        let staging = (outputDirectory as NSString).appendingPathComponent(".\(productID).iapkit-\(UUID().uuidString)")
+        let staging = try StagedFiles.shared.createDirectory(beside: destination)
         do {
             try fileManager.createDirectory(atPath: staging + "/" + ContentInfo.contentsFolder, withIntermediateDirectories: true)
             let info = ContentInfo(productID: productID, version: contentVersion)
             try info.data().write(to: URL(fileURLWithPath: staging + "/" + ContentInfo.fileName))
             try copyTemplate(from: templatePath, to: staging,
                              substitutions: ["{{productId}}": productID, "{{contentVersion}}": contentVersion.description])
-            if exists {
-                let old = staging + ".replaced"
-                try fileManager.moveItem(atPath: destination, toPath: old)
-                try fileManager.moveItem(atPath: staging, toPath: destination)
-                try? fileManager.removeItem(atPath: old)
-            } else {
-                try fileManager.moveItem(atPath: staging, toPath: destination)
+            // The old folder moves aside onto an empty temporary folder (rename replaces an empty folder); both renames
+            // happen under the commit lock, so an interruption never finds the old folder gone and the new not there.
+            let aside = exists ? try StagedFiles.shared.createDirectory(beside: destination) : nil
+            try StagedFiles.shared.withCommitLock(forgetting: [staging]) { () throws(IAPKitError) in
+                if let aside, rename(destination, aside) != 0 {
+                    throw IAPKitError.io(path: destination, reason: "cannot move the old folder aside: \(String(cString: strerror(errno)))")
+                }
+                if rename(staging, destination) != 0 {
+                    let reason = String(cString: strerror(errno))
+                    if let aside { rename(aside, destination) }
+                    throw IAPKitError.io(path: destination, reason: "cannot move into place: \(reason)")
+                }
             }
+            if let aside { StagedFiles.shared.remove(aside) }
         } catch {
-            try? fileManager.removeItem(atPath: staging)
+            StagedFiles.shared.remove(staging)
             if let error = error as? IAPKitError { throw error }
             throw .io(path: destination, reason: AtomicFile.describe(error))
         }
         return destination
+    }
+
+    /// The template's folder, only when `name` is one plain folder name inside the templates folder: not a path,
+    /// not hidden, not a link, and still inside once every link above it is resolved.
+    func templateFolder(named name: String) -> String? {
+        guard OutputPath.isPlainName(name) else { return nil }
+        let path = templatesDirectory + "/" + name
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        let root = URL(fileURLWithPath: templatesDirectory).resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return resolved.hasPrefix(root + "/") ? path : nil
     }
 
     /// Copies the template's files; text files get `{{productId}}` and `{{contentVersion}}` replaced.
@@ -83,7 +95,7 @@ public struct ContentScaffolder: Sendable {
             case .directory:
                 try fileManager.createDirectory(atPath: target, withIntermediateDirectories: true)
             case .file:
-                let data = try Data(contentsOf: URL(fileURLWithPath: tree.absolutePath(of: entry)))
+                let data = try InputFile.read(tree.absolutePath(of: entry), limit: InputFile.Limit.templateFile)
                 if var text = String(data: data, encoding: .utf8), !data.contains(0) {
                     for (placeholder, value) in substitutions { text = text.replacingOccurrences(of: placeholder, with: value) }
                     try Data(text.utf8).write(to: URL(fileURLWithPath: target))
@@ -91,7 +103,7 @@ public struct ContentScaffolder: Sendable {
                     try data.write(to: URL(fileURLWithPath: target))
                 }
             case .symlink, .other:
-                continue
+                continue  // A link could point anywhere: templates copy only their own files.
             }
         }
     }

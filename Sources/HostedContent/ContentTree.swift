@@ -19,6 +19,9 @@ public struct ContentEntry: Sendable, Hashable {
     public var childCount: Int
     /// What `other` is, for messages ("a FIFO", "a socket"...).
     public var otherDescription: String?
+    /// For a name that is not valid UTF-8: its bytes, printable ASCII as is and the rest as `\xNN`. Such an entry
+    /// is `other` and is neither read nor walked into; `relativePath` holds a lossy rendering.
+    public var invalidName: String?
 
     public var name: String { (relativePath as NSString).lastPathComponent }
     public var depth: Int { relativePath.isEmpty ? 0 : relativePath.split(separator: "/").count }
@@ -51,16 +54,18 @@ public struct ContentTree: Sendable {
         let permissions = UInt16(info.st_mode & 0o7777)
         switch type {
         case S_IFDIR:
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: absolute)
-                    .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            } catch {
-                throw .io(path: absolute, reason: "cannot list the folder: \(AtomicFile.describe(error))")
-            }
+            let names = try listNames(absolute)
             entries.append(ContentEntry(relativePath: relative, kind: .directory, permissions: permissions, size: 0,
                                         symlinkTarget: nil, childCount: names.count))
-            for name in names {
+            for raw in names {
+                guard let name = validUTF8(raw) else {
+                    // Decoding such a name and using it again would name a different (missing) file.
+                    let lossy = String(decoding: raw, as: UTF8.self)
+                    entries.append(ContentEntry(relativePath: relative.isEmpty ? lossy : relative + "/" + lossy, kind: .other,
+                                                permissions: 0, size: 0, symlinkTarget: nil, childCount: 0,
+                                                invalidName: escaped(raw)))
+                    continue
+                }
                 let childPath = absolute + "/" + name
                 var childInfo = stat()
                 guard lstat(childPath, &childInfo) == 0 else {
@@ -79,17 +84,33 @@ public struct ContentTree: Sendable {
             entries.append(ContentEntry(relativePath: relative, kind: .symlink, permissions: 0o755,
                                         size: UInt64(target.utf8.count), symlinkTarget: target, childCount: 0))
         default:
-            let what: String
-            switch type {
-            case S_IFIFO: what = "a FIFO"
-            case S_IFSOCK: what = "a socket"
-            case S_IFCHR: what = "a character device"
-            case S_IFBLK: what = "a block device"
-            default: what = "a special file"
-            }
             entries.append(ContentEntry(relativePath: relative, kind: .other, permissions: permissions, size: 0,
-                                        symlinkTarget: nil, childCount: 0, otherDescription: what))
+                                        symlinkTarget: nil, childCount: 0, otherDescription: InputFile.describe(fileType: type)))
         }
+    }
+
+    /// The raw names in a folder, sorted bytewise, without `.` and `..`.
+    private static func listNames(_ path: String) throws(IAPKitError) -> [[UInt8]] {
+        guard let directory = opendir(path) else {
+            throw .io(path: path, reason: "cannot list the folder: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    private static func validUTF8(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return Array(text.utf8) == bytes ? text : nil
+    }
+
+    private static func escaped(_ bytes: [UInt8]) -> String {
+        bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
     }
 
     public func absolutePath(of entry: ContentEntry) -> String {

@@ -5,8 +5,7 @@ import IAPCore
 public enum FileChunks {
     public static func read(_ path: String, into buffer: UnsafeMutableRawBufferPointer,
                             _ body: (UnsafeRawBufferPointer) throws(IAPKitError) -> Void) throws(IAPKitError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
+        let fd = try InputFile.openRegular(path)
         defer { close(fd) }
         while true {
             let count = Foundation.read(fd, buffer.baseAddress, buffer.count)

@@ -8,13 +8,10 @@ import Yams
 public enum CatalogLoader {
     /// Reads and loads a catalog file.
     public static func load(path: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw .io(path: path, reason: !exists ? "does not exist (run `iapkit init` to create a starter catalog)"
-                : isDirectory.boolValue ? "is a directory, not a catalog file" : "cannot be read")
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .io(path: path, reason: "does not exist (run `iapkit init` to create a starter catalog)")
         }
-        return try load(data: data, file: path, findings: findings)
+        return try load(data: InputFile.read(path, limit: InputFile.Limit.catalog), file: path, findings: findings)
     }
 
     /// Loads a catalog from bytes; `file` names it in findings and errors.

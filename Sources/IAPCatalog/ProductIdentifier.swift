@@ -1,4 +1,5 @@
-/// App Store Connect's rules for product IDs: letters, digits, `.`, `_`, `-`, at most 100 characters.
+/// App Store Connect's rules for product IDs: letters, digits, `.`, `_`, `-`, at most 100 characters, and not
+/// starting with a period (which also keeps an ID from naming `.`, `..` or a hidden file when it names a file).
 public enum ProductIdentifier {
     public static let maximumLength = 100
 
@@ -7,6 +8,9 @@ public enum ProductIdentifier {
         if id.isEmpty { return "the product ID is empty" }
         if id.count > maximumLength {
             return "the product ID has \(id.count) characters; App Store Connect allows at most \(maximumLength)"
+        }
+        if id.hasPrefix(".") {
+            return "the product ID `\(id)` starts with a period; start it with a letter or digit"
         }
         if let bad = id.unicodeScalars.first(where: { !isAllowed($0) }) {
             let shown = bad.properties.isWhitespace ? "a space" : "`\(bad)`"

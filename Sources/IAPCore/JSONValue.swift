@@ -123,6 +123,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// Parses JSON through Foundation, keeping key order where Foundation gives it (it does not: objects come back
     /// sorted by key). Numbers that are whole become `.int`.
     public static func parse(_ data: Data) throws -> JSONValue {
+        try checkNesting(data)
         let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         return from(object)
     }
@@ -141,6 +142,35 @@ public indirect enum JSONValue: Sendable, Equatable {
             if type == "c" { return .bool(number.boolValue) }
             return type == "d" || type == "f" ? .double(number.doubleValue) : .int(number.intValue)
         default: return .null
+        }
+    }
+
+    /// Deeper than any file iapkit reads, and shallow enough that no parser's recursion comes near the stack's end.
+    public static let maximumDepth = 100
+
+    /// Why a JSON input was refused before parsing.
+    public struct LimitError: LocalizedError, Sendable {
+        public var errorDescription: String?
+    }
+
+    /// Refuses input nested deeper than `maximumDepth`, counting brackets outside strings in one pass.
+    static func checkNesting(_ data: Data) throws {
+        var depth = 0, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x5B, 0x7B:
+                depth += 1
+                if depth > maximumDepth {
+                    throw LimitError(errorDescription: "nested more than \(maximumDepth) levels deep; refusing to read it")
+                }
+            case 0x5D, 0x7D: depth -= 1
+            default: continue
+            }
         }
     }
 }

@@ -20,6 +20,15 @@ public enum PropertyListReader {
         if data.isEmpty {
             throw .malformed(location: SourceLocation(file: file, line: 1), reason: "is empty; expected an XML property list")
         }
+        if data.count > InputFile.Limit.propertyList {
+            throw .malformed(location: SourceLocation(file: file),
+                             reason: "is \(data.count) bytes; iapkit reads property lists of at most \(InputFile.Limit.propertyList) bytes")
+        }
+        // Entities are how a small plist becomes gigabytes (one entity used many times) or reads other files
+        // (an external entity); no property list needs them, so they are refused before libxml2 sees them.
+        if let offset = firstEntityDeclaration(in: data) {
+            throw entityRefusal(file: file, line: data.prefix(offset).reduce(1) { $0 + ($1 == 10 ? 1 : 0) })
+        }
         // No network, no DTD loading, no entity substitution, and no printing: errors come back as values.
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         xmlResetLastError()
@@ -41,6 +50,10 @@ public enum PropertyListReader {
             throw .malformed(location: location, reason: reason)
         }
         defer { xmlFreeDoc(document) }
+        // The same check after parsing, for encodings the byte scan cannot see (UTF-16).
+        if let subset = document.pointee.intSubset, subset.pointee.entities != nil || subset.pointee.pentities != nil {
+            throw entityRefusal(file: file, line: Int(xmlGetLineNo(OpaquePointer(subset).map { xmlNodePtr($0) }!)))
+        }
         guard let root = xmlDocGetRootElement(document), name(of: root) == "plist" else {
             throw .malformed(location: SourceLocation(file: file, line: 1),
                              reason: "is XML but not a property list (no <plist> root element)")
@@ -53,12 +66,29 @@ public enum PropertyListReader {
         return try value(of: children[0], file: file)
     }
 
-    /// Reads a file from disk.
+    /// Reads a file from disk: a regular file of at most `InputFile.Limit.propertyList` bytes.
     public static func read(contentsOf path: String) throws(IAPKitError) -> PropertyListValue {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+        try read(InputFile.read(path, limit: InputFile.Limit.propertyList), file: path)
+    }
+
+    /// Where `<!ENTITY` first appears, if anywhere.
+    static func firstEntityDeclaration(in data: Data) -> Int? {
+        let needle = Array("<!ENTITY".utf8)
+        return data.withUnsafeBytes { raw -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= needle.count else { return nil }
+            var index = 0
+            while index <= bytes.count - needle.count {
+                if bytes[index] == 0x3C && needle.indices.allSatisfy({ bytes[index + $0] == needle[$0] }) { return index }
+                index += 1
+            }
+            return nil
         }
-        return try read(data, file: path)
+    }
+
+    private static func entityRefusal(file: String, line: Int) -> IAPKitError {
+        .malformed(location: SourceLocation(file: file, line: line),
+                   reason: "declares an XML entity; property lists never need entities, and iapkit refuses them")
     }
 
     private static func name(of node: xmlNodePtr) -> String {

@@ -25,19 +25,27 @@ struct IAPKitCommand: ParsableCommand {
             try command.run()
         } catch let error as IAPKitError {
             Terminal.error(error.description)
-            Foundation.exit(2)
+            Terminal.exit(2)
+        } catch let failure as OutputFailure {
+            // A reader that stopped reading wants no more output, an error message included.
+            if !failure.isBrokenPipe { Terminal.error(failure.description) }
+            Terminal.exit(2)
         } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
+            Terminal.exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                print(message)
-                Foundation.exit(0)
+                do { try Terminal.output(message + "\n") } catch {
+                    if !error.isBrokenPipe { Terminal.error(error.description) }
+                    Terminal.exit(2)
+                }
+                Terminal.exit(0)
             }
             // Bad arguments are exit 2, like every other failure to do the job.
             Terminal.writeError(message + "\n")
-            Foundation.exit(2)
+            Terminal.exit(2)
         }
+        Terminal.exit(0)
     }
 }

@@ -15,10 +15,7 @@ public struct StoreKitImporter: Sendable {
     public init(bundleID: String? = nil) { self.bundleID = bundleID }
 
     public func importFile(_ path: String) throws(IAPKitError) -> Result {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
-        }
-        return try importData(data, file: path)
+        try importData(InputFile.read(path, limit: InputFile.Limit.json), file: path)
     }
 
     public func importData(_ data: Data, file: String) throws(IAPKitError) -> Result {

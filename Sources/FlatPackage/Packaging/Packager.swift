@@ -9,6 +9,15 @@ import IAPLint
 public struct Packager: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case pkg, zip
+
+        /// The timestamps each format can hold: a Bom stores 32-bit unsigned times; a zip's extended timestamp is
+        /// a signed 32-bit number (its DOS date would not even reach 2108).
+        public var epochRange: ClosedRange<Int> {
+            switch self {
+            case .pkg: return 0...Int(UInt32.max)
+            case .zip: return 0...Int(Int32.max)
+            }
+        }
     }
 
     /// A folder to package, and the product ID the catalog expects for it (when packaging from a catalog).
@@ -63,12 +72,42 @@ public struct Packager: Sendable {
     public var options: Options
     public init(options: Options) { self.options = options }
 
+    /// Every non-consumable with `hostedContent` in the catalog at `path`, after linting the catalog's own rules:
+    /// a catalog with errors is refused (`refused`), as content with errors is, so a bad product ID never names a file.
+    public static func items(forCatalog path: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> [Item] {
+        let collector = FindingCollector()
+        let catalog = try CatalogLoader.load(path: path, findings: collector.consumer)
+        let base = (path as NSString).deletingLastPathComponent
+        CatalogLinter().check(catalog, rules: RuleRegistry.catalogRules, baseDirectory: base, consumer: collector.consumer)
+        collector.findings.forEach(findings)
+        let errors = collector.findings.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            throw .refused(reason: "nothing was packaged: \(errors.count) error\(errors.count == 1 ? "" : "s") in \(path)", findings: errors)
+        }
+        var items: [Item] = []
+        for product in catalog.products where product.type == .nonConsumable {
+            guard let folder = product.hostedContent, let id = product.productID else { continue }
+            items.append(Item(folder: folder.hasPrefix("/") ? folder : (base as NSString).appendingPathComponent(folder),
+                              expectedProductID: id))
+        }
+        return items
+    }
+
     public func package(_ items: [Item], findings: @escaping FindingConsumer,
                         progress: (@Sendable (Progress) -> Void)? = nil) throws(IAPKitError) -> [Built] {
+        // A run killed while committing left a journal: finish its renames before anything reads the old set.
+        try FileTransaction.recover(journalDirectory: options.outputDirectory)
+        // Then temporaries that killed runs left, before this run adds its own.
+        StagedFiles.shared.sweepOnce(options.outputDirectory)
+        if let lockPath = options.lockPath { StagedFiles.shared.sweepOnce((lockPath as NSString).deletingLastPathComponent) }
+        if !options.format.epochRange.contains(options.epoch) {
+            throw .invalidArgument("SOURCE_DATE_EPOCH \(options.epoch) cannot be stored in a \(options.format.rawValue) archive; "
+                                   + "use a value from \(options.format.epochRange.lowerBound) to \(options.format.epochRange.upperBound)")
+        }
         let lock = try options.lockPath.map { path throws(IAPKitError) in try ContentLock.read(path: path) } ?? ContentLock()
         // Lint everything first: nothing is written when any folder has errors.
         var errors: [Finding] = []
-        var planned: [(item: Item, tree: ContentTree, id: String, version: String)] = []
+        var planned: [(item: Item, tree: ContentTree, name: ArchiveFileName, version: String)] = []
         for item in items {
             let collector = FindingCollector()
             let info = try? ContentInfo.read(folder: item.folder)
@@ -78,53 +117,53 @@ public struct Packager: Sendable {
             collector.findings.forEach(findings)
             errors += collector.findings.filter { $0.severity == .error }
             if let info, let id, let version = info.versionText, collector.findings.allSatisfy({ $0.severity != .error }) {
-                planned.append((item, try ContentTree.scan(item.folder), id, version))
+                // Lint has checked the ID; the typed name checks it again where the path is made.
+                guard let name = ArchiveFileName(productID: id, format: options.format) else {
+                    throw .invalidArgument("`\(id)` is not a valid product ID, so it cannot name an archive")
+                }
+                planned.append((item, try ContentTree.scan(item.folder), name, version))
             }
         }
         if !errors.isEmpty {
             throw .refused(reason: "nothing was packaged: \(errors.count) error\(errors.count == 1 ? "" : "s") in the content", findings: errors)
         }
-        let names = planned.map(\.id)
+        let names = planned.map(\.name.productID)
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             throw .invalidArgument("two folders are for the product \(duplicate); package each product once")
         }
 
-        var staged: [StagedFile] = []
-        defer { staged.forEach { $0.discard() } }
+        // Archives, manifest and lock are replaced together: see FileTransaction.
+        let transaction = FileTransaction(journalDirectory: options.outputDirectory)
+        defer { transaction.discard() }
         var built: [Built] = []
         for plan in planned {
-            let path = (options.outputDirectory as NSString).appendingPathComponent("\(plan.id).\(options.format.rawValue)")
-            let output = try StagedFile(finalPath: path)
-            staged.append(output)
+            let id = plan.name.productID
+            let path = try plan.name.path(in: options.outputDirectory)
+            let output = try transaction.stage(path)
             let total = plan.tree.totalFileBytes
-            let report: ((UInt64) -> Void)? = progress.map { callback in { done in callback(Progress(productID: plan.id, done: done, total: total)) } }
+            let report: ((UInt64) -> Void)? = progress.map { callback in { done in callback(Progress(productID: id, done: done, total: total)) } }
             let result: ArchiveResult
             switch options.format {
             case .pkg:
                 result = try FlatPackageBuilder(jobs: options.jobs, epoch: options.epoch, md5: options.md5)
-                    .build(tree: plan.tree, identifier: plan.id, to: output, progress: report)
+                    .build(tree: plan.tree, identifier: id, to: output, progress: report)
             case .zip:
                 result = try ZipArchiver(epoch: options.epoch, md5: options.md5)
-                    .build(tree: plan.tree, rootName: plan.id, to: output, progress: report)
+                    .build(tree: plan.tree, rootName: id, to: output, progress: report)
             }
-            built.append(Built(productID: plan.id, contentVersion: plan.version, path: path, result: result))
+            built.append(Built(productID: id, contentVersion: plan.version, path: path, result: result))
         }
 
-        let manifest = try StagedFile(finalPath: (options.outputDirectory as NSString).appendingPathComponent(Self.manifestName))
-        staged.append(manifest)
-        do { try manifest.handle.write(contentsOf: Data(manifestJSON(built).serialized(.pretty).utf8)) } catch {
-            throw .io(path: manifest.finalPath, reason: "cannot write: \(AtomicFile.describe(error))")
-        }
-        for file in staged { try file.commit() }
-        staged = []
-
+        let manifest = try transaction.stage((options.outputDirectory as NSString).appendingPathComponent(Self.manifestName))
+        try manifest.write(Data(manifestJSON(built).serialized(.pretty).utf8))
         if let lockPath = options.lockPath {
             var updated = lock
             for item in built {
                 updated.entries[item.productID] = ContentLock.Entry(contentVersion: item.contentVersion, digest: item.result.contentDigest)
             }
-            try updated.write(path: lockPath)
+            try transaction.stage(lockPath).write(try updated.data(path: lockPath))
         }
+        try transaction.commit()
         return built
     }
 
@@ -146,5 +185,23 @@ public struct Packager: Sendable {
                 return .object(fields)
             })),
         ])
+    }
+}
+
+/// The file name of an archive. Only a product ID that passes App Store Connect's rules makes one, so the name has
+/// no `/`, is not `.` or `..` and does not start with a period: joined to the output folder it stays inside it.
+public struct ArchiveFileName: Sendable, Equatable {
+    public let productID: String
+    public let fileName: String
+
+    public init?(productID: String, format: Packager.Format) {
+        guard ProductIdentifier.problem(with: productID) == nil else { return nil }
+        self.productID = productID
+        fileName = "\(productID).\(format.rawValue)"
+    }
+
+    /// The archive's path in `directory`, proven to be inside it.
+    public func path(in directory: String) throws(IAPKitError) -> String {
+        try OutputPath.join(directory, fileName)
     }
 }

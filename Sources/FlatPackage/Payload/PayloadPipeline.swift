@@ -91,9 +91,9 @@ public struct PayloadPipeline: Sendable {
                 if chunk.isFull { submit(final: false) }
             case .file:
                 let path = tree.absolutePath(of: entry.content)
-                let fd = open(path, O_RDONLY)
-                guard fd >= 0 else {
-                    failure = .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+                let fd: Int32
+                do throws(IAPKitError) { fd = try InputFile.openRegular(path) } catch {
+                    failure = error
                     break entryLoop
                 }
                 defer { close(fd) }

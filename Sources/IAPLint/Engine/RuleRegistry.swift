@@ -16,7 +16,7 @@ public enum RuleRegistry {
 
     public static let contentRules: [any ContentRule.Type] = [
         ContentFolderRule.self, ContentInfoRule.self, ContentIDMismatchRule.self, ContentVersionRule.self,
-        ContentSizeRule.self, ContentExecutableRule.self, ContentLinkRule.self, ContentJunkRule.self,
+        ContentSizeRule.self, ContentExecutableRule.self, ContentLinkRule.self, ContentNameRule.self, ContentJunkRule.self,
         ContentVersionUnchangedRule.self,
     ]
 

@@ -31,7 +31,7 @@ struct BumpCommand: ParsableCommand {
     func run() throws {
         let change: ContentBumper.Change = set.map { .set($0) } ?? .bump(part)
         for result in try ContentBumper.bump(folders: folders, change: change) {
-            Terminal.output("\(result.folder): \(result.oldVersion) -> \(result.newVersion)\n")
+            try Terminal.output("\(result.folder): \(result.oldVersion) -> \(result.newVersion)\n")
         }
     }
 }

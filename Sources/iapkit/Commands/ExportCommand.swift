@@ -54,7 +54,7 @@ struct ExportCommand: ParsableCommand {
                 try AtomicFile.write(Data(bytes), to: output)
                 Terminal.writeError("wrote \(output)\n")
             } else {
-                FileHandle.standardOutput.write(Data(bytes))
+                try Terminal.output(bytes)
             }
         }
     }

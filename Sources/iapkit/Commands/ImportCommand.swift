@@ -45,7 +45,7 @@ struct ImportCommand: ParsableCommand {
                 try AtomicFile.write(yaml, to: output)
                 Terminal.writeError("wrote \(output); check it with `iapkit lint catalog \(output)`\n")
             } else {
-                Terminal.output(yaml)
+                try Terminal.output(yaml)
             }
         }
     }

@@ -27,14 +27,10 @@ struct InitCommand: ParsableCommand {
         }
         let template = try Resources.templates() + "/catalog.yaml"
         let schema = try Resources.schemas() + "/catalog.schema.json"
-        guard let catalog = FileManager.default.contents(atPath: template) else {
-            throw IAPKitError.io(path: template, reason: "cannot be read")
-        }
-        guard let schemaData = FileManager.default.contents(atPath: schema) else {
-            throw IAPKitError.io(path: schema, reason: "cannot be read")
-        }
+        let catalog = try InputFile.read(template, limit: InputFile.Limit.templateFile)
+        let schemaData = try InputFile.read(schema, limit: InputFile.Limit.templateFile)
         try AtomicFile.write(schemaData, to: (directory as NSString).appendingPathComponent("catalog.schema.json"))
         try AtomicFile.write(catalog, to: catalogPath)
-        Terminal.output("wrote \(catalogPath)\nnext: edit it, then run `iapkit lint catalog \(catalogPath)`\n")
+        try Terminal.output("wrote \(catalogPath)\nnext: edit it, then run `iapkit lint catalog \(catalogPath)`\n")
     }
 }

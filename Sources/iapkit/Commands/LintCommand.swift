@@ -27,7 +27,7 @@ struct LintCommand: ParsableCommand {
             let sorted = findings.sortedForReport()
             let colour = output == nil && Terminal.colourAllowed(forTerminal: Terminal.stdoutIsTerminal)
             let text = format.makeReporter(colour: colour).report(sorted, context: context)
-            if let output { try AtomicFile.write(text, to: output) } else { Terminal.output(text) }
+            if let output { try AtomicFile.write(text, to: output) } else { try Terminal.output(text) }
             if sorted.errorCount > 0 || (strict && sorted.warningCount > 0) { throw ExitCode(1) }
         }
     }

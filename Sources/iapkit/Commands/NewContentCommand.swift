@@ -34,6 +34,6 @@ struct NewContentCommand: ParsableCommand {
         let scaffolder = ContentScaffolder(templatesDirectory: try Resources.templates() + "/content")
         let path = try scaffolder.create(productID: productID, in: output, version: contentVersion,
                                          template: template, force: force)
-        Terminal.output("created \(path) (ContentVersion \(contentVersion), template \(template))\n")
+        try Terminal.output("created \(path) (ContentVersion \(contentVersion), template \(template))\n")
     }
 }

@@ -45,15 +45,14 @@ struct PackageCommand: ParsableCommand {
     }
 
     func run() throws {
+        let collector = FindingCollector()
         var items = folders.map { Packager.Item(folder: $0, expectedProductID: nil) }
         var lockPath: String?
         if let catalog {
-            let loaded = try CatalogLoader.load(path: catalog, findings: { _ in })
-            let base = (catalog as NSString).deletingLastPathComponent
-            for product in loaded.products where product.type == .nonConsumable {
-                guard let folder = product.hostedContent, let id = product.productID else { continue }
-                items.append(Packager.Item(folder: folder.hasPrefix("/") ? folder : (base as NSString).appendingPathComponent(folder),
-                                           expectedProductID: id))
+            do {
+                items += try Packager.items(forCatalog: catalog, findings: collector.consumer)
+            } catch {
+                try refuse(error, findings: collector.findings)
             }
             lockPath = ContentLock.path(forCatalog: catalog)
             if items.isEmpty { throw IAPKitError.invalidArgument("\(catalog) names no hostedContent folders to package") }
@@ -69,7 +68,6 @@ struct PackageCommand: ParsableCommand {
         let showProgress = Terminal.stderrIsTerminal && environment["CI"] == nil
         let meter = ProgressMeter()
         let packager = Packager(options: .init(outputDirectory: output, format: format, jobs: jobs, epoch: epoch, md5: md5, lockPath: lockPath))
-        let collector = FindingCollector()
         let outcome = Self.build(packager, items, consumer: collector.consumer, meter: showProgress ? meter : nil)
         let built: [Packager.Built]
         switch outcome {
@@ -77,20 +75,15 @@ struct PackageCommand: ParsableCommand {
             built = value
         case let .failure(error):
             if showProgress { meter.clear() }
-            printFindings(collector.findings)
-            if case .refused = error {
-                Terminal.error(error.description)
-                throw ExitCode(1)
-            }
-            throw error
+            try refuse(error, findings: collector.findings)
         }
         if showProgress { meter.clear() }
         printFindings(collector.findings)
         for item in built {
-            Terminal.output("\(item.path)  \(item.result.size) bytes  sha256 \(item.result.sha256)\n")
+            try Terminal.output("\(item.path)  \(item.result.size) bytes  sha256 \(item.result.sha256)\n")
         }
-        Terminal.output("\((output as NSString).appendingPathComponent(Packager.manifestName))\n")
-        if let lockPath { Terminal.output("recorded content digests in \(lockPath)\n") }
+        try Terminal.output("\((output as NSString).appendingPathComponent(Packager.manifestName))\n")
+        if let lockPath { try Terminal.output("recorded content digests in \(lockPath)\n") }
     }
 
     private static func build(_ packager: Packager, _ items: [Packager.Item], consumer: @escaping FindingConsumer,
@@ -100,6 +93,16 @@ struct PackageCommand: ParsableCommand {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Prints the findings, then exits 1 for a refusal (lint errors) and 2 for any other failure.
+    private func refuse(_ error: IAPKitError, findings: [Finding]) throws -> Never {
+        printFindings(findings)
+        if case .refused = error {
+            Terminal.error(error.description)
+            throw ExitCode(1)
+        }
+        throw error
     }
 
     private func printFindings(_ findings: [Finding]) {

@@ -52,6 +52,7 @@ import Testing
         let yaml = marked?.0 ?? example.yaml
         dir.write("shot.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]))
         dir.write("fake.png", "not an image")
+        mkfifo(dir.file("pipe.png"), 0o644)
         let path = dir.write("catalog.yaml", yaml)
         let collector = FindingCollector()
         try CatalogLinter().lint(catalogAt: path, consumer: collector.consumer)
@@ -90,6 +91,12 @@ import Testing
             }
             if line.hasPrefix("@lock ") { lockSpec = (words[1], words[2]); continue }
             if line.hasPrefix("@fifo ") { mkfifo(folder + "/" + words[1], 0o644); continue }
+            if line.hasPrefix("@badname ") {
+                // The name's bytes with 0xFF appended: never valid UTF-8.
+                let name = (Array((folder + "/" + words[1]).utf8) + [0xFF, 0]).map { CChar(bitPattern: $0) }
+                close(open(name, O_CREAT | O_WRONLY, 0o644))
+                continue
+            }
             if line.hasPrefix("@sparse ") {
                 let path = folder + "/" + words[1]
                 fileManager.createFile(atPath: path, contents: nil)

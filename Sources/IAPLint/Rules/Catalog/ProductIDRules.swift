@@ -2,9 +2,9 @@ import IAPCatalog
 
 struct ProductIDFormatRule: CatalogRule {
     static let id = "product-id-format"
-    static let summary = "A product ID is empty, over 100 characters, or has a character outside A-Z a-z 0-9 . _ -."
+    static let summary = "A product ID is empty, over 100 characters, starts with a period, or has a character outside A-Z a-z 0-9 . _ -."
     static let examples = RuleExamples(
-        triggering: [Example.product("  productId: ↓com.example.app.one pack"), Example.product("  productId: ↓\"\""),
+        triggering: [Example.product("  productId: ↓com.example.app.one pack"), Example.product("  productId: ↓\"\""), Example.product("  productId: ↓../../evil"),
                      Example.product("  productId: ↓com.example.app.\(String(repeating: "x", count: 90))")],
         nonTriggering: [Example.product("  productId: com.example.app.one_pack-2")])
 

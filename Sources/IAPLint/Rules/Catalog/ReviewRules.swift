@@ -1,5 +1,6 @@
 import Foundation
 import IAPCatalog
+import IAPCore
 
 struct ReviewNoteRule: CatalogRule {
     static let id = "review-note"
@@ -23,7 +24,8 @@ struct ReviewScreenshotRule: CatalogRule {
     static let summary = "No review screenshot (a warning), or one that is absent or not PNG/JPEG by its bytes (an error)."
     static let examples = RuleExamples(
         triggering: [Example.product("  ↓review:\n    note: Tap One."), Example.product("  review:\n    note: Tap One.\n    screenshot: ↓missing.png"),
-                     Example.product("  review:\n    note: Tap One.\n    screenshot: ↓fake.png")],
+                     Example.product("  review:\n    note: Tap One.\n    screenshot: ↓fake.png"),
+                     Example.product("  review:\n    note: Tap One.\n    screenshot: ↓pipe.png")],
         nonTriggering: [Example.product("  review:\n    note: Tap One.\n    screenshot: shot.png")])
 
     func check(_ context: CatalogLintContext) {
@@ -36,13 +38,17 @@ struct ReviewScreenshotRule: CatalogRule {
             }
             let path = product.review!.path / "screenshot"
             let file = context.resolve(screenshot)
-            guard let handle = FileHandle(forReadingAtPath: file) else {
-                context.report(Self.self, "review screenshot \(screenshot) does not exist (paths are relative to the catalog)",
-                               at: path, product: product)
+            // Only the first bytes are read, and only from a regular file: a FIFO here would block lint forever.
+            let head: Data
+            do throws(IAPKitError) {
+                head = try InputFile.head(file, count: 8).bytes
+            } catch {
+                let reason = if case let .io(_, text) = error { text } else { error.description }
+                context.report(Self.self, reason == "does not exist"
+                                   ? "review screenshot \(screenshot) does not exist (paths are relative to the catalog)"
+                                   : "review screenshot \(screenshot) \(reason)", at: path, product: product)
                 continue
             }
-            let head = (try? handle.read(upToCount: 8)) ?? Data()
-            try? handle.close()
             if !Self.isPNG(head) && !Self.isJPEG(head) {
                 context.report(Self.self, "review screenshot \(screenshot) is not a PNG or JPEG image (judged by its bytes, not its name)",
                                at: path, product: product)

@@ -1,5 +1,6 @@
 import Foundation
 import HostedContent
+import IAPCore
 
 struct ContentExecutableRule: ContentRule {
     static let id = "content-executable"
@@ -26,9 +27,7 @@ struct ContentExecutableRule: ContentRule {
 
     /// What kind of executable the file's first bytes say it is, if any.
     static func binaryKind(at path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 4), head.count >= 2 else { return nil }
+        guard let head = try? InputFile.head(path, count: 4).bytes, head.count >= 2 else { return nil }
         let bytes = [UInt8](head)
         if bytes.starts(with: [0x23, 0x21]) { return "a script (it starts with #!)" }
         if bytes.starts(with: [0x4D, 0x5A]) { return "a Windows (PE) executable" }
@@ -51,7 +50,7 @@ struct ContentLinkRule: ContentRule {
 
     func check(_ context: ContentLintContext) {
         guard let tree = context.tree else { return }
-        for entry in tree.entries {
+        for entry in tree.entries where entry.invalidName == nil {
             let path = context.path(of: entry)
             switch entry.kind {
             case .other:
@@ -82,6 +81,24 @@ struct ContentLinkRule: ContentRule {
             }
         }
         return true
+    }
+}
+
+struct ContentNameRule: ContentRule {
+    static let id = "content-name"
+    static let summary = "A file or folder name that is not valid UTF-8 (cpio, xar and App Store Connect need UTF-8 names)."
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("@badname Contents/caf\n")],
+        nonTriggering: [ContentExample.folder("Contents/café.txt: x\n")])
+
+    func check(_ context: ContentLintContext) {
+        guard let tree = context.tree else { return }
+        for entry in tree.entries {
+            guard let name = entry.invalidName else { continue }
+            context.report(Self.self, "the name \"\(name)\" in `\((entry.relativePath as NSString).deletingLastPathComponent)/` "
+                               + "is not valid UTF-8; the package formats and App Store Connect need UTF-8 names: rename it",
+                           file: context.folder)
+        }
     }
 }
 

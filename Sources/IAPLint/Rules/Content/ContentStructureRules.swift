@@ -27,10 +27,12 @@ struct ContentFolderRule: ContentRule {
 
 struct ContentInfoRule: ContentRule {
     static let id = "content-info"
-    static let summary = "ContentInfo.plist is malformed, lacks ContentVersion or IAPProductIdentifier, or holds a non-string."
+    static let summary = "ContentInfo.plist is malformed (entity declarations included), lacks ContentVersion or IAPProductIdentifier, holds a non-string, or its IAPProductIdentifier breaks the product-ID rules."
     static let examples = RuleExamples(
         triggering: ["Contents/\nContentInfo.plist: <plist><dict><key>ContentVersion</key></dict>\n",
-                     "Contents/\nContentInfo.plist: <plist version=\"1.0\"><dict><key>ContentVersion</key><integer>1</integer><key>IAPProductIdentifier</key><string>a</string></dict></plist>\n"],
+                     "Contents/\nContentInfo.plist: <plist version=\"1.0\"><dict><key>ContentVersion</key><integer>1</integer><key>IAPProductIdentifier</key><string>a</string></dict></plist>\n",
+                     "Contents/\n@info 1.0 ../../evil\n",
+                     "Contents/\nContentInfo.plist: <!DOCTYPE plist [<!ENTITY e \"x\">]><plist><dict><key>ContentVersion</key><string>1.0</string><key>IAPProductIdentifier</key><string>a&e;</string></dict></plist>\n"],
         nonTriggering: [ContentExample.folder()])
 
     func check(_ context: ContentLintContext) {

@@ -1,9 +1,11 @@
+import AppStoreConnect
 import ArgumentParser
+import CatalogSync
 import Foundation
 import IAPCore
 
 @main
-struct IAPKitCommand: ParsableCommand {
+struct IAPKitCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -14,16 +16,26 @@ struct IAPKitCommand: ParsableCommand {
             """,
         version: version,
         subcommands: [InitCommand.self, NewContentCommand.self, LintCommand.self, BumpCommand.self,
-                      PackageCommand.self, ExportCommand.self, ImportCommand.self]
+                      PackageCommand.self, ExportCommand.self, ImportCommand.self, AscCommand.self]
     )
 
     /// Runs a command and turns every failure into a message on stderr and exit code 2; the library never exits.
-    static func main() {
+    static func main() async {
         Terminal.prepareProcess()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let error as IAPKitError {
+            Terminal.error(error.description)
+            Terminal.exit(2)
+        } catch let error as SyncError {
+            Terminal.error(error.description)
+            Terminal.exit(2)
+        } catch let error as ASCError {
             Terminal.error(error.description)
             Terminal.exit(2)
         } catch let failure as OutputFailure {

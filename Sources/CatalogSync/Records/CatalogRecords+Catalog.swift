@@ -11,12 +11,16 @@ extension CatalogRecords {
     ///   - territories: every territory App Store Connect sells in; products without an `availability` key are
     ///     sold in all of them and in new ones.
     ///   - baseDirectory: the catalog's folder, against which review screenshot paths are read.
-    public init(catalog: Catalog, territories: [String], baseDirectory: String) throws(IAPKitError) {
+    public init(catalog: Catalog, territories: [String], baseDirectory: String,
+                unreadableScreenshots: UnreadableScreenshots = .fail) throws(IAPKitError) {
         let everywhere = AvailabilityRecord(territories: territories, availableInNewTerritories: true)
         func screenshot(_ product: Product) throws(IAPKitError) -> ScreenshotRecord? {
             guard let relative = product.review?.screenshot, !relative.isEmpty else { return nil }
             let path = relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
-            return try ScreenshotRecord(file: path)
+            do { return try ScreenshotRecord(file: path) } catch {
+                if unreadableScreenshots == .skip { return nil }
+                throw error
+            }
         }
         func localizations(_ list: [Localization]) -> [LocalizationRecord] {
             list.compactMap { localization in
@@ -63,6 +67,9 @@ extension CatalogRecords {
                                       subscriptions: subscriptions, path: group.path))
         }
     }
+
+    /// `export asc` writes requests before every screenshot exists; `push` needs them all.
+    public enum UnreadableScreenshots: Sendable { case fail, skip }
 
     static func availability(_ product: Product, everywhere: AvailabilityRecord) -> AvailabilityRecord {
         guard let availability = product.availability else { return everywhere }

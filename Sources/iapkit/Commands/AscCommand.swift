@@ -152,8 +152,8 @@ struct AscCommand: ParsableCommand {
             let loaded = try AscCommand.loadCatalog(catalog, rules: RuleRegistry.structuralRules)
             let (plan, _) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
             switch format {
-            case .text: Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
-            case .json: Terminal.output(PlanReport.json(plan).serialized(.pretty))
+            case .text: try Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
+            case .json: try Terminal.output(PlanReport.json(plan).serialized(.pretty))
             }
             if check && (plan.count(.create) + plan.count(.update) + plan.count(.refused)) > 0 { throw ExitCode(1) }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CatalogExchange
+import CatalogSync
 import Foundation
 import IAPCatalog
 import IAPCore
@@ -81,10 +82,11 @@ struct ExportCommand: ParsableCommand {
     struct ASC: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "asc",
-            abstract: "The ordered App Store Connect API requests that create the catalog.",
+            abstract: "The App Store Connect API requests `iapkit asc push` sends to an app with no products, in order.",
             discussion: """
                 Each request is {"method", "path", "body", "ref"}; later bodies name earlier resources as ${ref}, and price
-                points as ${pricePoint:REF:USA:NUMBER}.
+                points as ${pricePoint:REF:TERRITORY:PRICE} (REF's point whose USA customer price is PRICE, or its
+                equalization in TERRITORY). For teams with their own uploader; `iapkit asc push` sends them itself.
 
                 Example:
                   iapkit export asc --app-id 1234567890 -o asc-requests.json
@@ -96,9 +98,13 @@ struct ExportCommand: ParsableCommand {
         var appID: String
 
         func run() throws {
-            let output = ASCRequestExporter(appID: appID).export(try common.load())
-            output.notes.forEach(Terminal.warning)
-            try common.emit(output.requests.serialized(.pretty))
+            let catalog = try common.load()
+            let desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
+                                             baseDirectory: (common.catalog as NSString).deletingLastPathComponent,
+                                             unreadableScreenshots: .skip)
+            let empty = StoreSnapshot(app: StoreApp(id: appID, bundleID: catalog.app.bundleID ?? ""), territories: Territories.all)
+            let plan = Planner(catalog: catalog, desired: desired).plan(against: empty)
+            try common.emit(RequestExport.requests(for: plan).serialized(.pretty))
         }
     }
 

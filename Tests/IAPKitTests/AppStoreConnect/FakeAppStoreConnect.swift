@@ -19,7 +19,7 @@ final class FakeAppStoreConnect: @unchecked Sendable {
     let privateKeyPath: String
     let privateKeyPEM: String
 
-    init(pageSize: Int? = nil, openAPI: String? = Reference.openAPIDocument) throws {
+    init(pageSize: Int? = nil, openAPI: String? = FakeAppStoreConnect.openAPIDocument) throws {
         let key = P256.Signing.PrivateKey()
         privateKeyPEM = key.pemRepresentation
         privateKeyPath = folder.write("AuthKey_\(keyID).p8", privateKeyPEM)
@@ -45,6 +45,11 @@ final class FakeAppStoreConnect: @unchecked Sendable {
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: "http://") else { throw FakeError.didNotStart(text) }
         url = String(text[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Apple's OpenAPI document when the reference folder has it: the fake then validates against it too.
+    static var openAPIDocument: String? {
+        FileManager.default.fileExists(atPath: Reference.openAPI) ? Reference.openAPI : nil
     }
 
     deinit {
@@ -100,16 +105,4 @@ final class FakeAppStoreConnect: @unchecked Sendable {
     }
 
     func writeCount() throws -> Int { try requests().filter { ($0["write"] as? Bool) == true }.count }
-}
-
-/// The reference folder with third-party documents (Apple's OpenAPI document, the SARIF schema, real Xcode files).
-enum Reference {
-    static let folder: String = {
-        ProcessInfo.processInfo.environment["IAPKIT_REFERENCE"] ?? ((Paths.repository as NSString).deletingLastPathComponent + "/shared")
-    }()
-
-    static var openAPIDocument: String? {
-        let path = folder + "/reference/app-store-connect-openapi.json"
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }
 }

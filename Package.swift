@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -47,13 +49,19 @@ let package = Package(
         .target(name: "CatalogExchange", dependencies: [
             "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // App Store Connect API 4.4.1: request and response types and a client, generated from Apple's OpenAPI
+        // document by scripts/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
+        .target(name: "AppStoreConnectAPI", dependencies: [
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], exclude: ["openapi-generator-config.yaml"]),
         .executableTarget(name: "iapkit", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPKitTests", dependencies: [
             "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-            "CatalogExchange",
+            "CatalogExchange", "AppStoreConnectAPI",
         ]),
     ],
     swiftLanguageModes: [.v6]

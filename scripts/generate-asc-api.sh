@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Regenerates Sources/AppStoreConnectAPI/Generated/ from Apple's App Store Connect API OpenAPI document.
+#
+#   scripts/generate-asc-api.sh           write the generated Swift files
+#   scripts/generate-asc-api.sh --check   generate into a temporary folder and fail if the committed files differ
+#
+# The document is read from ${IAPKIT_REFERENCE:-../shared}/reference/app-store-connect-openapi.json; it is not part
+# of the repository. The generator is built once, in its own scratch folder (.build-openapi-generator/), so the
+# package itself never needs it: the generated files are committed and a clone builds without the document.
+set -euo pipefail
+
+GENERATOR_VERSION=1.14.3
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+check=0
+case "${1:-}" in
+    "") ;;
+    --check) check=1 ;;
+    *) echo "usage: $0 [--check]" >&2; exit 2 ;;
+esac
+
+reference=${IAPKIT_REFERENCE:-../shared}/reference
+document=$reference/app-store-connect-openapi.json
+config=Sources/AppStoreConnectAPI/openapi-generator-config.yaml
+output=Sources/AppStoreConnectAPI/Generated
+scratch=$root/.build-openapi-generator
+
+if [[ ! -f $document ]]; then
+    echo "error: $document not found (set IAPKIT_REFERENCE to the folder that holds reference/)" >&2
+    exit 2
+fi
+
+# A throwaway package whose only job is to build the generator's command-line tool at a pinned version.
+mkdir -p "$scratch/tool"
+cat > "$scratch/tool/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+let package = Package(
+    name: "openapi-generator-tool",
+    dependencies: [.package(url: "https://github.com/apple/swift-openapi-generator", exact: "$GENERATOR_VERSION")],
+    targets: []
+)
+SWIFT
+echo "building swift-openapi-generator $GENERATOR_VERSION in $scratch" >&2
+swift build --package-path "$scratch/tool" --scratch-path "$scratch/build" \
+    --product swift-openapi-generator >&2
+generator=$(swift build --package-path "$scratch/tool" --scratch-path "$scratch/build" --show-bin-path)/swift-openapi-generator
+
+# Pre-processing: prune Apple's 3.4 MB document to the configured operations and the components they reach. The
+# generator's filter keeps exactly the same closure (the output is identical either way), but parsing the whole
+# document takes its debug build minutes.
+pruned=$scratch/app-store-connect-openapi.pruned.json
+python3 scripts/prune-openapi.py "$config" "$document" "$pruned"
+
+destination=$output
+if (( check )); then
+    destination=$(mktemp -d)
+    trap 'rm -rf "$destination"' EXIT
+fi
+mkdir -p "$destination"
+rm -f "$destination"/*.swift
+"$generator" generate --config "$config" --output-directory "$destination" "$pruned" >/dev/null
+
+if (( check )); then
+    if diff -ru "$output" "$destination"; then
+        echo "generated files are up to date" >&2
+    else
+        echo "error: the generated files differ; run scripts/generate-asc-api.sh" >&2
+        exit 1
+    fi
+else
+    echo "wrote $(ls "$destination"/*.swift | wc -l) files to $destination ($(cat "$destination"/*.swift | wc -l) lines)" >&2
+fi

@@ -46,6 +46,10 @@ exp10=$(best "$iapkit" export storekit "$work/c10000.yaml" -o "$work/c10000.stor
 imp10=$(best "$iapkit" import storekit "$work/c10000.storekit" --bundle-id com.example.big -o "$work/c10000-imported.yaml" --force)
 echo "export storekit, 10,000 products: ${exp10}s (target < 1 s); import storekit: ${imp10}s (target < 1 s)"
 
+echo "== asc plan (requests, not seconds)"
+[ -f "$work/c1000.yaml" ] || python3 scripts/generate-catalog.py 1000 "$work/c1000.yaml"
+python3 scripts/bench-asc.py "$iapkit" "$work/c1000.yaml"
+
 echo "== package"
 corpus=$work/corpus/com.example.bench
 media=$work/media/com.example.media

@@ -28,5 +28,18 @@ $iapkit export asc examples/catalog.yaml --app-id 1234567890 -o "$out/asc-reques
 $iapkit export json examples/catalog.yaml -o "$out/catalog.json"
 $iapkit export plist examples/catalog.yaml -o "$out/ProductIDs.plist"
 
+# The sync needs App Store Connect; here it runs against the project's fake on loopback, with a throwaway key.
+step "iapkit asc push, plan --check, pull (against a local fake App Store Connect)"
+fake=$(mktemp -d)
+eval "$(python3 scripts/start-fake-asc.py --bundle-id com.example.fruitstand --dir "$fake")"
+trap 'kill "$(cat "$fake/fake-asc.pid")" 2>/dev/null; rm -rf "$fake"' EXIT
+$iapkit asc plan examples/catalog.yaml > "$out/asc-plan-before.txt"
+tail -n 1 "$out/asc-plan-before.txt"
+$iapkit asc push examples/catalog.yaml --yes
+$iapkit asc plan examples/catalog.yaml --check
+mkdir -p "$out/pulled"
+$iapkit asc pull --bundle-id com.example.fruitstand -o "$out/pulled/catalog.yaml"
+$iapkit asc plan "$out/pulled/catalog.yaml" --check
+
 step "outputs"
 find "$out" -type f | sort | while read -r file; do printf '  %s (%s bytes)\n' "$file" "$(wc -c < "$file" | tr -d ' ')"; done

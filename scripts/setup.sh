@@ -6,7 +6,7 @@ set -euo pipefail
 need_tests=${IAPKIT_SETUP_TESTS:-0}
 need_bench=0
 [ "${1:-}" = "--tests" ] && need_tests=1
-[ "${1:-}" = "--bench" ] && need_bench=1
+[ "${1:-}" = "--bench" ] && { need_bench=1; need_tests=1; }
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "setup: Swift 6 is not installed. Install a Swift 6 toolchain (swift.org/install), then run this again." >&2
@@ -15,7 +15,7 @@ fi
 
 case "$(uname -s)" in
 Linux)
-  packages=(pkg-config libarchive-dev libxml2-dev zlib1g-dev)
+  packages=(pkg-config libarchive-dev libxml2-dev zlib1g-dev python3)
   if [ "$need_tests" = 1 ]; then
     packages+=(python3 zip unzip libarchive-tools p7zip-full cpio libxml2-utils)
   fi
@@ -43,8 +43,9 @@ Darwin)
   ;;
 esac
 
-# jsonschema and PyYAML check test output; cryptography verifies ES256 tokens in the fake App Store Connect.
-if [ "$need_tests" = 1 ] && ! python3 -c "import jsonschema, yaml, cryptography" >/dev/null 2>&1; then
+# jsonschema and PyYAML check test output; cryptography verifies ES256 tokens in the fake App Store Connect, which
+# `make run` also starts to show `iapkit asc` without an Apple account.
+if ! python3 -c "import jsonschema, yaml, cryptography" >/dev/null 2>&1; then
   echo "setup: installing the Python modules jsonschema, PyYAML and cryptography (test checkers, fake App Store Connect)"
   if [ "$(uname -s)" = Linux ] && command -v apt-get >/dev/null 2>&1; then
     sudo=""

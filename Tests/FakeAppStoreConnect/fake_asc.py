@@ -14,6 +14,7 @@ import json
 import os
 import re
 import signal
+import stat
 import struct
 import sys
 import threading
@@ -206,7 +207,7 @@ SMALL_UPLOAD = 4096  # files above this are reserved in two upload parts
 ZERO_DECIMAL = {"JPY", "KRW", "IDR", "VND", "CLP", "COP", "HUF", "ISK", "PYG", "UGX", "TZS", "KZT", "LAK", "MMK", "MGA",
                 "RWF", "XOF", "XAF", "IQD", "LBP", "KHR", "MNT", "UZS", "NGN", "PKR", "LKR", "TWD"}
 
-DEFAULT_SETTINGS = {"pageSize": 50, "maxTokenAgeSeconds": None, "rateLimit": 3600, "rateRemaining": 3600,
+DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600, "rateRemaining": 3600,
                     "autoCreateVersions": False, "assetProcessingReads": 0, "strictOfferRules": True}
 
 
@@ -550,6 +551,8 @@ class FakeASC:
 
     def page(self, items, q, path):
         limit = int(q["limit"]) if "limit" in q else self.settings["pageSize"]
+        # App Store Connect may answer with fewer items than asked for; clients must follow links.next.
+        page_size = min(limit, self.settings["maxPageSize"] or limit)
         offset = 0
         if "cursor" in q:
             try:
@@ -557,14 +560,14 @@ class FakeASC:
             except Exception:
                 raise ApiError(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
                                "'cursor' is not a valid cursor", parameter="cursor")
-        chunk = items[offset:offset + limit]
+        chunk = items[offset:offset + page_size]
         data = [self.render(r) for r in chunk]
         query = urllib.parse.urlencode(q, safe="[],")
         doc = {"data": data, "links": {"self": self.base_url + path + ("?" + query if query else "")},
                "meta": {"paging": {"total": len(items), "limit": limit}}}
-        if offset + limit < len(items):
+        if offset + page_size < len(items):
             nq = dict(q)
-            nq["cursor"] = b64url(json.dumps({"o": offset + limit}).encode())
+            nq["cursor"] = b64url(json.dumps({"o": offset + page_size}).encode())
             doc["links"]["next"] = self.base_url + path + "?" + urllib.parse.urlencode(nq, safe="[],")
         inc = self.included(chunk, q)
         if inc:
@@ -1782,7 +1785,12 @@ def main():
         except Exception:
             pass
         stop.set()
-    threading.Thread(target=watch_stdin, daemon=True).start()
+    # Only a pipe ties the fake to its parent; started with /dev/null as stdin it runs until SIGTERM.
+    try:
+        if stat.S_ISFIFO(os.fstat(sys.stdin.fileno()).st_mode):
+            threading.Thread(target=watch_stdin, daemon=True).start()
+    except (OSError, ValueError):
+        pass
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
     print("listening %s" % fake.base_url, flush=True)
     while not stop.wait(0.2):

@@ -113,9 +113,10 @@ public enum Operation: Sendable {
     case createSubscriptionLocalization(version: ResourceRef, localization: LocalizationRecord)
     case updateSubscriptionLocalization(id: String, localization: LocalizationRecord)
     /// The standard plan's availability (`subscriptionPlanAvailabilities`, plan type UPFRONT).
-    case setSubscriptionAvailability(subscription: ResourceRef, existing: String?, availability: AvailabilityRecord)
-    /// The USD price point in USA and its equalizations in the other territories listed.
-    case setSubscriptionPrices(subscription: ResourceRef, cents: Int, territories: [String])
+    case setSubscriptionAvailability(subscription: ResourceRef, existing: String?, availability: AvailabilityRecord, planType: String)
+    /// The USD price point in USA and its equalizations in the other territories listed; `planType` names the
+    /// billing plan when the subscription lists them.
+    case setSubscriptionPrices(subscription: ResourceRef, cents: Int, territories: [String], planType: String?)
     case deleteIntroductoryOffers(ids: [String])
     case createIntroductoryOffers(subscription: ResourceRef, offer: OfferRecord, territories: [String])
     case createPromotionalOffer(subscription: ResourceRef, offer: OfferRecord, territories: [String])
@@ -144,10 +145,10 @@ public enum Operation: Sendable {
         case let .ensureSubscriptionVersion(_, subscription): return "open a version of subscription \(subscription)"
         case let .createSubscriptionLocalization(_, localization): return "create \(localization.locale) localization"
         case let .updateSubscriptionLocalization(_, localization): return "update \(localization.locale) localization"
-        case let .setSubscriptionAvailability(_, _, availability):
-            return "set availability (\(availability.territories.count) territories)"
-        case let .setSubscriptionPrices(_, cents, territories):
-            return "set the price \(Price.format(cents: cents)) USD in \(territories.count) territories"
+        case let .setSubscriptionAvailability(_, _, availability, planType):
+            return "set \(planType.lowercased()) plan availability (\(availability.territories.count) territories)"
+        case let .setSubscriptionPrices(_, cents, territories, planType):
+            return "set the \(planType.map { $0.lowercased() + " " } ?? "")price \(Price.format(cents: cents)) USD in \(territories.count) territories"
         case let .deleteIntroductoryOffers(ids): return "remove the introductory offer (\(ids.count) territories)"
         case let .createIntroductoryOffers(_, _, territories): return "create the introductory offer in \(territories.count) territories"
         case let .createPromotionalOffer(_, offer, _): return "create promotional offer \(offer.identifier ?? "")"

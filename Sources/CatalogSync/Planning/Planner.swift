@@ -275,25 +275,13 @@ struct PlanBuilder {
                       create: { .createSubscriptionLocalization(version: $0, localization: $1) },
                       update: { .updateSubscriptionLocalization(id: $0, localization: $1) })
         let liveRecord = live?.record
-        if let availability = product.availability, availability != liveRecord?.availability {
-            add(liveRecord?.availability == nil ? .create : .update, "subscriptionPlanAvailability", product,
-                fields: Self.availabilityFields(from: liveRecord?.availability, to: availability),
-                operations: [.setSubscriptionAvailability(subscription: ref, existing: live?.ids.availability, availability: availability)])
-        }
         let territories = product.availability?.territories ?? store.territories
-        if let cents = product.priceCents {
-            let priced = Set(liveRecord?.pricedTerritories ?? [])
-            if cents != liveRecord?.priceCents {
-                add(liveRecord?.priceCents == nil ? .create : .update, "subscriptionPrices", product,
-                    path: product.path.map { $0 / "price" }, detail: "\(territories.count) territories",
-                    fields: [Change.Field("price", from: liveRecord?.priceCents.map(Price.format(cents:)), to: Price.format(cents: cents))],
-                    operations: [.setSubscriptionPrices(subscription: ref, cents: cents, territories: territories)])
-            } else if case let missing = territories.filter({ !priced.contains($0) }), !missing.isEmpty {
-                add(.update, "subscriptionPrices", product, path: product.path.map { $0 / "price" },
-                    detail: "\(missing.count) territories without a price",
-                    fields: [Change.Field("pricedTerritories", from: String(priced.count), to: String(priced.count + missing.count))],
-                    operations: [.setSubscriptionPrices(subscription: ref, cents: cents, territories: missing)])
-            }
+        billingPlan(PlanSlice(upfrontOf: product), live: liveRecord.map(PlanSlice.init(upfrontOf:)), product: product, subscription: ref,
+                    ids: live.map { ($0.ids.availability, $0.ids.introductoryOffers) }, territories: territories)
+        if let monthly = product.monthlyPlan {
+            billingPlan(PlanSlice(monthly: monthly), live: liveRecord?.monthlyPlan.map(PlanSlice.init(monthly:)), product: product,
+                        subscription: ref, ids: live.map { ($0.ids.monthlyAvailability, $0.ids.monthlyIntroductoryOffers) },
+                        territories: monthly.availability?.territories ?? territories)
         }
         offers(product, subscription: ref, live: live, territories: territories)
         if let screenshot = product.screenshot, screenshot != liveRecord?.screenshot {
@@ -304,57 +292,136 @@ struct PlanBuilder {
         }
     }
 
-    mutating func offers(_ product: ProductRecord, subscription ref: ResourceRef, live: StoreProduct?, territories: [String]) {
-        let liveRecord = live?.record
-        let introPath = product.path.map { $0 / "introductoryOffer" }
-        if let offer = product.introductoryOffer {
-            let liveOffer = liveRecord?.introductoryOffer
-            let covered = Set(liveRecord?.introductoryOfferTerritories ?? [])
+    /// One billing plan's availability, prices, introductory and promotional offers: the standard (up-front) plan,
+    /// or the monthly plan of a subscription that has one.
+    struct PlanSlice {
+        var planType: String
+        /// Requests name the plan only when the subscription lists billing plans.
+        var named: Bool
+        var availability: AvailabilityRecord?
+        var priceCents: Int?
+        var pricedTerritories: [String]?
+        var introductoryOffer: OfferRecord?
+        var introductoryOfferTerritories: [String]?
+        var promotionalOffers: [OfferRecord]
+        /// Where the plan's values sit in a catalog product.
+        var key: String?
+
+        init(upfrontOf product: ProductRecord) {
+            planType = "UPFRONT"
+            named = product.namesPlans
+            availability = product.availability
+            priceCents = product.priceCents
+            pricedTerritories = product.pricedTerritories
+            introductoryOffer = product.introductoryOffer
+            introductoryOfferTerritories = product.introductoryOfferTerritories
+            promotionalOffers = product.promotionalOffers
+        }
+
+        init(monthly: MonthlyPlanRecord) {
+            planType = "MONTHLY"
+            named = true
+            availability = monthly.availability
+            priceCents = monthly.priceCents
+            pricedTerritories = monthly.pricedTerritories
+            introductoryOffer = monthly.introductoryOffer
+            introductoryOfferTerritories = monthly.introductoryOfferTerritories
+            promotionalOffers = monthly.promotionalOffers
+            key = "billingPlans"
+        }
+
+        var resourceSuffix: String { planType == "MONTHLY" ? " (monthly plan)" : "" }
+    }
+
+    mutating func billingPlan(_ plan: PlanSlice, live: PlanSlice?, product: ProductRecord, subscription ref: ResourceRef,
+                              ids: (availability: String?, introductoryOffers: [String: String])?, territories: [String]) {
+        let detail = plan.planType == "MONTHLY" ? "monthly plan" : nil
+        let path = { (key: String) in product.path.map { plan.key == nil ? $0 / key : $0 / "billingPlans" } }
+        if let availability = plan.availability, availability != live?.availability {
+            add(live?.availability == nil ? .create : .update, "subscriptionPlanAvailability", product, detail: detail,
+                fields: Self.availabilityFields(from: live?.availability, to: availability),
+                operations: [.setSubscriptionAvailability(subscription: ref, existing: ids?.availability, availability: availability,
+                                                          planType: plan.planType)])
+        }
+        let planType = plan.named ? plan.planType : nil
+        if let cents = plan.priceCents {
+            let priced = Set(live?.pricedTerritories ?? [])
+            if cents != live?.priceCents {
+                add(live?.priceCents == nil ? .create : .update, "subscriptionPrices", product, path: path("price"),
+                    detail: [detail, "\(territories.count) territories"].compactMap { $0 }.joined(separator: ", "),
+                    fields: [Change.Field("price", from: live?.priceCents.map(Price.format(cents:)), to: Price.format(cents: cents))],
+                    operations: [.setSubscriptionPrices(subscription: ref, cents: cents, territories: territories, planType: planType)])
+            } else if case let missing = territories.filter({ !priced.contains($0) }), !missing.isEmpty {
+                add(.update, "subscriptionPrices", product, path: path("price"),
+                    detail: [detail, "\(missing.count) territories without a price"].compactMap { $0 }.joined(separator: ", "),
+                    fields: [Change.Field("pricedTerritories", from: String(priced.count), to: String(priced.count + missing.count))],
+                    operations: [.setSubscriptionPrices(subscription: ref, cents: cents, territories: missing, planType: planType)])
+            }
+        }
+        let introPath = path("introductoryOffer")
+        if let offer = plan.introductoryOffer {
+            let liveOffer = live?.introductoryOffer
+            let covered = Set(live?.introductoryOfferTerritories ?? [])
             if let liveOffer, liveOffer != offer {
                 // Introductory offers cannot be edited: the old one is removed and the new one created.
-                add(.update, "subscriptionIntroductoryOffer", product, path: introPath,
+                add(.update, "subscriptionIntroductoryOffer", product, path: introPath, detail: detail,
                     fields: Self.termFields(from: liveOffer, to: offer),
-                    operations: [.deleteIntroductoryOffers(ids: live?.ids.introductoryOffers.values.sorted() ?? []),
+                    operations: [.deleteIntroductoryOffers(ids: ids?.introductoryOffers.values.sorted() ?? []),
                                  .createIntroductoryOffers(subscription: ref, offer: offer, territories: territories)])
             } else if liveOffer == nil {
-                add(.create, "subscriptionIntroductoryOffer", product, path: introPath, fields: Self.termFields(from: nil, to: offer),
+                add(.create, "subscriptionIntroductoryOffer", product, path: introPath, detail: detail,
+                    fields: Self.termFields(from: nil, to: offer),
                     operations: [.createIntroductoryOffers(subscription: ref, offer: offer, territories: territories)])
             } else if case let missing = territories.filter({ !covered.contains($0) }), !missing.isEmpty {
-                add(.update, "subscriptionIntroductoryOffer", product, path: introPath, detail: "\(missing.count) territories without it",
+                add(.update, "subscriptionIntroductoryOffer", product, path: introPath,
+                    detail: [detail, "\(missing.count) territories without it"].compactMap { $0 }.joined(separator: ", "),
                     fields: [Change.Field("territories", from: String(covered.count), to: String(covered.count + missing.count))],
                     operations: [.createIntroductoryOffers(subscription: ref, offer: offer, territories: missing)])
             }
-        } else if liveRecord?.introductoryOffer != nil {
-            add(.unmanaged, "subscriptionIntroductoryOffer", product, reason: "in App Store Connect but not in the catalog; left as is")
+        } else if live?.introductoryOffer != nil {
+            add(.unmanaged, "subscriptionIntroductoryOffer", product, detail: detail,
+                reason: "in App Store Connect but not in the catalog; left as is")
         }
+        compareOffers("subscriptionPromotionalOffer", wanted: plan.promotionalOffers, existing: live?.promotionalOffers ?? [],
+                      product: product, key: plan.key ?? "promotionalOffers") {
+            .createPromotionalOffer(subscription: ref, offer: $0, territories: territories)
+        }
+    }
+
+    /// Offers with an id: created when new, refused when their terms changed, unmanaged when only in App Store Connect.
+    mutating func compareOffers(_ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord,
+                                key: String, create: (OfferRecord) -> Operation) {
+        let liveByID = Dictionary(existing.map { ($0.identifier ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        for (index, offer) in wanted.enumerated() {
+            let path = product.path.map { key == "billingPlans" ? $0 / key : $0 / key + index }
+            guard let old = liveByID[offer.identifier ?? ""] else {
+                add(.create, resource, product, path: path, detail: offer.identifier, fields: Self.termFields(from: nil, to: offer),
+                    operations: [create(offer)])
+                continue
+            }
+            if old == offer {
+                add(.unchanged, resource, product, path: path, detail: offer.identifier)
+            } else {
+                add(.refused, resource, product, path: path, detail: offer.identifier, fields: Self.termFields(from: old, to: offer),
+                    reason: "App Store Connect cannot change an offer's terms; give the new terms a new id")
+            }
+        }
+        let wantedIDs = Set(wanted.map { $0.identifier ?? "" })
+        for old in existing where !wantedIDs.contains(old.identifier ?? "") {
+            add(.unmanaged, resource, product, detail: old.identifier, reason: "in App Store Connect but not in the catalog; left as is")
+        }
+    }
+
+    mutating func offers(_ product: ProductRecord, subscription ref: ResourceRef, live: StoreProduct?, territories: [String]) {
+        let liveRecord = live?.record
         let kinds: [(String, [OfferRecord], [OfferRecord], String, (OfferRecord) -> Operation)] = [
-            ("subscriptionPromotionalOffer", product.promotionalOffers, liveRecord?.promotionalOffers ?? [], "promotionalOffers",
-             { .createPromotionalOffer(subscription: ref, offer: $0, territories: territories) }),
             ("subscriptionOfferCode", product.offerCodes, liveRecord?.offerCodes ?? [], "offerCodes",
              { .createOfferCode(subscription: ref, offer: $0, territories: territories) }),
             ("winBackOffer", product.winBackOffers, liveRecord?.winBackOffers ?? [], "winBackOffers",
              { .createWinBackOffer(subscription: ref, offer: $0, territories: territories) }),
         ]
         for (resource, wanted, existing, key, create) in kinds {
-            let liveByID = Dictionary(existing.map { ($0.identifier ?? "", $0) }, uniquingKeysWith: { a, _ in a })
-            for (index, offer) in wanted.enumerated() {
-                let path = product.path.map { $0 / key + index }
-                guard let old = liveByID[offer.identifier ?? ""] else {
-                    add(.create, resource, product, path: path, detail: offer.identifier, fields: Self.termFields(from: nil, to: offer),
-                        operations: [create(offer)])
-                    continue
-                }
-                if old == offer {
-                    add(.unchanged, resource, product, path: path, detail: offer.identifier)
-                } else {
-                    add(.refused, resource, product, path: path, detail: offer.identifier, fields: Self.termFields(from: old, to: offer),
-                        reason: "App Store Connect cannot change an offer's terms; give the new terms a new id")
-                }
-            }
-            let wantedIDs = Set(wanted.map { $0.identifier ?? "" })
-            for old in existing where !wantedIDs.contains(old.identifier ?? "") {
-                add(.unmanaged, resource, product, detail: old.identifier, reason: "in App Store Connect but not in the catalog; left as is")
-            }
+            compareOffers(resource, wanted: wanted, existing: existing, product: product, key: key, create: create)
         }
     }
 

@@ -98,7 +98,7 @@ public final class PlanExecutor: @unchecked Sendable {
 
         case let .setInAppPurchasePrice(product, cents):
             try await resolver.lookUpPricePoints(asc, product: product, subscription: false, cents: cents, territories: [])
-        case let .setSubscriptionPrices(subscription, cents, territories):
+        case let .setSubscriptionPrices(subscription, cents, territories, _):
             try await resolver.lookUpPricePoints(asc, product: subscription, subscription: true, cents: cents, territories: territories)
         case let .createIntroductoryOffers(subscription, offer, territories),
              let .createPromotionalOffer(subscription, offer, territories),

@@ -117,7 +117,7 @@ public enum RequestBuilder {
             return [.updateSubscriptionLocalization(id: id, .init(data: .init(
                 _type: .subscriptionLocalizations, id: id,
                 attributes: .init(name: localization.name, description: localization.description))))]
-        case let .setSubscriptionAvailability(subscription, existing, availability):
+        case let .setSubscriptionAvailability(subscription, existing, availability, planType):
             let territories = availability.territories.map {
                 Schemas.SubscriptionPlanAvailabilityCreateRequest.DataPayload.RelationshipsPayload.AvailableTerritoriesPayload.DataPayloadPayload(
                     _type: .territories, id: $0)
@@ -130,16 +130,17 @@ public enum RequestBuilder {
             }
             return [.createPlanAvailability(.init(data: .init(
                 _type: .subscriptionPlanAvailabilities,
-                attributes: .init(availableInNewTerritories: availability.availableInNewTerritories, planType: .upfront),
+                attributes: .init(availableInNewTerritories: availability.availableInNewTerritories,
+                                  planType: Schemas.SubscriptionPlanType(rawValue: planType) ?? .upfront),
                 relationships: .init(
                     availableTerritories: .init(data: territories),
                     subscription: .init(data: .init(_type: .subscriptions, id: resolver.id(subscription)))))))]
-        case let .setSubscriptionPrices(subscription, cents, territories):
+        case let .setSubscriptionPrices(subscription, cents, territories, planType):
             let id = resolver.id(subscription)
             return territories.map { territory in
                 .createSubscriptionPrice(.init(data: .init(
                     _type: .subscriptionPrices,
-                    attributes: .init(preserveCurrentPrice: false),
+                    attributes: .init(preserveCurrentPrice: false, planType: planType.flatMap(Schemas.SubscriptionPlanType.init(rawValue:))),
                     relationships: .init(
                         subscription: .init(data: .init(_type: .subscriptions, id: id)),
                         territory: .init(data: .init(_type: .territories, id: territory)),
@@ -154,7 +155,8 @@ public enum RequestBuilder {
             return territories.map { territory in
                 .createIntroductoryOffer(.init(data: .init(
                     _type: .subscriptionIntroductoryOffers,
-                    attributes: .init(duration: duration(offer), offerMode: mode(offer), numberOfPeriods: offer.periods),
+                    attributes: .init(duration: duration(offer), offerMode: mode(offer), numberOfPeriods: offer.periods,
+                                      targetSubscriptionPlanType: plan(offer)),
                     relationships: .init(
                         subscription: .init(data: .init(_type: .subscriptions, id: id)),
                         territory: .init(data: .init(_type: .territories, id: territory)),
@@ -169,7 +171,8 @@ public enum RequestBuilder {
                 data: .init(
                     _type: .subscriptionPromotionalOffers,
                     attributes: .init(duration: duration(offer), name: offer.referenceName ?? offer.identifier ?? "",
-                                      numberOfPeriods: offer.periods, offerCode: offer.identifier ?? "", offerMode: mode(offer)),
+                                      numberOfPeriods: offer.periods, offerCode: offer.identifier ?? "", offerMode: mode(offer),
+                                      targetSubscriptionPlanType: plan(offer)),
                     relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: resolver.id(subscription))),
                                          prices: .init(data: prices.map { .init(_type: .subscriptionPromotionalOfferPrices, id: $0.local) }))),
                 included: prices.map { price in
@@ -185,7 +188,8 @@ public enum RequestBuilder {
                     attributes: .init(name: offer.identifier ?? "",
                                       customerEligibilities: (offer.eligibilities ?? ["NEW"]).compactMap(Schemas.SubscriptionCustomerEligibility.init(rawValue:)),
                                       offerEligibility: Schemas.SubscriptionOfferEligibility(rawValue: offer.offerEligibility ?? "") ?? .replaceIntroOffers,
-                                      duration: duration(offer), offerMode: mode(offer), numberOfPeriods: offer.periods),
+                                      duration: duration(offer), offerMode: mode(offer), numberOfPeriods: offer.periods,
+                                      targetSubscriptionPlanType: plan(offer)),
                     relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: resolver.id(subscription))),
                                          prices: .init(data: prices.map { .init(_type: .subscriptionOfferCodePrices, id: $0.local) }))),
                 included: prices.map { price in
@@ -203,7 +207,8 @@ public enum RequestBuilder {
                                       customerEligibilityPaidSubscriptionDurationInMonths: WinBackDefaults.paidMonths,
                                       customerEligibilityTimeSinceLastSubscribedInMonths: .init(minimum: WinBackDefaults.lapsedMonths.lowerBound,
                                                                                                   maximum: WinBackDefaults.lapsedMonths.upperBound),
-                                      startDate: WinBackDefaults.startDate(), priority: .normal),
+                                      startDate: WinBackDefaults.startDate(), priority: .normal,
+                                      targetSubscriptionPlanType: plan(offer)),
                     relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: resolver.id(subscription))),
                                          prices: .init(data: prices.map { .init(_type: .winBackOfferPrices, id: $0.local) }))),
                 included: prices.map { price in
@@ -232,6 +237,10 @@ public enum RequestBuilder {
 
     static func duration(_ offer: OfferRecord) -> Schemas.SubscriptionOfferDuration {
         Schemas.SubscriptionOfferDuration(rawValue: offer.duration) ?? .oneMonth
+    }
+
+    static func plan(_ offer: OfferRecord) -> Schemas.SubscriptionPlanType? {
+        offer.planType.flatMap(Schemas.SubscriptionPlanType.init(rawValue:))
     }
 
     static func mode(_ offer: OfferRecord) -> Schemas.SubscriptionOfferMode {

@@ -46,8 +46,10 @@ extension CatalogRecords {
             for subscription in group.subscriptions {
                 guard let id = subscription.productID else { continue }
                 let availability = Self.availability(subscription, everywhere: everywhere)
+                // With billing plans listed, every price and offer names the plan it belongs to.
+                let namesPlans = !subscription.billingPlans.isEmpty
                 let offer = { (offer: Offer, kind: OfferRecord.Kind) -> OfferRecord? in
-                    Self.offerRecord(offer, kind: kind, subscriptionPeriod: subscription.period)
+                    Self.offerRecord(offer, kind: kind, subscriptionPeriod: subscription.period, planType: namesPlans ? "UPFRONT" : nil)
                 }
                 let intro = subscription.introductoryOffer.flatMap { offer($0, .introductory) }
                 subscriptions.append(ProductRecord(
@@ -62,6 +64,19 @@ extension CatalogRecords {
                     offerCodes: subscription.offerCodes.compactMap { offer($0, .offerCode) },
                     winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
                     path: subscription.path))
+                subscriptions[subscriptions.count - 1].namesPlans = namesPlans
+                if let monthly = subscription.billingPlans.first(where: { $0.type == .monthly && $0.enabled != false }) {
+                    let monthlyOffer = { (offer: Offer, kind: OfferRecord.Kind) -> OfferRecord? in
+                        // A monthly plan's pay-as-you-go offers renew monthly, whatever the subscription's period.
+                        Self.offerRecord(offer, kind: kind, subscriptionPeriod: "P1M", planType: "MONTHLY")
+                    }
+                    let intro = monthly.introductoryOffer.flatMap { monthlyOffer($0, .introductory) }
+                    subscriptions[subscriptions.count - 1].monthlyPlan = MonthlyPlanRecord(
+                        availability: availability, priceCents: monthly.price?.cents,
+                        pricedTerritories: monthly.price?.cents == nil ? nil : availability.territories,
+                        introductoryOffer: intro, introductoryOfferTerritories: intro == nil ? nil : availability.territories,
+                        promotionalOffers: monthly.promotionalOffers.compactMap { monthlyOffer($0, .promotional) })
+                }
             }
             groups.append(GroupRecord(referenceName: name, localizations: localizations(group.localizations),
                                       subscriptions: subscriptions, path: group.path))
@@ -77,7 +92,7 @@ extension CatalogRecords {
                                   availableInNewTerritories: availability.availableInNewTerritories ?? (availability.territories == nil))
     }
 
-    static func offerRecord(_ offer: Offer, kind: OfferRecord.Kind, subscriptionPeriod: String?) -> OfferRecord? {
+    static func offerRecord(_ offer: Offer, kind: OfferRecord.Kind, subscriptionPeriod: String?, planType: String? = nil) -> OfferRecord? {
         guard let terms = Vocabulary.terms(of: offer, subscriptionPeriod: subscriptionPeriod) else { return nil }
         let identifier: String?
         switch kind {
@@ -89,7 +104,8 @@ extension CatalogRecords {
             kind: kind, identifier: identifier, referenceName: offer.referenceName ?? offer.offerID, mode: terms.mode,
             duration: terms.duration, periods: terms.periods, priceCents: offer.mode == .freeTrial ? nil : offer.price?.cents,
             eligibilities: offer.eligibility.map { $0.map { $0.rawValue.uppercased() } },
-            offerEligibility: kind == .offerCode ? ((offer.stackable ?? false) ? "STACK_WITH_INTRO_OFFERS" : "REPLACE_INTRO_OFFERS") : nil)
+            offerEligibility: kind == .offerCode ? ((offer.stackable ?? false) ? "STACK_WITH_INTRO_OFFERS" : "REPLACE_INTRO_OFFERS") : nil,
+            planType: planType)
     }
 }
 

@@ -49,6 +49,15 @@ extension CatalogRecords {
         product.promotionalOffers = record.promotionalOffers.map { offer($0, subscriptionPeriod: record.period) }
         product.offerCodes = record.offerCodes.map { offer($0, subscriptionPeriod: record.period) }
         product.winBackOffers = record.winBackOffers.map { offer($0, subscriptionPeriod: record.period) }
+        if record.namesPlans || record.monthlyPlan != nil {
+            product.billingPlans = [BillingPlan(path: .root, type: .upfront)]
+            if let monthly = record.monthlyPlan {
+                product.billingPlans.append(BillingPlan(
+                    path: .root, type: .monthly, price: monthly.priceCents.map { Price(cents: $0) },
+                    introductoryOffer: monthly.introductoryOffer.map { offer($0, subscriptionPeriod: "P1M") },
+                    promotionalOffers: monthly.promotionalOffers.map { offer($0, subscriptionPeriod: "P1M") }))
+            }
+        }
         return product
     }
 

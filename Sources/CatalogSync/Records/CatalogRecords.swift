@@ -83,9 +83,12 @@ public struct OfferRecord: Sendable, Equatable {
     public var eligibilities: [String]?
     /// Offer codes: STACK_WITH_INTRO_OFFERS or REPLACE_INTRO_OFFERS.
     public var offerEligibility: String?
+    /// The billing plan the offer is for (`UPFRONT`, `MONTHLY`) when the subscription lists billing plans.
+    public var planType: String?
 
     public init(kind: Kind, identifier: String? = nil, referenceName: String? = nil, mode: String, duration: String,
-                periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil) {
+                periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil,
+                planType: String? = nil) {
         self.kind = kind
         self.identifier = identifier
         self.referenceName = referenceName
@@ -95,6 +98,7 @@ public struct OfferRecord: Sendable, Equatable {
         self.priceCents = priceCents
         self.eligibilities = eligibilities.map { $0.sorted() }
         self.offerEligibility = offerEligibility
+        self.planType = planType
     }
 
     /// The terms App Store Connect cannot change once the offer exists.
@@ -131,6 +135,10 @@ public struct ProductRecord: Sendable, Equatable {
     public var promotionalOffers: [OfferRecord]
     public var offerCodes: [OfferRecord]
     public var winBackOffers: [OfferRecord]
+    /// Subscriptions that list billing plans: prices and offers name the plan (`UPFRONT`) they belong to.
+    public var namesPlans = false
+    /// The monthly plan (monthly payments for a 12-month commitment), when the catalog enables one.
+    public var monthlyPlan: MonthlyPlanRecord?
     /// Where the product sits in the catalog (catalog side only), for messages.
     public var path: CatalogPath?
 
@@ -171,7 +179,29 @@ public struct ProductRecord: Sendable, Equatable {
             && lhs.introductoryOffer == rhs.introductoryOffer
             && lhs.introductoryOfferTerritories == rhs.introductoryOfferTerritories
             && lhs.promotionalOffers == rhs.promotionalOffers && lhs.offerCodes == rhs.offerCodes
-            && lhs.winBackOffers == rhs.winBackOffers
+            && lhs.winBackOffers == rhs.winBackOffers && lhs.monthlyPlan == rhs.monthlyPlan
+    }
+}
+
+/// A subscription's monthly billing plan: its own availability, price of each payment and offers.
+public struct MonthlyPlanRecord: Sendable, Equatable {
+    public var availability: AvailabilityRecord?
+    /// USD price of each monthly payment.
+    public var priceCents: Int?
+    public var pricedTerritories: [String]?
+    public var introductoryOffer: OfferRecord?
+    public var introductoryOfferTerritories: [String]?
+    public var promotionalOffers: [OfferRecord]
+
+    public init(availability: AvailabilityRecord? = nil, priceCents: Int? = nil, pricedTerritories: [String]? = nil,
+                introductoryOffer: OfferRecord? = nil, introductoryOfferTerritories: [String]? = nil,
+                promotionalOffers: [OfferRecord] = []) {
+        self.availability = availability
+        self.priceCents = priceCents
+        self.pricedTerritories = pricedTerritories
+        self.introductoryOffer = introductoryOffer
+        self.introductoryOfferTerritories = introductoryOfferTerritories
+        self.promotionalOffers = promotionalOffers
     }
 }
 

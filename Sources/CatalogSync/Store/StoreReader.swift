@@ -215,20 +215,30 @@ public struct StoreReader: Sendable {
             record.localizations.sort { $0.locale < $1.locale }
         }
 
-        // The standard plan's availability; billing plans (MONTHLY) are read by the billing-plan sync.
+        // Availability per billing plan: the standard (up-front) plan, and the monthly plan when there is one.
         let plans = try await pages(context) {
             try await $0.subscriptionsPlanAvailabilitiesGetToManyRelated(path: .init(id: id), query: .init(limit: size)).ok.body.json
         } next: { $0.links.next }.flatMap(\.data)
-        if let plan = plans.first(where: { ($0.attributes?.planType?.rawValue ?? "UPFRONT") == "UPFRONT" }) {
-            ids.availability = plan.id
+        var monthly = MonthlyPlanRecord()
+        var hasMonthly = false
+        for plan in plans {
+            let planID = plan.id
             let territories = try await pages(context) {
-                try await $0.subscriptionPlanAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: plan.id), query: .init(limit: size)).ok.body.json
+                try await $0.subscriptionPlanAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: planID), query: .init(limit: size)).ok.body.json
             } next: { $0.links.next }.flatMap { $0.data.map(\.id) }
-            record.availability = AvailabilityRecord(territories: territories,
-                                                     availableInNewTerritories: plan.attributes?.availableInNewTerritories ?? false)
+            let availability = AvailabilityRecord(territories: territories,
+                                                  availableInNewTerritories: plan.attributes?.availableInNewTerritories ?? false)
+            if plan.attributes?.planType?.rawValue == "MONTHLY" {
+                hasMonthly = true
+                monthly.availability = availability
+                ids.monthlyAvailability = plan.id
+            } else {
+                record.availability = availability
+                ids.availability = plan.id
+            }
         }
 
-        // Prices: the USD price from the USA price point, and which territories have one.
+        // Prices: the USD price from the USA price point, and which territories have one, per plan.
         let prices = try await pages(context) {
             try await $0.subscriptionsPricesGetToManyRelated(path: .init(id: id), query: .init(limit: size, include: [.subscriptionPricePoint, .territory])).ok.body.json
         } next: { $0.links.next }
@@ -238,18 +248,31 @@ public struct StoreReader: Sendable {
                 if case let .subscriptionPricePoints(point) = item { pricePoints[point.id] = point.attributes?.customerPrice }
             }
         }
-        var priced = Set<String>()
-        for price in prices.flatMap(\.data) where price.attributes?.planType == nil || price.attributes?.planType?.rawValue == "UPFRONT" {
+        var priced: [String: Set<String>] = [:]
+        var namesPlans = false
+        for price in prices.flatMap(\.data) {
+            let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
+            if price.attributes?.planType != nil { namesPlans = true }
             guard let territory = price.relationships?.territory?.data?.id else { continue }
-            priced.insert(territory)
+            priced[plan, default: []].insert(territory)
             if territory == Vocabulary.baseTerritory, let point = price.relationships?.subscriptionPricePoint?.data?.id,
-               let text = pricePoints[point] {
-                record.priceCents = Price(text: text)?.cents
+               let cents = pricePoints[point].flatMap({ Price(text: $0)?.cents }) {
+                if plan == "MONTHLY" { monthly.priceCents = cents } else { record.priceCents = cents }
             }
         }
-        if !priced.isEmpty { record.pricedTerritories = priced.sorted() }
+        if let upfront = priced["UPFRONT"] { record.pricedTerritories = upfront.sorted() }
+        if let monthlyTerritories = priced["MONTHLY"] {
+            monthly.pricedTerritories = monthlyTerritories.sorted()
+            hasMonthly = true
+        }
 
-        try await offers(subscriptionID: id, context: context, record: &record, ids: &ids)
+        try await offers(subscriptionID: id, context: context, record: &record, ids: &ids, monthly: &monthly)
+        namesPlans = namesPlans || record.promotionalOffers.contains { $0.planType != nil } || record.introductoryOffer?.planType != nil
+        if hasMonthly || monthly.introductoryOffer != nil || !monthly.promotionalOffers.isEmpty {
+            record.monthlyPlan = monthly
+            namesPlans = true
+        }
+        record.namesPlans = namesPlans
 
         if let screenshot = try await optional(context, {
             try await $0.subscriptionsAppStoreReviewScreenshotGetToOneRelated(path: .init(id: id)).ok.body.json.data
@@ -263,7 +286,8 @@ public struct StoreReader: Sendable {
         return StoreProduct(record: record, ids: ids, state: attributes.state?.rawValue)
     }
 
-    func offers(subscriptionID id: String, context: String, record: inout ProductRecord, ids: inout ProductIDs) async throws(SyncError) {
+    func offers(subscriptionID id: String, context: String, record: inout ProductRecord, ids: inout ProductIDs,
+                monthly: inout MonthlyPlanRecord) async throws(SyncError) {
         let size = pageSize
         // Introductory offers: one resource per territory; the USA one gives the terms and the USD price.
         let intros = try await pages(context) {
@@ -275,19 +299,28 @@ public struct StoreReader: Sendable {
                 if case let .subscriptionPricePoints(point) = item { introPoints[point.id] = point.attributes?.customerPrice }
             }
         }
-        let introOffers = intros.flatMap(\.data)
-        var covered: [String] = []
-        for offer in introOffers {
-            guard let territory = offer.relationships?.territory?.data?.id else { continue }
-            ids.introductoryOffers[territory] = offer.id
-            covered.append(territory)
-        }
-        if let base = introOffers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? introOffers.first,
-           let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue {
+        // Grouped by the billing plan they target; the USA offer of each gives the terms and the USD price.
+        let introOffers = Dictionary(grouping: intros.flatMap(\.data)) { $0.attributes?.targetSubscriptionPlanType?.rawValue ?? "" }
+        for (plan, offers) in introOffers {
+            var covered: [String] = []
+            for offer in offers {
+                guard let territory = offer.relationships?.territory?.data?.id else { continue }
+                if plan == "MONTHLY" { ids.monthlyIntroductoryOffers[territory] = offer.id } else { ids.introductoryOffers[territory] = offer.id }
+                covered.append(territory)
+            }
+            guard let base = offers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? offers.first,
+                  let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue
+            else { continue }
             let price = base.relationships?.subscriptionPricePoint?.data?.id.flatMap { introPoints[$0] }.flatMap { Price(text: $0)?.cents }
-            record.introductoryOffer = OfferRecord(kind: .introductory, mode: mode, duration: duration,
-                                                   periods: attributes.numberOfPeriods ?? 1, priceCents: mode == "FREE_TRIAL" ? nil : price)
-            record.introductoryOfferTerritories = covered.sorted()
+            let offer = OfferRecord(kind: .introductory, mode: mode, duration: duration, periods: attributes.numberOfPeriods ?? 1,
+                                    priceCents: mode == "FREE_TRIAL" ? nil : price, planType: plan.isEmpty ? nil : plan)
+            if plan == "MONTHLY" {
+                monthly.introductoryOffer = offer
+                monthly.introductoryOfferTerritories = covered.sorted()
+            } else {
+                record.introductoryOffer = offer
+                record.introductoryOfferTerritories = covered.sorted()
+            }
         }
 
         let promotional = try await pages(context) {
@@ -307,9 +340,11 @@ public struct StoreReader: Sendable {
                  page.links.next)
             }
             ids.promotionalOffers[code] = offer.id
-            record.promotionalOffers.append(OfferRecord(kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
-                                                        duration: duration, periods: attributes.numberOfPeriods ?? 1,
-                                                        priceCents: mode == "FREE_TRIAL" ? nil : price))
+            let plan = attributes.targetSubscriptionPlanType?.rawValue
+            let promotion = OfferRecord(kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
+                                      duration: duration, periods: attributes.numberOfPeriods ?? 1,
+                                      priceCents: mode == "FREE_TRIAL" ? nil : price, planType: plan)
+            if plan == "MONTHLY" { monthly.promotionalOffers.append(promotion) } else { record.promotionalOffers.append(promotion) }
         }
 
         let codes = try await pages(context) {
@@ -332,7 +367,8 @@ public struct StoreReader: Sendable {
             record.offerCodes.append(OfferRecord(kind: .offerCode, identifier: name, referenceName: name, mode: mode, duration: duration,
                                                  periods: attributes.numberOfPeriods ?? 1, priceCents: mode == "FREE_TRIAL" ? nil : price,
                                                  eligibilities: attributes.customerEligibilities?.map(\.rawValue),
-                                                 offerEligibility: attributes.offerEligibility?.rawValue))
+                                                 offerEligibility: attributes.offerEligibility?.rawValue,
+                                                 planType: attributes.targetSubscriptionPlanType?.rawValue))
         }
 
         let winBacks = try await pages(context) {
@@ -354,7 +390,8 @@ public struct StoreReader: Sendable {
             ids.winBackOffers[offerID] = offer.id
             record.winBackOffers.append(OfferRecord(kind: .winBack, identifier: offerID, referenceName: attributes.referenceName,
                                                     mode: mode, duration: duration, periods: attributes.periodCount ?? 1,
-                                                    priceCents: mode == "FREE_TRIAL" ? nil : price))
+                                                    priceCents: mode == "FREE_TRIAL" ? nil : price,
+                                                    planType: attributes.targetSubscriptionPlanType?.rawValue))
         }
     }
 

@@ -62,6 +62,9 @@ public struct ProductIDs: Sendable, Equatable {
     public var screenshotURL: String?
     /// Introductory offers by territory.
     public var introductoryOffers: [String: String]
+    /// The monthly billing plan's availability and introductory offers by territory.
+    public var monthlyAvailability: String?
+    public var monthlyIntroductoryOffers: [String: String] = [:]
     public var promotionalOffers: [String: String]
     public var offerCodes: [String: String]
     public var winBackOffers: [String: String]

@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+
+/// `iapkit asc pull | plan | push` end to end against the project's fake App Store Connect on loopback.
+@Suite(.serialized)
+struct AscSyncTests {
+    static let bundleID = "com.example.fruitstand"
+
+    /// A copy of examples/ (catalog, content, screenshots) to push from.
+    static func project() throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory()
+        for item in ["catalog.yaml", "content", "review"] {
+            try FileManager.default.copyItem(atPath: Paths.examples + "/" + item, toPath: dir.file(item))
+        }
+        return dir
+    }
+
+    static func push(_ fake: FakeAppStoreConnect, _ catalog: String, extra: [String] = []) throws -> ProcessResult {
+        try iapkit(["asc", "push", catalog, "--yes"] + extra, environment: fake.environment)
+    }
+
+    static func planJSON(_ fake: FakeAppStoreConnect, _ catalog: String) throws -> [String: Any] {
+        let result = try iapkit(["asc", "plan", catalog, "--format", "json"], environment: fake.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    static func changes(_ plan: [String: Any], _ action: String) -> [[String: Any]] {
+        ((plan["changes"] as? [[String: Any]]) ?? []).filter { $0["action"] as? String == action }
+    }
+
+    static func resources(_ fake: FakeAppStoreConnect, _ type: String) throws -> [[String: Any]] {
+        let state = try fake.control("GET", "state") as? [String: Any]
+        if let list = state?[type] as? [[String: Any]] { return list }
+        if let byID = state?[type] as? [String: Any] { return byID.values.compactMap { $0 as? [String: Any] } }
+        let resources = state?["resources"] as? [String: Any]
+        if let list = resources?[type] as? [[String: Any]] { return list }
+        return (resources?[type] as? [String: Any])?.values.compactMap { $0 as? [String: Any] } ?? []
+    }
+
+    static func productIDs(_ fake: FakeAppStoreConnect, _ type: String) throws -> [String] {
+        try resources(fake, type).compactMap { ($0["attributes"] as? [String: Any])?["productId"] as? String }.sorted()
+    }
+
+    @Test func pushFromEmptyCreatesEverythingAndASecondPushWritesNothing() throws {
+        let fake = try FakeAppStoreConnect(pageSize: 3)
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        let catalog = project.file("catalog.yaml")
+
+        let first = try Self.push(fake, catalog)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("Pushed:"))
+        #expect(try Self.productIDs(fake, "inAppPurchases") == [
+            "com.example.fruitstand.banana", "com.example.fruitstand.kiwi", "com.example.fruitstand.seasonpass",
+            "com.example.fruitstand.tokens.10",
+        ])
+        #expect(try Self.productIDs(fake, "subscriptions").count == 2)
+        // Every subscription has a price in every territory, equalized from the USA point.
+        let territories = try Self.resources(fake, "territories").count
+        #expect(try Self.resources(fake, "subscriptionPrices").count == 2 * max(territories, 175))
+        #expect(try Self.resources(fake, "inAppPurchaseAppStoreReviewScreenshots").count == 4)
+
+        let writes = try fake.writeCount()
+        let second = try Self.push(fake, catalog)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("nothing to push"))
+        #expect(try fake.writeCount() == writes, "a push right after a push sends no write request")
+        let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test func planShowsUpdatesRefusalsAndUnmanagedProducts() throws {
+        let fake = try FakeAppStoreConnect()
+        let appID = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        let catalog = project.file("catalog.yaml")
+        #expect(try Self.push(fake, catalog).status == 0)
+        try fake.control("POST", "seed", ["appId": appID, "inAppPurchases": [[
+            "productId": "com.example.fruitstand.legacy", "name": "Legacy Gems", "inAppPurchaseType": "CONSUMABLE",
+            "localizations": [["locale": "en-US", "name": "Gems", "description": "A bag of gems"]],
+        ]]])
+
+        var text = try String(contentsOfFile: catalog, encoding: .utf8)
+        text = text.replacingOccurrences(of: "name: Pack Banane", with: "name: Pack de bananes")
+        text = text.replacingOccurrences(of: "    type: consumable\n    price: 1.99", with: "    type: non-consumable\n    price: 1.99")
+        try text.write(toFile: catalog, atomically: true, encoding: .utf8)
+
+        let plan = try Self.planJSON(fake, catalog)
+        let updates = Self.changes(plan, "update")
+        let rename = updates.first { $0["resource"] as? String == "inAppPurchaseLocalization" }
+        #expect(rename?["productId"] as? String == "com.example.fruitstand.banana")
+        let fields = rename?["fields"] as? [String: [String: Any]]
+        #expect(fields?["name"]?["from"] as? String == "Pack Banane" && fields?["name"]?["to"] as? String == "Pack de bananes")
+        #expect((rename?["location"] as? String)?.hasSuffix(".yaml:19:9") == true, "\(rename ?? [:])")
+        let refused = Self.changes(plan, "refused")
+        #expect(refused.contains { $0["productId"] as? String == "com.example.fruitstand.tokens.10"
+            && (($0["fields"] as? [String: Any])?["type"]) != nil })
+        #expect(Self.changes(plan, "unmanaged").contains { $0["productId"] as? String == "com.example.fruitstand.legacy" })
+        let summary = plan["summary"] as? [String: Int]
+        #expect(summary?["refused"] == 1 && (summary?["update"] ?? 0) >= 1 && summary?["unmanaged"] == 1)
+
+        let text2 = try iapkit(["asc", "plan", catalog], environment: fake.environment)
+        #expect(text2.stdout.contains("~ inAppPurchaseLocalization com.example.fruitstand.banana [fr-FR]: name \"Pack Banane\" -> \"Pack de bananes\""))
+        #expect(text2.stdout.contains("! inAppPurchase com.example.fruitstand.tokens.10"))
+        #expect(text2.stdout.contains("? inAppPurchase com.example.fruitstand.legacy"))
+        #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 1)
+        // A refused change stops push before it writes anything; the legacy product is never deleted.
+        let writes = try fake.writeCount()
+        let push = try Self.push(fake, catalog)
+        #expect(push.status == 1 && push.stderr.contains("forbids"))
+        #expect(try fake.writeCount() == writes)
+        #expect(try Self.productIDs(fake, "inAppPurchases").contains("com.example.fruitstand.legacy"))
+    }
+
+    @Test func aPushThatFailsMidwayIsFinishedByRunningItAgain() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        let catalog = project.file("catalog.yaml")
+        // The second subscription is created, but the answer is lost: the nasty case.
+        try fake.control("POST", "faults", [["method": "POST", "pathPattern": "^/v1/subscriptions$", "status": 500,
+                                             "count": 1, "when": "after", "afterNthMatch": 2]])
+        let failed = try Self.push(fake, catalog)
+        #expect(failed.status == 2)
+        #expect(failed.stderr.contains("create subscription com.example.fruitstand.club.yearly"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("run push again"))
+        try fake.control("POST", "faults", [[String: Any]]())
+        let resumed = try Self.push(fake, catalog)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try Self.productIDs(fake, "subscriptions") == ["com.example.fruitstand.club.monthly", "com.example.fruitstand.club.yearly"])
+        #expect(try Self.resources(fake, "subscriptionGroups").count == 1)
+        let writes = try fake.writeCount()
+        #expect(try Self.push(fake, catalog).status == 0)
+        #expect(try fake.writeCount() == writes)
+    }
+
+    @Test func rateLimitsAndServerErrorsAreRetried() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        // A storm of 429s on reads and on writes (POST is safe to repeat after a 429: nothing was created), and 5xx on
+        // reads, each within the retry policy's attempts.
+        try fake.control("POST", "faults", [
+            ["method": "*", "pathPattern": "/", "status": 429, "count": 4, "retryAfter": 0, "when": "before", "afterNthMatch": 3],
+            ["method": "POST", "pathPattern": "^/v2/inAppPurchases$", "status": 429, "count": 3, "retryAfter": 1, "when": "before",
+             "afterNthMatch": 2],
+            ["method": "GET", "pathPattern": "/v2/inAppPurchases/", "status": 503, "count": 3, "when": "before"],
+        ])
+        let result = try Self.push(fake, project.file("catalog.yaml"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let statuses = try fake.requests().compactMap { $0["status"] as? Int }
+        #expect(statuses.filter { $0 == 429 }.count == 7 && statuses.filter { $0 == 503 }.count == 3)
+        #expect(try Self.productIDs(fake, "inAppPurchases").count == 4)
+    }
+
+    @Test func anExpiredTokenIsRenewed() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        try fake.control("POST", "settings", ["maxTokenAgeSeconds": 1])
+        let project = try Self.project()
+        let result = try Self.push(fake, project.file("catalog.yaml"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let statuses = try fake.requests().compactMap { $0["status"] as? Int }
+        #expect(statuses.contains(401), "the token did expire during the push")
+        #expect(try Self.productIDs(fake, "inAppPurchases").count == 4)
+    }
+
+    @Test func pullThenPlanShowsNoChange() throws {
+        let fake = try FakeAppStoreConnect(pageSize: 2)
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        #expect(try Self.push(fake, project.file("catalog.yaml")).status == 0)
+        let out = TemporaryDirectory()
+        let pulled = out.file("catalog.yaml")
+        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
+        #expect(yaml.contains("productId: com.example.fruitstand.banana") && yaml.contains("name: Pack Banane"))
+        #expect(FileManager.default.fileExists(atPath: out.file("review/com.example.fruitstand.banana.png")))
+        let lint = try iapkit("lint", "catalog", pulled)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let writes = try fake.writeCount()
+        #expect(try Self.push(fake, pulled).status == 0)
+        #expect(try fake.writeCount() == writes)
+    }
+
+    @Test func exportAscListsTheWritesAPushToAnEmptyAppSends() throws {
+        let fake = try FakeAppStoreConnect()
+        let appID = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        let catalog = project.file("catalog.yaml")
+        let export = try iapkit("export", "asc", catalog, "--app-id", appID)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try Self.push(fake, catalog).status == 0)
+        let exported = (try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]]) ?? []
+        let sent = try fake.requests().filter { ($0["write"] as? Bool) == true && ($0["status"] as? Int ?? 0) < 300 }
+        // Ids differ (placeholders against real ids) and an upload may be split in parts: compare the shapes.
+        func shape(_ method: String, _ path: String) -> String {
+            if method == "PUT" { return "PUT upload" }
+            let parts = path.split(separator: "/").map(String.init)
+            return method + " /" + parts.prefix(2).joined(separator: "/") + (parts.count > 2 ? "/{id}" : "")
+        }
+        func collapse(_ shapes: [String]) -> [String] {
+            shapes.enumerated().filter { $0.offset == 0 || !($0.element == "PUT upload" && shapes[$0.offset - 1] == "PUT upload") }.map(\.element)
+        }
+        let expected = collapse(exported.map { shape($0["method"] as? String ?? "", $0["path"] as? String ?? "") })
+        let actual = collapse(sent.map { shape($0["method"] as? String ?? "", $0["path"] as? String ?? "") })
+        #expect(expected == actual)
+        #expect(expected.count > 400)
+        #expect(export.stdout.contains("${pricePoint:iap:com.example.fruitstand.banana:USA:0.99}"))
+    }
+
+    @Test func credentialsAreRequiredAndTheKeyNeverReachesAnyOutput() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        let catalog = project.file("catalog.yaml")
+        let missing = try iapkit(["asc", "plan", catalog], environment: ["ASC_API_URL": fake.url, "ASC_KEY_ID": "", "ASC_ISSUER_ID": "",
+                                                                          "ASC_PRIVATE_KEY_PATH": "", "ASC_PRIVATE_KEY": ""])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("ASC_KEY_ID") && missing.stderr.contains("ASC_PRIVATE_KEY"))
+
+        let secretLines = fake.privateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
+        var environment = fake.environment
+        environment["ASC_PRIVATE_KEY_PATH"] = ""
+        environment["ASC_PRIVATE_KEY"] = fake.privateKeyPEM
+        var outputs: [ProcessResult] = []
+        outputs.append(try iapkit(["asc", "push", catalog, "--yes"], environment: environment))
+        outputs.append(try iapkit(["asc", "plan", catalog, "--format", "json"], environment: environment))
+        var wrongIssuer = environment
+        wrongIssuer["ASC_ISSUER_ID"] = "00000000-0000-0000-0000-000000000000"
+        let refused = try iapkit(["asc", "plan", catalog], environment: wrongIssuer)
+        #expect(refused.status == 2 && refused.stderr.contains("401"))
+        outputs.append(refused)
+        var broken = environment
+        broken["ASC_PRIVATE_KEY"] = fake.privateKeyPEM.replacingOccurrences(of: "A", with: "B")
+        outputs.append(try iapkit(["asc", "plan", catalog], environment: broken))
+        #expect(outputs[0].status == 0, "\(outputs[0].stderr)")
+        for output in outputs {
+            for line in secretLines where line.count > 8 {
+                #expect(!output.stdout.contains(line) && !output.stderr.contains(line))
+            }
+        }
+    }
+}

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "IAPLint", targets: ["IAPLint"]),
         .library(name: "FlatPackage", targets: ["FlatPackage"]),
         .library(name: "CatalogExchange", targets: ["CatalogExchange"]),
+        .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -18,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -55,13 +59,25 @@ let package = Package(
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ], exclude: ["openapi-generator-config.yaml"]),
+        // The App Store Connect client: credentials, JWTs, retries, errors, pagination, uploads. No catalog knowledge.
+        .target(name: "AppStoreConnect", dependencies: [
+            "AppStoreConnectAPI",
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .executableTarget(name: "iapkit", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPKitTests", dependencies: [
             "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-            "CatalogExchange", "AppStoreConnectAPI",
+            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect",
         ]),
     ],
     swiftLanguageModes: [.v6]

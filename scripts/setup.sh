@@ -43,13 +43,13 @@ Darwin)
   ;;
 esac
 
-if [ "$need_tests" = 1 ] && ! python3 -c "import jsonschema, yaml" >/dev/null 2>&1; then
-  echo "setup: installing the Python modules jsonschema and PyYAML (test checkers)"
+if [ "$need_tests" = 1 ] && ! python3 -c "import jsonschema, yaml, cryptography" >/dev/null 2>&1; then
+  echo "setup: installing the Python modules jsonschema, PyYAML and cryptography (test checkers)"
   if [ "$(uname -s)" = Linux ] && command -v apt-get >/dev/null 2>&1; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-jsonschema python3-yaml >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-jsonschema python3-yaml python3-cryptography >/dev/null || true
   fi
-  python3 -c "import jsonschema, yaml" >/dev/null 2>&1 || python3 -m pip install --quiet jsonschema pyyaml
+  python3 -c "import jsonschema, yaml, cryptography" >/dev/null 2>&1 || python3 -m pip install --quiet jsonschema pyyaml cryptography
 fi
 echo "setup: all dependencies present"

@@ -591,7 +591,7 @@ class FakeASC:
             if field == "territory":
                 recs = [r for r in recs if self.territory_of(r) in wanted]
             elif field == "planType":
-                recs = [r for r in recs if r.get("attributes", {}).get("planType", "MONTHLY") in wanted]
+                recs = [r for r in recs if (r.get("attributes", {}).get("planType") or "UPFRONT") in wanted]
             elif field == "subscriptionPricePoint":
                 recs = [r for r in recs if r["rels"].get("subscriptionPricePoint", {}).get("data", {}).get("id") in wanted]
             elif field == "id":
@@ -1224,7 +1224,8 @@ class FakeASC:
         sub = self.related_need(data, "subscription", "subscriptions")
         a = data.get("attributes") or {}
         territory, point = self.priced_point(sub, data["relationships"], "/data/relationships")
-        plan = a.get("planType") or "MONTHLY"
+        # The standard plan bills the whole period up front; MONTHLY is the 12-month commitment paid monthly.
+        plan = a.get("planType") or "UPFRONT"
         for old in self.store.kid_recs(sub, "prices"):
             if (self.territory_of(old), old["attributes"].get("startDate"), old["attributes"].get("planType")) == \
                     (territory, a.get("startDate"), plan):
@@ -1233,7 +1234,7 @@ class FakeASC:
                                           bool(a.get("preserveCurrentPrice")))
         return self.created(rec, c)
 
-    def new_subscription_price(self, sub, territory, point, start=None, plan="MONTHLY", preserved=False):
+    def new_subscription_price(self, sub, territory, point, start=None, plan="UPFRONT", preserved=False):
         rec = {"type": "subscriptionPrices", "id": self.store.new_id(False),
                "attributes": {"startDate": start, "preserved": preserved, "planType": plan},
                "rels": {"territory": {"data": ref("territories", territory)},

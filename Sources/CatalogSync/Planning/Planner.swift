@@ -33,6 +33,10 @@ public struct Planner: Sendable {
         for (index, group) in desired.groups.enumerated() {
             let live = liveGroups[group.referenceName]
             let groupRef = builder.group(group, index: index, live: live)
+            // A level must lie within the group's size when it is set: new subscriptions whose level is beyond the
+            // group's size so far get it once every subscription of the group exists.
+            builder.groupSize = live?.subscriptions.count ?? 0
+            builder.deferredLevels = []
             for subscription in group.subscriptions {
                 if retired.contains(subscription.productID) {
                     builder.refuse(subscription, reason: "\(subscription.productID) is listed in retiredProductIds; App Store Connect never allows a product ID again")
@@ -46,6 +50,9 @@ public struct Planner: Sendable {
                 } else {
                     builder.subscription(subscription, group: groupRef, live: liveSubscriptions[subscription.productID]?.1)
                 }
+            }
+            if !builder.deferredLevels.isEmpty, let last = builder.changes.indices.last {
+                builder.changes[last].operations += builder.deferredLevels
             }
         }
 
@@ -71,6 +78,9 @@ struct PlanBuilder {
     let catalog: Catalog
     let store: StoreSnapshot
     var changes: [Change] = []
+    /// Subscriptions the group will have when the next one is created.
+    var groupSize = 0
+    var deferredLevels: [Operation] = []
 
     init(catalog: Catalog, store: StoreSnapshot) {
         self.catalog = catalog
@@ -266,8 +276,15 @@ struct PlanBuilder {
             if changes[before...].contains(where: { $0.action == .refused && $0.fields.contains { $0.name == "type" } }) { return }
         } else {
             ref = .created("subscription:\(product.productID)")
+            groupSize += 1
+            var created = product
+            if let level = product.groupLevel, level > groupSize {
+                created.groupLevel = nil
+                deferredLevels.append(.updateSubscription(subscription: ref, referenceName: nil, reviewNote: nil, familySharable: nil,
+                                                          groupLevel: level))
+            }
             add(.create, "subscription", product, fields: Self.creationFields(product),
-                operations: [.createSubscription(ref: "subscription:\(product.productID)", group: group, record: product)])
+                operations: [.createSubscription(ref: "subscription:\(product.productID)", group: group, record: created)])
         }
         localizations(product, live: live, resource: "subscriptionLocalization", productRef: ref,
                       ensureVersion: { .ensureSubscriptionVersion(ref: "subscription-version:\(product.productID)", subscription: ref) },

@@ -60,7 +60,7 @@ public enum RequestBuilder {
                     inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: productID)),
                     baseTerritory: .init(data: .init(_type: .territories, id: Vocabulary.baseTerritory)),
                     manualPrices: .init(data: [.init(_type: .inAppPurchasePrices, id: local)]))),
-                included: [.inAppPurchasePriceInlineCreate(.init(
+                included: [.InAppPurchasePriceInlineCreate(.init(
                     _type: .inAppPurchasePrices, id: local, attributes: .init(startDate: nil),
                     relationships: .init(inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
                                          inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))]))]

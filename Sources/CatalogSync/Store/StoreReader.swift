@@ -249,10 +249,8 @@ public struct StoreReader: Sendable {
             }
         }
         var priced: [String: Set<String>] = [:]
-        var namesPlans = false
         for price in prices.flatMap(\.data) {
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
-            if price.attributes?.planType != nil { namesPlans = true }
             guard let territory = price.relationships?.territory?.data?.id else { continue }
             priced[plan, default: []].insert(territory)
             if territory == Vocabulary.baseTerritory, let point = price.relationships?.subscriptionPricePoint?.data?.id,
@@ -267,7 +265,8 @@ public struct StoreReader: Sendable {
         }
 
         try await offers(subscriptionID: id, context: context, record: &record, ids: &ids, monthly: &monthly)
-        namesPlans = namesPlans || record.promotionalOffers.contains { $0.planType != nil } || record.introductoryOffer?.planType != nil
+        // Offers name their plan only when the subscription lists billing plans (prices always carry one).
+        var namesPlans = record.promotionalOffers.contains { $0.planType != nil } || record.introductoryOffer?.planType != nil
         if hasMonthly || monthly.introductoryOffer != nil || !monthly.promotionalOffers.isEmpty {
             record.monthlyPlan = monthly
             namesPlans = true
@@ -311,7 +310,7 @@ public struct StoreReader: Sendable {
             guard let base = offers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? offers.first,
                   let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue
             else { continue }
-            let price = base.relationships?.subscriptionPricePoint?.data?.id.flatMap { introPoints[$0] }.flatMap { Price(text: $0)?.cents }
+            let price = (base.relationships?.subscriptionPricePoint?.data?.id).flatMap { introPoints[$0] }.flatMap { Price(text: $0)?.cents }
             let offer = OfferRecord(kind: .introductory, mode: mode, duration: duration, periods: attributes.numberOfPeriods ?? 1,
                                     priceCents: mode == "FREE_TRIAL" ? nil : price, planType: plan.isEmpty ? nil : plan)
             if plan == "MONTHLY" {

@@ -21,7 +21,7 @@ struct AscCommand: ParsableCommand {
               iapkit asc push --yes
               iapkit asc pull -o catalog.yaml
             """,
-        subcommands: [Pull.self, Plan.self, Push.self]
+        subcommands: [Pull.self, PlanCommand.self, Push.self]
     )
 
     /// The API key, the server and the app, the same for every `asc` command.
@@ -93,12 +93,17 @@ struct AscCommand: ParsableCommand {
         }
     }
 
-    /// Loads a catalog, refusing it (exit 1) when lint finds errors of the kinds given.
-    static func loadCatalog(_ path: String, rules: [any Rule]) throws -> Catalog {
+    /// Loads a catalog, refusing it (exit 1) when lint finds errors: every rule (`push`), or only those about the
+    /// catalog's shape (`plan`, which is useful before every App Store Connect field is filled in).
+    static func loadCatalog(_ path: String, fullLint: Bool) throws -> Catalog {
         let collector = FindingCollector()
         let catalog = try CatalogLoader.load(path: path, findings: collector.consumer)
-        CatalogLinter().check(catalog, rules: rules, baseDirectory: (path as NSString).deletingLastPathComponent,
-                              consumer: collector.consumer)
+        let folder = (path as NSString).deletingLastPathComponent
+        if fullLint {
+            try CatalogLinter().lint(catalog, baseDirectory: folder, consumer: collector.consumer)
+        } else {
+            CatalogLinter().check(catalog, rules: RuleRegistry.structuralRules, baseDirectory: folder, consumer: collector.consumer)
+        }
         let errors = collector.findings.filter { $0.severity == .error }.sortedForReport()
         if !errors.isEmpty {
             Terminal.writeError(TextReporter().report(errors, context: ReportContext(
@@ -110,7 +115,7 @@ struct AscCommand: ParsableCommand {
     }
 
     /// Reads App Store Connect and plans the catalog against it.
-    static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (Plan, AppStoreConnectClient) {
+    static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (CatalogSync.Plan, AppStoreConnectClient) {
         let asc = try connection.client()
         let reader = StoreReader(asc: asc)
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
@@ -122,8 +127,9 @@ struct AscCommand: ParsableCommand {
 
     enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-    struct Plan: AsyncParsableCommand {
+    struct PlanCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plan",
             abstract: "Show what push would change in App Store Connect, resource by resource.",
             discussion: """
                 `+` create, `~` update (each field old -> new), `!` refused (App Store Connect forbids it), `?` unmanaged
@@ -149,7 +155,7 @@ struct AscCommand: ParsableCommand {
         @OptionGroup var connection: Connection
 
         func run() async throws {
-            let loaded = try AscCommand.loadCatalog(catalog, rules: RuleRegistry.structuralRules)
+            let loaded = try AscCommand.loadCatalog(catalog, fullLint: false)
             let (plan, _) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
             switch format {
             case .text: try Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
@@ -179,7 +185,7 @@ struct AscCommand: ParsableCommand {
         @OptionGroup var connection: Connection
 
         func run() async throws {
-            let loaded = try AscCommand.loadCatalog(catalog, rules: RuleRegistry.all)
+            let loaded = try AscCommand.loadCatalog(catalog, fullLint: true)
             let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
             Terminal.writeError(PlanReport.text(plan))
             if plan.count(.refused) > 0 {

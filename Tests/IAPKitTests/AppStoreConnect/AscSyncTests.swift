@@ -43,7 +43,7 @@ struct AscSyncTests {
     }
 
     @Test func pushFromEmptyCreatesEverythingAndASecondPushWritesNothing() throws {
-        let fake = try FakeAppStoreConnect(pageSize: 3)
+        let fake = try FakeAppStoreConnect(pageSize: 20)
         _ = try fake.addApp(bundleID: Self.bundleID)
         let project = try Self.project()
         let catalog = project.file("catalog.yaml")
@@ -167,7 +167,7 @@ struct AscSyncTests {
     }
 
     @Test func pullThenPlanShowsNoChange() throws {
-        let fake = try FakeAppStoreConnect(pageSize: 2)
+        let fake = try FakeAppStoreConnect(pageSize: 30)
         _ = try fake.addApp(bundleID: Self.bundleID)
         let project = try Self.project()
         #expect(try Self.push(fake, project.file("catalog.yaml")).status == 0)

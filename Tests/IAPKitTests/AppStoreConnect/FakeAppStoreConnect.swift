@@ -45,8 +45,11 @@ final class FakeAppStoreConnect: @unchecked Sendable {
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: "http://") else { throw FakeError.didNotStart(text) }
         url = String(text[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
-        // Pages this small whatever `limit` asks for, so every list is read through links.next.
-        if let pageSize { try control("POST", "settings", ["maxPageSize": pageSize]) }
+        // A budget no test reaches unless it means to; and pages this small whatever `limit` asks for, so every list
+        // is read through links.next.
+        var settings: [String: Any] = ["rateLimit": 1_000_000]
+        if let pageSize { settings["maxPageSize"] = pageSize }
+        try control("POST", "settings", settings)
     }
 
     /// Apple's OpenAPI document when the reference folder has it: the fake then validates against it too.

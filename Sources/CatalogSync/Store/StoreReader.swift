@@ -333,10 +333,6 @@ public struct StoreReader: Sendable {
                 try await $0.subscriptionPromotionalOffersPricesGetToManyRelated(
                     path: .init(id: offerID), query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: size, include: [.subscriptionPricePoint])
                 ).ok.body.json
-            } decode: { page in
-                (page.data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id },
-                 (page.included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } },
-                 page.links.next)
             }
             ids.promotionalOffers[code] = offer.id
             let plan = attributes.targetSubscriptionPlanType?.rawValue
@@ -357,10 +353,6 @@ public struct StoreReader: Sendable {
                 try await $0.subscriptionOfferCodesPricesGetToManyRelated(
                     path: .init(id: offerID), query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: size, include: [.subscriptionPricePoint])
                 ).ok.body.json
-            } decode: { page in
-                (page.data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id },
-                 (page.included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } },
-                 page.links.next)
             }
             ids.offerCodes[name] = offer.id
             record.offerCodes.append(OfferRecord(kind: .offerCode, identifier: name, referenceName: name, mode: mode, duration: duration,
@@ -381,10 +373,6 @@ public struct StoreReader: Sendable {
                 try await $0.winBackOffersPricesGetToManyRelated(
                     path: .init(id: resource), query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: size, include: [.subscriptionPricePoint])
                 ).ok.body.json
-            } decode: { page in
-                (page.data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id },
-                 (page.included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } },
-                 page.links.next)
             }
             ids.winBackOffers[offerID] = offer.id
             record.winBackOffers.append(OfferRecord(kind: .winBack, identifier: offerID, referenceName: attributes.referenceName,
@@ -395,17 +383,12 @@ public struct StoreReader: Sendable {
     }
 
     /// The USD price of an offer, from its USA price and that price's point.
-    func baseTerritoryPrice<Page: Sendable>(_ context: String, _ fetch: @escaping @Sendable (Client) async throws -> Page,
-                                            decode: @escaping @Sendable (Page) -> ([String], [(String, String?)], String?)) async throws(SyncError) -> Int? {
-        let pages = try await pages(context, fetch) { decode($0).2 }
-        var points: [String: String] = [:]
-        var first: String?
-        for page in pages {
-            let (ids, included, _) = decode(page)
-            first = first ?? ids.first
-            for (id, price) in included { if let price { points[id] = price } }
-        }
-        return first.flatMap { points[$0] }.flatMap { Price(text: $0)?.cents }
+    func baseTerritoryPrice<Page: OfferPricePage>(_ context: String,
+                                                  _ fetch: @escaping @Sendable (Client) async throws -> Page) async throws(SyncError) -> Int? {
+        let pages = try await pages(context, fetch) { $0.nextLink }
+        let points = Dictionary(pages.flatMap(\.pricePoints).compactMap { id, price in price.map { (id, $0) } },
+                                uniquingKeysWith: { a, _ in a })
+        return pages.lazy.flatMap(\.pricePointIDs).first.flatMap { points[$0] }.flatMap { Price(text: $0)?.cents }
     }
 
     // MARK: Calls
@@ -428,4 +411,36 @@ public struct StoreReader: Sendable {
             throw .read(context: context, error: error)
         }
     }
+}
+
+/// A page of an offer's prices (promotional, offer code, win-back): which price points they use, and those points'
+/// customer prices from `included`.
+protocol OfferPricePage: Sendable {
+    var pricePointIDs: [String] { get }
+    var pricePoints: [(String, String?)] { get }
+    var nextLink: String? { get }
+}
+
+extension Components.Schemas.SubscriptionPromotionalOfferPricesResponse: OfferPricePage {
+    var pricePointIDs: [String] { data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id } }
+    var pricePoints: [(String, String?)] {
+        (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
+    }
+    var nextLink: String? { links.next }
+}
+
+extension Components.Schemas.SubscriptionOfferCodePricesResponse: OfferPricePage {
+    var pricePointIDs: [String] { data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id } }
+    var pricePoints: [(String, String?)] {
+        (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
+    }
+    var nextLink: String? { links.next }
+}
+
+extension Components.Schemas.WinBackOfferPricesResponse: OfferPricePage {
+    var pricePointIDs: [String] { data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id } }
+    var pricePoints: [(String, String?)] {
+        (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
+    }
+    var nextLink: String? { links.next }
 }

@@ -27,8 +27,9 @@ struct AppStoreConnectConformanceTests {
         #expect(result.status == 0, "\(result.stderr)")
         let dir = TemporaryDirectory()
         // In-app purchases, versions, localizations, availabilities, price schedules, screenshots and their commits;
-        // groups, subscriptions, their versions and localizations, plan availabilities, prices, two offer kinds.
-        #expect(try python(Self.validate, [dir.write("asc.json", result.stdout), Reference.openAPI]) == "18\n")
+        // groups, subscriptions (created, then given their group level), their versions and localizations, plan
+        // availabilities, prices, two offer kinds, screenshots and their commits.
+        #expect(try python(Self.validate, [dir.write("asc.json", result.stdout), Reference.openAPI]) == "20\n")
     }
 
     @Test func billingPlanRequestsValidate() throws {

@@ -194,16 +194,21 @@ enum StoreKitRoundTrip {
         #expect(result.stdout.contains("\"identifier\" : \"") && result.stdout.hasSuffix("}\n"))
     }
 
-    /// Requests by path, after checking that every `${ref}` a body uses was created by an earlier request.
+    /// POSTs by path, after checking that every `${ref}` a request uses was created by an earlier request.
     static let countRequests = """
         import json, re, sys
         refs, counts = set(), {}
         for r in json.load(open(sys.argv[1])):
-            assert r['method'] == 'POST' and r['body']['data']['type'], r
-            for used in re.findall(r'\\$\\{(?:pricePoint:)?([a-z]+:[^}:]+)', json.dumps(r['body'])):
+            assert r['method'] in ('POST', 'PATCH', 'PUT', 'DELETE'), r
+            assert r['method'] in ('PUT', 'DELETE') or r['body']['data']['type'], r
+            for used in re.findall(r'\\$\\{([^}]+)\\}', json.dumps(r.get('body', {})) + r['path']):
+                if ':' not in used:
+                    continue  # an inline resource of the same body: ${price-1}
+                used = re.sub(r':[A-Z]{3}:[0-9.]+$', '', re.sub(r'^pricePoint:', '', used)).replace('.uploadOperations', '')
                 assert used in refs, (used, 'used before it was created')
             if 'ref' in r: refs.add(r['ref'])
-            counts[r['path']] = counts.get(r['path'], 0) + 1
+            if r['method'] == 'POST':
+                counts[r['path']] = counts.get(r['path'], 0) + 1
         print(json.dumps(counts, sort_keys=True))
         """
 
@@ -213,15 +218,18 @@ enum StoreKitRoundTrip {
         let dir = TemporaryDirectory()
         let out = try python(Self.countRequests, [dir.write("asc.json", result.stdout)])
         let counts = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Int] ?? [:]
-        #expect(counts["/v2/inAppPurchases"] == 4)
-        #expect(counts["/v1/inAppPurchaseLocalizations"] == 5)
-        #expect(counts["/v1/inAppPurchasePriceSchedules"] == 4)
-        #expect(counts["/v1/subscriptionGroups"] == 1 && counts["/v1/subscriptionGroupLocalizations"] == 1)
-        #expect(counts["/v1/subscriptions"] == 2 && counts["/v1/subscriptionLocalizations"] == 2 && counts["/v1/subscriptionPrices"] == 2)
-        #expect(counts["/v1/subscriptionIntroductoryOffers"] == 2 && counts["/v1/subscriptionPromotionalOffers"] == 1)
-        #expect(counts["/v1/subscriptionPlanAvailabilities"] == nil, "no billing plans, no plan availabilities")
-        // $0.99 is App Store Connect's price point 10010 in the USA storefront.
-        #expect(result.stdout.contains("${pricePoint:iap:com.example.fruitstand.banana:USA:10010}"))
+        #expect(counts["/v2/inAppPurchases"] == 4 && counts["/v1/inAppPurchaseVersions"] == 4)
+        #expect(counts["/v2/inAppPurchaseLocalizations"] == 5)
+        #expect(counts["/v1/inAppPurchaseAvailabilities"] == 4 && counts["/v1/inAppPurchasePriceSchedules"] == 4)
+        #expect(counts["/v1/inAppPurchaseAppStoreReviewScreenshots"] == 4)
+        #expect(counts["/v1/subscriptionGroups"] == 1 && counts["/v1/subscriptionGroupVersions"] == 1
+            && counts["/v2/subscriptionGroupLocalizations"] == 1)
+        #expect(counts["/v1/subscriptions"] == 2 && counts["/v1/subscriptionVersions"] == 2 && counts["/v2/subscriptionLocalizations"] == 2)
+        // Each subscription is sold, priced and offered in all 175 territories, through its standard plan.
+        #expect(counts["/v1/subscriptionPlanAvailabilities"] == 2 && counts["/v1/subscriptionPrices"] == 2 * 175)
+        #expect(counts["/v1/subscriptionIntroductoryOffers"] == 2 * 175 && counts["/v1/subscriptionPromotionalOffers"] == 1)
+        #expect(counts["/v1/subscriptionAppStoreReviewScreenshots"] == 2)
+        #expect(result.stdout.contains("${pricePoint:iap:com.example.fruitstand.banana:USA:0.99}"))
     }
 
     /// A yearly subscription with both billing plans, the monthly one with offers of its own.

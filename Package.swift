@@ -25,13 +25,15 @@ let package = Package(
                        providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
+                       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
 
         // Findings, locations, typed errors, atomic writes: what every other module shares.
         .target(name: "IAPCore"),
         // XML property lists read and written through libxml2, in Apple's exact layout.
         .target(name: "PropertyList", dependencies: ["IAPCore", "CLibXML2"]),
-        // The catalog model, its YAML loader (with source locations) and Apple's reference data.
-        .target(name: "IAPCatalog", dependencies: ["IAPCore", .product(name: "Yams", package: "Yams")]),
+        // The catalog model, its YAML loader on libyaml events (with source locations) and Apple's reference data.
+        .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML"]),
         // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
@@ -46,6 +48,7 @@ let package = Package(
         // Catalog JSON in and out: StoreKit configurations, App Store Connect requests, server lists.
         .target(name: "CatalogExchange", dependencies: [
             "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",

@@ -1,7 +1,7 @@
 import Foundation
 import IAPCatalog
 
-struct ReviewNoteRule: CatalogRule {
+struct ReviewNoteRule: ProductRule {
     static let id = "review-note"
     static let summary = "A review note is over 4000 characters."
     static let maximumLength = 4000
@@ -9,16 +9,15 @@ struct ReviewNoteRule: CatalogRule {
         triggering: [Example.product("  review:\n    note: ↓\(String(repeating: "n", count: 4001))\n    screenshot: shot.png")],
         nonTriggering: [Example.product("  review:\n    note: \(String(repeating: "n", count: 4000))\n    screenshot: shot.png")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allProducts {
-            guard let review = product.review, let note = review.note, note.count > Self.maximumLength else { continue }
-            context.report(Self.self, "review note has \(note.count) characters; App Store Connect allows at most \(Self.maximumLength)",
-                           at: review.path / "note", product: product)
-        }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard let review = product.review, let note = review.note, note.utf8.count > Self.maximumLength,
+              note.count > Self.maximumLength else { return }
+        context.report(Self.self, "review note has \(note.count) characters; App Store Connect allows at most \(Self.maximumLength)",
+                       at: review.path / "note", product: product)
     }
 }
 
-struct ReviewScreenshotRule: CatalogRule {
+struct ReviewScreenshotRule: ProductRule {
     static let id = "review-screenshot"
     static let summary = "No review screenshot (a warning), or one that is absent or not PNG/JPEG by its bytes (an error)."
     static let examples = RuleExamples(
@@ -26,27 +25,22 @@ struct ReviewScreenshotRule: CatalogRule {
                      Example.product("  review:\n    note: Tap One.\n    screenshot: ↓fake.png")],
         nonTriggering: [Example.product("  review:\n    note: Tap One.\n    screenshot: shot.png")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allProducts {
-            guard let screenshot = product.review?.screenshot, !screenshot.isEmpty else {
-                context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no review "
-                                   + "screenshot; App Store Connect requires one before submission",
-                               at: product.review?.path ?? product.path, product: product)
-                continue
-            }
-            let path = product.review!.path / "screenshot"
-            let file = context.resolve(screenshot)
-            guard let handle = FileHandle(forReadingAtPath: file) else {
-                context.report(Self.self, "review screenshot \(screenshot) does not exist (paths are relative to the catalog)",
-                               at: path, product: product)
-                continue
-            }
-            let head = (try? handle.read(upToCount: 8)) ?? Data()
-            try? handle.close()
-            if !Self.isPNG(head) && !Self.isJPEG(head) {
-                context.report(Self.self, "review screenshot \(screenshot) is not a PNG or JPEG image (judged by its bytes, not its name)",
-                               at: path, product: product)
-            }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard let screenshot = product.review?.screenshot, !screenshot.isEmpty else {
+            context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no review "
+                               + "screenshot; App Store Connect requires one before submission",
+                           at: product.review?.path ?? product.path, product: product)
+            return
+        }
+        let path = product.review!.path / "screenshot"
+        guard let head = context.head(ofFile: screenshot) else {
+            context.report(Self.self, "review screenshot \(screenshot) does not exist (paths are relative to the catalog)",
+                           at: path, product: product)
+            return
+        }
+        if !Self.isPNG(head) && !Self.isJPEG(head) {
+            context.report(Self.self, "review screenshot \(screenshot) is not a PNG or JPEG image (judged by its bytes, not its name)",
+                           at: path, product: product)
         }
     }
 

@@ -135,7 +135,7 @@ public struct Price: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `0.99`, `4`, `12.5`; nil when the text is not a non-negative decimal number.
     public init?(text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace
         let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
               parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts.count == 1 || !parts[1].isEmpty,
@@ -154,7 +154,8 @@ public struct Price: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func format(cents: Int) -> String {
-        "\(cents / 100).\(String(format: "%02d", cents % 100))"
+        let fraction = cents % 100
+        return "\(cents / 100).\((0..<10).contains(fraction) ? "0" : "")\(fraction)"
     }
 
     /// `0.99` for messages and JSON: two decimals when exact.

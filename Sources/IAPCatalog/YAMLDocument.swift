@@ -171,13 +171,14 @@ enum YAMLDocumentBuilder {
                                           anchor: anchor.map { String(cString: $0) }, base: pending.count))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let container = open.removeLast()
-                let items = pending[container.base...]
-                if container.kind == .mapping { try checkDuplicateKeys(items, records: records, text: text) }
+                let count = pending.count - container.base
+                if container.kind == .mapping { try checkDuplicateKeys(pending[container.base...], records: records, text: text) }
                 let id = YAMLDocument.NodeID(index: Int32(records.count))
                 records.append(.init(kind: container.kind, style: .any, line: container.line, column: container.column,
-                                     start: Int32(children.count), count: Int32(items.count)))
-                children.append(contentsOf: items)
-                pending.removeLast(items.count)
+                                     start: Int32(children.count), count: Int32(count)))
+                children.append(contentsOf: pending[container.base...])
+                // No slice of `pending` may outlive this line, or removing would copy the whole stack.
+                pending.removeLast(count)
                 if let anchor = container.anchor { anchors[anchor] = id }
                 finished = id
             default:

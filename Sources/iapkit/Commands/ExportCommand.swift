@@ -50,11 +50,16 @@ struct ExportCommand: ParsableCommand {
         func emit(_ text: String) throws { try emit(Array(text.utf8)) }
 
         func emit(_ bytes: [UInt8]) throws {
-            if let output {
-                try AtomicFile.write(Data(bytes), to: output)
-                Terminal.writeError("wrote \(output)\n")
-            } else {
-                FileHandle.standardOutput.write(Data(bytes))
+            // Written from the array's own storage: a large export is not copied again on its way out.
+            try bytes.withUnsafeBytes { buffer in
+                let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
+                                count: buffer.count, deallocator: .none)
+                if let output {
+                    try AtomicFile.write(data, to: output)
+                    Terminal.writeError("wrote \(output)\n")
+                } else {
+                    FileHandle.standardOutput.write(data)
+                }
             }
         }
     }
@@ -70,7 +75,7 @@ struct ExportCommand: ParsableCommand {
         @Option(help: "StoreKit configuration format: 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default) or 5.0 (Xcode 26).")
         var formatVersion: StoreKitExporter.FormatVersion = .v4_0
 
-        func run() throws { try common.emit(StoreKitExporter(version: formatVersion).export(try common.load())) }
+        func run() throws { try common.emit(StoreKitExporter(version: formatVersion).exportBytes(try common.load())) }
     }
 
     struct ASC: ParsableCommand {

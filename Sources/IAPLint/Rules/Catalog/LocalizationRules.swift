@@ -116,7 +116,7 @@ struct DisplayNameRule: LocalizationListRule {
         guard !list.isGroup else { return }
         for localization in list.localizations {
             guard let name = localization.name else { continue }
-            if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            if name.isBlank {
                 context.report(Self.self, "the \(localization.locale ?? "") display name of \(list.owner) is empty",
                                at: localization.path / "name", productID: list.productID)
             } else if name.utf8.count > Self.maximumLength, name.count > Self.maximumLength {
@@ -139,7 +139,7 @@ struct DescriptionRule: LocalizationListRule {
     func check(_ list: LocalizationList, in context: CatalogLintContext) {
         guard !list.isGroup else { return }
         for localization in list.localizations {
-            guard let description = localization.description, !description.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let description = localization.description, !description.isBlank else {
                 context.report(Self.self, "the \(localization.locale ?? "") localization of \(list.owner) has no description; "
                                    + "App Store Connect requires one before submission", at: localization.path, productID: list.productID)
                 continue

@@ -19,7 +19,7 @@ struct ReferenceNameRule: ProductRule {
     mutating func start(_ context: CatalogLintContext) { seen.reserveCapacity(context.allProducts.count) }
 
     mutating func check(_ product: Product, in context: CatalogLintContext) {
-        guard let name = product.referenceName?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
+        guard let name = product.referenceName?.trimmingWhitespace, !name.isEmpty else {
             context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no `referenceName`; "
                                + "App Store Connect requires an internal name", at: product.path, product: product)
             return

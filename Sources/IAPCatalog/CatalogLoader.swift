@@ -91,12 +91,14 @@ final class NodeReader {
 
     // MARK: Objects
 
-    /// One mapping being read: remembers which keys were used, then reports the rest as unknown.
+    /// One mapping being read: remembers which keys were used, then reports the rest as unknown. Keys are
+    /// compared as bytes in the document; a key becomes a String only for a message.
     final class Object {
         let reader: NodeReader
         let path: CatalogPath
         let what: String
-        var pairs: [(key: String, value: Node)] = []
+        /// The mapping's keys and values, alternating, as the document holds them.
+        let items: ArraySlice<Node>
         var allowed: [String]
         var valid: Bool
 
@@ -109,35 +111,43 @@ final class NodeReader {
             let document = reader.document
             guard document.kind(node) == .mapping else {
                 valid = false
+                items = []
                 reader.report("\(what) must be a mapping of keys to values, not \(reader.kind(of: node))", at: path)
                 return
             }
             valid = true
-            let items = document.items(node)
-            pairs.reserveCapacity(items.count / 2)
+            // The document builder has already refused a mapping that repeats a key.
+            items = document.items(node)
             var index = items.startIndex
             while index < items.endIndex {
-                defer { index += 2 }
-                let keyNode = items[index]
-                guard document.isScalar(keyNode) else {
-                    reader.report("\(what) has a key that is not a plain name", at: path)
-                    continue
-                }
-                // The document builder has already refused a mapping that repeats a key.
-                pairs.append((document.string(keyNode), items[index + 1]))
+                if !document.isScalar(items[index]) { reader.report("\(what) has a key that is not a plain name", at: path) }
+                index += 2
             }
         }
 
         func node(_ key: String) -> Node? {
-            guard let value = pairs.first(where: { $0.key == key })?.value else { return nil }
-            if reader.isNull(value) { return nil }
-            return value
+            let document = reader.document
+            var index = items.startIndex
+            while index < items.endIndex {
+                if document.scalar(items[index], equals: key) {
+                    let value = items[index + 1]
+                    return reader.isNull(value) ? nil : value
+                }
+                index += 2
+            }
+            return nil
         }
 
         /// Reports keys this object does not know, with the nearest known key as a suggestion.
         func finish() {
             guard valid else { return }
-            for (key, _) in pairs where !allowed.contains(key) {
+            let document = reader.document
+            var index = items.startIndex
+            while index < items.endIndex {
+                defer { index += 2 }
+                let keyNode = items[index]
+                guard document.isScalar(keyNode), !allowed.contains(where: { document.scalar(keyNode, equals: $0) }) else { continue }
+                let key = document.string(keyNode)
                 var message = "unknown key `\(key)` in \(what)"
                 if let suggestion = Suggestions.nearest(to: key, in: allowed) {
                     message += "; did you mean `\(suggestion)`?"
@@ -203,7 +213,8 @@ final class NodeReader {
     static let nullWords = ["", "~", "null", "Null", "NULL"]
 
     func isNull(_ node: Node) -> Bool {
-        document.isScalar(node) && document.isPlain(node) && Self.nullWords.contains { document.scalar(node, equals: $0) }
+        document.isScalar(node) && document.isPlain(node) && document.length(node) <= 4
+            && Self.nullWords.contains { document.scalar(node, equals: $0) }
     }
 
     func kind(of node: Node) -> String {
@@ -274,11 +285,5 @@ final class NodeReader {
 }
 
 extension CatalogPath {
-    /// The last key of the path, for messages about a value.
-    var lastKey: String {
-        for component in components.reversed() { if case let .key(key) = component { return key } }
-        return description
-    }
-
     static func + (path: CatalogPath, index: Int) -> CatalogPath { path.index(index) }
 }

@@ -43,6 +43,9 @@ public final class YAMLDocument: Sendable {
     func isScalar(_ node: NodeID) -> Bool { kind(node) == .scalar }
     func isPlain(_ node: NodeID) -> Bool { records[Int(node.index)].style == .plain }
 
+    /// A scalar's length in bytes.
+    func length(_ node: NodeID) -> Int { Int(records[Int(node.index)].count) }
+
     func line(_ node: NodeID) -> Int { Int(records[Int(node.index)].line) }
     func column(_ node: NodeID) -> Int { Int(records[Int(node.index)].column) }
 

@@ -13,7 +13,9 @@ public final class YAMLWriter {
         var bytes: [UInt8] = []
     }
 
-    public init() {
+    /// `preamble` (comments, say) comes first, as given.
+    public init(preamble: String = "") {
+        output.bytes = Array(preamble.utf8)
         yaml_emitter_initialize(&emitter)
         yaml_emitter_set_output(&emitter, { context, buffer, size in
             guard let context, let buffer else { return 0 }

@@ -3,8 +3,9 @@ import Foundation
 /// Writes files all-or-nothing: data goes to a temporary file in the destination directory and is
 /// renamed into place, so an interrupted or failing run never leaves a partial file at a final path.
 public enum AtomicFile {
-    /// Writes `data` to `path` atomically, creating the parent directory if needed.
-    public static func write(_ data: Data, to path: String, permissions: Int = 0o644) throws(IAPKitError) {
+    /// Writes `data` (a `Data`, or an array of bytes without copying it) to `path` atomically, creating the parent
+    /// directory if needed.
+    public static func write<Bytes: DataProtocol>(_ data: Bytes, to path: String, permissions: Int = 0o644) throws(IAPKitError) {
         let staged = try StagedFile(finalPath: path, permissions: permissions)
         do {
             try staged.handle.write(contentsOf: data)

@@ -5,7 +5,12 @@ import IAPCore
 /// only where a YAML reader could take them for something else. Emitted through libyaml, one event at a time.
 public enum CatalogYAMLWriter {
     public static func write(_ catalog: Catalog, header: String? = nil) throws(IAPKitError) -> String {
-        let out = YAMLWriter()
+        String(decoding: try bytes(catalog, header: header), as: UTF8.self)
+    }
+
+    /// The catalog YAML as UTF-8 bytes, `header` first: what a command writes, with no copy on the way.
+    public static func bytes(_ catalog: Catalog, header: String? = nil) throws(IAPKitError) -> [UInt8] {
+        let out = YAMLWriter(preamble: header ?? "")
         out.beginMapping()
         out.pair("schemaVersion", number: 1)
         out.key("app")
@@ -49,7 +54,7 @@ public enum CatalogYAMLWriter {
             out.endMapping()
         }
         out.endMapping()
-        return (header ?? "") + String(decoding: try out.finish(), as: UTF8.self)
+        return try out.finish()
     }
 
     static func product(_ product: Product, into out: YAMLWriter) {

@@ -50,16 +50,11 @@ struct ExportCommand: ParsableCommand {
         func emit(_ text: String) throws { try emit(Array(text.utf8)) }
 
         func emit(_ bytes: [UInt8]) throws {
-            // Written from the array's own storage: a large export is not copied again on its way out.
-            try bytes.withUnsafeBytes { buffer in
-                let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
-                                count: buffer.count, deallocator: .none)
-                if let output {
-                    try AtomicFile.write(data, to: output)
-                    Terminal.writeError("wrote \(output)\n")
-                } else {
-                    FileHandle.standardOutput.write(data)
-                }
+            if let output {
+                try AtomicFile.write(bytes, to: output)
+                Terminal.writeError("wrote \(output)\n")
+            } else {
+                Terminal.output(bytes)
             }
         }
     }

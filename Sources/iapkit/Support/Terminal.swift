@@ -37,6 +37,11 @@ enum Terminal {
     static func output(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
+
+    /// Bytes to standard output, written from their own storage (a large export is not copied again).
+    static func output(_ bytes: [UInt8]) {
+        try? FileHandle.standardOutput.write(contentsOf: bytes)
+    }
 }
 
 /// On SIGINT or SIGTERM, removes every temporary file still being written, then exits 130/143:

@@ -26,8 +26,6 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-        .systemLibrary(name: "CJansson", pkgConfig: "jansson",
-                       providers: [.apt(["libjansson-dev"]), .brew(["jansson"])]),
 
         // Findings, locations, typed errors, atomic writes: what every other module shares.
         .target(name: "IAPCore"),
@@ -48,7 +46,7 @@ let package = Package(
         ]),
         // Catalog JSON in and out: StoreKit configurations, App Store Connect requests, server lists.
         .target(name: "CatalogExchange", dependencies: [
-            "IAPCore", "IAPCatalog", "PropertyList", "CJansson", .product(name: "Crypto", package: "swift-crypto"),
+            "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",

@@ -10,7 +10,7 @@ public final class YAMLDocument: Sendable {
         let index: Int32
     }
 
-    enum Kind: UInt8 { case scalar, sequence, mapping }
+    public enum Kind: UInt8, Sendable { case scalar, sequence, mapping }
 
     /// libyaml's scalar styles, with the same raw values.
     enum ScalarStyle: UInt8 { case any, plain, singleQuoted, doubleQuoted, literal, folded }
@@ -39,9 +39,9 @@ public final class YAMLDocument: Sendable {
         self.root = root
     }
 
-    func kind(_ node: NodeID) -> Kind { records[Int(node.index)].kind }
-    func isScalar(_ node: NodeID) -> Bool { kind(node) == .scalar }
-    func isPlain(_ node: NodeID) -> Bool { records[Int(node.index)].style == .plain }
+    public func kind(_ node: NodeID) -> Kind { records[Int(node.index)].kind }
+    public func isScalar(_ node: NodeID) -> Bool { kind(node) == .scalar }
+    public func isPlain(_ node: NodeID) -> Bool { records[Int(node.index)].style == .plain }
 
     /// A scalar's length in bytes.
     func length(_ node: NodeID) -> Int { Int(records[Int(node.index)].count) }
@@ -50,7 +50,7 @@ public final class YAMLDocument: Sendable {
     func column(_ node: NodeID) -> Int { Int(records[Int(node.index)].column) }
 
     /// A scalar's text.
-    func string(_ node: NodeID) -> String {
+    public func string(_ node: NodeID) -> String {
         let record = records[Int(node.index)]
         return text.withUnsafeBufferPointer {
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(record.start)..<Int(record.start + record.count)]), as: UTF8.self)
@@ -58,27 +58,25 @@ public final class YAMLDocument: Sendable {
     }
 
     /// Whether a scalar's text is exactly `expected`, without making a String.
-    func scalar(_ node: NodeID, equals expected: String) -> Bool {
+    public func scalar(_ node: NodeID, equals expected: String) -> Bool {
         let record = records[Int(node.index)]
-        guard record.kind == .scalar else { return false }
+        guard record.kind == .scalar, record.count == expected.utf8.count else { return false }
+        guard record.count > 0 else { return true }
         var expected = expected
         return expected.withUTF8 { wanted in
-            guard wanted.count == Int(record.count) else { return false }
-            return text.withUnsafeBufferPointer { bytes in
-                wanted.elementsEqual(bytes[Int(record.start)..<Int(record.start + record.count)])
-            }
+            text.withUnsafeBufferPointer { memcmp($0.baseAddress! + Int(record.start), wanted.baseAddress!, wanted.count) == 0 }
         }
     }
 
     /// The items of a sequence, or the keys and values of a mapping, in file order.
-    func items(_ node: NodeID) -> ArraySlice<NodeID> {
+    public func items(_ node: NodeID) -> ArraySlice<NodeID> {
         let record = records[Int(node.index)]
         guard record.kind != .scalar else { return [] }
         return children[Int(record.start)..<Int(record.start + record.count)]
     }
 
     /// The key node and the value of `key` in a mapping.
-    func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
+    public func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
         guard kind(mapping) == .mapping else { return nil }
         let items = items(mapping)
         var index = items.startIndex
@@ -92,6 +90,24 @@ public final class YAMLDocument: Sendable {
 
 /// Builds a `YAMLDocument` from libyaml's events in one pass, enforcing what Yams used to: one document,
 /// defined aliases, no repeated keys, and a nesting limit (so a hostile file is refused, not a stack overflow).
+extension YAMLDocument {
+    /// Reads UTF-8 YAML (or JSON, which YAML reads too); nil when it holds no document.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> YAMLDocument? {
+        do throws(YAMLDocumentBuilder.Failure) {
+            return try YAMLDocumentBuilder.build(bytes.bindMemory(to: UInt8.self))
+        } catch {
+            throw ParseError(line: error.line, column: error.column, reason: error.reason)
+        }
+    }
+
+    /// Where and why reading stopped; `reason` starts "is not valid YAML" except for repeated keys.
+    public struct ParseError: Error, Sendable {
+        public var line: Int?
+        public var column: Int?
+        public var reason: String
+    }
+}
+
 enum YAMLDocumentBuilder {
     static let maximumDepth = 1000
 

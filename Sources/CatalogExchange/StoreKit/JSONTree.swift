@@ -1,82 +1,70 @@
-import CJansson
+import IAPCatalog
 import IAPCore
 
-/// A JSON document parsed by jansson, read in place: `JSONNode`s point into jansson's tree and make Swift values
-/// only for what a reader asks for.
-final class JSONTree {
-    private let root: UnsafeMutablePointer<json_t>
+/// A JSON document read by libyaml (JSON is YAML) into the same flat arena the catalog loader uses: on a
+/// `.storekit` file this beat both jansson and Python's json.load, and it needs no tree of allocated values.
+struct JSONTree {
+    let document: YAMLDocument
 
-    /// The parse failure with jansson's line and column.
+    /// The parse failure, with libyaml's line and column.
     struct Failure: Error {
-        var line: Int
-        var column: Int
+        var line: Int?
+        var column: Int?
         var reason: String
     }
 
     init(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
-        var error = json_error_t()
-        // Any value at the top (the reader then names what it expected); NUL is allowed inside strings.
-        guard let root = json_loadb(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count,
-                                    size_t(JSON_DECODE_ANY | JSON_ALLOW_NUL), &error) else {
-            let reason = withUnsafeBytes(of: error.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw Failure(line: Int(error.line), column: Int(error.column), reason: reason)
+        let parsed: YAMLDocument?
+        do throws(YAMLDocument.ParseError) {
+            parsed = try YAMLDocument.parse(bytes)
+        } catch {
+            throw Failure(line: error.line, column: error.column,
+                          reason: error.reason.replacingOccurrences(of: "is not valid YAML: ", with: ""))
         }
-        self.root = root
+        guard let parsed else { throw Failure(line: 1, reason: "holds no JSON value") }
+        document = parsed
     }
 
-    deinit { json_delete(root) }
-
-    /// The top-level value; valid while the tree lives.
-    var node: JSONNode { JSONNode(pointer: root) }
+    /// The top-level value.
+    var node: JSONNode { JSONNode(document: document, id: document.root) }
 }
 
-/// One value of a `JSONTree`.
+/// One value of a `JSONTree`. JSON strings are quoted scalars; numbers, booleans and null are plain ones.
 struct JSONNode {
-    let pointer: UnsafeMutablePointer<json_t>
+    let document: YAMLDocument
+    let id: YAMLDocument.NodeID
 
-    var type: json_type { pointer.pointee.type }
-    var isNull: Bool { type == JSON_NULL }
-    var isObject: Bool { type == JSON_OBJECT }
-    var isArray: Bool { type == JSON_ARRAY }
+    var isNull: Bool { isPlain && document.scalar(id, equals: "null") }
+    var isObject: Bool { document.kind(id) == .mapping }
+    var isArray: Bool { document.kind(id) == .sequence }
+    private var isPlain: Bool { document.isScalar(id) && document.isPlain(id) }
 
     /// The value of `key` in an object; nil when absent or when this is not an object.
     subscript(key: String) -> JSONNode? {
-        guard isObject, let value = json_object_get(pointer, key) else { return nil }
-        return JSONNode(pointer: value)
+        document.pair(id, key: key).map { JSONNode(document: document, id: $0.value) }
     }
 
-    /// An object's keys (in no particular order).
+    /// An object's keys, in file order.
     var keys: [String] {
         guard isObject else { return [] }
-        var keys: [String] = []
-        var iterator = json_object_iter(pointer)
-        while let current = iterator {
-            keys.append(String(cString: json_object_iter_key(current)))
-            iterator = json_object_iter_next(pointer, current)
-        }
-        return keys
+        let items = document.items(id)
+        return stride(from: items.startIndex, to: items.endIndex, by: 2).map { document.string(items[$0]) }
     }
 
     /// An array's items; empty when this is not an array.
     var items: [JSONNode] {
         guard isArray else { return [] }
-        return (0..<json_array_size(pointer)).compactMap { json_array_get(pointer, $0).map(JSONNode.init) }
+        return document.items(id).map { JSONNode(document: document, id: $0) }
     }
 
-    var string: String? {
-        guard type == JSON_STRING, let value = json_string_value(pointer) else { return nil }
-        return value.withMemoryRebound(to: UInt8.self, capacity: json_string_length(pointer)) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: json_string_length(pointer)), as: UTF8.self)
-        }
-    }
+    var string: String? { document.isScalar(id) && !document.isPlain(id) ? document.string(id) : nil }
 
-    var int: Int? { type == JSON_INTEGER ? Int(json_integer_value(pointer)) : nil }
+    var int: Int? { isPlain ? Int(document.string(id)) : nil }
 
     var bool: Bool? {
-        switch type {
-        case JSON_TRUE: return true
-        case JSON_FALSE: return false
-        default: return nil
-        }
+        guard isPlain else { return nil }
+        if document.scalar(id, equals: "true") { return true }
+        if document.scalar(id, equals: "false") { return false }
+        return nil
     }
 }

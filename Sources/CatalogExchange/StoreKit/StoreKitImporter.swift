@@ -22,14 +22,12 @@ public struct StoreKitImporter: Sendable {
     }
 
     public func importData(_ data: Data, file: String) throws(IAPKitError) -> Result {
-        // jansson parses in C into its own compact tree; the reader takes from it only the values it needs.
+        // libyaml reads the JSON into a compact arena; the reader takes from it only the values it needs.
         let parsed = data.withUnsafeBytes { bytes -> Swift.Result<JSONTree, JSONTree.Failure> in
             do throws(JSONTree.Failure) { return .success(try JSONTree(bytes)) } catch { return .failure(error) }
         }
         switch parsed {
         case let .success(tree):
-            // The nodes point into the tree: keep it alive until the reader is done.
-            defer { withExtendedLifetime(tree) {} }
             var reader = Reader(file: file)
             return try reader.read(tree.node, bundleID: bundleID)
         case let .failure(failure):
@@ -48,38 +46,38 @@ public struct StoreKitImporter: Sendable {
             .malformed(location: SourceLocation(file: file), reason: "at \(path): \(reason)")
         }
 
-        func object(_ value: JSONNode?, _ path: String) throws(IAPKitError) -> JSONNode {
-            guard let value, value.isObject else { throw fail(path, "expected an object") }
+        func object(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> JSONNode {
+            guard let value, value.isObject else { throw fail(path(), "expected an object") }
             return value
         }
 
-        func array(_ value: JSONNode?, _ path: String, optional: Bool = false) throws(IAPKitError) -> [JSONNode] {
+        func array(_ value: JSONNode?, _ path: @autoclosure () -> String, optional: Bool = false) throws(IAPKitError) -> [JSONNode] {
             guard let value, !value.isNull else {
                 if optional { return [] }
-                throw fail(path, "expected a list")
+                throw fail(path(), "expected a list")
             }
-            guard value.isArray else { throw fail(path, "expected a list") }
+            guard value.isArray else { throw fail(path(), "expected a list") }
             return value.items
         }
 
-        func string(_ value: JSONNode?, _ path: String, optional: Bool = false) throws(IAPKitError) -> String? {
+        func string(_ value: JSONNode?, _ path: @autoclosure () -> String, optional: Bool = false) throws(IAPKitError) -> String? {
             guard let value, !value.isNull else {
                 if optional { return nil }
-                throw fail(path, "expected text")
+                throw fail(path(), "expected text")
             }
-            guard let text = value.string else { throw fail(path, "expected text") }
+            guard let text = value.string else { throw fail(path(), "expected text") }
             return text
         }
 
-        func int(_ value: JSONNode?, _ path: String) throws(IAPKitError) -> Int? {
+        func int(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> Int? {
             guard let value, !value.isNull else { return nil }
-            guard let number = value.int else { throw fail(path, "expected a whole number") }
+            guard let number = value.int else { throw fail(path(), "expected a whole number") }
             return number
         }
 
-        func bool(_ value: JSONNode?, _ path: String) throws(IAPKitError) -> Bool? {
+        func bool(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> Bool? {
             guard let value, !value.isNull else { return nil }
-            guard let flag = value.bool else { throw fail(path, "expected true or false") }
+            guard let flag = value.bool else { throw fail(path(), "expected true or false") }
             return flag
         }
 
@@ -184,9 +182,9 @@ public struct StoreKitImporter: Sendable {
             return result
         }
 
-        mutating func price(_ value: JSONNode?, _ path: String, owner: String) throws(IAPKitError) -> Price? {
-            guard let text = try string(value, path, optional: true) else { return nil }
-            guard let price = Price(text: text) else { throw fail(path, "`\(text)` is not a price") }
+        mutating func price(_ value: JSONNode?, _ path: @autoclosure () -> String, owner: String) throws(IAPKitError) -> Price? {
+            guard let text = try string(value, path(), optional: true) else { return nil }
+            guard let price = Price(text: text) else { throw fail(path(), "`\(text)` is not a price") }
             if let cents = price.cents { return Price(cents: cents) }
             return price
         }

@@ -7,10 +7,11 @@
 #            already-compressed media against `sha256sum`; peak resident memory of each run.
 # Catalog figures are CPU seconds (user + system), best of BENCH_RUNS (default 5): on a shared machine they vary
 # far less than wall time, and every tool here runs on one core. BENCH_MB sets the corpus size (default 1024);
-# BENCH_PACKAGE=0 skips packaging. Needs a release build: `make bench` does it.
+# BENCH_PACKAGE=0 skips packaging; BENCH_IAPKIT measures another iapkit binary. Needs a release build: `make bench`
+# does it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-iapkit=$PWD/.build/release/iapkit
+iapkit=${BENCH_IAPKIT:-$PWD/.build/release/iapkit}
 work=${BENCH_DIR:-$PWD/.bench}
 size_mb=${BENCH_MB:-1024}
 runs=${BENCH_RUNS:-5}

@@ -23,13 +23,13 @@ public struct StoreKitImporter: Sendable {
 
     public func importData(_ data: Data, file: String) throws(IAPKitError) -> Result {
         // libyaml reads the JSON into a compact arena; the reader takes from it only the values it needs.
-        let parsed = data.withUnsafeBytes { bytes -> Swift.Result<JSONTree, JSONTree.Failure> in
-            do throws(JSONTree.Failure) { return .success(try JSONTree(bytes)) } catch { return .failure(error) }
+        let parsed = data.withUnsafeBytes { bytes -> Swift.Result<StoreKitJSON, StoreKitJSON.Failure> in
+            do throws(StoreKitJSON.Failure) { return .success(try StoreKitJSON(bytes)) } catch { return .failure(error) }
         }
         switch parsed {
-        case let .success(tree):
+        case let .success(json):
             var reader = Reader(file: file)
-            return try reader.read(tree.node, bundleID: bundleID)
+            return try reader.read(json.node, bundleID: bundleID)
         case let .failure(failure):
             throw .malformed(location: SourceLocation(file: file, line: failure.line, column: failure.column),
                              reason: "is not valid JSON: \(failure.reason)")

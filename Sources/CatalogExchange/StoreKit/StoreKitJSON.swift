@@ -1,9 +1,9 @@
 import IAPCatalog
 import IAPCore
 
-/// A JSON document read by libyaml (JSON is YAML) into the same flat arena the catalog loader uses: on a
-/// `.storekit` file this beat both jansson and Python's json.load, and it needs no tree of allocated values.
-struct JSONTree {
+/// A `.storekit` JSON document read by libyaml (JSON is YAML) into the same flat arena the catalog loader uses: on a
+/// 10,000-product file this beat both jansson and Python's json.load, and it needs no tree of allocated values.
+struct StoreKitJSON {
     let document: YAMLDocument
 
     /// The parse failure, with libyaml's line and column.
@@ -29,7 +29,7 @@ struct JSONTree {
     var node: JSONNode { JSONNode(document: document, id: document.root) }
 }
 
-/// One value of a `JSONTree`. JSON strings are quoted scalars; numbers, booleans and null are plain ones.
+/// One value of a `StoreKitJSON`. JSON strings are quoted scalars; numbers, booleans and null are plain ones.
 struct JSONNode {
     let document: YAMLDocument
     let id: YAMLDocument.NodeID

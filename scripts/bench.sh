@@ -5,7 +5,7 @@
 #            same .storekit file; peak resident memory of each.
 #   package: a mixed corpus (media, text, many small files) against `zip -r -6`, `cat` and `sha256sum`;
 #            already-compressed media against `sha256sum`; peak resident memory of each run.
-# Catalog figures are CPU seconds (user + system), best of BENCH_RUNS (default 5): on a shared machine they vary
+# Catalog figures are CPU seconds (user + system), best of BENCH_RUNS (default 7): on a shared machine they vary
 # far less than wall time, and every tool here runs on one core. BENCH_MB sets the corpus size (default 1024);
 # BENCH_PACKAGE=0 skips packaging; BENCH_IAPKIT measures another iapkit binary. Needs a release build: `make bench`
 # does it.
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 iapkit=${BENCH_IAPKIT:-$PWD/.build/release/iapkit}
 work=${BENCH_DIR:-$PWD/.bench}
 size_mb=${BENCH_MB:-1024}
-runs=${BENCH_RUNS:-5}
+runs=${BENCH_RUNS:-7}
 mkdir -p "$work"
 
 seconds() { # runs a command, prints its wall seconds; its peak RSS (KB) goes to $work/rss, its CPU seconds to $work/cpu

@@ -136,17 +136,34 @@ public struct Price: Sendable, Hashable, CustomStringConvertible {
     /// Parses `0.99`, `4`, `12.5`; nil when the text is not a non-negative decimal number.
     public init?(text: String) {
         let trimmed = text.trimmingWhitespace
-        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-              parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts.count == 1 || !parts[1].isEmpty,
-              let approximate = Double(trimmed), parts[0].count <= 9
-        else { return nil }
+        // ASCII digits, then optionally a point and more digits, read in one pass over the bytes.
+        var whole = 0, wholeDigits = 0, fraction = 0, fractionDigits = 0
+        var sawPoint = false, fractionIsZero = true
+        for byte in trimmed.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int(byte - UInt8(ascii: "0"))
+                if sawPoint {
+                    if fractionDigits < 2 { fraction = fraction * 10 + digit }
+                    if digit != 0 { fractionIsZero = false }
+                    fractionDigits += 1
+                } else {
+                    if wholeDigits < 10 { whole = whole * 10 + digit }
+                    wholeDigits += 1
+                }
+            case UInt8(ascii: "."):
+                if sawPoint { return nil }
+                sawPoint = true
+            default:
+                return nil
+            }
+        }
+        guard (1...9).contains(wholeDigits), !sawPoint || fractionDigits > 0, let approximate = Double(trimmed) else { return nil }
         self.text = trimmed
         approximateCents = approximate * 100
-        let fraction = parts.count == 2 ? String(parts[1]) : ""
-        if fraction.count <= 2, let whole = Int(parts[0]) {
-            cents = whole * 100 + (Int((fraction + "00").prefix(2)) ?? 0)
-        } else if fraction.allSatisfy({ $0 == "0" }), let whole = Int(parts[0]) {
+        if fractionDigits <= 2 {
+            cents = whole * 100 + (fractionDigits == 1 ? fraction * 10 : fraction)
+        } else if fractionIsZero {
             cents = whole * 100
         } else {
             cents = nil

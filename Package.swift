@@ -15,7 +15,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -31,13 +30,15 @@ let package = Package(
                        providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
+                       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
 
         // Findings, locations, typed errors, atomic writes: what every other module shares.
         .target(name: "IAPCore"),
         // XML property lists read and written through libxml2, in Apple's exact layout.
         .target(name: "PropertyList", dependencies: ["IAPCore", "CLibXML2"]),
-        // The catalog model, its YAML loader (with source locations) and Apple's reference data.
-        .target(name: "IAPCatalog", dependencies: ["IAPCore", .product(name: "Yams", package: "Yams")]),
+        // The catalog model, its YAML loader on libyaml events (with source locations) and Apple's reference data.
+        .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML"]),
         // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,4 @@
 import IAPCore
-import Yams
 
 /// A catalog as loaded from `catalog.yaml`. Values the file did not give, or gave with the wrong type, are nil;
 /// the loader has already reported those as `schema` findings, and the rules check the rest.
@@ -16,8 +15,9 @@ public struct Catalog: Sendable {
     public var appPolicies: AppPolicies?
     public var storeKit: StoreKitSettings?
 
-    /// The parsed YAML, kept to turn a `CatalogPath` into a line and column only when a finding needs one.
-    var tree: SourceTree?
+    /// The YAML the catalog was read from, kept to turn a `CatalogPath` into a line and column only when a
+    /// finding needs one.
+    var document: YAMLDocument?
 
     public init(file: String, schemaVersion: Int? = 1, app: App = App(), retiredProductIDs: [Located<String>] = [],
                 products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [],
@@ -30,7 +30,7 @@ public struct Catalog: Sendable {
         self.subscriptionGroups = subscriptionGroups
         self.appPolicies = appPolicies
         self.storeKit = storeKit
-        tree = nil
+        document = nil
     }
 
     /// Every purchasable item: products first, then each group's subscriptions, in file order.
@@ -44,48 +44,47 @@ public struct Catalog: Sendable {
     /// The line and column of the value at `path`, or of its nearest parent the file has. A mapping or list
     /// reached through a key is reported at that key, where a reader looks for it.
     public func location(of path: CatalogPath) -> SourceLocation {
-        guard var node = tree?.node else { return SourceLocation(file: file) }
-        var mark = node.mark
+        guard let document else { return SourceLocation(file: file) }
+        var node = document.root
+        var marked = node
         for component in path.components {
-            var next: Node?
-            var keyMark: Mark?
-            switch (component, node) {
-            case let (.key(key), .mapping(mapping)):
-                if let pair = mapping.first(where: { $0.key.scalar?.string == key }) {
-                    next = pair.value
-                    keyMark = pair.key.mark
+            var next: YAMLDocument.NodeID?
+            var key: YAMLDocument.NodeID?
+            switch component {
+            case let .key(name):
+                if let pair = document.pair(node, key: name) { (key, next) = (pair.key, pair.value) }
+            case let .index(index):
+                if document.kind(node) == .sequence {
+                    let items = document.items(node)
+                    next = index >= 0 && index < items.count ? items[items.startIndex + index] : nil
                 }
-            case let (.index(index), .sequence(sequence)):
-                next = index < sequence.count ? sequence[index] : nil
-            default:
-                next = nil
             }
             guard let next else { break }
             node = next
-            switch next {
-            case .mapping, .sequence: mark = keyMark ?? next.mark
-            default: mark = next.mark
-            }
+            marked = document.isScalar(next) ? next : key ?? next
         }
-        guard let mark else { return SourceLocation(file: file) }
-        return SourceLocation(file: file, line: mark.line, column: mark.column)
+        return SourceLocation(file: file, line: document.line(marked), column: document.column(marked))
     }
 
     /// The location of the key that introduces `path` (for "unknown key" findings).
     func keyLocation(parent: CatalogPath, key: String) -> SourceLocation {
-        guard case let .mapping(mapping)? = node(at: parent),
-              let pair = mapping.first(where: { $0.key.scalar?.string == key }), let mark = pair.key.mark
+        guard let document, let parentNode = node(at: parent), let pair = document.pair(parentNode, key: key)
         else { return location(of: parent) }
-        return SourceLocation(file: file, line: mark.line, column: mark.column)
+        return SourceLocation(file: file, line: document.line(pair.key), column: document.column(pair.key))
     }
 
-    private func node(at path: CatalogPath) -> Node? {
-        var node = tree?.node
+    private func node(at path: CatalogPath) -> YAMLDocument.NodeID? {
+        guard let document else { return nil }
+        var node = document.root
         for component in path.components {
-            switch (component, node) {
-            case let (.key(key), .mapping(mapping)?): node = mapping.first { $0.key.scalar?.string == key }?.value
-            case let (.index(index), .sequence(sequence)?): node = index < sequence.count ? sequence[index] : nil
-            default: return nil
+            switch component {
+            case let .key(name):
+                guard let pair = document.pair(node, key: name) else { return nil }
+                node = pair.value
+            case let .index(index):
+                let items = document.items(node)
+                guard document.kind(node) == .sequence, index >= 0, index < items.count else { return nil }
+                node = items[items.startIndex + index]
             }
         }
         return node
@@ -137,18 +136,35 @@ public struct Price: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `0.99`, `4`, `12.5`; nil when the text is not a non-negative decimal number.
     public init?(text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-              parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts.count == 1 || !parts[1].isEmpty,
-              let approximate = Double(trimmed), parts[0].count <= 9
-        else { return nil }
+        let trimmed = text.trimmingWhitespace
+        // ASCII digits, then optionally a point and more digits, read in one pass over the bytes.
+        var whole = 0, wholeDigits = 0, fraction = 0, fractionDigits = 0
+        var sawPoint = false, fractionIsZero = true
+        for byte in trimmed.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int(byte - UInt8(ascii: "0"))
+                if sawPoint {
+                    if fractionDigits < 2 { fraction = fraction * 10 + digit }
+                    if digit != 0 { fractionIsZero = false }
+                    fractionDigits += 1
+                } else {
+                    if wholeDigits < 10 { whole = whole * 10 + digit }
+                    wholeDigits += 1
+                }
+            case UInt8(ascii: "."):
+                if sawPoint { return nil }
+                sawPoint = true
+            default:
+                return nil
+            }
+        }
+        guard (1...9).contains(wholeDigits), !sawPoint || fractionDigits > 0, let approximate = Double(trimmed) else { return nil }
         self.text = trimmed
         approximateCents = approximate * 100
-        let fraction = parts.count == 2 ? String(parts[1]) : ""
-        if fraction.count <= 2, let whole = Int(parts[0]) {
-            cents = whole * 100 + (Int((fraction + "00").prefix(2)) ?? 0)
-        } else if fraction.allSatisfy({ $0 == "0" }), let whole = Int(parts[0]) {
+        if fractionDigits <= 2 {
+            cents = whole * 100 + (fractionDigits == 1 ? fraction * 10 : fraction)
+        } else if fractionIsZero {
             cents = whole * 100
         } else {
             cents = nil
@@ -156,7 +172,8 @@ public struct Price: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func format(cents: Int) -> String {
-        "\(cents / 100).\(String(format: "%02d", cents % 100))"
+        let fraction = cents % 100
+        return "\(cents / 100).\((0..<10).contains(fraction) ? "0" : "")\(fraction)"
     }
 
     /// `0.99` for messages and JSON: two decimals when exact.
@@ -440,8 +457,42 @@ public struct StoreKitSettings: Sendable, Hashable {
     }
 }
 
-/// The parsed YAML behind a catalog. Yams' `Node` is an immutable value tree that Yams does not mark Sendable.
-final class SourceTree: @unchecked Sendable {
-    let node: Node
-    init(_ node: Node) { self.node = node }
+/// Every purchasable item of a catalog, products first and then each group's subscriptions, in file order, read in
+/// place: no product is copied into a list of its own.
+public struct ProductList: RandomAccessCollection, Sendable {
+    private let products: [Product]
+    private let groups: [SubscriptionGroup]
+    /// Where each group's subscriptions start, counted from the first subscription.
+    private let groupStarts: [Int]
+    private let productCount: Int
+    public let endIndex: Int
+
+    public init(_ catalog: Catalog, subscriptionsOnly: Bool = false) {
+        products = catalog.products
+        groups = catalog.subscriptionGroups
+        var starts: [Int] = []
+        starts.reserveCapacity(groups.count)
+        var total = 0
+        for group in groups {
+            starts.append(total)
+            total += group.subscriptions.count
+        }
+        groupStarts = starts
+        productCount = subscriptionsOnly ? 0 : products.count
+        endIndex = productCount + total
+    }
+
+    public var startIndex: Int { 0 }
+
+    public subscript(position: Int) -> Product {
+        if position < productCount { return products[position] }
+        let offset = position - productCount
+        // The last group starting at or before `offset`; empty groups share a start with the next one.
+        var low = 0, high = groupStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if groupStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return groups[low].subscriptions[offset - groupStarts[low]]
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import IAPCore
-import Yams
 
 /// Loads `catalog.yaml` (or JSON) into a `Catalog`. Problems with the file's shape (a wrong type, a missing
 /// required key, an unknown key) are `schema` findings, so one run reports all of them; a file that is not YAML
@@ -18,64 +17,44 @@ public enum CatalogLoader {
     public static func load(data: Data, file: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let text = String(data: bytes, encoding: .utf8) else {
+        guard bytes.withUnsafeBytes({ UTF8Check.isValid($0) }) else {
             throw .malformed(location: SourceLocation(file: file), reason: "is not UTF-8 text; a catalog is a YAML or JSON file")
         }
-        if text.allSatisfy({ $0.isWhitespace }) {
+        if UTF8Check.isBlank(bytes) {
             throw .malformed(location: SourceLocation(file: file, line: 1),
                              reason: "is empty; a catalog needs at least `schemaVersion`, `app` and `products` (see `iapkit init`)")
         }
-        let root: Node
-        do {
-            // Resolver.basic reads every scalar as a string: the loader types values by what each key needs,
-            // so `locale: no` stays Norwegian and `productId: 1234` stays an ID.
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                throw IAPKitError.malformed(location: SourceLocation(file: file, line: 1), reason: "holds no YAML document")
+        // libyaml reads the bytes in place; the builder keeps only a compact arena of what it read.
+        let built = bytes.withUnsafeBytes { raw -> Result<YAMLDocument?, YAMLDocumentBuilder.Failure> in
+            do throws(YAMLDocumentBuilder.Failure) {
+                return .success(try YAMLDocumentBuilder.build(raw.bindMemory(to: UInt8.self)))
+            } catch {
+                return .failure(error)
             }
-            root = node
-        } catch let error as IAPKitError {
-            throw error
-        } catch let error as YamlError {
-            throw describe(error, file: file)
-        } catch {
-            throw .malformed(location: SourceLocation(file: file), reason: "is not valid YAML: \(error)")
         }
-        guard case .mapping = root else {
-            throw .malformed(location: SourceLocation(file: file, line: root.mark?.line ?? 1, column: root.mark?.column),
+        let document: YAMLDocument
+        switch built {
+        case let .success(built?): document = built
+        case .success(nil):
+            throw .malformed(location: SourceLocation(file: file, line: 1), reason: "holds no YAML document")
+        case let .failure(failure):
+            throw .malformed(location: SourceLocation(file: file, line: failure.line, column: failure.column), reason: failure.reason)
+        }
+        let root = document.root
+        guard document.kind(root) == .mapping else {
+            throw .malformed(location: SourceLocation(file: file, line: document.line(root), column: document.column(root)),
                              reason: "is not a catalog: the top level must be a mapping with `schemaVersion`, `app` and `products`")
         }
         var catalog = Catalog(file: file, schemaVersion: nil)
-        catalog.tree = SourceTree(root)
-        let reader = NodeReader(catalog: catalog, consumer: findings)
+        catalog.document = document
+        let reader = NodeReader(catalog: catalog, document: document, consumer: findings)
         try reader.readCatalog(root, into: &catalog)
         return catalog
     }
-
-    static func describe(_ error: YamlError, file: String) -> IAPKitError {
-        func at(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> IAPKitError {
-            var reason = "is not valid YAML: \(problem)"
-            if let context { reason += " \(context.text) (line \(context.mark.line))" }
-            return .malformed(location: SourceLocation(file: file, line: mark.line, column: mark.column), reason: reason)
-        }
-        switch error {
-        case let .scanner(context, problem, mark, _): return at(mark, problem, context)
-        case let .parser(context, problem, mark, _): return at(mark, problem, context)
-        case let .composer(context, problem, mark, _): return at(mark, problem, context)
-        case let .reader(problem, offset, _, yaml):
-            var location = SourceLocation(file: file)
-            if let offset {
-                let prefix = yaml.utf8.prefix(offset)
-                location.line = prefix.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
-            }
-            return .malformed(location: location, reason: "is not valid YAML: \(problem)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            return .malformed(location: SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
-                              reason: "repeats the key \(duplicates.joined(separator: ", "))")
-        default:
-            return .malformed(location: SourceLocation(file: file), reason: "is not valid YAML: \(error)")
-        }
-    }
 }
+
+/// A node of the catalog's YAML: the readers below take and pass these.
+typealias Node = YAMLDocument.NodeID
 
 /// Reads nodes into the model, reporting every shape problem as a `schema` finding.
 final class NodeReader {
@@ -84,13 +63,15 @@ final class NodeReader {
     static let valueBudget = 2_000_000
 
     let catalog: Catalog
+    let document: YAMLDocument
     let consumer: FindingConsumer
     var visited = 0
     /// The product being read, so a shape problem inside it names the product as every other finding does.
     var productID: String?
 
-    init(catalog: Catalog, consumer: @escaping FindingConsumer) {
+    init(catalog: Catalog, document: YAMLDocument, consumer: @escaping FindingConsumer) {
         self.catalog = catalog
+        self.document = document
         self.consumer = consumer
     }
 
@@ -109,12 +90,14 @@ final class NodeReader {
 
     // MARK: Objects
 
-    /// One mapping being read: remembers which keys were used, then reports the rest as unknown.
+    /// One mapping being read: remembers which keys were used, then reports the rest as unknown. Keys are
+    /// compared as bytes in the document; a key becomes a String only for a message.
     final class Object {
         let reader: NodeReader
         let path: CatalogPath
         let what: String
-        var pairs: [(key: String, value: Node)] = []
+        /// The mapping's keys and values, alternating, as the document holds them.
+        let items: ArraySlice<Node>
         var allowed: [String]
         var valid: Bool
 
@@ -124,37 +107,46 @@ final class NodeReader {
             self.what = what
             self.allowed = allowed
             try reader.count()
-            guard case let .mapping(mapping) = node else {
+            let document = reader.document
+            guard document.kind(node) == .mapping else {
                 valid = false
-                reader.report("\(what) must be a mapping of keys to values, not \(NodeReader.kind(of: node))", at: path)
+                items = []
+                reader.report("\(what) must be a mapping of keys to values, not \(reader.kind(of: node))", at: path)
                 return
             }
             valid = true
-            var seen = Set<String>()
-            for pair in mapping {
-                guard let key = pair.key.scalar?.string else {
-                    reader.report("\(what) has a key that is not a plain name", at: path)
-                    continue
-                }
-                if !seen.insert(key).inserted {
-                    reader.report("`\(key)` appears twice in \(what); keep one", at: path / key,
-                                  location: reader.catalog.keyLocation(parent: path, key: key))
-                    continue
-                }
-                pairs.append((key, pair.value))
+            // The document builder has already refused a mapping that repeats a key.
+            items = document.items(node)
+            var index = items.startIndex
+            while index < items.endIndex {
+                if !document.isScalar(items[index]) { reader.report("\(what) has a key that is not a plain name", at: path) }
+                index += 2
             }
         }
 
         func node(_ key: String) -> Node? {
-            guard let value = pairs.first(where: { $0.key == key })?.value else { return nil }
-            if case let .scalar(scalar) = value, NodeReader.isNull(scalar) { return nil }
-            return value
+            let document = reader.document
+            var index = items.startIndex
+            while index < items.endIndex {
+                if document.scalar(items[index], equals: key) {
+                    let value = items[index + 1]
+                    return reader.isNull(value) ? nil : value
+                }
+                index += 2
+            }
+            return nil
         }
 
         /// Reports keys this object does not know, with the nearest known key as a suggestion.
         func finish() {
             guard valid else { return }
-            for (key, _) in pairs where !allowed.contains(key) {
+            let document = reader.document
+            var index = items.startIndex
+            while index < items.endIndex {
+                defer { index += 2 }
+                let keyNode = items[index]
+                guard document.isScalar(keyNode), !allowed.contains(where: { document.scalar(keyNode, equals: $0) }) else { continue }
+                let key = document.string(keyNode)
                 var message = "unknown key `\(key)` in \(what)"
                 if let suggestion = Suggestions.nearest(to: key, in: allowed) {
                     message += "; did you mean `\(suggestion)`?"
@@ -195,14 +187,16 @@ final class NodeReader {
         func list<T>(_ key: String, required: Bool = false,
                      _ item: (Node, CatalogPath) throws(IAPKitError) -> T?) throws(IAPKitError) -> [T] {
             guard let node = required ? require(key) : node(key) else { return [] }
-            guard case let .sequence(sequence) = node else {
-                reader.report("`\(key)` must be a list, not \(NodeReader.kind(of: node))", at: path / key)
+            guard reader.document.kind(node) == .sequence else {
+                reader.report("`\(key)` must be a list, not \(reader.kind(of: node))", at: path / key)
                 return []
             }
+            let sequence = reader.document.items(node)
             var result: [T] = []
             result.reserveCapacity(sequence.count)
+            let listPath = path / key
             for (index, element) in sequence.enumerated() {
-                if let value = try item(element, path / key + index) { result.append(value) }
+                if let value = try item(element, listPath + index) { result.append(value) }
             }
             return result
         }
@@ -215,55 +209,65 @@ final class NodeReader {
 
     // MARK: Scalars
 
-    static func isNull(_ scalar: Node.Scalar) -> Bool {
-        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    static let nullWords = ["", "~", "null", "Null", "NULL"]
+
+    func isNull(_ node: Node) -> Bool {
+        document.isScalar(node) && document.isPlain(node) && document.length(node) <= 4
+            && Self.nullWords.contains { document.scalar(node, equals: $0) }
     }
 
-    static func kind(of node: Node) -> String {
-        switch node {
+    func kind(of node: Node) -> String {
+        switch document.kind(node) {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .scalar: return "a single value"
-        case .alias: return "an alias"
         }
     }
 
-    func string(_ node: Node, at path: CatalogPath) -> String? {
-        guard case let .scalar(scalar) = node else {
-            report("`\(path.lastKey)` must be text, not \(Self.kind(of: node))", at: path)
+    /// The paths below are built only when a finding needs one: most values are fine.
+    func string(_ node: Node, at path: @autoclosure () -> CatalogPath) -> String? {
+        guard document.isScalar(node) else {
+            let path = path()
+            report("`\(path.lastKey)` must be text, not \(kind(of: node))", at: path)
             return nil
         }
-        return scalar.string
+        return document.string(node)
     }
 
-    func int(_ node: Node, at path: CatalogPath) -> Int? {
-        guard case let .scalar(scalar) = node, scalar.style == .plain, let value = Int(scalar.string) else {
+    func int(_ node: Node, at path: @autoclosure () -> CatalogPath) -> Int? {
+        guard document.isScalar(node), document.isPlain(node), let value = Int(document.string(node)) else {
+            let path = path()
             report("`\(path.lastKey)` must be a whole number, not \(describe(node))", at: path)
             return nil
         }
         return value
     }
 
-    func bool(_ node: Node, at path: CatalogPath) -> Bool? {
-        if case let .scalar(scalar) = node, scalar.style == .plain {
-            switch scalar.string {
+    func bool(_ node: Node, at path: @autoclosure () -> CatalogPath) -> Bool? {
+        if document.isScalar(node), document.isPlain(node) {
+            let text = document.string(node)
+            switch text {
             case "true", "True", "TRUE": return true
             case "false", "False", "FALSE": return false
             case "yes", "Yes", "YES", "on", "On", "ON":
-                report("`\(path.lastKey)` must be true or false; write `true` instead of `\(scalar.string)`", at: path)
+                let path = path()
+                report("`\(path.lastKey)` must be true or false; write `true` instead of `\(text)`", at: path)
                 return nil
             case "no", "No", "NO", "off", "Off", "OFF":
-                report("`\(path.lastKey)` must be true or false; write `false` instead of `\(scalar.string)`", at: path)
+                let path = path()
+                report("`\(path.lastKey)` must be true or false; write `false` instead of `\(text)`", at: path)
                 return nil
             default: break
             }
         }
+        let path = path()
         report("`\(path.lastKey)` must be true or false, not \(describe(node))", at: path)
         return nil
     }
 
-    func price(_ node: Node, at path: CatalogPath) -> Price? {
-        guard case let .scalar(scalar) = node, let price = Price(text: scalar.string) else {
+    func price(_ node: Node, at path: @autoclosure () -> CatalogPath) -> Price? {
+        guard document.isScalar(node), let price = Price(text: document.string(node)) else {
+            let path = path()
             report("`\(path.lastKey)` must be a USD amount such as 0.99, not \(describe(node))", at: path)
             return nil
         }
@@ -271,19 +275,14 @@ final class NodeReader {
     }
 
     func describe(_ node: Node) -> String {
-        if case let .scalar(scalar) = node {
-            return scalar.style == .plain ? "`\(scalar.string)`" : "the text \"\(scalar.string)\""
+        if document.isScalar(node) {
+            let text = document.string(node)
+            return document.isPlain(node) ? "`\(text)`" : "the text \"\(text)\""
         }
-        return Self.kind(of: node)
+        return kind(of: node)
     }
 }
 
 extension CatalogPath {
-    /// The last key of the path, for messages about a value.
-    var lastKey: String {
-        for component in components.reversed() { if case let .key(key) = component { return key } }
-        return description
-    }
-
     static func + (path: CatalogPath, index: Int) -> CatalogPath { path.index(index) }
 }

@@ -1,5 +1,4 @@
 import IAPCore
-import Yams
 
 /// The keys of catalog schema version 1 and how each object is read. `schemas/catalog.schema.json` describes the
 /// same format for editors; `CatalogSchemaTests` keeps the two in step.

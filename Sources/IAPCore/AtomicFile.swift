@@ -3,9 +3,9 @@ import Foundation
 /// Writes files all-or-nothing: data goes to a temporary file in the destination directory and is
 /// renamed into place, so an interrupted or failing run never leaves a partial file at a final path.
 public enum AtomicFile {
-    /// Writes `data` to `path` atomically, creating the parent directory if needed. A file being replaced keeps
-    /// its mode and owner; `permissions` is for a new file.
-    public static func write(_ data: Data, to path: String, permissions: Int = 0o644) throws(IAPKitError) {
+    /// Writes `data` (a `Data`, or an array of bytes without copying it) to `path` atomically, creating the parent
+    /// directory if needed. A file being replaced keeps its mode and owner; `permissions` is for a new file.
+    public static func write<Bytes: DataProtocol>(_ data: Bytes, to path: String, permissions: Int = 0o644) throws(IAPKitError) {
         let staged = try StagedFile(finalPath: path, permissions: permissions)
         try staged.write(data)
         try staged.commit()
@@ -57,7 +57,7 @@ public final class StagedFile: @unchecked Sendable {
     }
 
     /// Writes all of `data`, with the final path in the error.
-    public func write(_ data: Data) throws(IAPKitError) {
+    public func write<Bytes: DataProtocol>(_ data: Bytes) throws(IAPKitError) {
         do { try handle.write(contentsOf: data) } catch {
             discard()
             throw .io(path: finalPath, reason: "cannot write: \(AtomicFile.describe(error))")

@@ -154,7 +154,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// Refuses input nested deeper than `maximumDepth`, counting brackets outside strings in one pass.
-    static func checkNesting(_ data: Data) throws {
+    public static func checkNesting(_ data: Data) throws {
         var depth = 0, inString = false, escaped = false
         for byte in data {
             if inString {

@@ -1,132 +1,170 @@
 import IAPCatalog
 import IAPCore
-import Yams
 
 /// Writes a catalog as the YAML a person would write: keys in the order of the starter catalog, values quoted
-/// only where a YAML reader could take them for something else. Emitted through Yams.
+/// only where a YAML reader could take them for something else. Emitted through libyaml, one event at a time.
 public enum CatalogYAMLWriter {
     public static func write(_ catalog: Catalog, header: String? = nil) throws(IAPKitError) -> String {
-        var root: [(String, Node)] = [("schemaVersion", number(1))]
-        root.append(("app", mapping([("bundleId", text(catalog.app.bundleID)), ("primaryLocale", text(catalog.app.primaryLocale))])))
+        String(decoding: try bytes(catalog, header: header), as: UTF8.self)
+    }
+
+    /// The catalog YAML as UTF-8 bytes, `header` first: what a command writes, with no copy on the way.
+    public static func bytes(_ catalog: Catalog, header: String? = nil) throws(IAPKitError) -> [UInt8] {
+        let out = YAMLWriter(preamble: header ?? "")
+        out.beginMapping()
+        out.pair("schemaVersion", number: 1)
+        out.key("app")
+        out.beginMapping()
+        out.pair("bundleId", catalog.app.bundleID)
+        out.pair("primaryLocale", catalog.app.primaryLocale)
+        out.endMapping()
         if !catalog.retiredProductIDs.isEmpty {
-            root.append(("retiredProductIds", Node.sequence(.init(catalog.retiredProductIDs.map { text($0.value) }))))
+            out.key("retiredProductIds")
+            out.list(catalog.retiredProductIDs) { out.text($0.value) }
         }
-        if !catalog.products.isEmpty { root.append(("products", Node.sequence(.init(catalog.products.map(product))))) }
+        if !catalog.products.isEmpty {
+            out.key("products")
+            out.list(catalog.products) { product($0, into: out) }
+        }
         if !catalog.subscriptionGroups.isEmpty {
-            root.append(("subscriptionGroups", Node.sequence(.init(catalog.subscriptionGroups.map(group)))))
+            out.key("subscriptionGroups")
+            out.list(catalog.subscriptionGroups) { group($0, into: out) }
         }
         if let policies = catalog.appPolicies {
-            var fields: [(String, Node?)] = [("eula", policies.eula.map(text))]
+            out.key("appPolicies")
+            out.beginMapping()
+            out.pair("eula", ifPresent: policies.eula)
             if !policies.policies.isEmpty {
-                fields.append(("policies", Node.sequence(.init(policies.policies.map {
-                    mapping([("locale", text($0.locale)), ("text", $0.text.map(text)), ("url", $0.url.map(text))])
-                }))))
+                out.key("policies")
+                out.list(policies.policies) { policy in
+                    out.beginMapping()
+                    out.pair("locale", policy.locale)
+                    out.pair("text", ifPresent: policy.text)
+                    out.pair("url", ifPresent: policy.url)
+                    out.endMapping()
+                }
             }
-            root.append(("appPolicies", mapping(fields)))
+            out.endMapping()
         }
         if let settings = catalog.storeKit, settings.storefront != nil || settings.locale != nil {
-            root.append(("storeKit", mapping([("storefront", settings.storefront.map(text)), ("locale", settings.locale.map(text))])))
+            out.key("storeKit")
+            out.beginMapping()
+            out.pair("storefront", ifPresent: settings.storefront)
+            out.pair("locale", ifPresent: settings.locale)
+            out.endMapping()
         }
-        do {
-            let body = try Yams.serialize(node: Node.mapping(.init(root.map { (text($0.0), $0.1) })), indent: 2, width: -1,
-                                          allowUnicode: true, sortKeys: false)
-            return (header ?? "") + body
-        } catch {
-            throw .io(path: "catalog", reason: "could not write YAML: \(error)")
-        }
+        out.endMapping()
+        return try out.finish()
     }
 
-    static func product(_ product: Product) -> Node {
-        var fields: [(String, Node?)] = [("productId", text(product.productID)), ("referenceName", text(product.referenceName))]
+    static func product(_ product: Product, into out: YAMLWriter) {
+        out.beginMapping()
+        out.pair("productId", product.productID)
+        out.pair("referenceName", product.referenceName)
         if product.isSubscription {
-            fields += [("period", text(product.period)), ("groupLevel", product.groupLevel.map(number))]
+            out.pair("period", product.period)
+            if let level = product.groupLevel { out.pair("groupLevel", number: level) }
         } else {
-            fields.append(("type", text(product.type?.rawValue)))
+            out.pair("type", product.type?.rawValue)
         }
-        fields.append(("price", product.price.map { priceNode($0) } ?? product.tier.map { _ in nil } ?? nil))
-        if product.price == nil, let tier = product.tier { fields.append(("tier", number(tier))) }
-        if product.familySharable == true { fields.append(("familySharable", boolean(true))) }
-        fields += offers(introductory: product.introductoryOffer, promotional: product.promotionalOffers,
-                         codes: product.offerCodes, winBack: product.winBackOffers)
-        if !product.billingPlans.isEmpty { fields.append(("billingPlans", Node.sequence(.init(product.billingPlans.map(billingPlan))))) }
-        fields.append(("localizations", Node.sequence(.init(product.localizations.map(localization)))))
+        if let price = product.price {
+            out.pair("price", price: price)
+        } else if let tier = product.tier {
+            out.pair("tier", number: tier)
+        }
+        if product.familySharable == true { out.pair("familySharable", flag: true) }
+        offers(introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
+               winBack: product.winBackOffers, into: out)
+        if !product.billingPlans.isEmpty {
+            out.key("billingPlans")
+            out.list(product.billingPlans) { billingPlan($0, into: out) }
+        }
+        out.key("localizations")
+        out.list(product.localizations) { localization($0, into: out) }
         if let review = product.review {
-            fields.append(("review", mapping([("note", review.note.map(text)), ("screenshot", review.screenshot.map(text))])))
+            out.key("review")
+            out.beginMapping()
+            out.pair("note", ifPresent: review.note)
+            out.pair("screenshot", ifPresent: review.screenshot)
+            out.endMapping()
         }
-        if let folder = product.hostedContent { fields.append(("hostedContent", text(folder))) }
+        if let folder = product.hostedContent { out.pair("hostedContent", folder) }
         if let availability = product.availability {
-            fields.append(("availability", mapping([
-                ("territories", availability.territories.map { Node.sequence(.init($0.map { text($0) })) }),
-                ("availableInNewTerritories", availability.availableInNewTerritories.map(boolean)),
-            ])))
+            out.key("availability")
+            out.beginMapping()
+            if let territories = availability.territories {
+                out.key("territories")
+                out.list(territories) { out.text($0) }
+            }
+            if let flag = availability.availableInNewTerritories { out.pair("availableInNewTerritories", flag: flag) }
+            out.endMapping()
         }
-        return mapping(fields)
+        out.endMapping()
     }
 
-    static func group(_ group: SubscriptionGroup) -> Node {
-        mapping([
-            ("referenceName", text(group.referenceName)),
-            ("localizations", group.localizations.isEmpty ? nil : Node.sequence(.init(group.localizations.map {
-                mapping([("locale", text($0.locale)), ("name", text($0.name)), ("customAppName", $0.customAppName.map(text))])
-            }))),
-            ("subscriptions", Node.sequence(.init(group.subscriptions.map(product)))),
-        ])
+    static func group(_ group: SubscriptionGroup, into out: YAMLWriter) {
+        out.beginMapping()
+        out.pair("referenceName", group.referenceName)
+        if !group.localizations.isEmpty {
+            out.key("localizations")
+            out.list(group.localizations) { localization in
+                out.beginMapping()
+                out.pair("locale", localization.locale)
+                out.pair("name", localization.name)
+                out.pair("customAppName", ifPresent: localization.customAppName)
+                out.endMapping()
+            }
+        }
+        out.key("subscriptions")
+        out.list(group.subscriptions) { product($0, into: out) }
+        out.endMapping()
     }
 
-    static func localization(_ localization: Localization) -> Node {
-        mapping([("locale", text(localization.locale)), ("name", text(localization.name)),
-                 ("description", localization.description.map(text))])
+    static func localization(_ localization: Localization, into out: YAMLWriter) {
+        out.beginMapping()
+        out.pair("locale", localization.locale)
+        out.pair("name", localization.name)
+        out.pair("description", ifPresent: localization.description)
+        out.endMapping()
     }
 
     /// The offer keys a subscription and a billing plan share, each only when present.
-    static func offers(introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer]) -> [(String, Node?)] {
-        var fields: [(String, Node?)] = []
-        if let introductory { fields.append(("introductoryOffer", offer(introductory))) }
-        for (key, offers) in [("promotionalOffers", promotional), ("offerCodes", codes), ("winBackOffers", winBack)] where !offers.isEmpty {
-            fields.append((key, Node.sequence(.init(offers.map(offer)))))
+    static func offers(introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer], into out: YAMLWriter) {
+        if let introductory {
+            out.key("introductoryOffer")
+            offer(introductory, into: out)
         }
-        return fields
+        for (key, offers) in [("promotionalOffers", promotional), ("offerCodes", codes), ("winBackOffers", winBack)] where !offers.isEmpty {
+            out.key(key)
+            out.list(offers) { offer($0, into: out) }
+        }
     }
 
-    static func billingPlan(_ plan: BillingPlan) -> Node {
-        var fields: [(String, Node?)] = [("planType", text(plan.type?.rawValue ?? plan.typeText)),
-                                         ("price", plan.price.map(priceNode)),
-                                         ("commitmentPrice", plan.commitmentPrice.map(priceNode)),
-                                         ("enabled", plan.enabled.map(boolean))]
-        fields += offers(introductory: plan.introductoryOffer, promotional: plan.promotionalOffers, codes: plan.offerCodes,
-                         winBack: plan.winBackOffers)
-        return mapping(fields)
+    static func billingPlan(_ plan: BillingPlan, into out: YAMLWriter) {
+        out.beginMapping()
+        out.pair("planType", plan.type?.rawValue ?? plan.typeText)
+        if let price = plan.price { out.pair("price", price: price) }
+        if let price = plan.commitmentPrice { out.pair("commitmentPrice", price: price) }
+        if let enabled = plan.enabled { out.pair("enabled", flag: enabled) }
+        offers(introductory: plan.introductoryOffer, promotional: plan.promotionalOffers, codes: plan.offerCodes,
+               winBack: plan.winBackOffers, into: out)
+        out.endMapping()
     }
 
-    static func offer(_ offer: Offer) -> Node {
-        var fields: [(String, Node?)] = []
-        if offer.kind == .promotional || offer.kind == .winBack { fields.append(("offerId", offer.offerID.map(text))) }
-        if offer.kind != .introductory { fields.append(("referenceName", offer.referenceName.map(text))) }
-        fields += [("mode", text(offer.mode?.rawValue)), ("duration", offer.duration.map(text)),
-                   ("periods", offer.periods.map(number)), ("price", offer.price.map(priceNode))]
-        if let eligibility = offer.eligibility { fields.append(("eligibility", Node.sequence(.init(eligibility.map { text($0.rawValue) })))) }
-        if let stackable = offer.stackable { fields.append(("stackable", boolean(stackable))) }
-        return mapping(fields)
-    }
-
-    // MARK: Scalars
-
-    static func mapping(_ fields: [(String, Node?)]) -> Node {
-        Node.mapping(.init(fields.compactMap { key, value in value.map { (text(key), $0) } }))
-    }
-
-    // Yams emits every scalar with implicit tags; an explicit tag only spares it resolving each one by regex.
-    nonisolated(unsafe) static let plainTag = Tag(.str)
-    static func number(_ value: Int) -> Node { Node.scalar(.init(String(value), plainTag, .plain)) }
-    static func boolean(_ value: Bool) -> Node { Node.scalar(.init(value ? "true" : "false", plainTag, .plain)) }
-    /// The text as written (`0.5`, `10`), so a price read from a StoreKit file is written back unchanged.
-    static func priceNode(_ price: Price) -> Node { Node.scalar(.init(price.text, plainTag, .plain)) }
-
-    /// Plain when unambiguous; double-quoted when a YAML 1.1 or 1.2 reader could take it for a number, a boolean,
-    /// null, or structure.
-    static func text(_ value: String?) -> Node {
-        let string = value ?? ""
-        return Node.scalar(.init(string, plainTag, needsQuotes(string) ? .doubleQuoted : .plain))
+    static func offer(_ offer: Offer, into out: YAMLWriter) {
+        out.beginMapping()
+        if offer.kind == .promotional || offer.kind == .winBack { out.pair("offerId", ifPresent: offer.offerID) }
+        if offer.kind != .introductory { out.pair("referenceName", ifPresent: offer.referenceName) }
+        out.pair("mode", offer.mode?.rawValue)
+        out.pair("duration", ifPresent: offer.duration)
+        if let periods = offer.periods { out.pair("periods", number: periods) }
+        if let price = offer.price { out.pair("price", price: price) }
+        if let eligibility = offer.eligibility {
+            out.key("eligibility")
+            out.list(eligibility) { out.text($0.rawValue) }
+        }
+        if let stackable = offer.stackable { out.pair("stackable", flag: stackable) }
+        out.endMapping()
     }
 
     static let reservedWords: Set<String> = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "~"]
@@ -152,5 +190,26 @@ public enum CatalogYAMLWriter {
         }
         if previous == ":" { return true }
         return numberLike && (Double(string) != nil || scalars.allSatisfy { $0 == "." || $0 == "_" || $0 == ":" || ("0"..."9").contains($0) })
+    }
+}
+
+/// The catalog's scalar forms: keys and numbers plain, text plain when unambiguous and double-quoted when a YAML
+/// 1.1 or 1.2 reader could take it for a number, a boolean, null, or structure.
+extension YAMLWriter {
+    func key(_ key: String) { scalar(key) }
+    func text(_ value: String?) {
+        let string = value ?? ""
+        scalar(string, quoted: CatalogYAMLWriter.needsQuotes(string))
+    }
+    func pair(_ key: String, _ value: String?) { self.key(key); text(value) }
+    func pair(_ key: String, ifPresent value: String?) { if let value { pair(key, value) } }
+    func pair(_ key: String, number: Int) { self.key(key); scalar(String(number)) }
+    func pair(_ key: String, flag: Bool) { self.key(key); scalar(flag ? "true" : "false") }
+    /// The text as written (`0.5`, `10`), so a price read from a StoreKit file is written back unchanged.
+    func pair(_ key: String, price: Price) { self.key(key); scalar(price.text) }
+    func list<Element>(_ items: [Element], _ item: (Element) -> Void) {
+        beginSequence()
+        for element in items { item(element) }
+        endSequence()
     }
 }

@@ -1,7 +1,9 @@
+import Foundation
 import IAPCatalog
 import IAPCore
 
 /// Writes a StoreKit configuration (`.storekit`) that Xcode opens and the simulator runs, in Xcode's exact layout.
+/// Values go straight to the output bytes, each object's keys in Xcode's sorted order, with no tree in between.
 public struct StoreKitExporter: Sendable {
     public enum FormatVersion: String, Sendable, CaseIterable {
         case v1_2 = "1.2", v2_0 = "2.0", v3_0 = "3.0", v4_0 = "4.0", v5_0 = "5.0"
@@ -13,31 +15,49 @@ public struct StoreKitExporter: Sendable {
     public var version: FormatVersion
     public init(version: FormatVersion = .v4_0) { self.version = version }
 
-    public func export(_ catalog: Catalog) -> String { document(catalog).serialized(.xcode) }
+    public func export(_ catalog: Catalog) -> String { String(decoding: exportBytes(catalog), as: UTF8.self) }
 
-    public func document(_ catalog: Catalog) -> JSONValue {
-        let products = catalog.products.filter { $0.type == .consumable || $0.type == .nonConsumable }
-        let nonRenewing = catalog.products.filter { $0.type == .nonRenewingSubscription }
-        var top: [(String, JSONValue)] = [
-            ("identifier", .string(StableID.hex8("catalog:" + (catalog.app.bundleID ?? "")))),
-            ("nonRenewingSubscriptions", .array(nonRenewing.map(product))),
-            ("products", .array(products.map(product))),
-            ("settings", settings(catalog)),
-            ("subscriptionGroups", .array(catalog.subscriptionGroups.map(group))),
-            ("version", .object([("major", .int(version.major)), ("minor", .int(version.minor))])),
-        ]
-        if version.major >= 4 { top.append(("appPolicies", appPolicies(catalog))) }
-        return .object(top)
+    /// The configuration as UTF-8 bytes, ready to write.
+    public func exportBytes(_ catalog: Catalog) -> [UInt8] {
+        var out = XcodeJSONWriter(capacity: 4096 + catalog.products.count * 1024)
+        out.beginObject()
+        if version.major >= 4 { appPolicies(catalog, into: &out) }
+        out.field("identifier", StableID.hex8("catalog:" + (catalog.app.bundleID ?? "")))
+        out.key("nonRenewingSubscriptions")
+        out.beginArray()
+        for item in catalog.products where item.type == .nonRenewingSubscription { product(item, into: &out) }
+        out.endArray()
+        out.key("products")
+        out.beginArray()
+        for item in catalog.products where item.type == .consumable || item.type == .nonConsumable { product(item, into: &out) }
+        out.endArray()
+        settings(catalog, into: &out)
+        out.key("subscriptionGroups")
+        out.beginArray()
+        for item in catalog.subscriptionGroups { group(item, into: &out) }
+        out.endArray()
+        out.key("version")
+        out.beginObject()
+        out.key("major")
+        out.int(version.major)
+        out.key("minor")
+        out.int(version.minor)
+        out.endObject()
+        out.endObject()
+        return out.finish()
     }
 
-    private func localizations(_ list: [Localization]) -> JSONValue {
-        .array(list.map { localization in
-            .object([
-                ("description", .string(localization.description ?? "")),
-                ("displayName", .string(localization.name ?? "")),
-                ("locale", .string(StoreKitLocale.storeKit(fromCatalog: localization.locale ?? ""))),
-            ])
-        })
+    private func localizations(_ list: [Localization], into out: inout XcodeJSONWriter) {
+        out.key("localizations")
+        out.beginArray()
+        for localization in list {
+            out.beginObject()
+            out.field("description", localization.description ?? "")
+            out.field("displayName", localization.name ?? "")
+            out.field("locale", StoreKitLocale.storeKit(fromCatalog: localization.locale ?? ""))
+            out.endObject()
+        }
+        out.endArray()
     }
 
     /// The price as the catalog writes it (an imported price comes back unchanged), else the legacy tier's.
@@ -54,116 +74,146 @@ public struct StoreKitExporter: Sendable {
         }
     }
 
-    private func product(_ product: Product) -> JSONValue {
+    private func product(_ product: Product, into out: inout XcodeJSONWriter) {
         let id = product.productID ?? ""
-        return .object([
-            ("displayPrice", .string(price(product))),
-            ("familyShareable", .bool(product.familySharable ?? false)),
-            ("internalID", .string(StableID.hex8("product:" + id))),
-            ("localizations", localizations(product.localizations)),
-            ("productID", .string(id)),
-            ("referenceName", .string(product.referenceName ?? id)),
-            ("type", .string(storeKitType(product.type))),
-        ])
+        out.beginObject()
+        out.field("displayPrice", price(product))
+        out.key("familyShareable")
+        out.bool(product.familySharable ?? false)
+        out.field("internalID", StableID.hex8("product:" + id))
+        localizations(product.localizations, into: &out)
+        out.field("productID", id)
+        out.field("referenceName", product.referenceName ?? id)
+        out.field("type", storeKitType(product.type))
+        out.endObject()
     }
 
-    private func group(_ group: SubscriptionGroup) -> JSONValue {
+    private func group(_ group: SubscriptionGroup, into out: inout XcodeJSONWriter) {
         let id = StableID.hex8("group:" + (group.referenceName ?? ""))
-        return .object([
-            ("id", .string(id)),
-            ("localizations", localizations(group.localizations)),
-            ("name", .string(group.referenceName ?? "")),
-            ("subscriptions", .array(group.subscriptions.map { subscription($0, groupID: id) })),
-        ])
+        out.beginObject()
+        out.field("id", id)
+        localizations(group.localizations, into: &out)
+        out.field("name", group.referenceName ?? "")
+        out.key("subscriptions")
+        out.beginArray()
+        for item in group.subscriptions { subscription(item, groupID: id, into: &out) }
+        out.endArray()
+        out.endObject()
     }
 
-    private func subscription(_ product: Product, groupID: String) -> JSONValue {
+    /// The subscription's own offers of one kind (its upfront plan's), then those of its monthly plans, each
+    /// marked with its plan (5.0 only).
+    private func offers(_ key: String, _ own: [Offer], _ perPlan: (BillingPlan) -> [Offer], plans: [BillingPlan],
+                        of product: Product, into out: inout XcodeJSONWriter) {
+        out.key(key)
+        out.beginArray()
+        for item in own { offer(item, of: product, plan: .upfront, into: &out) }
+        for plan in plans {
+            for item in perPlan(plan) { offer(item, of: product, plan: .monthly, into: &out) }
+        }
+        out.endArray()
+    }
+
+    private func subscription(_ product: Product, groupID: String, into out: inout XcodeJSONWriter) {
         let id = product.productID ?? ""
-        var fields: [(String, JSONValue)] = [
-            ("displayPrice", .string(price(product))),
-            ("familyShareable", .bool(product.familySharable ?? false)),
-            ("groupNumber", .int(product.groupLevel ?? 1)),
-            ("internalID", .string(StableID.hex8("product:" + id))),
-            ("localizations", localizations(product.localizations)),
-            ("productID", .string(id)),
-            ("recurringSubscriptionPeriod", .string(product.period ?? "P1M")),
-            ("referenceName", .string(product.referenceName ?? id)),
-            ("subscriptionGroupID", .string(groupID)),
-            ("type", .string("RecurringSubscription")),
-        ]
         // Offers of a monthly plan sit beside the subscription's own, marked with their plan (5.0 only).
         let plans = version.major >= 5 ? product.billingPlans.filter { $0.type == .monthly } : []
-        func offers(_ own: [Offer], _ perPlan: (BillingPlan) -> [Offer]) -> JSONValue {
-            .array(own.map { offer($0, of: product, plan: .upfront) }
-                + plans.flatMap { plan in perPlan(plan).map { offer($0, of: product, plan: .monthly) } })
+        out.beginObject()
+        offers("adHocOffers", product.promotionalOffers, \.promotionalOffers, plans: plans, of: product, into: &out)
+        if version.major >= 5, !product.billingPlans.isEmpty {
+            out.key("billingPlans")
+            out.beginArray()
+            for plan in product.billingPlans { billingPlan(plan, of: product, into: &out) }
+            out.endArray()
         }
-        fields.append(("adHocOffers", offers(product.promotionalOffers, \.promotionalOffers)))
         // Every format iapkit writes (1.2 and later) has offer codes.
-        fields.append(("codeOffers", offers(product.offerCodes, \.offerCodes)))
-        if version.major >= 4 { fields.append(("winbackOffers", offers(product.winBackOffers, \.winBackOffers))) }
-        let intro = product.introductoryOffer.map { offer($0, of: product, plan: .upfront) }
+        offers("codeOffers", product.offerCodes, \.offerCodes, plans: plans, of: product, into: &out)
+        out.field("displayPrice", price(product))
+        out.key("familyShareable")
+        out.bool(product.familySharable ?? false)
+        out.key("groupNumber")
+        out.int(product.groupLevel ?? 1)
+        out.field("internalID", StableID.hex8("product:" + id))
         if version.major >= 5 {
-            if let intro { fields.append(("introductoryOffer", intro)) }
-            let planIntros = plans.compactMap { plan in plan.introductoryOffer.map { offer($0, of: product, plan: .monthly) } }
-            fields.append(("introductoryOffers", .array((intro.map { [$0] } ?? []) + planIntros)))
-            if !product.billingPlans.isEmpty { fields.append(("billingPlans", .array(product.billingPlans.map { billingPlan($0, of: product) }))) }
+            if let intro = product.introductoryOffer {
+                out.key("introductoryOffer")
+                offer(intro, of: product, plan: .upfront, into: &out)
+            }
+            offers("introductoryOffers", product.introductoryOffer.map { [$0] } ?? [], { $0.introductoryOffer.map { [$0] } ?? [] },
+                   plans: plans, of: product, into: &out)
         } else {
-            fields.append(("introductoryOffer", intro ?? .null))
+            out.key("introductoryOffer")
+            if let intro = product.introductoryOffer { offer(intro, of: product, plan: .upfront, into: &out) } else { out.null() }
         }
-        return .object(fields)
+        localizations(product.localizations, into: &out)
+        out.field("productID", id)
+        out.field("recurringSubscriptionPeriod", product.period ?? "P1M")
+        out.field("referenceName", product.referenceName ?? id)
+        out.field("subscriptionGroupID", groupID)
+        out.field("type", "RecurringSubscription")
+        if version.major >= 4 { offers("winbackOffers", product.winBackOffers, \.winBackOffers, plans: plans, of: product, into: &out) }
+        out.endObject()
     }
 
     /// A billing plan with its defaults filled in: an upfront plan costs the subscription's price, a monthly plan
     /// commits to twelve payments.
-    private func billingPlan(_ plan: BillingPlan, of product: Product) -> JSONValue {
+    private func billingPlan(_ plan: BillingPlan, of product: Product, into out: inout XcodeJSONWriter) {
         let type = plan.type ?? .upfront
-        return .object([
-            ("billingPlanType", .string(Self.storeKitPlanType(type))),
-            ("commitmentDisplayPrice", .string((plan.commitmentPrice ?? plan.defaultCommitmentPrice(of: product))?.text ?? "")),
-            ("displayPrice", .string(plan.resolvedPrice(of: product)?.text ?? "")),
-            ("internalID", .string(StableID.hex8("plan:\(product.productID ?? ""):\(type.rawValue)"))),
-            ("isEnabled", .bool(plan.enabled ?? true)),
-        ])
+        out.beginObject()
+        out.field("billingPlanType", Self.storeKitPlanType(type))
+        out.field("commitmentDisplayPrice", (plan.commitmentPrice ?? plan.defaultCommitmentPrice(of: product))?.text ?? "")
+        out.field("displayPrice", plan.resolvedPrice(of: product)?.text ?? "")
+        out.field("internalID", StableID.hex8("plan:\(product.productID ?? ""):\(type.rawValue)"))
+        out.key("isEnabled")
+        out.bool(plan.enabled ?? true)
+        out.endObject()
     }
 
     static func storeKitPlanType(_ type: BillingPlanType) -> String { type == .monthly ? "MONTHLY" : "BILLED_UPFRONT" }
 
     /// Offers in StoreKit's words: `free` with the trial length, `payUpFront` with its whole span, `payAsYouGo`
     /// with the renewal period and how many periods are discounted.
-    private func offer(_ offer: Offer, of product: Product, plan: BillingPlanType) -> JSONValue {
+    private func offer(_ offer: Offer, of product: Product, plan: BillingPlanType, into out: inout XcodeJSONWriter) {
         // Upfront offers keep the ids they had before billing plans existed.
         let planSeed = plan == .upfront ? "" : "\(plan.rawValue):"
         let seed = "offer:\(product.productID ?? ""):\(planSeed)\(offer.kind.rawValue):\(offer.offerID ?? offer.referenceName ?? "")"
-        var fields: [(String, JSONValue)] = [("internalID", .string(StableID.hex8(seed)))]
+        let mode: String, period: String, periods: Int?
         switch offer.mode {
         case .freeTrial?, nil:
-            fields.append(("paymentMode", .string("free")))
-            fields.append(("subscriptionPeriod", .string(offer.duration ?? "P1W")))
-            if version.major >= 2 { fields.append(("numberOfPeriods", .int(1))) }
+            (mode, period, periods) = ("free", offer.duration ?? "P1W", version.major >= 2 ? 1 : nil)
         case .payUpFront?:
-            fields.append(("paymentMode", .string("payUpFront")))
-            fields.append(("subscriptionPeriod", .string(offer.duration ?? product.period ?? "P1M")))
-            if version.major >= 3 { fields.append(("numberOfPeriods", .int(1))) }
+            (mode, period, periods) = ("payUpFront", offer.duration ?? product.period ?? "P1M", version.major >= 3 ? 1 : nil)
         case .payAsYouGo?:
-            fields.append(("paymentMode", .string("payAsYouGo")))
             // A monthly plan's payments renew monthly whatever the subscription's period.
-            fields.append(("subscriptionPeriod", .string(plan == .monthly ? "P1M" : product.period ?? "P1M")))
-            fields.append(("numberOfPeriods", .int(offer.periods ?? 1)))
+            (mode, period, periods) = ("payAsYouGo", plan == .monthly ? "P1M" : product.period ?? "P1M", offer.periods ?? 1)
         }
-        if let price = offer.price, offer.mode != .freeTrial { fields.append(("displayPrice", .string(price.text))) }
-        if version.major >= 5 { fields.append(("billingPlanType", .string(Self.storeKitPlanType(plan)))) }
+        out.beginObject()
+        if version.major >= 5 { out.field("billingPlanType", Self.storeKitPlanType(plan)) }
+        if let price = offer.price, offer.mode != .freeTrial { out.field("displayPrice", price.text) }
+        if offer.kind == .offerCode {
+            out.key("eligibility")
+            out.beginArray()
+            for eligibility in offer.eligibility ?? OfferEligibility.allCases { out.string(eligibility.rawValue) }
+            out.endArray()
+        }
+        out.field("internalID", StableID.hex8(seed))
+        if offer.kind == .offerCode {
+            out.key("isStackable")
+            out.bool(offer.stackable ?? false)
+        }
+        if let periods {
+            out.key("numberOfPeriods")
+            out.int(periods)
+        }
+        if offer.kind == .promotional || offer.kind == .winBack { out.field("offerID", offer.offerID ?? "") }
+        out.field("paymentMode", mode)
         switch offer.kind {
-        case .introductory:
-            break
-        case .promotional, .winBack:
-            fields.append(("offerID", .string(offer.offerID ?? "")))
-            fields.append(("referenceName", .string(offer.referenceName ?? offer.offerID ?? "")))
-        case .offerCode:
-            fields.append(("referenceName", .string(offer.referenceName ?? "")))
-            fields.append(("eligibility", .array((offer.eligibility ?? OfferEligibility.allCases).map { .string($0.rawValue) })))
-            fields.append(("isStackable", .bool(offer.stackable ?? false)))
+        case .introductory: break
+        case .promotional, .winBack: out.field("referenceName", offer.referenceName ?? offer.offerID ?? "")
+        case .offerCode: out.field("referenceName", offer.referenceName ?? "")
         }
-        return .object(fields)
+        out.field("subscriptionPeriod", period)
+        out.endObject()
     }
 
     /// What this format version cannot hold, each a sentence naming the subscription, for the caller to show.
@@ -182,26 +232,34 @@ public struct StoreKitExporter: Sendable {
         return notes
     }
 
-    private func settings(_ catalog: Catalog) -> JSONValue {
+    private func settings(_ catalog: Catalog, into out: inout XcodeJSONWriter) {
         let locale = catalog.storeKit?.locale ?? catalog.app.primaryLocale ?? "en-US"
-        return .object([
-            ("_locale", .string(StoreKitLocale.storeKit(fromCatalog: locale))),
-            ("_storefront", .string(catalog.storeKit?.storefront ?? "USA")),
-            ("_timeRate", .int(0)),
-        ])
+        out.key("settings")
+        out.beginObject()
+        out.field("_locale", StoreKitLocale.storeKit(fromCatalog: locale))
+        out.field("_storefront", catalog.storeKit?.storefront ?? "USA")
+        out.key("_timeRate")
+        out.int(0)
+        out.endObject()
     }
 
-    private func appPolicies(_ catalog: Catalog) -> JSONValue {
+    private func appPolicies(_ catalog: Catalog, into out: inout XcodeJSONWriter) {
         let primary = catalog.app.primaryLocale ?? "en-US"
         let policies = catalog.appPolicies?.policies ?? []
-        let list: [JSONValue] = (policies.isEmpty ? [AppPolicies.Policy(path: .root, locale: primary)] : policies).map { policy in
-            .object([
-                ("locale", .string(StoreKitLocale.storeKit(fromCatalog: policy.locale ?? primary))),
-                ("policyText", .string(policy.text ?? "")),
-                ("policyURL", .string(policy.url ?? "")),
-            ])
+        out.key("appPolicies")
+        out.beginObject()
+        out.field("eula", catalog.appPolicies?.eula ?? "")
+        out.key("policies")
+        out.beginArray()
+        for policy in policies.isEmpty ? [AppPolicies.Policy(path: .root, locale: primary)] : policies {
+            out.beginObject()
+            out.field("locale", StoreKitLocale.storeKit(fromCatalog: policy.locale ?? primary))
+            out.field("policyText", policy.text ?? "")
+            out.field("policyURL", policy.url ?? "")
+            out.endObject()
         }
-        return .object([("eula", .string(catalog.appPolicies?.eula ?? "")), ("policies", .array(list))])
+        out.endArray()
+        out.endObject()
     }
 }
 

@@ -19,17 +19,22 @@ public struct StoreKitImporter: Sendable {
     }
 
     public func importData(_ data: Data, file: String) throws(IAPKitError) -> Result {
-        let root: JSONValue
-        do { root = try JSONValue.parse(data) } catch {
-            throw .malformed(location: SourceLocation(file: file), reason: "is not valid JSON: \(Self.describe(error))")
+        // The stricter nesting limit first: JSON's own (100 levels), counted before libyaml builds anything.
+        do { try JSONValue.checkNesting(data) } catch {
+            throw .malformed(location: SourceLocation(file: file), reason: "is not valid JSON: \(error.localizedDescription)")
         }
-        var reader = Reader(file: file)
-        return try reader.read(root, bundleID: bundleID)
-    }
-
-    static func describe(_ error: any Error) -> String {
-        let ns = error as NSError
-        return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
+        // libyaml reads the JSON into a compact arena; the reader takes from it only the values it needs.
+        let parsed = data.withUnsafeBytes { bytes -> Swift.Result<StoreKitJSON, StoreKitJSON.Failure> in
+            do throws(StoreKitJSON.Failure) { return .success(try StoreKitJSON(bytes)) } catch { return .failure(error) }
+        }
+        switch parsed {
+        case let .success(json):
+            var reader = Reader(file: file)
+            return try reader.read(json.node, bundleID: bundleID)
+        case let .failure(failure):
+            throw .malformed(location: SourceLocation(file: file, line: failure.line, column: failure.column),
+                             reason: "is not valid JSON: \(failure.reason)")
+        }
     }
 
     struct Reader {
@@ -42,41 +47,39 @@ public struct StoreKitImporter: Sendable {
             .malformed(location: SourceLocation(file: file), reason: "at \(path): \(reason)")
         }
 
-        func object(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> [(String, JSONValue)] {
-            guard case let .object(pairs)? = value else { throw fail(path, "expected an object") }
-            return pairs
+        func object(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> JSONNode {
+            guard let value, value.isObject else { throw fail(path(), "expected an object") }
+            return value
         }
 
-        func array(_ value: JSONValue?, _ path: String, optional: Bool = false) throws(IAPKitError) -> [JSONValue] {
-            switch value {
-            case let .array(items)?: return items
-            case nil, .null?: if optional { return [] }; throw fail(path, "expected a list")
-            default: throw fail(path, "expected a list")
+        func array(_ value: JSONNode?, _ path: @autoclosure () -> String, optional: Bool = false) throws(IAPKitError) -> [JSONNode] {
+            guard let value, !value.isNull else {
+                if optional { return [] }
+                throw fail(path(), "expected a list")
             }
+            guard value.isArray else { throw fail(path(), "expected a list") }
+            return value.items
         }
 
-        func string(_ value: JSONValue?, _ path: String, optional: Bool = false) throws(IAPKitError) -> String? {
-            switch value {
-            case let .string(text)?: return text
-            case nil, .null?: if optional { return nil }; throw fail(path, "expected text")
-            default: throw fail(path, "expected text")
+        func string(_ value: JSONNode?, _ path: @autoclosure () -> String, optional: Bool = false) throws(IAPKitError) -> String? {
+            guard let value, !value.isNull else {
+                if optional { return nil }
+                throw fail(path(), "expected text")
             }
+            guard let text = value.string else { throw fail(path(), "expected text") }
+            return text
         }
 
-        func int(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> Int? {
-            switch value {
-            case let .int(number)?: return number
-            case nil, .null?: return nil
-            default: throw fail(path, "expected a whole number")
-            }
+        func int(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> Int? {
+            guard let value, !value.isNull else { return nil }
+            guard let number = value.int else { throw fail(path(), "expected a whole number") }
+            return number
         }
 
-        func bool(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> Bool? {
-            switch value {
-            case let .bool(flag)?: return flag
-            case nil, .null?: return nil
-            default: throw fail(path, "expected true or false")
-            }
+        func bool(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> Bool? {
+            guard let value, !value.isNull else { return nil }
+            guard let flag = value.bool else { throw fail(path(), "expected true or false") }
+            return flag
         }
 
         mutating func locale(_ code: String?, _ owner: String) -> String? {
@@ -86,11 +89,11 @@ public struct StoreKitImporter: Sendable {
             return code
         }
 
-        mutating func read(_ root: JSONValue, bundleID: String?) throws(IAPKitError) -> Result {
+        mutating func read(_ root: JSONNode, bundleID: String?) throws(IAPKitError) -> Result {
             _ = try object(root, "$")
             let versionObject = try object(root["version"], "$.version")
-            let major = try int(versionObject.first { $0.0 == "major" }?.1, "$.version.major") ?? 0
-            let minor = try int(versionObject.first { $0.0 == "minor" }?.1, "$.version.minor") ?? 0
+            let major = try int(versionObject["major"], "$.version.major") ?? 0
+            let minor = try int(versionObject["minor"], "$.version.minor") ?? 0
             guard (1...5).contains(major) else {
                 throw fail("$.version", "format version \(major).\(minor) is not one iapkit reads (1.0 to 5.0)")
             }
@@ -108,10 +111,10 @@ public struct StoreKitImporter: Sendable {
             }
             catalog.subscriptionGroups = groups
 
-            let settings = try object(root["settings"] ?? .object([]), "$.settings")
-            let storefront = try string(settings.first { $0.0 == "_storefront" }?.1, "$.settings._storefront", optional: true)
-            let settingsLocale = try string(settings.first { $0.0 == "_locale" }?.1, "$.settings._locale", optional: true)
-            let dropped = settings.map(\.0).filter { !["_storefront", "_locale", "_timeRate"].contains($0) }
+            let settings = try root["settings"].map { settings throws(IAPKitError) in try object(settings, "$.settings") }
+            let storefront = try string(settings?["_storefront"], "$.settings._storefront", optional: true)
+            let settingsLocale = try string(settings?["_locale"], "$.settings._locale", optional: true)
+            let dropped = (settings?.keys ?? []).filter { !["_storefront", "_locale", "_timeRate"].contains($0) }
             if !dropped.isEmpty { notes.append("simulator settings not kept (set them in Xcode): \(dropped.sorted().joined(separator: ", "))") }
             if root["subscriptionOffersKeyPair"] != nil {
                 notes.append("subscriptionOffersKeyPair dropped: a signing key does not belong in a reviewed catalog")
@@ -130,9 +133,9 @@ public struct StoreKitImporter: Sendable {
             }
             if let policiesValue = root["appPolicies"] {
                 let policiesObject = try object(policiesValue, "$.appPolicies")
-                let eula = try string(policiesObject.first { $0.0 == "eula" }?.1, "$.appPolicies.eula", optional: true)
+                let eula = try string(policiesObject["eula"], "$.appPolicies.eula", optional: true)
                 var policies: [AppPolicies.Policy] = []
-                for (index, item) in try array(policiesObject.first { $0.0 == "policies" }?.1, "$.appPolicies.policies", optional: true).enumerated() {
+                for (index, item) in try array(policiesObject["policies"], "$.appPolicies.policies", optional: true).enumerated() {
                     let path = "$.appPolicies.policies[\(index)]"
                     _ = try object(item, path)
                     let text = try string(item["policyText"], path + ".policyText", optional: true) ?? ""
@@ -160,7 +163,7 @@ public struct StoreKitImporter: Sendable {
             return prefix.count >= 2 ? prefix.joined(separator: ".") : "com.example.app"
         }
 
-        mutating func readLocalizations(_ value: JSONValue?, path: String, owner: String, group: Bool) throws(IAPKitError) -> [Localization] {
+        mutating func readLocalizations(_ value: JSONNode?, path: String, owner: String, group: Bool) throws(IAPKitError) -> [Localization] {
             var result: [Localization] = []
             for (index, item) in try array(value, path, optional: true).enumerated() {
                 let itemPath = "\(path)[\(index)]"
@@ -182,15 +185,15 @@ public struct StoreKitImporter: Sendable {
 
         /// Xcode writes `0.99`, `0.5`, `10` and, on some offers, an empty string; the text is kept as written so
         /// export gives it back unchanged. An empty price is no price.
-        func price(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> Price? {
-            guard let text = try string(value, path, optional: true), !text.isEmpty else { return nil }
-            guard let price = Price(text: text) else { throw fail(path, "`\(text)` is not a price") }
+        func price(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> Price? {
+            guard let text = try string(value, path(), optional: true), !text.isEmpty else { return nil }
+            guard let price = Price(text: text) else { throw fail(path(), "`\(text)` is not a price") }
             return price
         }
 
-        static func isEmptyPrice(_ value: JSONValue?) -> Bool { value == .string("") }
+        static func isEmptyPrice(_ value: JSONNode?) -> Bool { value?.string?.isEmpty == true }
 
-        mutating func readProduct(_ item: JSONValue, path: String, forcedType: ProductType?, index: Int) throws(IAPKitError) -> Product {
+        mutating func readProduct(_ item: JSONNode, path: String, forcedType: ProductType?, index: Int) throws(IAPKitError) -> Product {
             _ = try object(item, path)
             let id = try string(item["productID"], path + ".productID") ?? ""
             var product = Product(path: CatalogPath.root.key("products").index(index), productID: id)
@@ -204,7 +207,7 @@ public struct StoreKitImporter: Sendable {
             return product
         }
 
-        mutating func fillCommon(_ product: inout Product, _ item: JSONValue, path: String) throws(IAPKitError) {
+        mutating func fillCommon(_ product: inout Product, _ item: JSONNode, path: String) throws(IAPKitError) {
             let id = product.productID ?? ""
             if let name = try string(item["referenceName"], path + ".referenceName", optional: true), !name.isEmpty {
                 product.referenceName = name
@@ -218,7 +221,7 @@ public struct StoreKitImporter: Sendable {
             product.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "`\(id)`", group: false)
         }
 
-        mutating func readGroup(_ item: JSONValue, path: String, index: Int) throws(IAPKitError) -> SubscriptionGroup {
+        mutating func readGroup(_ item: JSONNode, path: String, index: Int) throws(IAPKitError) -> SubscriptionGroup {
             _ = try object(item, path)
             let name = try string(item["name"], path + ".name") ?? ""
             var group = SubscriptionGroup(path: CatalogPath.root.key("subscriptionGroups").index(index), referenceName: name)
@@ -229,7 +232,7 @@ public struct StoreKitImporter: Sendable {
             return group
         }
 
-        mutating func readSubscription(_ item: JSONValue, path: String, groupPath: CatalogPath, index: Int) throws(IAPKitError) -> Product {
+        mutating func readSubscription(_ item: JSONNode, path: String, groupPath: CatalogPath, index: Int) throws(IAPKitError) -> Product {
             _ = try object(item, path)
             let id = try string(item["productID"], path + ".productID") ?? ""
             var product = Product(path: groupPath.key("subscriptions").index(index), productID: id, type: .autoRenewableSubscription)
@@ -242,8 +245,8 @@ public struct StoreKitImporter: Sendable {
             // 5.0 lists one introductory offer per billing plan and repeats the first as `introductoryOffer`.
             var intros = try array(item["introductoryOffers"], path + ".introductoryOffers", optional: true)
                 .enumerated().map { ($0.element, "\(path).introductoryOffers[\($0.offset)]") }
-            if intros.isEmpty, let intro = item["introductoryOffer"], intro != .null { intros = [(intro, path + ".introductoryOffer")] }
-            var offers: [(JSONValue, String, OfferKind)] = intros.map { ($0.0, $0.1, .introductory) }
+            if intros.isEmpty, let intro = item["introductoryOffer"], !intro.isNull { intros = [(intro, path + ".introductoryOffer")] }
+            var offers: [(JSONNode, String, OfferKind)] = intros.map { ($0.0, $0.1, .introductory) }
             for (key, kind) in [("adHocOffers", OfferKind.promotional), ("codeOffers", .offerCode), ("winbackOffers", .winBack)] {
                 for (offerIndex, offer) in try array(item[key], "\(path).\(key)", optional: true).enumerated() {
                     offers.append((offer, "\(path).\(key)[\(offerIndex)]", kind))
@@ -286,16 +289,16 @@ public struct StoreKitImporter: Sendable {
         }
 
         /// StoreKit's `BILLED_UPFRONT` and `MONTHLY`; files before 5.0 have no plans, so absent means upfront.
-        func billingPlanType(_ value: JSONValue?, _ path: String) throws(IAPKitError) -> BillingPlanType {
-            switch try string(value, path, optional: true) {
+        func billingPlanType(_ value: JSONNode?, _ path: @autoclosure () -> String) throws(IAPKitError) -> BillingPlanType {
+            switch try string(value, path(), optional: true) {
             case nil, "BILLED_UPFRONT"?: return .upfront
             case "MONTHLY"?: return .monthly
-            case let other?: throw fail(path, "`\(other)` is not a StoreKit billing plan type (BILLED_UPFRONT, MONTHLY)")
+            case let other?: throw fail(path(), "`\(other)` is not a StoreKit billing plan type (BILLED_UPFRONT, MONTHLY)")
             }
         }
 
         /// A billing plan, leaving out what equals its default so a plain upfront plan reads `planType: upfront`.
-        mutating func readBillingPlan(_ item: JSONValue, path: String, of product: Product) throws(IAPKitError) -> BillingPlan {
+        mutating func readBillingPlan(_ item: JSONNode, path: String, of product: Product) throws(IAPKitError) -> BillingPlan {
             _ = try object(item, path)
             var plan = BillingPlan(path: .root, type: try billingPlanType(item["billingPlanType"], path + ".billingPlanType"))
             let price = try price(item["displayPrice"], path + ".displayPrice")
@@ -307,7 +310,7 @@ public struct StoreKitImporter: Sendable {
         }
 
         /// `renewal` is how often the offer's plan bills: the subscription's period, or monthly for a monthly plan.
-        mutating func readOffer(_ item: JSONValue, path: String, kind: OfferKind, of product: Product,
+        mutating func readOffer(_ item: JSONNode, path: String, kind: OfferKind, of product: Product,
                                 renewal: String?) throws(IAPKitError) -> Offer? {
             _ = try object(item, path)
             let id = product.productID ?? ""
@@ -341,8 +344,7 @@ public struct StoreKitImporter: Sendable {
             if kind == .offerCode {
                 offer.stackable = try bool(item["isStackable"], path + ".isStackable")
                 offer.eligibility = try array(item["eligibility"], path + ".eligibility", optional: true).compactMap {
-                    if case let .string(text) = $0 { return OfferEligibility(rawValue: text) }
-                    return nil
+                    $0.string.flatMap(OfferEligibility.init(rawValue:))
                 }.sorted { OfferEligibility.allCases.firstIndex(of: $0)! < OfferEligibility.allCases.firstIndex(of: $1)! }
             }
             return offer

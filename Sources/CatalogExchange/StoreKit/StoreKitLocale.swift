@@ -4,15 +4,23 @@ import IAPCatalog
 /// the catalog use its own codes (`en-US`, `zh-Hans`, `ar-SA`).
 public enum StoreKitLocale {
     /// `en-US` -> `en_US`.
-    public static func storeKit(fromCatalog code: String) -> String { code.replacingOccurrences(of: "-", with: "_") }
+    public static func storeKit(fromCatalog code: String) -> String { swapping("-", for: "_", in: code) }
 
     /// `en_US` -> `en-US`; a bare language -> its only App Store Connect code (`ar` -> `ar-SA`, `fr` -> `fr-FR`);
     /// nil when no single code fits (the caller keeps the original and reports it).
     public static func catalog(fromStoreKit code: String) -> String? {
-        let hyphenated = code.replacingOccurrences(of: "_", with: "-")
+        let hyphenated = swapping("_", for: "-", in: code)
         if LocaleCodes.isValid(hyphenated) { return hyphenated }
         let suggestions = LocaleCodes.suggestions(for: code)
         return suggestions.count == 1 ? suggestions[0] : nil
+    }
+
+    /// One ASCII separator for another, without Foundation's string search: every exported localization asks.
+    static func swapping(_ old: Unicode.Scalar, for new: Unicode.Scalar, in code: String) -> String {
+        guard code.unicodeScalars.contains(old) else { return code }
+        var result = String.UnicodeScalarView()
+        for scalar in code.unicodeScalars { result.append(scalar == old ? new : scalar) }
+        return String(result)
     }
 }
 

@@ -10,27 +10,66 @@ public final class CatalogLintContext: @unchecked Sendable {
     public let baseDirectory: String
     private let consumer: FindingConsumer
 
-    /// Computed once per run: every rule walks them, and rebuilding them per rule showed in lint profiles.
-    public let allProducts: [Product]
-    public let allSubscriptions: [Product]
-    lazy var localizationLists: [LocalizationList] = LocalizationList.all(in: catalog, products: allProducts)
+    /// Every product, then every group's subscription, read in place from the catalog (no copy).
+    public let allProducts: ProductList
+    public let allSubscriptions: ProductList
 
     public init(catalog: Catalog, baseDirectory: String, consumer: @escaping FindingConsumer) {
         self.catalog = catalog
-        allProducts = catalog.allProducts
-        allSubscriptions = catalog.allSubscriptions
+        allProducts = ProductList(catalog)
+        allSubscriptions = ProductList(catalog, subscriptionsOnly: true)
         self.baseDirectory = baseDirectory
         self.consumer = consumer
     }
 
     public func report<R: RuleDescribing>(_ rule: R.Type, _ message: String, at path: CatalogPath, product: Product? = nil) {
-        report(rule, .error, message, at: path, product: product)
+        report(rule, .error, message, at: path, productID: product?.productID)
     }
 
     public func report<R: RuleDescribing>(_ rule: R.Type, _ severity: Severity, _ message: String,
                                           at path: CatalogPath, product: Product? = nil) {
-        consumer(Finding(ruleID: R.id, severity: severity, message: message, location: catalog.location(of: path),
-                         path: path.description, productID: product?.productID))
+        report(rule, severity, message, at: path, productID: product?.productID)
+    }
+
+    public func report<R: RuleDescribing>(_ rule: R.Type, _ message: String, at path: CatalogPath, productID: String?) {
+        report(rule, .error, message, at: path, productID: productID)
+    }
+
+    public func report<R: RuleDescribing>(_ rule: R.Type, _ severity: Severity, _ message: String,
+                                          at path: CatalogPath, productID: String?) {
+        let finding = Finding(ruleID: R.id, severity: severity, message: message, location: catalog.location(of: path),
+                              path: path.description, productID: productID)
+        if buffers.isEmpty { consumer(finding) } else { buffers[slot].append(finding) }
+    }
+
+    // Rules that share one pass interleave their findings; each rule's go to its own buffer, handed on in rule
+    // order at the end, so reports list them as if every rule had run on its own.
+    private var buffers: [[Finding]] = []
+    /// The rule now running, as its place in the run.
+    var slot = 0
+
+    func beginBuffering(slots: Int) { buffers = Array(repeating: [], count: slots) }
+
+    func flushBuffers() {
+        let buffered = buffers
+        buffers = []
+        for findings in buffered { findings.forEach(consumer) }
+    }
+
+    /// What the first bytes of each review screenshot said, so a file many products share is opened once.
+    private var imageHeads: [String: Result<Data, IAPKitError>] = [:]
+
+    /// The first eight bytes of the regular file at a catalog-relative `path`, or why it cannot be read.
+    public func head(ofFile path: String) -> Result<Data, IAPKitError> {
+        if let known = imageHeads[path] { return known }
+        let head: Result<Data, IAPKitError>
+        do throws(IAPKitError) {
+            head = .success(try InputFile.head(resolve(path), count: 8).bytes)
+        } catch {
+            head = .failure(error)
+        }
+        imageHeads[path] = head
+        return head
     }
 
     /// A catalog-relative path made usable from the current directory.

@@ -25,14 +25,14 @@ public struct CatalogLinter: Sendable {
     /// Runs only `rules` over a loaded catalog, without its content folders (for export's shape check).
     public func check(_ catalog: Catalog, rules: [any CatalogRule.Type], baseDirectory: String, consumer: @escaping FindingConsumer) {
         let context = CatalogLintContext(catalog: catalog, baseDirectory: baseDirectory, consumer: consumer)
-        for rule in rules { rule.init().check(context) }
+        run(rules, in: context)
     }
 
     /// Lints an already loaded catalog.
     @discardableResult
     public func lint(_ catalog: Catalog, baseDirectory: String, consumer: @escaping FindingConsumer) throws(IAPKitError) -> LintSummary {
         let context = CatalogLintContext(catalog: catalog, baseDirectory: baseDirectory, consumer: consumer)
-        for rule in RuleRegistry.catalogRules { rule.init().check(context) }
+        run(RuleRegistry.catalogRules, in: context)
 
         let lock = try ContentLock.read(path: ContentLock.path(forCatalog: catalog.file))
         let contentLinter = ContentLinter()
@@ -45,6 +45,39 @@ public struct CatalogLinter: Sendable {
                                    lockEntry: product.productID.flatMap { lock.entries[$0] }, consumer: consumer)
         }
         return LintSummary(products: allProducts.count, contentFolders: folders, productIDs: allProducts.compactMap(\.productID))
+    }
+}
+
+extension CatalogLinter {
+    /// Runs `rules`: the whole-catalog ones each on their own, the product rules together in one pass over the
+    /// products. Findings reach the consumer in the order the rules are listed, as if each had run alone.
+    func run(_ rules: [any CatalogRule.Type], in context: CatalogLintContext) {
+        var productRules: [(slot: Int, rule: any ProductRule)] = []
+        context.beginBuffering(slots: rules.count)
+        for (slot, type) in rules.enumerated() {
+            let rule = type.init()
+            if let productRule = rule as? any ProductRule {
+                productRules.append((slot, productRule))
+            } else {
+                context.slot = slot
+                rule.check(context)
+            }
+        }
+        for index in productRules.indices {
+            context.slot = productRules[index].slot
+            productRules[index].rule.start(context)
+        }
+        for product in context.allProducts {
+            for index in productRules.indices {
+                context.slot = productRules[index].slot
+                productRules[index].rule.check(product, in: context)
+            }
+        }
+        for index in productRules.indices {
+            context.slot = productRules[index].slot
+            productRules[index].rule.finish(context)
+        }
+        context.flushBuffers()
     }
 }
 

@@ -25,6 +25,31 @@ public protocol CatalogRule: RuleDescribing {
     func check(_ context: CatalogLintContext)
 }
 
+/// A rule that looks at products one at a time. The linter runs every product rule in one shared pass over the
+/// products (in file order), so a catalog of 10,000 products is walked once, not once per rule; each rule still
+/// keeps its checks, messages and examples in one place.
+public protocol ProductRule: CatalogRule {
+    /// Before the products: catalog-level values the rule checks first.
+    mutating func start(_ context: CatalogLintContext)
+    /// One product or subscription; products come first, then each group's subscriptions.
+    mutating func check(_ product: Product, in context: CatalogLintContext)
+    /// After the products: what is not a product (subscription groups).
+    mutating func finish(_ context: CatalogLintContext)
+}
+
+extension ProductRule {
+    public mutating func start(_ context: CatalogLintContext) {}
+    public mutating func finish(_ context: CatalogLintContext) {}
+
+    /// The rule on its own, in its own pass.
+    public func check(_ context: CatalogLintContext) {
+        var rule = self
+        rule.start(context)
+        for product in context.allProducts { rule.check(product, in: context) }
+        rule.finish(context)
+    }
+}
+
 /// A rule over one hosted-content folder.
 public protocol ContentRule: RuleDescribing {
     init()

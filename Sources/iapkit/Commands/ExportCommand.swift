@@ -52,7 +52,7 @@ struct ExportCommand: ParsableCommand {
 
         func emit(_ bytes: [UInt8]) throws {
             if let output {
-                try AtomicFile.write(Data(bytes), to: output)
+                try AtomicFile.write(bytes, to: output)
                 Terminal.writeError("wrote \(output)\n")
             } else {
                 try Terminal.output(bytes)
@@ -75,7 +75,7 @@ struct ExportCommand: ParsableCommand {
             let catalog = try common.load()
             let exporter = StoreKitExporter(version: formatVersion)
             exporter.unsupported(in: catalog).forEach(Terminal.warning)
-            try common.emit(exporter.export(catalog))
+            try common.emit(exporter.exportBytes(catalog))
         }
     }
 

@@ -40,7 +40,7 @@ struct ImportCommand: ParsableCommand {
             let result = try StoreKitImporter(bundleID: bundleID).importFile(file)
             result.notes.forEach(Terminal.warning)
             let header = "# yaml-language-server: $schema=catalog.schema.json\n# Imported from \((file as NSString).lastPathComponent) by iapkit import storekit.\n"
-            let yaml = try CatalogYAMLWriter.write(result.catalog, header: header)
+            let yaml = try CatalogYAMLWriter.bytes(result.catalog, header: header)
             if let output {
                 try AtomicFile.write(yaml, to: output)
                 Terminal.writeError("wrote \(output); check it with `iapkit lint catalog \(output)`\n")

@@ -74,6 +74,34 @@ import IAPLint
         #expect(named["retiredProductIds[0]"] == [nil], "a finding outside any product names none")
     }
 
+    @Test func productListReadsProductsThenEachGroupsSubscriptionsInPlace() throws {
+        let (catalog, _) = try load("""
+            schemaVersion: 1
+            app: {bundleId: com.example.app, primaryLocale: en-US}
+            products:
+              - {productId: p1, type: consumable}
+              - {productId: p2, type: consumable}
+            subscriptionGroups:
+              - {referenceName: Empty, subscriptions: []}
+              - {referenceName: A, subscriptions: [{productId: a1, period: P1M}, {productId: a2, period: P1M}]}
+              - {referenceName: AlsoEmpty, subscriptions: []}
+              - {referenceName: B, subscriptions: [{productId: b1, period: P1M}]}
+              - {referenceName: LastEmpty, subscriptions: []}
+            """)
+        let expected = ["p1", "p2", "a1", "a2", "b1"]
+        #expect(ProductList(catalog).map(\.productID) == expected)
+        #expect(ProductList(catalog, subscriptionsOnly: true).map(\.productID) == ["a1", "a2", "b1"])
+        #expect(catalog.allProducts.map(\.productID) == expected)
+    }
+
+    @Test func pathsCompareByTheirComponents() {
+        let built = (CatalogPath.root / "products").index(2)
+        let listed = CatalogPath([.key("products"), .index(2)])
+        #expect(built == listed && built.hashValue == listed.hashValue)
+        #expect((built / "price").description == "products[2].price" && (built / "price").lastKey == "price")
+        #expect(built != (CatalogPath.root / "products").index(3) && built != CatalogPath.root / "products")
+    }
+
     @Test func reportsUnknownKeysWithASuggestion() throws {
         let (_, findings) = try load("""
             schemaVersion: 1

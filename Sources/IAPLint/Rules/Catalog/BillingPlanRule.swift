@@ -2,7 +2,7 @@ import IAPCatalog
 
 /// Billing plans (App Store Connect's subscription plans): how a subscription's price is collected, and the offers
 /// that belong to one plan.
-struct BillingPlanRule: CatalogRule {
+struct BillingPlanRule: ProductRule {
     static let id = "billing-plan"
     static let summary = "A billing plan App Store Connect would refuse: an unknown or repeated plan type, a monthly plan on anything but a yearly subscription, a missing or off-grid monthly price, a commitment that is not twelve payments, offers on the upfront plan, or a plan offer that fails the offer checks."
     static let examples = RuleExamples(
@@ -20,20 +20,19 @@ struct BillingPlanRule: CatalogRule {
     /// A monthly plan spreads a one-year commitment over twelve payments.
     static let monthlyPlanPeriod = "P1Y"
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.catalog.products where product.misplacedOfferKeys.contains("billingPlans") {
+    func check(_ product: Product, in context: CatalogLintContext) {
+        if !product.isSubscription, product.misplacedOfferKeys.contains("billingPlans") {
             context.report(Self.self, "billing plans exist only for auto-renewable subscriptions; "
                                + "move this product into `subscriptionGroups` or remove `billingPlans`",
                            at: product.path / "billingPlans", product: product)
         }
-        for product in context.allSubscriptions where !product.billingPlans.isEmpty {
-            var seen = Set<BillingPlanType>()
-            for plan in product.billingPlans {
-                check(plan, of: product, in: context)
-                if let type = plan.type, !seen.insert(type).inserted {
-                    context.report(Self.self, "the \(type.rawValue) billing plan is listed twice; a subscription has one of each",
-                                   at: plan.path / "planType", product: product)
-                }
+        guard product.isSubscription, !product.billingPlans.isEmpty else { return }
+        var seen = Set<BillingPlanType>()
+        for plan in product.billingPlans {
+            check(plan, of: product, in: context)
+            if let type = plan.type, !seen.insert(type).inserted {
+                context.report(Self.self, "the \(type.rawValue) billing plan is listed twice; a subscription has one of each",
+                               at: plan.path / "planType", product: product)
             }
         }
     }

@@ -1,6 +1,6 @@
 import IAPCatalog
 
-struct FamilySharingRule: CatalogRule {
+struct FamilySharingRule: ProductRule {
     static let id = "family-sharing"
     static let summary = "`familySharable: true` on a consumable or a non-renewing subscription."
     static let examples = RuleExamples(
@@ -8,12 +8,10 @@ struct FamilySharingRule: CatalogRule {
                      Example.product("  familySharable: ↓true", type: "non-renewing-subscription")],
         nonTriggering: [Example.product("  familySharable: true"), Example.subscription("  familySharable: true")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.catalog.products where product.familySharable == true {
-            guard product.type == .consumable || product.type == .nonRenewingSubscription else { continue }
-            context.report(Self.self, "family sharing is only for non-consumables and auto-renewable subscriptions; "
-                               + "remove `familySharable` from this \(product.type!.rawValue)",
-                           at: product.path / "familySharable", product: product)
-        }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.familySharable == true, product.type == .consumable || product.type == .nonRenewingSubscription else { return }
+        context.report(Self.self, "family sharing is only for non-consumables and auto-renewable subscriptions; "
+                           + "remove `familySharable` from this \(product.type!.rawValue)",
+                       at: product.path / "familySharable", product: product)
     }
 }

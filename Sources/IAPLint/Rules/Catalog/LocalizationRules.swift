@@ -1,25 +1,43 @@
 import IAPCatalog
 
-/// Every localization list of the catalog: each product's and each group's, with its owner for messages.
+/// One localization list of the catalog: a product's or a group's, with its owner for messages.
 struct LocalizationList {
-    var owner: String
-    var path: CatalogPath
     var localizations: [Localization]
-    var product: Product?
+    var ownerPath: CatalogPath
+    var productID: String?
+    var groupName: String?
     var isGroup: Bool
 
-    static func all(in catalog: Catalog, products: [Product]) -> [LocalizationList] {
-        products.map {
-            LocalizationList(owner: $0.productID.map { "`\($0)`" } ?? $0.path.description, path: $0.path / "localizations",
-                             localizations: $0.localizations, product: $0, isGroup: false)
-        } + catalog.subscriptionGroups.map {
-            LocalizationList(owner: "group `\($0.referenceName ?? $0.path.description)`", path: $0.path / "localizations",
-                             localizations: $0.localizations, product: nil, isGroup: true)
-        }
+    init(_ product: Product) {
+        (localizations, ownerPath, productID, groupName, isGroup) = (product.localizations, product.path, product.productID, nil, false)
+    }
+
+    init(_ group: SubscriptionGroup) {
+        (localizations, ownerPath, productID, groupName, isGroup) = (group.localizations, group.path, nil, group.referenceName, true)
+    }
+
+    /// Who the list belongs to, for messages (made only when one is reported).
+    var owner: String {
+        isGroup ? "group `\(groupName ?? ownerPath.description)`" : productID.map { "`\($0)`" } ?? ownerPath.description
+    }
+
+    var path: CatalogPath { ownerPath / "localizations" }
+}
+
+/// A rule over every localization list: each product's in the shared pass, then each group's.
+protocol LocalizationListRule: ProductRule {
+    mutating func check(_ list: LocalizationList, in context: CatalogLintContext)
+}
+
+extension LocalizationListRule {
+    mutating func check(_ product: Product, in context: CatalogLintContext) { check(LocalizationList(product), in: context) }
+
+    mutating func finish(_ context: CatalogLintContext) {
+        for group in context.catalog.subscriptionGroups { check(LocalizationList(group), in: context) }
     }
 }
 
-struct LocalizationMissingRule: CatalogRule {
+struct LocalizationMissingRule: LocalizationListRule {
     static let id = "localization-missing"
     static let summary = "A product or group has no localizations, or none for `app.primaryLocale`."
     static let examples = RuleExamples(
@@ -27,21 +45,19 @@ struct LocalizationMissingRule: CatalogRule {
                      Example.product("  ↓localizations: []")],
         nonTriggering: [Example.product("")])
 
-    func check(_ context: CatalogLintContext) {
+    func check(_ list: LocalizationList, in context: CatalogLintContext) {
         let primary = context.catalog.app.primaryLocale
-        for list in context.localizationLists {
-            if list.localizations.isEmpty {
-                context.report(Self.self, "\(list.owner) has no localizations; add one for \(primary ?? "the primary locale")",
-                               at: list.path, product: list.product)
-            } else if let primary, !list.localizations.contains(where: { $0.locale == primary }) {
-                context.report(Self.self, "\(list.owner) has no localization for the primary locale \(primary)",
-                               at: list.path, product: list.product)
-            }
+        if list.localizations.isEmpty {
+            context.report(Self.self, "\(list.owner) has no localizations; add one for \(primary ?? "the primary locale")",
+                           at: list.path, productID: list.productID)
+        } else if let primary, !list.localizations.contains(where: { $0.locale == primary }) {
+            context.report(Self.self, "\(list.owner) has no localization for the primary locale \(primary)",
+                           at: list.path, productID: list.productID)
         }
     }
 }
 
-struct LocaleRule: CatalogRule {
+struct LocaleRule: LocalizationListRule {
     static let id = "locale"
     static let summary = "A locale App Store Connect does not accept, or a locale listed twice."
     static let examples = RuleExamples(
@@ -51,24 +67,25 @@ struct LocaleRule: CatalogRule {
         nonTriggering: [Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: First.\n"
                                         + "    - locale: no\n      name: En\n      description: Den første.")])
 
-    func check(_ context: CatalogLintContext) {
+    func start(_ context: CatalogLintContext) {
         if let primary = context.catalog.app.primaryLocale, let message = Self.problem(with: primary) {
             context.report(Self.self, message, at: CatalogPath.root / "app" / "primaryLocale")
         }
-        for list in context.localizationLists {
-            var seen = Set<String>()
-            for localization in list.localizations {
-                guard let locale = localization.locale else { continue }
-                let path = localization.path / "locale"
-                if let message = Self.problem(with: locale) {
-                    context.report(Self.self, message, at: path, product: list.product)
-                } else if LocaleCodes.isValid(locale), ReferenceData.provisionalLocales.contains(locale) {
-                    context.report(Self.self, .warning, "`\(locale)` was added to App Store Connect in 2026; check that it is "
-                                       + "accepted for in-app purchase localizations before you upload", at: path, product: list.product)
-                }
-                if !seen.insert(locale).inserted {
-                    context.report(Self.self, "\(list.owner) lists locale \(locale) twice; keep one", at: path, product: list.product)
-                }
+    }
+
+    func check(_ list: LocalizationList, in context: CatalogLintContext) {
+        for (index, localization) in list.localizations.enumerated() {
+            guard let locale = localization.locale else { continue }
+            let path = localization.path / "locale"
+            if let message = Self.problem(with: locale) {
+                context.report(Self.self, message, at: path, productID: list.productID)
+            } else if LocaleCodes.isValid(locale), ReferenceData.provisionalLocales.contains(locale) {
+                context.report(Self.self, .warning, "`\(locale)` was added to App Store Connect in 2026; check that it is "
+                                   + "accepted for in-app purchase localizations before you upload", at: path, productID: list.productID)
+            }
+            // Lists are short: looking back is cheaper than a set per list.
+            if list.localizations[..<index].contains(where: { $0.locale == locale }) {
+                context.report(Self.self, "\(list.owner) lists locale \(locale) twice; keep one", at: path, productID: list.productID)
             }
         }
     }
@@ -86,7 +103,7 @@ struct LocaleRule: CatalogRule {
     }
 }
 
-struct DisplayNameRule: CatalogRule {
+struct DisplayNameRule: LocalizationListRule {
     static let id = "display-name"
     static let summary = "A localized display name is empty or over 35 characters (counted as characters, not bytes)."
     static let maximumLength = 35
@@ -95,24 +112,22 @@ struct DisplayNameRule: CatalogRule {
                      Example.product("  localizations:\n    - locale: en-US\n      name: ↓\"\"\n      description: First.")],
         nonTriggering: [Example.product("  localizations:\n    - locale: en-US\n      name: \(String(repeating: "é", count: 35))\n      description: First.")])
 
-    func check(_ context: CatalogLintContext) {
-        for list in context.localizationLists where !list.isGroup {
-            for localization in list.localizations {
-                guard let name = localization.name else { continue }
-                let path = localization.path / "name"
-                if name.trimmingCharacters(in: .whitespaces).isEmpty {
-                    context.report(Self.self, "the \(localization.locale ?? "") display name of \(list.owner) is empty",
-                                   at: path, product: list.product)
-                } else if name.count > Self.maximumLength {
-                    context.report(Self.self, "display name \"\(name)\" has \(name.count) characters; App Store Connect allows "
-                                       + "at most \(Self.maximumLength)", at: path, product: list.product)
-                }
+    func check(_ list: LocalizationList, in context: CatalogLintContext) {
+        guard !list.isGroup else { return }
+        for localization in list.localizations {
+            guard let name = localization.name else { continue }
+            if name.isBlank {
+                context.report(Self.self, "the \(localization.locale ?? "") display name of \(list.owner) is empty",
+                               at: localization.path / "name", productID: list.productID)
+            } else if name.utf8.count > Self.maximumLength, name.count > Self.maximumLength {
+                context.report(Self.self, "display name \"\(name)\" has \(name.count) characters; App Store Connect allows "
+                                   + "at most \(Self.maximumLength)", at: localization.path / "name", productID: list.productID)
             }
         }
     }
 }
 
-struct DescriptionRule: CatalogRule {
+struct DescriptionRule: LocalizationListRule {
     static let id = "description"
     static let summary = "A localized description is empty, missing, or over 55 characters."
     static let maximumLength = 55
@@ -121,18 +136,17 @@ struct DescriptionRule: CatalogRule {
                      Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: ↓\(String(repeating: "d", count: 56))")],
         nonTriggering: [Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: \(String(repeating: "d", count: 55))")])
 
-    func check(_ context: CatalogLintContext) {
-        for list in context.localizationLists where !list.isGroup {
-            for localization in list.localizations {
-                guard let description = localization.description, !description.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    context.report(Self.self, "the \(localization.locale ?? "") localization of \(list.owner) has no description; "
-                                       + "App Store Connect requires one before submission", at: localization.path, product: list.product)
-                    continue
-                }
-                if description.count > Self.maximumLength {
-                    context.report(Self.self, "description has \(description.count) characters; App Store Connect allows at most "
-                                       + "\(Self.maximumLength)", at: localization.path / "description", product: list.product)
-                }
+    func check(_ list: LocalizationList, in context: CatalogLintContext) {
+        guard !list.isGroup else { return }
+        for localization in list.localizations {
+            guard let description = localization.description, !description.isBlank else {
+                context.report(Self.self, "the \(localization.locale ?? "") localization of \(list.owner) has no description; "
+                                   + "App Store Connect requires one before submission", at: localization.path, productID: list.productID)
+                continue
+            }
+            if description.utf8.count > Self.maximumLength, description.count > Self.maximumLength {
+                context.report(Self.self, "description has \(description.count) characters; App Store Connect allows at most "
+                                   + "\(Self.maximumLength)", at: localization.path / "description", productID: list.productID)
             }
         }
     }

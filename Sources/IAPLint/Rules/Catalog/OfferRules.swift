@@ -1,6 +1,6 @@
 import IAPCatalog
 
-struct IntroOfferRule: CatalogRule {
+struct IntroOfferRule: ProductRule {
     static let id = "intro-offer"
     static let summary = "An introductory offer App Store Connect would refuse: a mode or duration not allowed for that mode, periods out of range, a missing or non-discount price, a price on a free trial, or an offer on anything but an auto-renewable subscription."
     static let examples = RuleExamples(
@@ -13,20 +13,18 @@ struct IntroOfferRule: CatalogRule {
                         Example.subscription("  introductoryOffer:\n    mode: pay-as-you-go\n    periods: 3\n    price: 0.99"),
                         Example.subscription("  introductoryOffer:\n    mode: pay-up-front\n    duration: P3M\n    price: 9.99")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.catalog.products where product.misplacedOfferKeys.contains("introductoryOffer") {
+    func check(_ product: Product, in context: CatalogLintContext) {
+        if !product.isSubscription, product.misplacedOfferKeys.contains("introductoryOffer") {
             context.report(Self.self, "introductory offers exist only for auto-renewable subscriptions; "
                                + "move this product into `subscriptionGroups` or remove the offer",
                            at: product.path / "introductoryOffer", product: product)
         }
-        for product in context.allSubscriptions {
-            guard let offer = product.introductoryOffer else { continue }
-            OfferChecks.check(offer, of: product, rule: Self.self, in: context)
-        }
+        guard product.isSubscription, let offer = product.introductoryOffer else { return }
+        OfferChecks.check(offer, of: product, rule: Self.self, in: context)
     }
 }
 
-struct PromotionalOfferRule: CatalogRule {
+struct PromotionalOfferRule: ProductRule {
     static let id = "promotional-offer"
     static let summary = "More than 10 promotional offers on a subscription, an offer id used twice, or an offer that fails the introductory-offer checks."
     static let maximumCount = 10
@@ -36,23 +34,22 @@ struct PromotionalOfferRule: CatalogRule {
                      Example.subscription("  ↓promotionalOffers:\n" + (1...11).map { "    - {offerId: o\($0), mode: free-trial, duration: P1W}" }.joined(separator: "\n"))],
         nonTriggering: [Example.subscription("  promotionalOffers:\n    - {offerId: a, mode: free-trial, duration: P1W}\n    - {offerId: b, mode: pay-as-you-go, periods: 2, price: 2.99}")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.catalog.products where product.misplacedOfferKeys.contains("promotionalOffers") {
+    func check(_ product: Product, in context: CatalogLintContext) {
+        if !product.isSubscription, product.misplacedOfferKeys.contains("promotionalOffers") {
             context.report(Self.self, "promotional offers exist only for auto-renewable subscriptions",
                            at: product.path / "promotionalOffers", product: product)
         }
-        for product in context.allSubscriptions where !product.promotionalOffers.isEmpty {
-            if product.promotionalOffers.count > Self.maximumCount {
-                context.report(Self.self, "\(product.promotionalOffers.count) promotional offers; App Store Connect allows at most "
-                                   + "\(Self.maximumCount) per subscription", at: product.path / "promotionalOffers", product: product)
-            }
-            OfferIdentifiers.checkUnique(product.promotionalOffers, of: product, rule: Self.self, in: context)
-            for offer in product.promotionalOffers { OfferChecks.check(offer, of: product, rule: Self.self, in: context) }
+        guard product.isSubscription, !product.promotionalOffers.isEmpty else { return }
+        if product.promotionalOffers.count > Self.maximumCount {
+            context.report(Self.self, "\(product.promotionalOffers.count) promotional offers; App Store Connect allows at most "
+                               + "\(Self.maximumCount) per subscription", at: product.path / "promotionalOffers", product: product)
         }
+        OfferIdentifiers.checkUnique(product.promotionalOffers, of: product, rule: Self.self, in: context)
+        for offer in product.promotionalOffers { OfferChecks.check(offer, of: product, rule: Self.self, in: context) }
     }
 }
 
-struct OfferCodeRule: CatalogRule {
+struct OfferCodeRule: ProductRule {
     static let id = "offer-code"
     static let summary = "An offer code with no eligible customers, or one that fails the introductory-offer checks."
     static let examples = RuleExamples(
@@ -60,12 +57,12 @@ struct OfferCodeRule: CatalogRule {
                      Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: ↓P4M, eligibility: [new]}")],
         nonTriggering: [Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new, expired], stackable: true}")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.catalog.products where product.misplacedOfferKeys.contains("offerCodes") {
+    func check(_ product: Product, in context: CatalogLintContext) {
+        if !product.isSubscription, product.misplacedOfferKeys.contains("offerCodes") {
             context.report(Self.self, "offer codes in the catalog are for auto-renewable subscriptions",
                            at: product.path / "offerCodes", product: product)
         }
-        for product in context.allSubscriptions {
+        if product.isSubscription {
             for offer in product.offerCodes {
                 if let eligibility = offer.eligibility, eligibility.isEmpty {
                     context.report(Self.self, "offer code \(offer.referenceName.map { "`\($0)`" } ?? "") is for no one; "
@@ -77,22 +74,21 @@ struct OfferCodeRule: CatalogRule {
     }
 }
 
-struct WinBackOfferRule: CatalogRule {
+struct WinBackOfferRule: ProductRule {
     static let id = "win-back-offer"
     static let summary = "A win-back offer with an id used twice, or one that fails the introductory-offer checks."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  winBackOffers:\n    - {offerId: back, mode: free-trial, duration: P1M}\n    - {offerId: ↓back, mode: free-trial, duration: P1W}")],
         nonTriggering: [Example.subscription("  winBackOffers:\n    - {offerId: back, referenceName: Come back, mode: free-trial, duration: P1M}")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.catalog.products where product.misplacedOfferKeys.contains("winBackOffers") {
+    func check(_ product: Product, in context: CatalogLintContext) {
+        if !product.isSubscription, product.misplacedOfferKeys.contains("winBackOffers") {
             context.report(Self.self, "win-back offers exist only for auto-renewable subscriptions",
                            at: product.path / "winBackOffers", product: product)
         }
-        for product in context.allSubscriptions where !product.winBackOffers.isEmpty {
-            OfferIdentifiers.checkUnique(product.winBackOffers, of: product, rule: Self.self, in: context)
-            for offer in product.winBackOffers { OfferChecks.check(offer, of: product, rule: Self.self, in: context) }
-        }
+        guard product.isSubscription, !product.winBackOffers.isEmpty else { return }
+        OfferIdentifiers.checkUnique(product.winBackOffers, of: product, rule: Self.self, in: context)
+        for offer in product.winBackOffers { OfferChecks.check(offer, of: product, rule: Self.self, in: context) }
     }
 }
 

@@ -1,6 +1,6 @@
 import IAPCatalog
 
-struct PriceRule: CatalogRule {
+struct PriceRule: ProductRule {
     static let id = "price"
     static let summary = "A price is missing, given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
     static let examples = RuleExamples(
@@ -9,29 +9,27 @@ struct PriceRule: CatalogRule {
         nonTriggering: [Example.product("  price: 0.99"), Example.product("  price: 1.00"),
                         Example.product("  tier: 87\n  price: ~")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allProducts {
-            if product.price != nil && product.tier != nil {
-                context.report(Self.self, "give either `price` or `tier`, not both; `price` (USD) is the current form",
+    func check(_ product: Product, in context: CatalogLintContext) {
+        if product.price != nil && product.tier != nil {
+            context.report(Self.self, "give either `price` or `tier`, not both; `price` (USD) is the current form",
+                           at: product.path / "tier", product: product)
+            return
+        }
+        if let tier = product.tier {
+            if !(0...87).contains(tier) {
+                context.report(Self.self, "tier \(tier) does not exist; legacy tiers run from 0 (free) to 87 ($999.99)",
                                at: product.path / "tier", product: product)
-                continue
             }
-            if let tier = product.tier {
-                if !(0...87).contains(tier) {
-                    context.report(Self.self, "tier \(tier) does not exist; legacy tiers run from 0 (free) to 87 ($999.99)",
-                                   at: product.path / "tier", product: product)
-                }
-                continue
-            }
-            guard let price = product.price else {
-                context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no price; "
-                                   + "add `price:` with a USD amount on App Store Connect's grid, such as 0.99",
-                               at: product.path, product: product)
-                continue
-            }
-            if let message = Self.gridProblem(price) {
-                context.report(Self.self, message, at: product.path / "price", product: product)
-            }
+            return
+        }
+        guard let price = product.price else {
+            context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no price; "
+                               + "add `price:` with a USD amount on App Store Connect's grid, such as 0.99",
+                           at: product.path, product: product)
+            return
+        }
+        if let message = Self.gridProblem(price) {
+            context.report(Self.self, message, at: product.path / "price", product: product)
         }
     }
 
@@ -48,20 +46,19 @@ struct PriceRule: CatalogRule {
     }
 }
 
-struct PriceFreeRule: CatalogRule {
+struct PriceFreeRule: ProductRule {
     static let id = "price-free"
     static let summary = "A free price on anything but a non-consumable."
     static let examples = RuleExamples(
         triggering: [Example.product("  price: ↓0", type: "consumable"), Example.subscription("  tier: ↓0\n  price: ~")],
         nonTriggering: [Example.product("  price: 0")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allProducts where product.type != .nonConsumable && product.type != nil {
-            guard product.resolvedPriceCents == 0, product.price == nil || product.tier == nil else { continue }
-            let kind = product.type?.rawValue ?? "product"
-            context.report(Self.self, "a \(kind) cannot be free; only non-consumables may cost $0"
-                               + (product.isSubscription ? " (offer a free trial instead)" : ""),
-                           at: product.path / (product.tier != nil ? "tier" : "price"), product: product)
-        }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.type != .nonConsumable && product.type != nil, product.resolvedPriceCents == 0,
+              product.price == nil || product.tier == nil else { return }
+        let kind = product.type?.rawValue ?? "product"
+        context.report(Self.self, "a \(kind) cannot be free; only non-consumables may cost $0"
+                           + (product.isSubscription ? " (offer a free trial instead)" : ""),
+                       at: product.path / (product.tier != nil ? "tier" : "price"), product: product)
     }
 }

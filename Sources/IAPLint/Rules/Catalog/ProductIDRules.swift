@@ -1,6 +1,6 @@
 import IAPCatalog
 
-struct ProductIDFormatRule: CatalogRule {
+struct ProductIDFormatRule: ProductRule {
     static let id = "product-id-format"
     static let summary = "A product ID is empty, over 100 characters, starts with a period, or has a character outside A-Z a-z 0-9 . _ -."
     static let examples = RuleExamples(
@@ -8,15 +8,13 @@ struct ProductIDFormatRule: CatalogRule {
                      Example.product("  productId: ↓com.example.app.\(String(repeating: "x", count: 90))")],
         nonTriggering: [Example.product("  productId: com.example.app.one_pack-2")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allProducts {
-            guard let id = product.productID, let problem = ProductIdentifier.problem(with: id) else { continue }
-            context.report(Self.self, problem, at: product.path / "productId", product: product)
-        }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard let id = product.productID, let problem = ProductIdentifier.problem(with: id) else { return }
+        context.report(Self.self, problem, at: product.path / "productId", product: product)
     }
 }
 
-struct ProductIDDuplicateRule: CatalogRule {
+struct ProductIDDuplicateRule: ProductRule {
     static let id = "product-id-duplicate"
     static let summary = "Two products or subscriptions share an ID (also when they differ only in case)."
     static let examples = RuleExamples(
@@ -35,25 +33,31 @@ struct ProductIDDuplicateRule: CatalogRule {
               - {productId: com.example.app.two, referenceName: Two, type: consumable, price: 0.99}
             """)])
 
-    func check(_ context: CatalogLintContext) {
-        var seen: [String: Product] = [:]
-        var seenFolded: [String: Product] = [:]
-        for product in context.allProducts {
-            guard let id = product.productID, !id.isEmpty else { continue }
-            if let first = seen[id] {
-                context.report(Self.self, "product ID `\(id)` is already used by \(first.path); every ID must be unique",
-                               at: product.path / "productId", product: product)
-            } else if let first = seenFolded[id.lowercased()], let firstID = first.productID {
-                context.report(Self.self, "product ID `\(id)` differs only in case from `\(firstID)` (\(first.path)); "
-                                   + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
-            }
-            seen[id] = seen[id] ?? product
-            seenFolded[id.lowercased()] = seenFolded[id.lowercased()] ?? product
+    /// The first product with each ID, exactly and lowercased: its path and its ID as written.
+    private var seen: [String: CatalogPath] = [:]
+    private var seenFolded: [String: (path: CatalogPath, id: String)] = [:]
+
+    mutating func start(_ context: CatalogLintContext) {
+        seen.reserveCapacity(context.allProducts.count)
+        seenFolded.reserveCapacity(context.allProducts.count)
+    }
+
+    mutating func check(_ product: Product, in context: CatalogLintContext) {
+        guard let id = product.productID, !id.isEmpty else { return }
+        let folded = id.lowercased()
+        if let first = seen[id] {
+            context.report(Self.self, "product ID `\(id)` is already used by \(first); every ID must be unique",
+                           at: product.path / "productId", product: product)
+        } else if let first = seenFolded[folded] {
+            context.report(Self.self, "product ID `\(id)` differs only in case from `\(first.id)` (\(first.path)); "
+                               + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
         }
+        if seen[id] == nil { seen[id] = product.path }
+        if seenFolded[folded] == nil { seenFolded[folded] = (product.path, id) }
     }
 }
 
-struct ProductIDRetiredRule: CatalogRule {
+struct ProductIDRetiredRule: ProductRule {
     static let id = "product-id-retired"
     static let summary = "A product uses an ID listed in `retiredProductIds`; App Store Connect never allows reuse."
     static let examples = RuleExamples(
@@ -68,32 +72,38 @@ struct ProductIDRetiredRule: CatalogRule {
               - {productId: com.example.app.new, referenceName: New, type: consumable, price: 0.99}
             """)])
 
-    func check(_ context: CatalogLintContext) {
-        let retired = Set(context.catalog.retiredProductIDs.map(\.value))
-        guard !retired.isEmpty else { return }
-        for product in context.allProducts {
-            guard let id = product.productID, retired.contains(id) else { continue }
-            context.report(Self.self, "product ID `\(id)` was used before (it is in `retiredProductIds`); "
-                               + "App Store Connect never allows an ID again, even after deletion: choose a new one",
-                           at: product.path / "productId", product: product)
-        }
+    private var retired: Set<String> = []
+
+    mutating func start(_ context: CatalogLintContext) {
+        retired = Set(context.catalog.retiredProductIDs.map(\.value))
+    }
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard !retired.isEmpty, let id = product.productID, retired.contains(id) else { return }
+        context.report(Self.self, "product ID `\(id)` was used before (it is in `retiredProductIds`); "
+                           + "App Store Connect never allows an ID again, even after deletion: choose a new one",
+                       at: product.path / "productId", product: product)
     }
 }
 
-struct ProductIDPrefixRule: CatalogRule {
+struct ProductIDPrefixRule: ProductRule {
     static let id = "product-id-prefix"
     static let summary = "A product ID does not start with the app's bundle ID and a period (a warning)."
     static let examples = RuleExamples(
         triggering: [Example.product("  productId: ↓coins.small")],
         nonTriggering: [Example.product("  productId: com.example.app.coins.small")])
 
-    func check(_ context: CatalogLintContext) {
-        guard let bundleID = context.catalog.app.bundleID, !bundleID.isEmpty else { return }
-        for product in context.allProducts {
-            guard let id = product.productID, !id.isEmpty, !id.hasPrefix(bundleID + ".") else { continue }
-            context.report(Self.self, .warning, "product ID `\(id)` does not start with the bundle ID `\(bundleID).`; "
-                               + "prefixing IDs keeps them unique across your apps",
-                           at: product.path / "productId", product: product)
-        }
+    private var bundleID: String?
+
+    mutating func start(_ context: CatalogLintContext) {
+        bundleID = context.catalog.app.bundleID.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard let bundleID, let id = product.productID, !id.isEmpty, !(id.hasPrefix(bundleID) && id.dropFirst(bundleID.count).first == ".")
+        else { return }
+        context.report(Self.self, .warning, "product ID `\(id)` does not start with the bundle ID `\(bundleID).`; "
+                           + "prefixing IDs keeps them unique across your apps",
+                       at: product.path / "productId", product: product)
     }
 }

@@ -1,6 +1,6 @@
 import IAPCatalog
 
-struct ReferenceNameRule: CatalogRule {
+struct ReferenceNameRule: ProductRule {
     static let id = "reference-name"
     static let summary = "A reference name is missing, over 64 characters, or used twice."
     static let maximumLength = 64
@@ -13,24 +13,26 @@ struct ReferenceNameRule: CatalogRule {
             """)],
         nonTriggering: [Example.product("  referenceName: \(String(repeating: "n", count: 64))")])
 
-    func check(_ context: CatalogLintContext) {
-        var seen: [String: Product] = [:]
-        for product in context.allProducts {
-            guard let name = product.referenceName?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
-                context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no `referenceName`; "
-                                   + "App Store Connect requires an internal name", at: product.path, product: product)
-                continue
-            }
-            if name.count > Self.maximumLength {
-                context.report(Self.self, "reference name has \(name.count) characters; App Store Connect allows at most "
-                                   + "\(Self.maximumLength)", at: product.path / "referenceName", product: product)
-            }
-            if let first = seen[name] {
-                context.report(Self.self, "reference name `\(name)` is already used by \(first.productID ?? first.path.description); "
-                                   + "reference names must be unique in the app", at: product.path / "referenceName", product: product)
-            } else {
-                seen[name] = product
-            }
+    /// The first product with each reference name, as its ID (or path when it has none).
+    private var seen: [String: String] = [:]
+
+    mutating func start(_ context: CatalogLintContext) { seen.reserveCapacity(context.allProducts.count) }
+
+    mutating func check(_ product: Product, in context: CatalogLintContext) {
+        guard let name = product.referenceName?.trimmingWhitespace, !name.isEmpty else {
+            context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no `referenceName`; "
+                               + "App Store Connect requires an internal name", at: product.path, product: product)
+            return
+        }
+        if name.count > Self.maximumLength {
+            context.report(Self.self, "reference name has \(name.count) characters; App Store Connect allows at most "
+                               + "\(Self.maximumLength)", at: product.path / "referenceName", product: product)
+        }
+        if let first = seen[name] {
+            context.report(Self.self, "reference name `\(name)` is already used by \(first); "
+                               + "reference names must be unique in the app", at: product.path / "referenceName", product: product)
+        } else {
+            seen[name] = product.productID ?? product.path.description
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import IAPCatalog
 import IAPCore
 
-struct ReviewNoteRule: CatalogRule {
+struct ReviewNoteRule: ProductRule {
     static let id = "review-note"
     static let summary = "A review note is over 4000 characters."
     static let maximumLength = 4000
@@ -10,16 +10,15 @@ struct ReviewNoteRule: CatalogRule {
         triggering: [Example.product("  review:\n    note: ↓\(String(repeating: "n", count: 4001))\n    screenshot: shot.png")],
         nonTriggering: [Example.product("  review:\n    note: \(String(repeating: "n", count: 4000))\n    screenshot: shot.png")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allProducts {
-            guard let review = product.review, let note = review.note, note.count > Self.maximumLength else { continue }
-            context.report(Self.self, "review note has \(note.count) characters; App Store Connect allows at most \(Self.maximumLength)",
-                           at: review.path / "note", product: product)
-        }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard let review = product.review, let note = review.note, note.utf8.count > Self.maximumLength,
+              note.count > Self.maximumLength else { return }
+        context.report(Self.self, "review note has \(note.count) characters; App Store Connect allows at most \(Self.maximumLength)",
+                       at: review.path / "note", product: product)
     }
 }
 
-struct ReviewScreenshotRule: CatalogRule {
+struct ReviewScreenshotRule: ProductRule {
     static let id = "review-screenshot"
     static let summary = "No review screenshot (a warning), or one that is absent or not PNG/JPEG by its bytes (an error)."
     static let examples = RuleExamples(
@@ -28,31 +27,29 @@ struct ReviewScreenshotRule: CatalogRule {
                      Example.product("  review:\n    note: Tap One.\n    screenshot: ↓pipe.png")],
         nonTriggering: [Example.product("  review:\n    note: Tap One.\n    screenshot: shot.png")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allProducts {
-            guard let screenshot = product.review?.screenshot, !screenshot.isEmpty else {
-                context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no review "
-                                   + "screenshot; App Store Connect requires one before submission",
-                               at: product.review?.path ?? product.path, product: product)
-                continue
-            }
-            let path = product.review!.path / "screenshot"
-            let file = context.resolve(screenshot)
-            // Only the first bytes are read, and only from a regular file: a FIFO here would block lint forever.
-            let head: Data
-            do throws(IAPKitError) {
-                head = try InputFile.head(file, count: 8).bytes
-            } catch {
-                let reason = if case let .io(_, text) = error { text } else { error.description }
-                context.report(Self.self, reason == "does not exist"
-                                   ? "review screenshot \(screenshot) does not exist (paths are relative to the catalog)"
-                                   : "review screenshot \(screenshot) \(reason)", at: path, product: product)
-                continue
-            }
-            if !Self.isPNG(head) && !Self.isJPEG(head) {
-                context.report(Self.self, "review screenshot \(screenshot) is not a PNG or JPEG image (judged by its bytes, not its name)",
-                               at: path, product: product)
-            }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard let screenshot = product.review?.screenshot, !screenshot.isEmpty else {
+            context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no review "
+                               + "screenshot; App Store Connect requires one before submission",
+                           at: product.review?.path ?? product.path, product: product)
+            return
+        }
+        let path = product.review!.path / "screenshot"
+        // Only the first bytes are read, and only from a regular file: a FIFO here would block lint forever.
+        let head: Data
+        switch context.head(ofFile: screenshot) {
+        case let .success(bytes):
+            head = bytes
+        case let .failure(error):
+            let reason = if case let .io(_, text) = error { text } else { error.description }
+            context.report(Self.self, reason == "does not exist"
+                               ? "review screenshot \(screenshot) does not exist (paths are relative to the catalog)"
+                               : "review screenshot \(screenshot) \(reason)", at: path, product: product)
+            return
+        }
+        if !Self.isPNG(head) && !Self.isJPEG(head) {
+            context.report(Self.self, "review screenshot \(screenshot) is not a PNG or JPEG image (judged by its bytes, not its name)",
+                           at: path, product: product)
         }
     }
 

@@ -55,23 +55,21 @@ enum SubscriptionPeriods {
     }
 }
 
-struct SubscriptionPeriodRule: CatalogRule {
+struct SubscriptionPeriodRule: ProductRule {
     static let id = "subscription-period"
     static let summary = "A subscription's `period` is not one of P1W P1M P2M P3M P6M P1Y."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  period: ↓P2W"), Example.subscription("  period: ↓monthly")],
         nonTriggering: [Example.subscription("  period: P6M")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allSubscriptions {
-            guard let period = product.period, !SubscriptionPeriods.all.contains(period) else { continue }
-            context.report(Self.self, "`\(period)` is not a subscription period; use one of \(SubscriptionPeriods.all.joined(separator: " "))",
-                           at: product.path / "period", product: product)
-        }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.isSubscription, let period = product.period, !SubscriptionPeriods.all.contains(period) else { return }
+        context.report(Self.self, "`\(period)` is not a subscription period; use one of \(SubscriptionPeriods.all.joined(separator: " "))",
+                       at: product.path / "period", product: product)
     }
 }
 
-struct GroupLevelRule: CatalogRule {
+struct GroupLevelRule: ProductRule {
     static let id = "group-level"
     static let summary = "A subscription's `groupLevel` is missing or below 1."
     static let examples = RuleExamples(
@@ -84,33 +82,30 @@ struct GroupLevelRule: CatalogRule {
             """)],
         nonTriggering: [Example.subscription("  groupLevel: 2")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.allSubscriptions {
-            guard let level = product.groupLevel else {
-                context.report(Self.self, "subscription \(product.productID.map { "`\($0)`" } ?? "") has no `groupLevel`; "
-                                   + "1 is the highest level of service in its group", at: product.path, product: product)
-                continue
-            }
-            if level < 1 {
-                context.report(Self.self, "groupLevel \(level) is below 1; levels start at 1 (the highest)",
-                               at: product.path / "groupLevel", product: product)
-            }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.isSubscription else { return }
+        guard let level = product.groupLevel else {
+            context.report(Self.self, "subscription \(product.productID.map { "`\($0)`" } ?? "") has no `groupLevel`; "
+                               + "1 is the highest level of service in its group", at: product.path, product: product)
+            return
+        }
+        if level < 1 {
+            context.report(Self.self, "groupLevel \(level) is below 1; levels start at 1 (the highest)",
+                           at: product.path / "groupLevel", product: product)
         }
     }
 }
 
-struct HostedContentTypeRule: CatalogRule {
+struct HostedContentTypeRule: ProductRule {
     static let id = "hosted-content-type"
     static let summary = "`hostedContent` on anything but a non-consumable."
     static let examples = RuleExamples(
         triggering: [Example.product("  hostedContent: ↓content/com.example.app.one", type: "consumable")],
         nonTriggering: [Example.product("")])
 
-    func check(_ context: CatalogLintContext) {
-        for product in context.catalog.products where product.hostedContent != nil && product.type != .nonConsumable {
-            guard let type = product.type else { continue }
-            context.report(Self.self, "hosted content is only for non-consumables; this product is a \(type.rawValue)",
-                           at: product.path / "hostedContent", product: product)
-        }
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard !product.isSubscription, product.hostedContent != nil, product.type != .nonConsumable, let type = product.type else { return }
+        context.report(Self.self, "hosted content is only for non-consumables; this product is a \(type.rawValue)",
+                       at: product.path / "hostedContent", product: product)
     }
 }

@@ -1,0 +1,21 @@
+import Foundation
+
+extension String {
+    /// `trimmingCharacters(in: .whitespaces)` (spaces of Unicode category Zs and tabs), without Foundation's
+    /// bridging in the usual case of nothing to trim: lint asks this of every name and price.
+    public var trimmingWhitespace: String {
+        guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
+        if !first.isWhitespace && !last.isWhitespace { return self }
+        return trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Whether the text is empty or only spaces and tabs.
+    public var isBlank: Bool { unicodeScalars.allSatisfy(\.isWhitespace) }
+}
+
+extension Unicode.Scalar {
+    /// A member of `CharacterSet.whitespaces`.
+    fileprivate var isWhitespace: Bool {
+        self == " " || self == "\t" || (value >= 0x80 && properties.generalCategory == .spaceSeparator)
+    }
+}

@@ -1,0 +1,97 @@
+import CYAML
+import IAPCore
+
+/// Writes YAML through libyaml's emitter, one event at a time (block style, two-space indent, no line wrapping,
+/// raw UTF-8). The caller chooses each scalar's style; libyaml still refuses a plain scalar it could not read back.
+public final class YAMLWriter {
+    private var emitter = yaml_emitter_t()
+    private let output = Output()
+    private var failed: String?
+
+    /// Where libyaml hands its bytes.
+    private final class Output {
+        var bytes: [UInt8] = []
+    }
+
+    /// `preamble` (comments, say) comes first, as given.
+    public init(preamble: String = "") {
+        output.bytes = Array(preamble.utf8)
+        yaml_emitter_initialize(&emitter)
+        yaml_emitter_set_output(&emitter, { context, buffer, size in
+            guard let context, let buffer else { return 0 }
+            Unmanaged<Output>.fromOpaque(context).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: size))
+            return 1
+        }, Unmanaged.passUnretained(output).toOpaque())
+        yaml_emitter_set_indent(&emitter, 2)
+        yaml_emitter_set_width(&emitter, -1)
+        yaml_emitter_set_unicode(&emitter, 1)
+        yaml_emitter_set_break(&emitter, YAML_LN_BREAK)
+        yaml_emitter_set_encoding(&emitter, YAML_UTF8_ENCODING)
+        var event = yaml_event_t()
+        yaml_stream_start_event_initialize(&event, YAML_UTF8_ENCODING)
+        emit(&event)
+        yaml_document_start_event_initialize(&event, nil, nil, nil, 1)
+        emit(&event)
+    }
+
+    deinit { yaml_emitter_delete(&emitter) }
+
+    public func beginMapping() {
+        var event = yaml_event_t()
+        yaml_mapping_start_event_initialize(&event, nil, nil, 1, YAML_ANY_MAPPING_STYLE)
+        emit(&event)
+    }
+
+    public func endMapping() {
+        var event = yaml_event_t()
+        yaml_mapping_end_event_initialize(&event)
+        emit(&event)
+    }
+
+    public func beginSequence() {
+        var event = yaml_event_t()
+        yaml_sequence_start_event_initialize(&event, nil, nil, 1, YAML_ANY_SEQUENCE_STYLE)
+        emit(&event)
+    }
+
+    public func endSequence() {
+        var event = yaml_event_t()
+        yaml_sequence_end_event_initialize(&event)
+        emit(&event)
+    }
+
+    /// A scalar, plain or double-quoted; implicit tags, so no tag is ever written.
+    public func scalar(_ text: String, quoted: Bool = false) {
+        var text = text
+        var event = yaml_event_t()
+        var empty: UInt8 = 0
+        let style = quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE
+        text.withUTF8 { bytes in
+            withUnsafeMutablePointer(to: &empty) { empty in
+                // libyaml copies the value; it never writes through the pointer.
+                _ = yaml_scalar_event_initialize(&event, nil, nil, UnsafeMutablePointer(mutating: bytes.baseAddress) ?? empty,
+                                                 Int32(bytes.count), 1, 1, style)
+            }
+        }
+        emit(&event)
+    }
+
+    /// Ends the document and returns the YAML.
+    public func finish() throws(IAPKitError) -> [UInt8] {
+        var event = yaml_event_t()
+        yaml_document_end_event_initialize(&event, 1)
+        emit(&event)
+        yaml_stream_end_event_initialize(&event)
+        emit(&event)
+        yaml_emitter_flush(&emitter)
+        if let failed { throw .io(path: "catalog", reason: "could not write YAML: \(failed)") }
+        return output.bytes
+    }
+
+    private func emit(_ event: inout yaml_event_t) {
+        guard failed == nil else { yaml_event_delete(&event); return }
+        if yaml_emitter_emit(&emitter, &event) != 1 {
+            failed = emitter.problem.map { String(cString: $0) } ?? "libyaml's emitter failed"
+        }
+    }
+}

@@ -72,18 +72,25 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Catalog and App Store Connect state as records, the plan between them, and push and pull.
+        // Catalog and App Store Connect state as records, the plan between them and its report: pure, no network.
+        .target(name: "SyncPlan", dependencies: [
+            "IAPCore", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The sync engine and its resource kinds: reads App Store Connect, plans, pushes, pulls, exports requests.
         .target(name: "CatalogSync", dependencies: [
-            "IAPCore", "IAPCatalog", "AppStoreConnect", "AppStoreConnectAPI", .product(name: "Crypto", package: "swift-crypto"),
+            "IAPCore", "IAPCatalog", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
-            "CatalogSync", "AppStoreConnect",
+            "SyncPlan", "CatalogSync", "AppStoreConnect",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "IAPKitTests", dependencies: [
             "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "CatalogSync",
+            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],

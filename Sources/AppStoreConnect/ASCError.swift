@@ -155,7 +155,7 @@ public enum ASCCredentialsProblem: Sendable, Equatable, CustomStringConvertible 
         case let .missing(field):
             return "the App Store Connect \(field) is empty"
         case let .unreadableKeyFile(path, reason):
-            return "\(path): cannot read the App Store Connect private key: \(reason)"
+            return "\(path): cannot read the App Store Connect private key: \(reason); check --private-key or ASC_PRIVATE_KEY_PATH"
         case let .notPEM(path):
             return "\(path.map { $0 + ": " } ?? "")not a PEM private key; expected the .p8 file downloaded from "
                 + "App Store Connect (-----BEGIN PRIVATE KEY-----)"

@@ -107,6 +107,7 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                 }
                 delay = after
             }
+            ASCWaitObserver.current?(delay)
             do {
                 try await clock.sleep(delay)
             } catch {
@@ -133,6 +134,29 @@ public struct ASCErrorMiddleware: ClientMiddleware {
         guard response.status.code >= 400 else { return (response, responseBody) }
         let items = ASCErrorItem.parse(errorDocument: await ASCResponseBody.collect(responseBody))
         throw ASCError.api(status: response.status.code, errors: items)
+    }
+}
+
+/// An empty to-one relationship is `200 {"data": null}` in JSON:API, where the generated types expect an object:
+/// such an answer becomes a 404, which every to-one read already takes as "none".
+struct ASCEmptyToOneMiddleware: ClientMiddleware {
+    /// To-one documents are small; a larger body is passed on untouched.
+    static let bodyLimit = 4 << 20
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+        async throws -> (HTTPResponse, HTTPBody?)
+    {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard request.method == .get, operationID.hasSuffix("_getToOneRelated"), response.status.code == 200,
+              let responseBody else { return (response, responseBody) }
+        let data = try await Data(collecting: responseBody, upTo: Self.bodyLimit)
+        if let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any], document["data"] is NSNull {
+            var empty = response
+            empty.status = .notFound
+            return (empty, HTTPBody(#"{"errors":[]}"#))
+        }
+        return (response, HTTPBody(data))
     }
 }
 
@@ -188,6 +212,11 @@ final class ASCCallObservation: @unchecked Sendable {
 
     var operationID: String? { lock.withLock { _operationID } }
     var status: Int? { lock.withLock { _status } }
+}
+
+/// Told of every wait before a retry (a 429's `Retry-After`, a backoff), so a progress line can show it.
+public enum ASCWaitObserver {
+    @TaskLocal public static var current: (@Sendable (Duration) -> Void)?
 }
 
 /// The latest `X-Rate-Limit` the server sent.

@@ -66,11 +66,16 @@ public struct ASCRetryPolicy: Sendable, Equatable {
         let retryable = status.map { Self.mayRetry(method: method, status: $0) }
             ?? Self.mayRetryAfterTransportFailure(method: method)
         guard retryable else { return .stop(.notRetryable) }
-        guard attempt < maxAttempts else { return .stop(.attemptsExhausted) }
+        // A 429 was refused unprocessed and names its own wait: a storm of them is outlasted, not given up on.
+        let attempts = status == 429 ? max(maxAttempts, Self.rateLimitedAttempts) : maxAttempts
+        guard attempt < attempts else { return .stop(.attemptsExhausted) }
         let delay = retryAfter.map { max($0, .zero) } ?? backoff(afterAttempt: attempt, jitter: jitter)
         guard waited + delay <= maxTotalWait else { return .stop(.waitExhausted) }
         return .retry(after: delay)
     }
+
+    /// How often one request is sent while App Store Connect keeps answering 429 (each wait as `Retry-After` asks).
+    public static let rateLimitedAttempts = 16
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

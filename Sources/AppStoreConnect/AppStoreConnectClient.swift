@@ -69,6 +69,7 @@ public struct AppStoreConnectClient: Sendable {
         // Outermost first: errors see the final answer; retries wrap authentication, so every attempt is signed.
         let middlewares: [any ClientMiddleware] = [
             ASCErrorMiddleware(),
+            ASCEmptyToOneMiddleware(),
             ASCPageLinkMiddleware(),
             ASCRetryMiddleware(policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder),
             ASCAuthenticationMiddleware(tokens: tokens),
@@ -79,6 +80,11 @@ public struct AppStoreConnectClient: Sendable {
 
     /// The latest `X-Rate-Limit` App Store Connect sent (requests left this hour), if any.
     public var rateLimit: ASCRateLimit? { rateLimitRecorder.value }
+
+    /// After waiting for the hourly budget to refill: assume `remaining` until the next answer says otherwise.
+    public func assumeRateLimit(remaining: Int) {
+        rateLimitRecorder.record(ASCRateLimit(limit: rateLimitRecorder.value?.limit, remaining: remaining))
+    }
 
     /// Runs one generated operation (or a few in sequence) and turns every failure into `ASCError`.
     ///

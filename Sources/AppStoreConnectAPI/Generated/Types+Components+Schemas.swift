@@ -26468,6 +26468,50 @@ extension Components {
                 case data
             }
         }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest`.
+        public struct SubscriptionIntroductoryOffersLinkagesRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest/DataPayload`.
+            public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest/DataPayload/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionIntroductoryOffers = "subscriptionIntroductoryOffers"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest/DataPayload/type`.
+                public var _type: Components.Schemas.SubscriptionIntroductoryOffersLinkagesRequest.DataPayloadPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest/DataPayload/id`.
+                public var id: Swift.String
+                /// Creates a new `DataPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                public init(
+                    _type: Components.Schemas.SubscriptionIntroductoryOffersLinkagesRequest.DataPayloadPayload._TypePayload,
+                    id: Swift.String
+                ) {
+                    self._type = _type
+                    self.id = id
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest/data`.
+            public typealias DataPayload = [Components.Schemas.SubscriptionIntroductoryOffersLinkagesRequest.DataPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest/data`.
+            public var data: Components.Schemas.SubscriptionIntroductoryOffersLinkagesRequest.DataPayload
+            /// Creates a new `SubscriptionIntroductoryOffersLinkagesRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionIntroductoryOffersLinkagesRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ErrorResponse`.
         public struct ErrorResponse: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ErrorResponse/errors`.

@@ -199,6 +199,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/subscriptions/{id}/appStoreReviewScreenshot`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/appStoreReviewScreenshot/get(subscriptions_appStoreReviewScreenshot_getToOneRelated)`.
     func subscriptionsAppStoreReviewScreenshotGetToOneRelated(_ input: Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Input) async throws -> Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Output
+    /// - Remark: HTTP `DELETE /v1/subscriptions/{id}/relationships/introductoryOffers`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/relationships/introductoryOffers/delete(subscriptions_introductoryOffers_deleteToManyRelationship)`.
+    func subscriptionsIntroductoryOffersDeleteToManyRelationship(_ input: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input) async throws -> Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Output
     /// - Remark: HTTP `GET /v1/subscriptions/{id}/introductoryOffers`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/introductoryOffers/get(subscriptions_introductoryOffers_getToManyRelated)`.
     func subscriptionsIntroductoryOffersGetToManyRelated(_ input: Operations.SubscriptionsIntroductoryOffersGetToManyRelated.Input) async throws -> Operations.SubscriptionsIntroductoryOffersGetToManyRelated.Output
@@ -950,6 +953,19 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// - Remark: HTTP `DELETE /v1/subscriptions/{id}/relationships/introductoryOffers`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/relationships/introductoryOffers/delete(subscriptions_introductoryOffers_deleteToManyRelationship)`.
+    public func subscriptionsIntroductoryOffersDeleteToManyRelationship(
+        path: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input.Path,
+        headers: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input.Headers = .init(),
+        body: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input.Body
+    ) async throws -> Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Output {
+        try await subscriptionsIntroductoryOffersDeleteToManyRelationship(Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// - Remark: HTTP `GET /v1/subscriptions/{id}/introductoryOffers`.

@@ -2,6 +2,7 @@ import AppStoreConnect
 import Foundation
 import IAPCatalog
 import IAPCore
+import SyncPlan
 
 /// Turns what App Store Connect holds into a catalog (`iapkit asc pull`), downloading review screenshots beside it.
 public struct Puller: Sendable {

@@ -2,6 +2,7 @@ import AppStoreConnect
 import ArgumentParser
 import CatalogExchange
 import CatalogSync
+import SyncPlan
 import Foundation
 import IAPCatalog
 import IAPCore
@@ -40,6 +41,9 @@ struct AscCommand: ParsableCommand {
 
         @Option(help: "The app's App Store Connect id; found from the bundle ID when absent.")
         var appID: String?
+
+        @Option(help: "How many products are read from App Store Connect at once.")
+        var concurrency: Int = 4
 
         func credentials() throws -> ASCCredentials {
             let environment = ProcessInfo.processInfo.environment
@@ -115,9 +119,9 @@ struct AscCommand: ParsableCommand {
     }
 
     /// Reads App Store Connect and plans the catalog against it.
-    static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (CatalogSync.Plan, AppStoreConnectClient) {
+    static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (SyncPlan.Plan, AppStoreConnectClient) {
         let asc = try connection.client()
-        let reader = StoreReader(asc: asc)
+        let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
         let snapshot = try await reader.snapshot(app: app)
         let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
@@ -156,10 +160,13 @@ struct AscCommand: ParsableCommand {
 
         func run() async throws {
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: false)
-            let (plan, _) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
             switch format {
-            case .text: try Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
-            case .json: try Terminal.output(PlanReport.json(plan).serialized(.pretty))
+            case .text:
+                try Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
+                try Terminal.output(PlanReport.budgetLine(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining) + "\n")
+            case .json:
+                try Terminal.output(PlanReport.json(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining).serialized(.pretty))
             }
             if check && (plan.count(.create) + plan.count(.update) + plan.count(.refused)) > 0 { throw ExitCode(1) }
         }
@@ -171,9 +178,12 @@ struct AscCommand: ParsableCommand {
             discussion: """
                 Refuses a catalog with lint errors or refused changes (exit 1). On a terminal it asks before writing;
                 elsewhere it needs --yes. Running it again after a failure finishes the work without duplicates.
+                It never spends more of App Store Connect's hourly request budget than is left: when the budget is too
+                small for the rest, it stops between two operations with exit 75 (--wait waits for it instead).
 
                 Example:
                   iapkit asc push --yes
+                  iapkit asc push --yes --wait      # wait for the hourly request budget instead of stopping
                 """)
 
         @Argument(help: "The catalog file.")
@@ -182,12 +192,16 @@ struct AscCommand: ParsableCommand {
         @Flag(help: "Apply without asking (needed without a terminal).")
         var yes = false
 
+        @Flag(help: "When App Store Connect's hourly request budget runs low, wait for it instead of stopping (exit 75).")
+        var wait = false
+
         @OptionGroup var connection: Connection
 
         func run() async throws {
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: true)
             let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
             Terminal.writeError(PlanReport.text(plan))
+            Terminal.writeError(PlanReport.budgetLine(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining) + "\n")
             if plan.count(.refused) > 0 {
                 Terminal.error("the plan has \(plan.count(.refused)) change(s) App Store Connect forbids (marked !); fix the catalog first")
                 throw ExitCode(1)
@@ -207,11 +221,18 @@ struct AscCommand: ParsableCommand {
                 }
             }
             let showProgress = Terminal.stderrIsTerminal
-            let executor = PlanExecutor(asc: asc)
+            let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop)
             do {
-                let outcome = try await executor.apply(plan) { index, total, change, operation in
-                    guard showProgress else { return }
-                    Terminal.writeError("\r\u{1B}[K[\(index + 1)/\(total)] \(operation.summary)\(change.productID.map { " (\($0))" } ?? "")")
+                let outcome = try await executor.apply(plan) { event in
+                    switch event {
+                    case let .operation(index, total, change, operation):
+                        guard showProgress else { return }
+                        Terminal.writeError("\r\u{1B}[K[\(index + 1)/\(total)] \(operation.summary)\(change.productID.map { " (\($0))" } ?? "")")
+                    case let .waiting(delay, reason):
+                        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+                        let text = "waiting \(String(format: "%.1f", seconds)) s: \(reason)"
+                        if showProgress { Terminal.writeError("\r\u{1B}[K\(text)") } else if seconds >= 10 { Terminal.writeError(text + "\n") }
+                    }
                 }
                 if showProgress { Terminal.writeError("\r\u{1B}[K") }
                 Terminal.writeError("Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
@@ -249,7 +270,7 @@ struct AscCommand: ParsableCommand {
                 throw IAPKitError.alreadyExists(path: output, hint: "pass --force to replace it")
             }
             let asc = try connection.client()
-            let reader = StoreReader(asc: asc)
+            let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
             var app = try await connection.app(reader, bundleID: bundleID)
             if app.bundleID.isEmpty { app.bundleID = bundleID ?? "" }
             let puller = Puller(reader: reader)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CatalogExchange
 import CatalogSync
+import SyncPlan
 import Foundation
 import IAPCatalog
 import IAPCore
@@ -79,7 +80,7 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    struct ASC: ParsableCommand {
+    struct ASC: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "asc",
             abstract: "The App Store Connect API requests `iapkit asc push` sends to an app with no products, in order.",
@@ -97,14 +98,14 @@ struct ExportCommand: ParsableCommand {
         @Option(help: "The app's App Store Connect id (its Apple ID, a number).")
         var appID: String
 
-        func run() throws {
+        func run() async throws {
             let catalog = try common.load()
             let desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
                                              baseDirectory: (common.catalog as NSString).deletingLastPathComponent,
                                              unreadableScreenshots: .skip)
             let empty = StoreSnapshot(app: StoreApp(id: appID, bundleID: catalog.app.bundleID ?? ""), territories: Territories.all)
             let plan = Planner(catalog: catalog, desired: desired).plan(against: empty)
-            try common.emit(RequestExport.requests(for: plan).serialized(.pretty))
+            try common.emit(try await RequestExport.requests(for: plan).serialized(.pretty))
         }
     }
 

@@ -35,12 +35,36 @@ public enum PlanReport {
             + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged; \(plan.operations.count) operations."
     }
 
-    public static func json(_ plan: Plan) -> JSONValue {
-        .object([
+    public static func json(_ plan: Plan, limit: Int? = nil, remaining: Int? = nil) -> JSONValue {
+        var budget: [(String, JSONValue)] = [("requests", .int(plan.estimatedRequests))]
+        if let limit { budget.append(("hourlyLimit", .int(limit))) }
+        if let remaining { budget.append(("remaining", .int(remaining))) }
+        return .object([
             ("app", .object([("id", .string(plan.app.id)), ("bundleId", .string(plan.app.bundleID))])),
             ("changes", .array(plan.changes.map(change))),
             ("summary", .object(Change.Action.allCases.map { ($0.rawValue, .int(plan.count($0))) })),
+            ("budget", .object(budget)),
         ])
+    }
+
+    /// What a push of this plan costs of App Store Connect's hourly request budget (the `X-Rate-Limit` header
+    /// reports the limit and what is left; App Store Connect's usual limit is 3600 an hour).
+    public static func budgetLine(_ plan: Plan, limit: Int?, remaining: Int?) -> String {
+        let requests = plan.estimatedRequests
+        guard requests > 0 else { return "Push would send no request." }
+        let hourly = limit ?? 3600
+        var line = "Push would send about \(requests) request\(requests == 1 ? "" : "s"): "
+            + "\(Self.percent(requests, of: hourly)) of App Store Connect's hourly budget of \(hourly)"
+        if let remaining {
+            line += "; \(remaining) left this hour"
+            if remaining < requests { line += " (push would stop with exit 75 at the budget, or wait for it with --wait)" }
+        }
+        return line + "."
+    }
+
+    static func percent(_ part: Int, of whole: Int) -> String {
+        let value = 100 * Double(part) / Double(max(whole, 1))
+        return value < 1 ? "<1%" : "\(Int(value.rounded()))%"
     }
 
     static func change(_ change: Change) -> JSONValue {

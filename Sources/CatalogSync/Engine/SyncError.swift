@@ -1,5 +1,7 @@
 import AppStoreConnect
 import IAPCore
+import IAPCatalog
+import SyncPlan
 
 /// Why an `asc` command could not do its job. Problems in the catalog are findings or refused changes instead.
 public enum SyncError: Error, Sendable, CustomStringConvertible {
@@ -9,6 +11,9 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     case read(context: String, error: ASCError)
     /// A write failed. `done` counts the operations that completed before it; running `push` again finishes.
     case write(operation: String, productID: String?, location: SourceLocation?, error: ASCError, done: Int, total: Int)
+    /// The hourly request budget left is smaller than the work left: push stopped before operation `done + 1`
+    /// (a consistent point; `changesDone` whole changes are in place). Running push again later finishes.
+    case budgetExhausted(done: Int, total: Int, changesDone: Int, remaining: Int, needed: Int, resumeAfter: Duration)
     /// App Store Connect answered in a way the sync cannot use (a missing price point, an upload that failed).
     case store(context: String, reason: String)
 
@@ -27,6 +32,11 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
             return text
         case let .store(context, reason):
             return "\(context): \(reason)"
+        case let .budgetExhausted(done, total, changesDone, remaining, needed, resumeAfter):
+            let minutes = max(1, Int((Double(resumeAfter.components.seconds) / 60).rounded(.up)))
+            return "App Store Connect's hourly request budget is nearly used up (\(remaining) left, about \(needed) needed): "
+                + "stopped after \(done) of \(total) operations (\(changesDone) changes done, \(total - done) operations left). "
+                + "Run push again in about \(minutes) minute\(minutes == 1 ? "" : "s"), or pass --wait to wait for the budget"
         }
     }
 }

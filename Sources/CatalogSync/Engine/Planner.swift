@@ -1,0 +1,85 @@
+import IAPCatalog
+import IAPCore
+import SyncPlan
+
+/// Compares what the catalog asks for with what App Store Connect holds and decides, resource by resource, what
+/// `push` does. Pure: no network, so `plan`, `push` and `export asc` (an app with no products) share it. What is
+/// decided per resource lives in the resource kinds; the planner matches products and groups and runs the kinds.
+public struct Planner: Sendable {
+    public var catalog: Catalog
+    public var desired: CatalogRecords
+
+    public init(catalog: Catalog, desired: CatalogRecords) {
+        self.catalog = catalog
+        self.desired = desired
+    }
+
+    public func plan(against store: StoreSnapshot) -> Plan {
+        var builder = PlanBuilder(catalog: catalog, app: store.app, territories: store.territories)
+        let retired = Set(catalog.retiredProductIDs.map(\.value))
+        let liveInAppPurchases = Dictionary(store.inAppPurchases.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
+        let liveSubscriptions = Dictionary(store.groups.flatMap { group in group.subscriptions.map { ($0.record.productID, (group, $0)) } },
+                                           uniquingKeysWith: { a, _ in a })
+
+        for product in desired.inAppPurchases {
+            if retired.contains(product.productID) {
+                builder.refuse(product, reason: Self.retiredReason(product.productID))
+            } else if let (_, live) = liveSubscriptions[product.productID] {
+                builder.refuse(product, field: Change.Field("type", from: live.record.type.rawValue, to: product.type.rawValue),
+                               reason: Self.typeReason)
+            } else if let live = liveInAppPurchases[product.productID], live.record.type != product.type {
+                builder.refuse(product, field: Change.Field("type", from: live.record.type.rawValue, to: product.type.rawValue),
+                               reason: Self.typeReason)
+            } else {
+                let live = liveInAppPurchases[product.productID]
+                let ref = live.map { ResourceRef.id($0.ids.resource) } ?? .created(InAppPurchaseKind.ref(product.productID))
+                for kind in InAppPurchaseKinds.all { kind.plan(product, live: live, product: ref, builder: &builder) }
+            }
+        }
+
+        let liveGroups = Dictionary(store.groups.map { ($0.record.referenceName, $0) }, uniquingKeysWith: { a, _ in a })
+        for group in desired.groups {
+            let live = liveGroups[group.referenceName]
+            let groupRef = SubscriptionGroupKind.plan(group, live: live, builder: &builder)
+            builder.currentGroup = groupRef
+            builder.groupSize = live?.subscriptions.count ?? 0
+            builder.deferredLevels = []
+            for subscription in group.subscriptions {
+                if retired.contains(subscription.productID) {
+                    builder.refuse(subscription, reason: Self.retiredReason(subscription.productID))
+                } else if let live = liveInAppPurchases[subscription.productID] {
+                    builder.refuse(subscription, field: Change.Field("type", from: live.record.type.rawValue, to: subscription.type.rawValue),
+                                   reason: Self.typeReason)
+                } else if let (liveGroup, _) = liveSubscriptions[subscription.productID], liveGroup.record.referenceName != group.referenceName {
+                    builder.refuse(subscription, field: Change.Field("group", from: liveGroup.record.referenceName, to: group.referenceName),
+                                   reason: "App Store Connect cannot move a subscription to another group")
+                } else {
+                    let live = liveSubscriptions[subscription.productID]?.1
+                    let ref = live.map { ResourceRef.id($0.ids.resource) } ?? .created(SubscriptionKind.ref(subscription.productID))
+                    for kind in SubscriptionKinds.all { kind.plan(subscription, live: live, product: ref, builder: &builder) }
+                }
+            }
+            if !builder.deferredLevels.isEmpty { builder.appendToLast(builder.deferredLevels) }
+        }
+
+        // What App Store Connect has and the catalog does not: listed, never deleted.
+        let wanted = Set(desired.allProducts.map(\.productID))
+        for live in store.inAppPurchases where !wanted.contains(live.record.productID) {
+            builder.unmanaged("inAppPurchase", live.record)
+        }
+        let wantedGroups = Set(desired.groups.map(\.referenceName))
+        for group in store.groups {
+            if !wantedGroups.contains(group.record.referenceName) {
+                builder.unmanaged("subscriptionGroup", nil, detail: group.record.referenceName)
+            }
+            for live in group.subscriptions where !wanted.contains(live.record.productID) { builder.unmanaged("subscription", live.record) }
+        }
+        return Plan(app: store.app, changes: builder.changes)
+    }
+
+    static let typeReason = "App Store Connect cannot change a product's type"
+
+    static func retiredReason(_ productID: String) -> String {
+        "\(productID) is listed in retiredProductIds; App Store Connect never allows a product ID again"
+    }
+}

@@ -1,0 +1,84 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+import IAPCatalog
+import SyncPlan
+
+/// One kind of App Store Connect resource that belongs to a product (its localizations, its availability, its
+/// prices, one kind of offer, its review screenshot, …), the way each lint rule is one unit.
+///
+/// A kind reads its part of a live product from the product's list entry (App Store Connect sends related
+/// resources along with `include=`) and, where that entry cannot say everything, with a request or two of its own;
+/// it compares the catalog's record with the live one field by field and adds changes to the plan, refusing what
+/// App Store Connect forbids; and it declares the operations that make those changes, which send their requests
+/// through the generated client. The engine (`StoreReader`, `Planner`, `PlanExecutor`) runs the kinds listed in
+/// `InAppPurchaseKinds` and `SubscriptionKinds`, in order: adding a kind is one file and one line there.
+protocol ProductResourceKind<Listing> {
+    associatedtype Listing: Sendable
+    /// Fills this kind's part of a live product.
+    static func read(into product: inout StoreProduct, listing: Listing, reader: StoreReader) async throws(SyncError)
+    /// Adds this kind's changes for one product; `product` names the product (created earlier in the plan when new).
+    static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder)
+}
+
+/// The kinds of an in-app purchase, in the order their changes run.
+enum InAppPurchaseKinds {
+    static let all: [any ProductResourceKind<InAppPurchaseListing>.Type] = [
+        InAppPurchaseKind.self,
+        VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.self,
+        InAppPurchaseAvailabilityKind.self,
+        InAppPurchasePriceScheduleKind.self,
+        ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.self,
+    ]
+}
+
+/// The kinds of an auto-renewable subscription, in the order their changes run.
+enum SubscriptionKinds {
+    static let all: [any ProductResourceKind<SubscriptionListing>.Type] = [
+        SubscriptionKind.self,
+        VersionLocalizationsKind<SubscriptionLocalizationAPI>.self,
+        SubscriptionPlanAvailabilityKind.self,
+        SubscriptionPriceKind.self,
+        IntroductoryOfferKind.self,
+        PromotionalOfferKind.self,
+        OfferCodeKind.self,
+        WinBackOfferKind.self,
+        ReviewScreenshotKind<SubscriptionScreenshotAPI>.self,
+    ]
+}
+
+/// An in-app purchase as the app's list of them returns it, with the related resources sent along.
+struct InAppPurchaseListing: Sendable {
+    typealias Schemas = Components.Schemas
+    var resource: Schemas.InAppPurchaseV2
+    var availability: Schemas.InAppPurchaseAvailability?
+    var priceSchedule: Schemas.InAppPurchasePriceSchedule?
+    var screenshot: Schemas.InAppPurchaseAppStoreReviewScreenshot?
+}
+
+/// A subscription as its group's list of them returns it, with the related resources sent along. A to-many list
+/// sent along is capped (`limit[…]`); `complete` says whether `meta.paging.total` shows it whole.
+struct SubscriptionListing: Sendable {
+    typealias Schemas = Components.Schemas
+    var resource: Schemas.Subscription
+    var planAvailabilities: [Schemas.SubscriptionPlanAvailability] = []
+    var hasIntroductoryOffers = false
+    var promotionalOffers = Included<Schemas.SubscriptionPromotionalOffer>()
+    var offerCodes = Included<Schemas.SubscriptionOfferCode>()
+    var winBackOffers = Included<Schemas.WinBackOffer>()
+    var screenshot: Schemas.SubscriptionAppStoreReviewScreenshot?
+}
+
+/// Related resources sent along with a list, and whether the list sent is all there is.
+struct Included<Resource: Sendable>: Sendable {
+    var items: [Resource] = []
+    var complete = true
+}
+
+extension Components.Schemas.PagingInformation? {
+    /// Whether `count` linkages are the whole relationship. Without paging information a short list is taken as
+    /// whole only when it is under the cap.
+    func isComplete(count: Int, cap: Int) -> Bool {
+        if let total = self?.paging.total { return count >= total }
+        return count < cap
+    }
+}

@@ -1,0 +1,204 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+import Foundation
+import IAPCatalog
+import IAPCore
+import SyncPlan
+
+/// Reads what App Store Connect holds for an app into a `StoreSnapshot`, in as few requests as the API allows:
+/// each list of products comes with its related resources (`include=`), and each resource kind reads only what
+/// the list cannot say. Products are read concurrently, `concurrency` requests in flight at most.
+public struct StoreReader: Sendable {
+    public let asc: AppStoreConnectClient
+    /// How many products are read at once (App Store Connect answers each request in 0.3–0.8 s).
+    public var concurrency: Int
+
+    public init(asc: AppStoreConnectClient, concurrency: Int = 4) {
+        self.asc = asc
+        self.concurrency = max(1, concurrency)
+    }
+
+    typealias Schemas = Components.Schemas
+    /// App Store Connect's largest page, and the cap of a related list sent along (`limit[…]`).
+    static let pageSize = 200
+    static let includedCap = 50
+
+    /// The app with this bundle ID.
+    public func app(bundleID: String) async throws(SyncError) -> StoreApp {
+        let response = try await read("finding the app \(bundleID)") {
+            try await $0.appsGetCollection(query: .init(filterBundleId: [bundleID])).ok.body.json
+        }
+        guard let app = response.data.first(where: { $0.attributes?.bundleId == bundleID }) ?? response.data.first else {
+            throw .appNotFound(bundleID: bundleID)
+        }
+        return StoreApp(id: app.id, bundleID: app.attributes?.bundleId ?? bundleID)
+    }
+
+    /// Every territory App Store Connect sells in, sorted.
+    public func territories() async throws(SyncError) -> [String] {
+        try await pages("listing territories") {
+            try await $0.territoriesGetCollection(query: .init(limit: Self.pageSize)).ok.body.json
+        } next: { $0.links.next }.flatMap { $0.data.map(\.id) }.sorted()
+    }
+
+    /// Everything the catalog can hold of the app.
+    public func snapshot(app: StoreApp) async throws(SyncError) -> StoreSnapshot {
+        let territories = try await territories()
+        var snapshot = StoreSnapshot(app: app, territories: territories)
+        snapshot.inAppPurchases = try await concurrently(try await inAppPurchaseListings(app: app)) { listing throws(SyncError) in
+            guard var product = InAppPurchaseKind.record(listing.resource) else { return nil }
+            for kind in InAppPurchaseKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
+            return product
+        }.compactMap { $0 }
+        let groups = try await pages("listing subscription groups") {
+            try await $0.appsSubscriptionGroupsGetToManyRelated(path: .init(id: app.id), query: .init(limit: Self.pageSize)).ok.body.json
+        } next: { $0.links.next }.flatMap(\.data)
+        for group in groups {
+            var live = try await SubscriptionGroupKind.read(group, reader: self)
+            live.subscriptions = try await concurrently(try await subscriptionListings(group: group.id)) { listing throws(SyncError) in
+                guard var product = SubscriptionKind.record(listing.resource) else { return nil }
+                for kind in SubscriptionKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
+                Self.settlePlans(&product.record)
+                return product
+            }.compactMap { $0 }
+            snapshot.groups.append(live)
+        }
+        return snapshot
+    }
+
+    /// Offers name their plan only when the subscription lists billing plans (prices always carry one).
+    static func settlePlans(_ record: inout ProductRecord) {
+        if let monthly = record.monthlyPlan, monthly.availability == nil, monthly.priceCents == nil, monthly.pricedTerritories == nil,
+           monthly.introductoryOffer == nil, monthly.promotionalOffers.isEmpty {
+            record.monthlyPlan = nil
+        }
+        record.namesPlans = record.monthlyPlan != nil || record.promotionalOffers.contains { $0.planType != nil }
+            || record.introductoryOffer?.planType != nil
+    }
+
+    // MARK: Lists with their related resources
+
+    /// The app's in-app purchases, each with its availability, price schedule and review screenshot.
+    func inAppPurchaseListings(app: StoreApp) async throws(SyncError) -> [InAppPurchaseListing] {
+        let pages = try await pages("listing in-app purchases") {
+            try await $0.appsInAppPurchasesV2GetToManyRelated(path: .init(id: app.id), query: .init(
+                limit: Self.pageSize, include: [.inAppPurchaseAvailability, .iapPriceSchedule, .appStoreReviewScreenshot])).ok.body.json
+        } next: { $0.links.next }
+        var availabilities: [String: Schemas.InAppPurchaseAvailability] = [:]
+        var schedules: [String: Schemas.InAppPurchasePriceSchedule] = [:]
+        var screenshots: [String: Schemas.InAppPurchaseAppStoreReviewScreenshot] = [:]
+        for item in pages.flatMap({ $0.included ?? [] }) {
+            switch item {
+            case let .inAppPurchaseAvailabilities(value): availabilities[value.id] = value
+            case let .inAppPurchasePriceSchedules(value): schedules[value.id] = value
+            case let .inAppPurchaseAppStoreReviewScreenshots(value): screenshots[value.id] = value
+            default: break
+            }
+        }
+        return pages.flatMap(\.data).map { purchase in
+            let links = purchase.relationships
+            return InAppPurchaseListing(
+                resource: purchase,
+                availability: links?.inAppPurchaseAvailability?.data.flatMap { availabilities[$0.id] },
+                priceSchedule: links?.iapPriceSchedule?.data.flatMap { schedules[$0.id] },
+                screenshot: links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] })
+        }
+    }
+
+    /// A group's subscriptions, each with its plan availabilities, offers and review screenshot.
+    func subscriptionListings(group: String) async throws(SyncError) -> [SubscriptionListing] {
+        let cap = Self.includedCap
+        let pages = try await pages("listing the subscriptions of group \(group)") {
+            try await $0.subscriptionGroupsSubscriptionsGetToManyRelated(path: .init(id: group), query: .init(
+                limit: Self.pageSize,
+                include: [.planAvailabilities, .introductoryOffers, .promotionalOffers, .offerCodes, .winBackOffers, .appStoreReviewScreenshot],
+                limitIntroductoryOffers: 1, limitPromotionalOffers: cap, limitOfferCodes: cap, limitWinBackOffers: cap,
+                limitPlanAvailabilities: cap)).ok.body.json
+        } next: { $0.links.next }
+        var plans: [String: Schemas.SubscriptionPlanAvailability] = [:]
+        var promotions: [String: Schemas.SubscriptionPromotionalOffer] = [:]
+        var codes: [String: Schemas.SubscriptionOfferCode] = [:]
+        var winBacks: [String: Schemas.WinBackOffer] = [:]
+        var screenshots: [String: Schemas.SubscriptionAppStoreReviewScreenshot] = [:]
+        for item in pages.flatMap({ $0.included ?? [] }) {
+            switch item {
+            case let .subscriptionPlanAvailabilities(value): plans[value.id] = value
+            case let .subscriptionPromotionalOffers(value): promotions[value.id] = value
+            case let .subscriptionOfferCodes(value): codes[value.id] = value
+            case let .winBackOffers(value): winBacks[value.id] = value
+            case let .subscriptionAppStoreReviewScreenshots(value): screenshots[value.id] = value
+            default: break
+            }
+        }
+        return pages.flatMap(\.data).map { subscription in
+            let links = subscription.relationships
+            var listing = SubscriptionListing(resource: subscription)
+            listing.planAvailabilities = (links?.planAvailabilities?.data ?? []).compactMap { plans[$0.id] }
+            let intro = links?.introductoryOffers
+            // Without the relationship's data (an older server), ask: the list cannot prove there are none.
+            listing.hasIntroductoryOffers = intro?.data.map { !$0.isEmpty } ?? true
+            if let data = links?.promotionalOffers?.data {
+                listing.promotionalOffers = Included(items: data.compactMap { promotions[$0.id] },
+                                                     complete: links?.promotionalOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
+            } else {
+                listing.promotionalOffers.complete = false
+            }
+            if let data = links?.offerCodes?.data {
+                listing.offerCodes = Included(items: data.compactMap { codes[$0.id] },
+                                              complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
+            } else {
+                listing.offerCodes.complete = false
+            }
+            if let data = links?.winBackOffers?.data {
+                listing.winBackOffers = Included(items: data.compactMap { winBacks[$0.id] },
+                                                 complete: links?.winBackOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
+            } else {
+                listing.winBackOffers.complete = false
+            }
+            listing.screenshot = links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] }
+            return listing
+        }
+    }
+
+    // MARK: Calls
+
+    func read<Result>(_ context: String, _ call: (Client) async throws -> Result) async throws(SyncError) -> Result {
+        do { return try await asc.send(call) } catch { throw .read(context: context, error: error) }
+    }
+
+    func pages<Page: Sendable>(_ context: String, _ first: @escaping @Sendable (Client) async throws -> Page,
+                               next: @escaping @Sendable (Page) -> String?) async throws(SyncError) -> [Page] {
+        do { return try await asc.allPages(first, next: next) } catch { throw .read(context: context, error: error) }
+    }
+
+    /// Runs `read` over every item, `concurrency` at a time, keeping the items' order.
+    func concurrently<Item: Sendable, Result: Sendable>(_ items: [Item],
+                                                        _ read: @escaping @Sendable (Item) async throws(SyncError) -> Result)
+        async throws(SyncError) -> [Result] {
+        let limit = concurrency
+        do {
+            return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
+                var results = [Result?](repeating: nil, count: items.count)
+                var next = 0
+                while next < min(limit, items.count) {
+                    let index = next
+                    group.addTask { (index, try await read(items[index])) }
+                    next += 1
+                }
+                while let (index, result) = try await group.next() {
+                    results[index] = result
+                    if next < items.count {
+                        let index = next
+                        group.addTask { (index, try await read(items[index])) }
+                        next += 1
+                    }
+                }
+                return results.compactMap { $0 }
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .store(context: "reading App Store Connect", reason: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+import Foundation
+import IAPCatalog
+import IAPCore
+import SyncPlan
+
+/// An operation a resource kind declares: what `push` sends for one change, through the generated client.
+/// `export asc` runs the same `perform` against a recording transport, so requests are described once.
+protocol WriteOperation: PlannedOperation {
+    func perform(_ context: WriteContext) async throws(ASCError)
+}
+
+/// What operations share while a plan is applied: the client, the ids of resources created so far, the price
+/// points looked up, and how many requests went out. `push` uses live ids; `export asc` records requests and
+/// names what does not exist yet with `${…}` placeholders.
+final class WriteContext: @unchecked Sendable {
+    let asc: AppStoreConnectClient
+    /// Set when requests are recorded for `export asc` instead of sent.
+    let recorder: RequestRecorder?
+    private let lock = NSLock()
+    private var created: [String: String] = [:]
+    /// (product id, territory, cents) -> price point id.
+    private var points: [String: String] = [:]
+    /// Localizations a version had when the push opened or found it, by locale, so a locale a new version copied
+    /// from the previous one is updated instead of created twice.
+    private var versionLocalizations: [String: [String: String]] = [:]
+    private(set) var requests = 0
+
+    init(asc: AppStoreConnectClient, recorder: RequestRecorder? = nil) {
+        self.asc = asc
+        self.recorder = recorder
+    }
+
+    var isRecording: Bool { recorder != nil }
+
+    // MARK: Ids
+
+    func id(_ ref: ResourceRef) -> String {
+        switch ref {
+        case let .id(id): return id
+        case let .created(name): return lock.withLock { created[name] } ?? "${\(name)}"
+        }
+    }
+
+    func record(created id: String, as name: String) {
+        lock.withLock { created[name] = isRecording ? "${\(name)}" : id }
+        recorder?.tagLast(ref: name)
+    }
+
+    func localizations(ofVersion version: String) -> [String: String] { lock.withLock { versionLocalizations[version] ?? [:] } }
+    func setLocalizations(_ byLocale: [String: String], ofVersion version: String) {
+        lock.withLock { versionLocalizations[version] = byLocale }
+    }
+
+    // MARK: Requests
+
+    /// Sends one generated operation, counting it.
+    func send<Value>(_ call: (Client) async throws -> Value) async throws(ASCError) -> Value {
+        lock.withLock { requests += 1 }
+        return try await asc.send(call)
+    }
+
+    /// Every page of a list, each counted.
+    func allPages<Page: Sendable>(_ first: @escaping @Sendable (Client) async throws -> Page,
+                                  next: @escaping @Sendable (Page) -> String?) async throws(ASCError) -> [Page] {
+        let pages = try await asc.allPages(first, next: next)
+        lock.withLock { requests += pages.count }
+        return pages
+    }
+
+    /// Sends the parts of an upload App Store Connect reserved (`uploadOperations`), or, when recording, one entry
+    /// naming the file.
+    func upload(file path: String, data: Data, operations: [Components.Schemas.UploadOperation], ref: String) async throws(ASCError) {
+        if let recorder {
+            recorder.note(method: "PUT", path: "${\(ref).uploadOperations}", file: path)
+            return
+        }
+        for upload in operations {
+            guard let text = upload.url, let url = URL(string: text) else { continue }
+            let offset = upload.offset ?? 0
+            let length = upload.length ?? (data.count - offset)
+            guard offset >= 0, length >= 0, offset + length <= data.count else {
+                throw .unexpectedResponse(operation: "upload of \(path)", status: nil, reason: "an upload part lies outside the file")
+            }
+            lock.withLock { requests += 1 }
+            try await asc.upload(data.subdata(in: offset..<(offset + length)), to: url, method: upload.method ?? "PUT",
+                                 headers: (upload.requestHeaders ?? []).compactMap { header in
+                                     header.name.flatMap { name in header.value.map { (name: name, value: $0) } }
+                                 })
+        }
+    }
+
+    // MARK: Price points
+
+    /// The price point of `product` for `cents` in `territory`: the USA point, or its equalization elsewhere.
+    /// Call `lookUpPricePoints` first; when recording, a placeholder names it.
+    func pricePoint(product: ResourceRef, cents: Int, territory: String) -> String {
+        let productID = id(product)
+        return lock.withLock { points[Self.key(productID, territory, cents)] }
+            ?? "${pricePoint:\(product.name):\(territory):\(Price.format(cents: cents))}"
+    }
+
+    static func key(_ product: String, _ territory: String, _ cents: Int) -> String { "\(product)|\(territory)|\(cents)" }
+
+    /// Finds the product's USA price point for `cents` (one request) and, for other territories, its equalizations
+    /// (one more). Points already known are not asked for again.
+    func lookUpPricePoints(product: ResourceRef, subscription: Bool, cents: Int, territories: [String]) async throws(ASCError) {
+        guard !isRecording else { return }
+        let productID = id(product)
+        let base = Vocabulary.baseTerritory
+        if lock.withLock({ points[Self.key(productID, base, cents)] }) == nil {
+            let candidates: [(String, String?)]
+            if subscription {
+                candidates = try await allPages({
+                    try await $0.subscriptionsPricePointsGetToManyRelated(path: .init(id: productID),
+                                                                          query: .init(filterTerritory: [base], limit: 8000)).ok.body.json
+                }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.attributes?.customerPrice) }
+            } else {
+                candidates = try await allPages({
+                    try await $0.inAppPurchasesV2PricePointsGetToManyRelated(path: .init(id: productID),
+                                                                              query: .init(filterTerritory: [base], limit: 8000)).ok.body.json
+                }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.attributes?.customerPrice) }
+            }
+            guard let match = candidates.first(where: { $0.1.flatMap { Price(text: $0)?.cents } == cents }) else {
+                throw .unexpectedResponse(operation: "price points of \(productID)", status: nil,
+                                          reason: "App Store Connect has no USA price point of \(Price.format(cents: cents)) USD")
+            }
+            lock.withLock { points[Self.key(productID, base, cents)] = match.0 }
+        }
+        let missing = lock.withLock { territories.filter { $0 != base && points[Self.key(productID, $0, cents)] == nil } }
+        guard subscription, !missing.isEmpty, let usa = lock.withLock({ points[Self.key(productID, base, cents)] }) else { return }
+        let equalizations = try await allPages({
+            try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: usa), query: .init(limit: 8000, include: [.territory])).ok.body.json
+        }, next: { $0.links.next }).flatMap(\.data)
+        lock.withLock {
+            for point in equalizations {
+                guard let territory = point.relationships?.territory?.data?.id else { continue }
+                points[Self.key(productID, territory, cents)] = point.id
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+import IAPCatalog
+import SyncPlan
+
+/// Where an in-app purchase is sold (`inAppPurchaseAvailabilities`): its territories and whether new ones are added.
+enum InAppPurchaseAvailabilityKind: ProductResourceKind {
+    typealias Schemas = Components.Schemas
+
+    /// The availability comes with the list; its territories take one request.
+    static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
+        guard let availability = listing.availability else { return }
+        product.ids.availability = availability.id
+        let territories = try await reader.pages("reading the territories of in-app purchase \(product.record.productID)") {
+            try await $0.inAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: availability.id), query: .init(limit: 200)).ok.body.json
+        } next: { $0.links.next }.flatMap { $0.data.map(\.id) }
+        product.record.availability = AvailabilityRecord(territories: territories,
+                                                         availableInNewTerritories: availability.attributes?.availableInNewTerritories ?? false)
+    }
+
+    static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
+        guard let availability = wanted.availability, availability != live?.record.availability else { return }
+        builder.add(live?.record.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted,
+                    fields: PlanBuilder.availabilityFields(from: live?.record.availability, to: availability),
+                    operations: [Set(product: product, availability: availability)])
+    }
+
+    /// A new availability replaces the product's current one.
+    struct Set: WriteOperation {
+        var product: ResourceRef
+        var availability: AvailabilityRecord
+        var summary: String { "set availability (\(availability.territories.count) territories)" }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            let body = Schemas.InAppPurchaseAvailabilityCreateRequest(data: .init(
+                _type: .inAppPurchaseAvailabilities,
+                attributes: .init(availableInNewTerritories: availability.availableInNewTerritories),
+                relationships: .init(
+                    inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: context.id(product))),
+                    availableTerritories: .init(data: availability.territories.map { .init(_type: .territories, id: $0) }))))
+            _ = try await context.send { try await $0.inAppPurchaseAvailabilitiesCreateInstance(body: .json(body)).created.body.json.data.id }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+import IAPCatalog
+import SyncPlan
+
+/// The in-app purchase itself (`inAppPurchases`, v2): product ID and type (fixed once created), reference name,
+/// review note and family sharing (which App Store Connect never turns off again).
+enum InAppPurchaseKind: ProductResourceKind {
+    typealias Schemas = Components.Schemas
+
+    static func ref(_ productID: String) -> String { "iap:\(productID)" }
+
+    /// The list entry holds every attribute: nothing more to read.
+    static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {}
+
+    /// The record of a listed in-app purchase, or nil for one the catalog cannot describe.
+    static func record(_ purchase: Schemas.InAppPurchaseV2) -> StoreProduct? {
+        guard let attributes = purchase.attributes, let productID = attributes.productId,
+              let type = attributes.inAppPurchaseType.flatMap({ Vocabulary.productType(api: $0.rawValue) })
+        else { return nil }
+        let record = ProductRecord(productID: productID, referenceName: attributes.name ?? productID, type: type,
+                                   familySharable: attributes.familySharable ?? false,
+                                   reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 })
+        return StoreProduct(record: record, ids: ProductIDs(resource: purchase.id), state: attributes.state?.rawValue)
+    }
+
+    static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
+        guard let live else {
+            builder.add(.create, "inAppPurchase", wanted, fields: PlanBuilder.creationFields(wanted),
+                        operations: [Create(ref: ref(wanted.productID), app: builder.app.id, record: wanted)])
+            return
+        }
+        let update = ProductAttributes.compare(wanted, live: live.record, resource: "inAppPurchase", builder: &builder)
+        if let update {
+            builder.add(.update, "inAppPurchase", wanted, fields: update.fields,
+                        operations: [Update(product: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
+                                            familySharable: update.familySharable)])
+        } else if !builder.changes.contains(where: { $0.productID == wanted.productID && $0.resource == "inAppPurchase" }) {
+            builder.add(.unchanged, "inAppPurchase", wanted)
+        }
+    }
+
+    struct Create: WriteOperation {
+        var ref: String
+        var app: String
+        var record: ProductRecord
+        var summary: String { "create in-app purchase \(record.productID)" }
+        var createdRef: String? { ref }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            let type = Schemas.InAppPurchaseType(rawValue: Vocabulary.apiProductType(record.type) ?? "") ?? .consumable
+            let body = Schemas.InAppPurchaseV2CreateRequest(data: .init(
+                _type: .inAppPurchases,
+                attributes: .init(name: record.referenceName, productId: record.productID, inAppPurchaseType: type,
+                                  reviewNote: record.reviewNote, familySharable: record.familySharable),
+                relationships: .init(app: .init(data: .init(_type: .apps, id: app)))))
+            let id = try await context.send { try await $0.inAppPurchasesV2CreateInstance(body: .json(body)).created.body.json.data.id }
+            context.record(created: id, as: ref)
+        }
+    }
+
+    struct Update: WriteOperation {
+        var product: ResourceRef
+        var referenceName: String?
+        var reviewNote: String?
+        var familySharable: Bool?
+        var summary: String { "update in-app purchase \(product)" }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            let id = context.id(product)
+            let body = Schemas.InAppPurchaseV2UpdateRequest(data: .init(
+                _type: .inAppPurchases, id: id, attributes: .init(name: referenceName, reviewNote: reviewNote, familySharable: familySharable)))
+            _ = try await context.send { try await $0.inAppPurchasesV2UpdateInstance(path: .init(id: id), body: .json(body)).ok }
+        }
+    }
+}
+
+/// The attributes in-app purchases and subscriptions share: what may change, and what App Store Connect refuses.
+enum ProductAttributes {
+    struct Update {
+        var fields: [Change.Field]
+        var referenceName: String?
+        var reviewNote: String?
+        var familySharable: Bool?
+        var groupLevel: Int?
+    }
+
+    /// Adds refused changes for a new period or family sharing turned off; returns the update to send, if any.
+    static func compare(_ wanted: ProductRecord, live: ProductRecord, resource: String, builder: inout PlanBuilder) -> Update? {
+        if let period = wanted.period, let livePeriod = live.period, period != livePeriod {
+            builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "period" },
+                        fields: [Change.Field("period", from: livePeriod, to: period)],
+                        reason: "App Store Connect cannot change a subscription's period once it is set")
+        }
+        if live.familySharable && !wanted.familySharable {
+            builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "familySharable" },
+                        fields: [Change.Field("familySharable", from: "true", to: "false")],
+                        reason: "App Store Connect cannot turn family sharing off once it is on")
+        }
+        var update = Update(fields: [])
+        if wanted.referenceName != live.referenceName {
+            update.referenceName = wanted.referenceName
+            update.fields.append(Change.Field("referenceName", from: live.referenceName, to: wanted.referenceName))
+        }
+        if (wanted.reviewNote ?? "") != (live.reviewNote ?? "") {
+            update.reviewNote = wanted.reviewNote ?? ""
+            update.fields.append(Change.Field("reviewNote", from: live.reviewNote, to: wanted.reviewNote ?? ""))
+        }
+        if wanted.familySharable && !live.familySharable {
+            update.familySharable = true
+            update.fields.append(Change.Field("familySharable", from: "false", to: "true"))
+        }
+        if let level = wanted.groupLevel, level != live.groupLevel {
+            update.groupLevel = level
+            update.fields.append(Change.Field("groupLevel", from: live.groupLevel.map(String.init), to: String(level)))
+        }
+        return update.fields.isEmpty ? nil : update
+    }
+}

@@ -1,0 +1,82 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+import IAPCatalog
+import SyncPlan
+
+/// A subscription's promotional offers (`subscriptionPromotionalOffers`), by offer code, per billing plan; at most
+/// ten, their terms fixed once created.
+enum PromotionalOfferKind: ProductResourceKind {
+    typealias Schemas = Components.Schemas
+
+    /// The offers come with the list (the rest, when it was cut short, in one request); a paid offer's USD price
+    /// takes one request.
+    static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
+        let context = "reading the promotional offers of subscription \(product.record.productID)"
+        let id = product.ids.resource
+        var offers = listing.promotionalOffers.items
+        if !listing.promotionalOffers.complete {
+            offers = try await reader.pages(context) {
+                try await $0.subscriptionsPromotionalOffersGetToManyRelated(path: .init(id: id), query: .init(limit: 200)).ok.body.json
+            } next: { $0.links.next }.flatMap(\.data)
+        }
+        for offer in offers {
+            guard let attributes = offer.attributes, let code = attributes.offerCode, let mode = attributes.offerMode?.rawValue,
+                  let duration = attributes.duration?.rawValue else { continue }
+            let offerID = offer.id
+            let price = mode == "FREE_TRIAL" ? nil : try await OfferRequests.baseTerritoryPrice(context, reader: reader) {
+                try await $0.subscriptionPromotionalOffersPricesGetToManyRelated(
+                    path: .init(id: offerID), query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: 200, include: [.subscriptionPricePoint])
+                ).ok.body.json
+            }
+            product.ids.promotionalOffers[code] = offer.id
+            let plan = attributes.targetSubscriptionPlanType?.rawValue
+            let promotion = OfferRecord(kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
+                                        duration: duration, periods: attributes.numberOfPeriods ?? 1, priceCents: price, planType: plan)
+            if plan == "MONTHLY" {
+                product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
+                product.record.monthlyPlan?.promotionalOffers.append(promotion)
+            } else {
+                product.record.promotionalOffers.append(promotion)
+            }
+        }
+    }
+
+    static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
+        let liveSlices = PlanSlice.slices(of: live?.record)
+        for (planType, slice) in PlanSlice.slices(of: wanted).sorted(by: { $0.key > $1.key }) {
+            let territories = slice.availability?.territories ?? builder.territories
+            OfferRequests.compare("subscriptionPromotionalOffer", wanted: slice.promotionalOffers,
+                                  existing: liveSlices[planType]?.promotionalOffers ?? [], product: wanted,
+                                  key: slice.key ?? "promotionalOffers", builder: &builder) {
+                Create(subscription: product, offer: $0, territories: territories)
+            }
+        }
+    }
+
+    /// One request with the offer's price in every territory inline.
+    struct Create: WriteOperation {
+        var subscription: ResourceRef
+        var offer: OfferRecord
+        var territories: [String]
+        var summary: String { "create promotional offer \(offer.identifier ?? "")" }
+        var estimatedRequests: Int { OfferRequests.estimate(offer) }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            let prices = try await OfferRequests.prices(offer, subscription: subscription, territories: territories, context: context)
+            let body = Schemas.SubscriptionPromotionalOfferCreateRequest(
+                data: .init(
+                    _type: .subscriptionPromotionalOffers,
+                    attributes: .init(duration: OfferRequests.duration(offer), name: offer.referenceName ?? offer.identifier ?? "",
+                                      numberOfPeriods: offer.periods, offerCode: offer.identifier ?? "", offerMode: OfferRequests.mode(offer),
+                                      targetSubscriptionPlanType: OfferRequests.plan(offer)),
+                    relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))),
+                                         prices: .init(data: prices.map { .init(_type: .subscriptionPromotionalOfferPrices, id: $0.local) }))),
+                included: prices.map { price in
+                    .init(_type: .subscriptionPromotionalOfferPrices, id: price.local, relationships: .init(
+                        territory: .init(data: .init(_type: .territories, id: price.territory)),
+                        subscriptionPricePoint: .init(data: .init(_type: .subscriptionPricePoints, id: price.point))))
+                })
+            _ = try await context.send { try await $0.subscriptionPromotionalOffersCreateInstance(body: .json(body)).created.body.json.data.id }
+        }
+    }
+}

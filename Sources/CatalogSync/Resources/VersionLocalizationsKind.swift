@@ -1,0 +1,153 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+import IAPCatalog
+import SyncPlan
+
+/// How one owner of versioned localizations (an in-app purchase, a subscription, a subscription group) spells
+/// its requests. Since App Store Connect API 4.4, localizations belong to a version: the draft container of one
+/// review cycle, created by the client, read-only once submitted.
+protocol LocalizationAPI: Sendable {
+    associatedtype Listing: Sendable
+    /// `inAppPurchaseLocalization`, `subscriptionLocalization`, `subscriptionGroupLocalization`.
+    static var resource: String { get }
+    /// The name a version created in the push goes by (`iap-version:PRODUCT`).
+    static var versionPrefix: String { get }
+    /// The owner's versions with each one's localizations (`include=localizations`: one request for all).
+    static func versions(owner: String, reader: StoreReader) async throws(SyncError) -> [VersionListing]
+    /// The localizations of one version (when the included list was cut short).
+    static func localizations(version: String, reader: StoreReader) async throws(SyncError) -> [LocalizationListing]
+    static func createVersion(owner: String, _ context: WriteContext) async throws(ASCError) -> String
+    static func localizationIDs(version: String, _ context: WriteContext) async throws(ASCError) -> [String: String]
+    static func create(_ localization: LocalizationRecord, version: String, _ context: WriteContext) async throws(ASCError) -> String
+    static func update(_ localization: LocalizationRecord, id: String, _ context: WriteContext) async throws(ASCError)
+}
+
+struct VersionListing: Sendable {
+    var id: String
+    var number: Int?
+    var state: String?
+    var localizations: [LocalizationListing]
+    /// False when App Store Connect cut the included localizations short.
+    var complete: Bool
+}
+
+struct LocalizationListing: Sendable {
+    var id: String
+    var record: LocalizationRecord
+}
+
+/// A product's localizations on its current version, for any owner that has them.
+enum VersionLocalizationsKind<API: LocalizationAPI>: ProductResourceKind {
+    typealias Listing = API.Listing
+
+    static func read(into product: inout StoreProduct, listing: Listing, reader: StoreReader) async throws(SyncError) {
+        guard let current = try await currentVersion(owner: product.ids.resource, reader: reader) else { return }
+        product.ids.version = current.version.id
+        product.ids.versionEditable = current.editable
+        for localization in current.localizations {
+            product.record.localizations.append(localization.record)
+            product.ids.localizations[localization.record.locale] = localization.id
+        }
+        product.record.localizations.sort { $0.locale < $1.locale }
+    }
+
+    /// The version whose localizations count, with them: the one still being edited, else the newest.
+    static func currentVersion(owner: String, reader: StoreReader) async throws(SyncError)
+        -> (version: VersionListing, editable: Bool, localizations: [LocalizationListing])? {
+        let versions = try await API.versions(owner: owner, reader: reader)
+        guard let current = Self.current(versions) else { return nil }
+        let localizations = current.version.complete
+            ? current.version.localizations
+            : try await API.localizations(version: current.version.id, reader: reader)
+        return (current.version, current.editable, localizations)
+    }
+
+    static func current(_ versions: [VersionListing]) -> (version: VersionListing, editable: Bool)? {
+        let editableStates: Set<String> = ["PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "REJECTED", "DEVELOPER_REJECTED"]
+        if let editable = versions.filter({ editableStates.contains($0.state ?? "") }).max(by: { ($0.number ?? 0) < ($1.number ?? 0) }) {
+            return (editable, true)
+        }
+        return versions.max { ($0.number ?? 0) < ($1.number ?? 0) }.map { ($0, false) }
+    }
+
+    static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
+        plan(wanted.localizations, live: live?.record.localizations ?? [], ids: live?.ids, ownerName: wanted.productID,
+             owner: product, ownerIsNew: live == nil, record: wanted, path: wanted.path, builder: &builder)
+    }
+
+    /// Creates and updates localizations on the owner's current version, opening a new version first when the
+    /// current one is already submitted. Localizations App Store Connect has and the catalog does not stay.
+    static func plan(_ wanted: [LocalizationRecord], live: [LocalizationRecord], ids: ProductIDs?, ownerName: String,
+                     owner: ResourceRef, ownerIsNew: Bool, record: ProductRecord?, path: CatalogPath?,
+                     detailPrefix: String? = nil, builder: inout PlanBuilder) {
+        let pending = builder.diffLocalizations(wanted, live: live, resource: API.resource, product: record, detailPrefix: detailPrefix)
+        guard !pending.isEmpty else { return }
+        let editable = ids?.versionEditable == true
+        let versionRef: ResourceRef
+        var opening: [any PlannedOperation] = []
+        if let version = ids?.version, editable {
+            versionRef = .id(version)
+        } else {
+            let name = "\(API.versionPrefix):\(ownerName)"
+            versionRef = .created(name)
+            opening = [OpenVersion(ref: name, owner: owner, ownerIsNew: ownerIsNew)]
+        }
+        for (position, (localization, old)) in pending.enumerated() {
+            let location = path.flatMap { path in wanted.firstIndex(of: localization).map { path / "localizations" + $0 } }
+            let operation: any PlannedOperation
+            if old != nil, editable, let id = ids?.localizations[localization.locale] {
+                operation = Update(id: id, localization: localization)
+            } else {
+                operation = Create(version: versionRef, localization: localization)
+            }
+            builder.add(old == nil ? .create : .update, API.resource, record, path: location,
+                        detail: [detailPrefix, localization.locale].compactMap { $0 }.joined(separator: " "),
+                        fields: PlanBuilder.localizationFields(from: old, to: localization),
+                        operations: (position == 0 ? opening : []) + [operation])
+        }
+    }
+
+    /// Opens a version for edits: a new owner has none yet; an owner whose versions are all submitted gets a new
+    /// one, which App Store Connect fills with the previous texts (read back, so those locales are updated).
+    struct OpenVersion: WriteOperation {
+        var ref: String
+        var owner: ResourceRef
+        var ownerIsNew: Bool
+        var summary: String { "open a version of \(owner)" }
+        var createdRef: String? { ref }
+        var estimatedRequests: Int { ownerIsNew ? 1 : 2 }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            let version = try await API.createVersion(owner: context.id(owner), context)
+            context.record(created: version, as: ref)
+            if !ownerIsNew, !context.isRecording {
+                context.setLocalizations(try await API.localizationIDs(version: version, context), ofVersion: version)
+            }
+        }
+    }
+
+    struct Create: WriteOperation {
+        var version: ResourceRef
+        var localization: LocalizationRecord
+        var summary: String { "create \(localization.locale) localization" }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            let versionID = context.id(version)
+            if let id = context.localizations(ofVersion: versionID)[localization.locale] {
+                try await API.update(localization, id: id, context)
+            } else {
+                _ = try await API.create(localization, version: versionID, context)
+            }
+        }
+    }
+
+    struct Update: WriteOperation {
+        var id: String
+        var localization: LocalizationRecord
+        var summary: String { "update \(localization.locale) localization" }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            try await API.update(localization, id: id, context)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import IAPCatalog
+import IAPCore
+
+/// What `push` would do to bring App Store Connect in line with the catalog: one `Change` per resource, each
+/// with the operations that make it, in the order they must run.
+public struct Plan: Sendable {
+    public var app: StoreApp
+    public var changes: [Change]
+
+    public init(app: StoreApp, changes: [Change]) {
+        self.app = app
+        self.changes = changes
+    }
+
+    /// Every write, in dependency order.
+    public var operations: [any PlannedOperation] { changes.flatMap(\.operations) }
+
+    /// About how many requests `push` sends for this plan (an upper bound for most operations).
+    public var estimatedRequests: Int { operations.reduce(0) { $0 + $1.estimatedRequests } }
+
+    /// True when `push` would write nothing.
+    public var isEmpty: Bool { changes.allSatisfy { $0.action == .unchanged || $0.action == .unmanaged || $0.action == .refused } }
+
+    public func count(_ action: Change.Action) -> Int { changes.lazy.filter { $0.action == action }.count }
+}
+
+/// One resource's fate in a plan.
+public struct Change: Sendable {
+    public enum Action: String, Sendable, CaseIterable {
+        case create, update, unchanged
+        /// A change App Store Connect forbids (a product ID, a type, a period, family sharing once on, a reused
+        /// retired ID): shown, never attempted.
+        case refused
+        /// In App Store Connect but not in the catalog: listed, never deleted.
+        case unmanaged
+    }
+
+    /// One field's old and new value, as text for people and JSON for machines.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var from: String?
+        public var to: String?
+        public init(_ name: String, from: String?, to: String?) {
+            self.name = name
+            self.from = from
+            self.to = to
+        }
+    }
+
+    public var action: Action
+    /// `inAppPurchase`, `inAppPurchaseLocalization`, `subscriptionPrices`, … (App Store Connect's resource names).
+    public var resource: String
+    public var productID: String?
+    /// The catalog path of the value behind the change (`products[0].localizations[1]`).
+    public var path: String?
+    /// The catalog line and column, when the change comes from the catalog.
+    public var location: SourceLocation?
+    /// A locale, an offer id or a territory count that tells resources of one kind apart.
+    public var detail: String?
+    public var fields: [Field]
+    /// Why a change is refused or what an unmanaged resource is.
+    public var reason: String?
+    public var operations: [any PlannedOperation]
+
+    public init(action: Action, resource: String, productID: String? = nil, path: String? = nil,
+                location: SourceLocation? = nil, detail: String? = nil, fields: [Field] = [], reason: String? = nil,
+                operations: [any PlannedOperation] = []) {
+        self.action = action
+        self.resource = resource
+        self.productID = productID
+        self.path = path
+        self.location = location
+        self.detail = detail
+        self.fields = fields
+        self.reason = reason
+        self.operations = operations
+    }
+}
+
+/// A resource an operation acts on: one App Store Connect already has, or one an earlier operation creates.
+public enum ResourceRef: Sendable, Hashable, CustomStringConvertible {
+    case id(String)
+    /// Created earlier in the same push; `export asc` writes it as `${name}`.
+    case created(String)
+
+    public var description: String {
+        switch self {
+        case let .id(id): return id
+        case let .created(name): return "${\(name)}"
+        }
+    }
+
+    /// The name without `${}`, or the id.
+    public var name: String {
+        switch self {
+        case let .id(id): return id
+        case let .created(name): return name
+        }
+    }
+}
+
+/// One write (or a short, fixed series of them) that `push` performs and `export asc` lists. Each resource kind
+/// declares its own operations next to the code that reads and compares it; the plan only needs what follows.
+public protocol PlannedOperation: Sendable {
+    /// A short description for progress lines and failure messages.
+    var summary: String { get }
+    /// The name later operations use for the resource this one creates (`${name}` in `export asc`).
+    var createdRef: String? { get }
+    /// The requests this operation sends, for the plan's budget line and push's pacing.
+    var estimatedRequests: Int { get }
+}
+
+extension PlannedOperation {
+    public var createdRef: String? { nil }
+    public var estimatedRequests: Int { 1 }
+}

@@ -31,7 +31,7 @@ OPERATION_IDS = [r[2] for r in ROUTES]
 
 DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
                     "rateRemaining": 3600, "autoCreateVersions": False, "assetProcessingReads": 0,
-                    "strictOfferRules": True}
+                    "strictOfferRules": True, "emptyToOne": "null", "firstPriceByPostFails": True}
 
 
 def compile_routes(routes):

@@ -4,7 +4,7 @@ builtin_tables.py, checked strictly (every attribute and relationship a request 
 import re
 
 from . import builtin_tables as builtin
-from .common import BodyError, Shape, Stats, error_code, unknown_members
+from .common import BodyError, Shape, Stats, error_code, unknown_members, uses_null_to_one
 
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -16,12 +16,18 @@ class BuiltinContract:
         self.stats = Stats(self.mode)
         self.shapes = {}
         for op, spec in builtin.BODIES.items():
+            if "linkages" in spec:
+                self.shapes[op] = Shape(spec["linkages"], None, None, {}, linkages=True)
+                continue
             inc = {t: (set(a) if a else None, set(r) if r else None) for t, (a, r) in spec["included"].items()}
             self.shapes[op] = Shape(spec["type"], set(spec["attrs"]) if spec["attrs"] else None,
-                                     set(spec["rels"]) if spec["rels"] else None, inc)
+                                    set(spec["rels"]) if spec["rels"] else None, inc)
 
     def known(self, op):
         return op in builtin.QUERIES or op in builtin.BODIES or op.endswith("_deleteInstance")
+
+    def takes_body(self, op):
+        return op in builtin.BODIES
 
     # -- query parameters
     def query_errors(self, op, params):
@@ -47,9 +53,10 @@ class BuiltinContract:
                 if bad:
                     errors.append(("PARAMETER_ERROR.INVALID", name, "invalid value(s) %s" % ", ".join(bad)))
                 continue
-            if m and m.group(1) == "limit" and m.group(2) in includes:
-                if not value.isdigit() or not 1 <= int(value) <= 50:
-                    errors.append(("PARAMETER_ERROR.INVALID", name, "'%s' is not a valid limit (1...50)" % value))
+            if m and m.group(1) == "limit" and m.group(2) in builtin.INCLUDE_LIMITS.get(op, ()):
+                most = builtin.INCLUDE_LIMIT_MAX
+                if not value.isdigit() or not 1 <= int(value) <= most:
+                    errors.append(("PARAMETER_ERROR.INVALID", name, "'%s' is not a valid limit (1...%d)" % (value, most)))
                 continue
             errors.append(("PARAMETER_ERROR.ILLEGAL", name, "The parameter '%s' can not be used with this request" % name))
         return errors
@@ -58,7 +65,9 @@ class BuiltinContract:
     def body_errors(self, op, doc):
         spec = builtin.BODIES[op]
         errors = []
-        if not isinstance(doc, dict) or not isinstance(doc.get("data"), dict):
+        if "linkages" in spec:
+            errors += self._linkages(doc, spec["linkages"])
+        elif not isinstance(doc, dict) or not isinstance(doc.get("data"), dict):
             errors.append(BodyError("ENTITY_ERROR", "/data", "the request document needs a 'data' object"))
         else:
             errors += self._resource(doc["data"], "/data", spec["type"], spec["attrs"], spec["required"], spec["rels"],
@@ -72,11 +81,20 @@ class BuiltinContract:
                         t = item.get("type") if isinstance(item, dict) else None
                         if t in spec["included"]:
                             attrs, rels = spec["included"][t]
-                            errors += self._resource(item, "/included/%d" % i, t, attrs, [], rels, [], False,
+                            required = spec["included_required"].get(t, [])
+                            errors += self._resource(item, "/included/%d" % i, t, attrs, required, rels, [], False,
                                                      section="INCLUDED")
         errors += unknown_members(doc, self.shapes[op])
         self._count(errors)
         return errors
+
+    @staticmethod
+    def _linkages(doc, type_):
+        data = doc.get("data") if isinstance(doc, dict) else None
+        if not isinstance(data, list):
+            return [BodyError("ENTITY_ERROR", "/data", "the request document needs a 'data' array of linkages")]
+        return [BodyError("ENTITY_ERROR.RELATIONSHIP.INVALID", "/data/%d" % i, msg)
+                for i, msg in enumerate(_ref_error(ref, type_) for ref in data) if msg]
 
     def _count(self, errors):
         with self.stats.lock:
@@ -134,6 +152,8 @@ class BuiltinContract:
     def response_error(self, op, status, doc):
         with self.stats.lock:
             self.stats.responses += 1
+            if status < 300 and uses_null_to_one(doc):
+                self.stats.null_to_one += 1
         problem = None
         if status >= 400:
             errs = doc.get("errors") if isinstance(doc, dict) else None
@@ -141,6 +161,8 @@ class BuiltinContract:
                 problem = "error document without errors[].status/code/title"
         elif not isinstance(doc, dict) or "data" not in doc or "self" not in doc.get("links", {}):
             problem = "response without data and links.self"
+        elif doc["data"] is None and op.endswith("_getToOneRelated"):
+            pass  # the deliberate allowance: an empty to-one relationship is `"data": null`
         else:
             items = doc["data"] if isinstance(doc["data"], list) else [doc["data"]]
             for item in items + doc.get("included", []):

@@ -37,8 +37,9 @@ class Shape:
     """What a request may carry, for the unknown-member checks: attribute and relationship names of the primary
     data and of each included resource type."""
 
-    def __init__(self, type_, attrs, rels, included):
+    def __init__(self, type_, attrs, rels, included, linkages=False):
         self.type, self.attrs, self.rels, self.included = type_, attrs, rels, included
+        self.linkages = linkages  # the body is `{"data": [linkage...]}` (a to-many relationship request)
 
 
 def unknown_members(doc, shape):
@@ -49,6 +50,11 @@ def unknown_members(doc, shape):
         if key not in ("data", "included"):
             errors.append(BodyError("ENTITY_ERROR", "/" + key, "'%s' is not allowed in a request document" % key))
     data = doc.get("data")
+    if shape.linkages and isinstance(data, list):
+        for i, item in enumerate(data):
+            for key in item if isinstance(item, dict) else ():
+                if key not in ("type", "id"):
+                    errors.append(BodyError("ENTITY_ERROR", "/data/%d/%s" % (i, key), "'%s' is not a linkage member" % key))
     if isinstance(data, dict):
         errors += unknown_in_resource(data, "/data", shape.attrs, shape.rels)
     included = doc.get("included")
@@ -87,6 +93,19 @@ def unknown_in_resource(res, base, attrs, rels, section=None):
     return errors
 
 
+def uses_null_to_one(doc):
+    """Whether a response relies on the deliberate allowance: `"data": null` for an empty to-one relationship, at
+    the top level of a to-one read or in a resource's relationships."""
+    if not isinstance(doc, dict) or "data" not in doc:
+        return False
+    if doc["data"] is None:
+        return True
+    items = (doc["data"] if isinstance(doc["data"], list) else [doc["data"]]) + doc.get("included", [])
+    return any(isinstance(rel, dict) and "data" in rel and rel["data"] is None
+               for item in items if isinstance(item, dict)
+               for rel in (item.get("relationships") or {}).values())
+
+
 class Stats:
     def __init__(self, mode):
         self.lock = threading.Lock()
@@ -95,8 +114,10 @@ class Stats:
         self.body_refusals = 0
         self.responses = 0
         self.response_failures = []
+        self.null_to_one = 0  # responses accepted under the one deliberate allowance (see README)
 
     def snapshot(self):
         with self.lock:
             return {"mode": self.mode, "requestBodiesValidated": self.bodies, "requestBodiesRefused": self.body_refusals,
-                    "responsesValidated": self.responses, "responseFailures": list(self.response_failures)}
+                    "responsesValidated": self.responses, "responseFailures": list(self.response_failures),
+                    "nullToOneAllowed": self.null_to_one}

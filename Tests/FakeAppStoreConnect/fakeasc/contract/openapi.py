@@ -6,7 +6,7 @@ import json
 import re
 import threading
 
-from .common import BodyError, Shape, Stats, error_code, json_pointer, section_of, unknown_members
+from .common import BodyError, Shape, Stats, error_code, json_pointer, section_of, unknown_members, uses_null_to_one
 
 
 class OpenAPIContract:
@@ -29,6 +29,7 @@ class OpenAPIContract:
         if missing:
             raise SystemExit("the OpenAPI document lacks operations: %s" % ", ".join(sorted(missing)))
         _nullable_to_jsonschema(doc)
+        _allow_empty_to_one(doc["components"]["schemas"])
         self.doc = doc
         self.components = doc["components"]
         self.jsonschema = jsonschema
@@ -50,6 +51,9 @@ class OpenAPIContract:
 
     def known(self, op):
         return op in self.ops
+
+    def takes_body(self, op):
+        return "requestBody" in self.ops[op][2]
 
     def _resolve(self, s):
         seen = 0
@@ -76,6 +80,9 @@ class OpenAPIContract:
     def _shape(self, ref):
         root = self._resolve({"$ref": ref})
         data = self._resolve(root["properties"]["data"])
+        if data.get("type") == "array":  # a to-many relationship request: `{"data": [linkage...]}`
+            item = self._resolve(data["items"])
+            return Shape(self._resolve(item["properties"]["type"]).get("enum", [None])[0], None, None, {}, linkages=True)
         dp = data["properties"]
         t = self._resolve(dp["type"]).get("enum", [None])[0]
         attrs = self._props(dp["attributes"]) if "attributes" in dp else None
@@ -155,9 +162,13 @@ class OpenAPIContract:
             ref = entry.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
         with self.stats.lock:
             self.stats.responses += 1
+            if status < 300 and uses_null_to_one(doc):
+                self.stats.null_to_one += 1
         if ref is None:
             return None
-        v = self._validator(("response", op, status), ref)
+        if status == 200 and op.endswith("_getToOneRelated") and isinstance(doc, dict) and doc.get("data", 0) is None:
+            ref = EMPTY_TO_ONE_REF  # the deliberate allowance, at the top level of a to-one read
+        v = self._validator(("response", op, status, ref), ref)
         err = next(iter(v.iter_errors(doc)), None)
         if err is None:
             return None
@@ -165,6 +176,27 @@ class OpenAPIContract:
         with self.stats.lock:
             self.stats.response_failures.append({"operation": op, "status": status, "problem": problem})
         return problem
+
+
+EMPTY_TO_ONE_REF = "#/components/schemas/FakeEmptyToOneResponse"
+
+
+def _allow_empty_to_one(schemas):
+    """The one deliberate allowance (README): an empty to-one relationship is `"data": null`, as JSON:API says, though
+    Apple's response schemas type every to-one linkage as an object. Applied to the resource objects responses carry
+    (the schemas with `links` and `relationships`; request schemas have no `links`) and as a response schema of its
+    own for the to-one reads."""
+    for schema in schemas.values():
+        props = schema.get("properties", {}) if isinstance(schema, dict) else {}
+        if "links" not in props or "relationships" not in props:
+            continue
+        for rel in props["relationships"].get("properties", {}).values():
+            data = rel.get("properties", {}).get("data")
+            if isinstance(data, dict) and data.get("type") == "object":
+                rel["properties"]["data"] = {"anyOf": [data, {"type": "null"}]}
+    schemas["FakeEmptyToOneResponse"] = {
+        "type": "object", "required": ["data", "links"],
+        "properties": {"data": {"type": "null"}, "links": {"$ref": "#/components/schemas/DocumentLinks"}}}
 
 
 def _nullable_to_jsonschema(node):

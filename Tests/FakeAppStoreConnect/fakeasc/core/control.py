@@ -67,6 +67,8 @@ def change_settings(fake, doc):
     unknown = set(doc) - set(fake.default_settings()) - {"rateLimitRemaining"}
     if unknown:
         return 400, {"error": "unknown settings %s" % sorted(unknown)}
+    if doc.get("emptyToOne", "null") not in ("null", "404"):
+        return 400, {"error": "emptyToOne is \"null\" or \"404\""}
     doc = dict(doc)
     if "rateLimitRemaining" in doc:
         doc["rateRemaining"] = doc.pop("rateLimitRemaining")

@@ -137,7 +137,7 @@ class Dispatcher:
                     for code, name, detail in errs])
             c = Call()
             c.op, c.id, c.q, c.path, c.method, c.body = op, id_, q, path, method, None
-            if method in ("POST", "PATCH"):
+            if fake.contract.takes_body(op):
                 c.body = self.parse_body(op, body)
             with fake.lock:
                 status, doc = getattr(fake, handler)(c)

@@ -1,7 +1,7 @@
 """Price points (the USD grid and its synthetic equivalents in every territory), equalizations, and subscription
 prices."""
 
-from ..core.errors import entity_error, not_found, parameter_error
+from ..core.errors import ApiError, entity_error, not_found, parameter_error
 from ..reference import CURRENCY, FREE_POINT, TERRITORY_CODES, USD_POINTS, Points, decode_price_point, ref
 
 ROUTES = [
@@ -59,17 +59,33 @@ class Prices:
     def create_subscription_price(self, c):
         data = c.body["data"]
         sub = self.related_need(data, "subscription", "subscriptions")
-        a = data.get("attributes") or {}
-        territory, point = self.priced_point(sub, data["relationships"], "/data/relationships")
+        price = self.plan_subscription_price(sub, data, "/data")
+        if self.settings["firstPriceByPostFails"] and not self.store.kid_ids(sub, "prices"):
+            # As reported of App Store Connect: a subscription's first prices only come through the inline creates
+            # of PATCH /v1/subscriptions; this POST fails without creating anything.
+            raise ApiError(500, "UNEXPECTED_ERROR", "An unexpected error occurred on the server side.",
+                           "The subscription has no price yet; set its first prices with PATCH /v1/subscriptions/%s "
+                           "and included subscriptionPrices" % sub["id"])
+        return self.created(self.commit_subscription_price(sub, price), c)
+
+    def plan_subscription_price(self, sub, item, base):
+        """Checks a subscription price, standalone (`base` /data) or inline (/included/N), changing nothing."""
+        a = item.get("attributes") or {}
+        territory, point = self.priced_point(sub, item.get("relationships") or {}, base + "/relationships")
+        if point is None:
+            raise entity_error("ENTITY_ERROR.RELATIONSHIP.REQUIRED", "A price needs a price point",
+                               base + "/relationships/subscriptionPricePoint")
         # The standard plan bills the whole period up front; MONTHLY is the 12-month commitment paid monthly.
-        plan = a.get("planType") or "UPFRONT"
+        return {"territory": territory, "point": point, "startDate": a.get("startDate"),
+                "planType": a.get("planType") or "UPFRONT", "preserved": bool(a.get("preserveCurrentPrice"))}
+
+    def commit_subscription_price(self, sub, p):
         for old in self.store.kid_recs(sub, "prices"):
             if (self.territory_of(old), old["attributes"].get("startDate"), old["attributes"].get("planType")) == \
-                    (territory, a.get("startDate"), plan):
-                self.store.remove(old)  # same territory and start date: the new price replaces it
-        rec = self.new_subscription_price(sub, territory, point, a.get("startDate"), plan,
-                                          bool(a.get("preserveCurrentPrice")))
-        return self.created(rec, c)
+                    (p["territory"], p["startDate"], p["planType"]):
+                self.store.remove(old)  # same territory, start date and plan: the new price replaces it
+        return self.new_subscription_price(sub, p["territory"], p["point"], p["startDate"], p["planType"],
+                                           p["preserved"])
 
     def new_subscription_price(self, sub, territory, point, start=None, plan="UPFRONT", preserved=False):
         rec = {"type": "subscriptionPrices", "id": self.store.new_id(False),

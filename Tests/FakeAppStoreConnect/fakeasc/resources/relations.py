@@ -54,7 +54,11 @@ class Relations:
         parent = self.store.need(parent_type, c.id)
         rec = self.store.slot(parent, slot)
         if rec is None:
-            raise not_found("The %s has no %s" % (parent_type[:-1], slot))
+            # JSON:API answers an empty to-one relationship with `"data": null`; `emptyToOne: "404"` keeps the
+            # other reading, so clients can be tested against both.
+            if self.settings["emptyToOne"] == "404":
+                raise not_found("The %s has no %s" % (parent_type[:-1], slot))
+            return 200, self.empty_to_one(c.path)
         if slot == "screenshot":
             self.processing_view(rec)
         return 200, self.single(rec, c.q, c.path)

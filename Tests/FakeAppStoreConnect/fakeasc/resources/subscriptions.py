@@ -1,7 +1,12 @@
-"""Subscription groups, auto-renewable subscriptions and their plan availabilities."""
+"""Subscription groups, auto-renewable subscriptions (with the inline creates of their PATCH) and their plan
+availabilities."""
 
 from ..core.errors import ApiError, entity_error
 from ..reference import ref
+
+# PATCH /v1/subscriptions inline creates: relationship -> the included type it lists (SubscriptionUpdateRequest)
+INLINE_CREATES = (("prices", "subscriptionPrices"), ("introductoryOffers", "subscriptionIntroductoryOffers"),
+                  ("promotionalOffers", "subscriptionPromotionalOffers"))
 
 ROUTES = [
     ("GET", "/v1/subscriptionGroups/{id}/subscriptions", "subscriptionGroups_subscriptions_getToManyRelated", "get_kids"),
@@ -86,17 +91,60 @@ class Subscriptions:
         return rec
 
     def update_subscription(self, c):
+        """Attributes, plus prices and offers created inline (`relationships` linkages defined in `included`).
+        All or nothing: every item is checked with its standalone POST's rules before anything changes."""
         self.check_update_id(c)
         rec = self.store.need("subscriptions", c.id)
-        if c.body["data"].get("relationships") or c.body.get("included"):
-            raise ApiError(500, "FAKE_UNSUPPORTED", "The fake does not implement this request",
-                           "Creating offers or prices through PATCH /v1/subscriptions is not implemented by the fake")
         a = c.body["data"].get("attributes") or {}
         self.check_subscription_attributes(rec, a)
+        creates = self.plan_inline_creates(rec, c, a.get("subscriptionPeriod") or rec["attributes"]["subscriptionPeriod"])
         for k in ("name", "familySharable", "subscriptionPeriod", "reviewNote", "groupLevel"):
             if k in a and (a[k] is not None or k == "reviewNote"):
                 rec["attributes"][k] = a[k]
+        for type_, plan in creates:
+            if type_ == "subscriptionPrices":
+                self.commit_subscription_price(rec, plan)
+            elif type_ == "subscriptionIntroductoryOffers":
+                self.commit_intro_offer(rec, plan)
+            else:
+                self.commit_priced_offer(rec, type_, plan, [])
         return self.updated(rec, c)
+
+    def plan_inline_creates(self, sub, c, period):
+        """[(type, plan)] of the included items, each checked against the subscription and the items before it."""
+        creates, price_keys, intro_territories, promo_codes = [], set(), set(), set()
+        for rel_name, type_ in INLINE_CREATES:
+            for i, item in self.inline(c, rel_name, type_):
+                base = "/included/%d" % i
+                try:
+                    owner = ((item.get("relationships") or {}).get("subscription") or {}).get("data")
+                    if owner and owner.get("id") != sub["id"]:
+                        raise entity_error("ENTITY_ERROR.INCLUDED.INVALID", "The item belongs to another subscription",
+                                           base + "/relationships/subscription")
+                    if type_ == "subscriptionPrices":
+                        plan = self.plan_subscription_price(sub, item, base)
+                        key = (plan["territory"], plan["startDate"], plan["planType"])
+                        if key in price_keys:
+                            raise entity_error("ENTITY_ERROR.INCLUDED.INVALID", "Two prices for %s start on the same "
+                                               "date with the same plan" % plan["territory"], base)
+                        price_keys.add(key)
+                    elif type_ == "subscriptionIntroductoryOffers":
+                        plan = self.plan_intro_offer(sub, item, base, period, intro_territories)
+                        intro_territories.add(plan["territory"])
+                    else:
+                        if ((item.get("relationships") or {}).get("prices") or {}).get("data"):
+                            # the request's included takes no subscriptionPromotionalOfferPrices to define them
+                            raise entity_error("ENTITY_ERROR.INCLUDED.INVALID",
+                                               "An inline promotional offer's prices can't be defined in this "
+                                               "request; add them with PATCH /v1/subscriptionPromotionalOffers/{id}",
+                                               base + "/relationships/prices")
+                        plan = item["attributes"]
+                        self.check_promotional_offer(sub, plan, base, period, promo_codes, len(promo_codes))
+                        promo_codes.add(plan["offerCode"])
+                except ApiError as e:
+                    raise inline_refusal(e)
+                creates.append((type_, plan))
+        return creates
 
     def check_subscription_attributes(self, rec, a):
         app = self.store.app_of(rec)
@@ -141,3 +189,11 @@ class Subscriptions:
             rec["rels"]["availableTerritories"] = {
                 "data": [ref("territories", t) for t in self.territories_of(data, "availableTerritories")]}
         return self.updated(rec, c)
+
+
+def inline_refusal(e):
+    """A refused inline item refuses the whole request with a 409 naming the item's pointer (a missing territory or
+    price point, 404 in a standalone POST, included)."""
+    if e.status == 409:
+        return e
+    return entity_error("ENTITY_ERROR.INCLUDED.INVALID", e.detail, e.pointer)

@@ -19,12 +19,13 @@ sys.path.insert(0, HERE)
 from selftest.cases_core import CoreCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
 from selftest.cases_products import ProductCases  # noqa: E402
+from selftest.cases_service import ServiceCases  # noqa: E402
 from selftest.cases_subscription_writes import SubscriptionWriteCases  # noqa: E402
 from selftest.harness import FakeTestCase  # noqa: E402
 from selftest.reference import OPENAPI  # noqa: E402
 
 
-class AllCases(CoreCases, ProductCases, IncludeCases, SubscriptionWriteCases, FakeTestCase):
+class AllCases(CoreCases, ProductCases, IncludeCases, SubscriptionWriteCases, ServiceCases, FakeTestCase):
     pass
 
 

@@ -5,11 +5,13 @@ import json
 import os
 import re
 import threading
+import time
 
 from .contract import BuiltinContract, OpenAPIContract
 from .core.auth import load_public_key
 from .core.faults import FaultRules
 from .core.jsonapi import Documents
+from .core.ratelimit import RateBudget
 from .core.requestlog import RequestLog
 from .core.store import Store
 from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
@@ -30,8 +32,9 @@ ROUTES = (apps.ROUTES + versions.ROUTES + in_app_purchases.ROUTES + prices.ROUTE
 OPERATION_IDS = [r[2] for r in ROUTES]
 
 DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
-                    "rateRemaining": 3600, "autoCreateVersions": False, "assetProcessingReads": 0,
-                    "strictOfferRules": True, "emptyToOne": "null", "firstPriceByPostFails": True}
+                    "rateRemaining": 3600, "rateLimitWindowSeconds": 3600, "autoCreateVersions": False,
+                    "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
+                    "firstPriceByPostFails": True, "latencyMs": 0}
 
 
 def compile_routes(routes):
@@ -41,7 +44,7 @@ def compile_routes(routes):
 class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, Screenshots,
               Seeding):
     def __init__(self, key_id, issuer_id, public_key_pem, openapi=None, page_size=None, state_file=None):
-        self.keys = {key_id: load_public_key(public_key_pem)}
+        self.main_key = {key_id: load_public_key(public_key_pem)}  # the --key-id; more through /__fake/keys
         self.key_id, self.issuer_id = key_id, issuer_id
         self.state_file = state_file
         self.contract = OpenAPIContract(openapi, OPERATION_IDS) if openapi else BuiltinContract()
@@ -64,12 +67,18 @@ class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Price
         with self.lock:
             self.store = Store()
             self.settings = self.default_settings()
+            self.keys = dict(self.main_key)
+            self.budget = RateBudget(self.settings["rateLimit"], self.settings["rateLimitWindowSeconds"])
             self.faults = FaultRules()
             self.log = RequestLog()
             self.asset_reads = {}
             # Committed screenshots' bytes, served at their imageAsset URL (App Store Connect's CDN renders the
             # template; the fake serves the original file).
             self.assets = {}
+
+    def settings_view(self):
+        """The settings as the control API shows them; `rateRemaining` is the --key-id's remaining budget."""
+        return dict(self.settings, rateRemaining=self.budget.remaining(self.key_id, time.time()))
 
     def save(self):
         if self.state_file:

@@ -3,6 +3,7 @@ API, the upload and asset endpoints, or an API operation (authentication, rate l
 contract, the handler, response validation, request log)."""
 
 import json
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -10,6 +11,9 @@ from . import control
 from .auth import authenticate
 from .errors import ApiError, error_object
 from .faults import fault_error
+from .jsonapi import include_spec
+
+MAX_BODY = 32 * 1024 * 1024  # request bodies above this are refused unread (413)
 
 
 class Call:
@@ -20,6 +24,7 @@ class Call:
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "FakeAppStoreConnect/1"
+    timeout = 60  # an idle keep-alive connection is closed after this, so no connection thread lives forever
 
     def log_message(self, fmt, *args):  # quiet: the request log is at /__fake/requests
         pass
@@ -62,7 +67,13 @@ class Dispatcher:
             h.wfile.write(payload)
 
     def read_body(self):
-        n = int(self.h.headers.get("Content-Length") or 0)
+        """The request body, or None when its length is missing a number or too large (the connection is closed
+        then, since the unread body can't be skipped)."""
+        text = self.h.headers.get("Content-Length") or "0"
+        if not text.isdigit() or int(text) > MAX_BODY:
+            self.h.close_connection = True
+            return None
+        n = int(text)
         return self.h.rfile.read(n) if n else b""
 
     def run(self):
@@ -71,6 +82,9 @@ class Dispatcher:
         path = url.path
         method = self.h.command
         body = self.read_body()
+        if body is None:
+            return self.send(413, {"errors": [error_object(413, "ENTITY_TOO_LARGE", "The request entity is too large",
+                                                           "Content-Length must be a number up to %d" % MAX_BODY)]})
         if path.startswith("/__fake/"):
             status, doc = control.handle(fake, method, path[len("/__fake/"):], body)
             return self.send(status, doc)
@@ -85,16 +99,22 @@ class Dispatcher:
                                               self.h.headers, body) if method == "PUT" else (405, "PUT only")
             with fake.lock:
                 fake.log.add({"method": method, "path": path, "query": {}, "status": status, "write": True,
-                              "operation": "upload"})
+                              "operation": "upload", "include": [], "id": parts[2] if len(parts) > 2 else None,
+                              "keyId": None})
             return self.send(status, raw=msg.encode(), headers={"Content-Type": "text/plain"})
         pairs = urllib.parse.parse_qsl(url.query, keep_blank_values=True)
         q = {}
         for k, v in pairs:
             q[k] = v if k not in q else q[k] + "," + v
-        status, doc, headers, op = self.api(method, path, q, body)
+        status, doc, headers, call = self.api(method, path, q, body)
         with fake.lock:
             fake.log.add({"method": method, "path": path, "query": q, "status": status,
-                          "write": method != "GET", "operation": op, "fault": headers.pop("X-Fake-Fault", None)})
+                          "write": method != "GET", "operation": call["operation"],
+                          "fault": headers.pop("X-Fake-Fault", None), "include": list(include_spec(q)),
+                          "id": call["id"], "keyId": call["keyId"]})
+            delay = fake.settings["latencyMs"] or 0
+        if delay:
+            time.sleep(delay / 1000.0)  # outside the lock: concurrent requests overlap their latency
         self.send(status, doc, headers)
 
     def route(self, method, path):
@@ -112,21 +132,24 @@ class Dispatcher:
         raise ApiError(404, "NOT_FOUND", "The specified resource does not exist", "The path %s does not exist" % path)
 
     def api(self, method, path, q, body):
+        """Answers an API request: (status, document, headers, {"operation", "id", "keyId"} for the log)."""
         fake = self.fake
         headers = {}
+        call = {"operation": None, "id": None, "keyId": None}
         op = None
         try:
             op, handler, id_ = self.route(method, path)
-            authenticate(self.h.headers.get("Authorization") or "", fake.keys, fake.issuer_id,
-                         fake.settings.get("maxTokenAgeSeconds"))
+            call.update(operation=op, id=id_)
+            call["keyId"] = authenticate(self.h.headers.get("Authorization") or "", fake.keys, fake.issuer_id,
+                                         fake.settings.get("maxTokenAgeSeconds"))
             with fake.lock:
-                s = fake.settings
-                if s["rateRemaining"] <= 0:
-                    headers["X-Rate-Limit"] = "user-hour-lim:%d;user-hour-rem:0;" % s["rateLimit"]
+                now = time.time()
+                allowed, remaining = fake.budget.take(call["keyId"], now)
+                headers["X-Rate-Limit"] = "user-hour-lim:%d;user-hour-rem:%d;" % (fake.budget.limit, remaining)
+                if not allowed:
                     raise ApiError(429, "RATE_LIMIT_EXCEEDED", "The request rate limit has been reached.",
-                                   "The hourly request budget is used up", headers={"Retry-After": "60"})
-                s["rateRemaining"] -= 1
-                headers["X-Rate-Limit"] = "user-hour-lim:%d;user-hour-rem:%d;" % (s["rateLimit"], s["rateRemaining"])
+                                   "The request budget of this API key is used up",
+                                   headers={"Retry-After": str(fake.budget.retry_after(call["keyId"], now))})
                 fault = fake.faults.match(method, path)
             if fault and fault["when"] == "before":
                 raise fault_error(fault, headers)
@@ -148,16 +171,16 @@ class Dispatcher:
         except ApiError as e:
             headers.update(e.headers)
             status, doc = e.status, e.document()
-        if "X-Rate-Limit" not in headers:
-            headers["X-Rate-Limit"] = "user-hour-lim:%d;user-hour-rem:%d;" % (
-                fake.settings["rateLimit"], max(fake.settings["rateRemaining"], 0))
+        if "X-Rate-Limit" not in headers:  # refused before it was counted (401, unknown path): the key's figures
+            with fake.lock:
+                headers["X-Rate-Limit"] = fake.budget.header(call["keyId"] or fake.key_id, time.time())
         if doc is not None and op is not None and not headers.get("X-Fake-Fault"):
             problem = fake.contract.response_error(op, status, doc)
             if problem:
                 status, doc = 500, {"errors": [error_object(500, "FAKE_CONTRACT_VIOLATION",
                                                             "The fake produced a response its contract forbids",
                                                             problem)]}
-        return status, doc, headers, op
+        return status, doc, headers, call
 
     def parse_body(self, op, body):
         ctype = (self.h.headers.get("Content-Type") or "").split(";")[0].strip().lower()

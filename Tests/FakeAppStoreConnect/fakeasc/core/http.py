@@ -37,6 +37,7 @@ class Handler(BaseHTTPRequestHandler):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # the listen backlog: with socketserver's 5, a burst of connections waits for SYN retries
 
     def __init__(self, fake, port=0):
         self.fake = fake

@@ -1,7 +1,7 @@
 """Storefront territories the fake serves: ISO 3166-1 alpha-3 code and an ISO 4217 currency.
 
 Written for the fake from the public ISO standards; the list approximates the App Store's
-storefronts. Prices outside the USA are synthetic (see fake_asc.synthetic_price).
+storefronts. Prices outside the USA are synthetic (see reference.synthetic_price).
 """
 
 TERRITORIES = """

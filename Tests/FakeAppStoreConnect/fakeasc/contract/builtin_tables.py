@@ -28,10 +28,18 @@ def N(spec):
 INT_RANGE = ("object", {"minimum": I, "maximum": I})
 
 
-def body(type_, attrs=None, required=(), rels=None, required_rels=(), update=False, included=None):
-    """rels: name -> (target type, "one" | "many")."""
+def body(type_, attrs=None, required=(), rels=None, required_rels=(), update=False, included=None,
+         included_required=None):
+    """rels: name -> (target type, "one" | "many"); included: type -> (attrs, rels); included_required: type ->
+    required attributes of that included type."""
     return {"type": type_, "attrs": attrs, "required": list(required), "rels": rels,
-            "required_rels": list(required_rels), "update": update, "included": included or {}}
+            "required_rels": list(required_rels), "update": update, "included": included or {},
+            "included_required": included_required or {}}
+
+
+def linkages(type_):
+    """A body of resource linkages, `{"data": [{"type", "id"}]}` (to-many relationship requests)."""
+    return {"linkages": type_, "included": {}}
 
 
 PRICE_REL = {"territory": ("territories", "one"), "subscriptionPricePoint": ("subscriptionPricePoints", "one")}
@@ -90,7 +98,23 @@ BODIES = {
          "groupLevel": N(I)},
         rels={"introductoryOffers": ("subscriptionIntroductoryOffers", "many"),
               "promotionalOffers": ("subscriptionPromotionalOffers", "many"),
-              "prices": ("subscriptionPrices", "many")}, update=True),
+              "prices": ("subscriptionPrices", "many")}, update=True,
+        # the inline creates (SubscriptionPriceInlineCreate, ...IntroductoryOfferInlineCreate, ...PromotionalOffer...)
+        included={"subscriptionPrices": ({"startDate": N(D), "preserveCurrentPrice": N(B), "planType": N(PLAN_TYPES)},
+                                         {"subscription": ("subscriptions", "one"), **PRICE_REL}),
+                  "subscriptionIntroductoryOffers": (
+                      {"startDate": N(D), "endDate": N(D), "duration": OFFER_DURATIONS, "offerMode": OFFER_MODES,
+                       "numberOfPeriods": I, "targetSubscriptionPlanType": N(PLAN_TYPES)},
+                      {"subscription": ("subscriptions", "one"), **PRICE_REL}),
+                  "subscriptionPromotionalOffers": (
+                      {"duration": OFFER_DURATIONS, "name": S, "numberOfPeriods": I, "offerCode": S,
+                       "offerMode": OFFER_MODES, "targetSubscriptionPlanType": N(PLAN_TYPES)},
+                      {"subscription": ("subscriptions", "one"),
+                       "prices": ("subscriptionPromotionalOfferPrices", "many")})},
+        included_required={"subscriptionIntroductoryOffers": ["duration", "numberOfPeriods", "offerMode"],
+                           "subscriptionPromotionalOffers": ["duration", "offerCode", "name", "numberOfPeriods",
+                                                             "offerMode"]}),
+    "subscriptions_introductoryOffers_deleteToManyRelationship": linkages("subscriptionIntroductoryOffers"),
     "subscriptionVersions_createInstance": body(
         "subscriptionVersions", None, (), {"subscription": ("subscriptions", "one")}, ["subscription"]),
     "subscriptionLocalizationsV2_createInstance": body(
@@ -159,26 +183,33 @@ BODIES = {
         "subscriptionAppStoreReviewScreenshots", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
 }
 
-# Query parameters each read accepts besides limit, cursor and fields[...]:
-# filters (name -> allowed values or None for free text) and include values.
+# Query parameters each read accepts besides limit, cursor and fields[...]: filters (name -> allowed values or None
+# for free text) and include values; as Apple's document lists them for these operations.
 VERSION_FILTER = {"state": VERSION_STATES}
+SUBSCRIPTION_STATES = ["MISSING_METADATA", "READY_TO_SUBMIT", "WAITING_FOR_REVIEW", "IN_REVIEW", "DEVELOPER_ACTION_NEEDED",
+                       "PENDING_BINARY_APPROVAL", "APPROVED", "DEVELOPER_REMOVED_FROM_SALE", "REMOVED_FROM_SALE",
+                       "REJECTED"]
+IAP_STATES = SUBSCRIPTION_STATES[:1] + ["WAITING_FOR_UPLOAD", "PROCESSING_CONTENT"] + SUBSCRIPTION_STATES[1:]
 QUERIES = {
     "apps_getCollection": ({"bundleId": None, "name": None, "sku": None, "id": None}, []),
     "territories_getCollection": ({}, []),
     "apps_inAppPurchasesV2_getToManyRelated": (
-        {"productId": None, "name": None, "inAppPurchaseType": IAP_TYPES, "state": None},
-        ["inAppPurchaseLocalizations", "appStoreReviewScreenshot", "iapPriceSchedule", "inAppPurchaseAvailability",
-         "versions"]),
-    "apps_subscriptionGroups_getToManyRelated": ({"referenceName": None}, ["subscriptions", "versions"]),
+        {"productId": None, "name": None, "inAppPurchaseType": IAP_TYPES, "state": IAP_STATES},
+        ["inAppPurchaseLocalizations", "content", "appStoreReviewScreenshot", "promotedPurchase", "iapPriceSchedule",
+         "inAppPurchaseAvailability", "images", "offerCodes", "versions"]),
+    "apps_subscriptionGroups_getToManyRelated": (
+        {"referenceName": None, "subscriptions.state": SUBSCRIPTION_STATES},
+        ["subscriptions", "subscriptionGroupLocalizations", "versions"]),
     "subscriptionGroups_subscriptions_getToManyRelated": (
-        {"productId": None, "name": None, "state": None},
-        ["group", "introductoryOffers", "promotionalOffers", "offerCodes", "prices", "winBackOffers",
-         "planAvailabilities", "versions", "appStoreReviewScreenshot"]),
+        {"productId": None, "name": None, "state": SUBSCRIPTION_STATES},
+        ["subscriptionLocalizations", "appStoreReviewScreenshot", "group", "introductoryOffers", "promotionalOffers",
+         "offerCodes", "prices", "promotedPurchase", "subscriptionAvailability", "winBackOffers", "images",
+         "planAvailabilities", "versions"]),
     "subscriptionGroups_versions_getToManyRelated": (VERSION_FILTER, ["subscriptionGroup", "localizations"]),
     "subscriptionGroupVersions_localizations_getToManyRelated": ({}, ["version"]),
-    "inAppPurchasesV2_versions_getToManyRelated": (VERSION_FILTER, ["inAppPurchase", "localizations"]),
+    "inAppPurchasesV2_versions_getToManyRelated": (VERSION_FILTER, ["inAppPurchase", "image", "images", "localizations"]),
     "inAppPurchaseVersions_localizations_getToManyRelated": ({}, ["version"]),
-    "subscriptions_versions_getToManyRelated": (VERSION_FILTER, ["subscription", "localizations"]),
+    "subscriptions_versions_getToManyRelated": (VERSION_FILTER, ["subscription", "image", "images", "localizations"]),
     "subscriptionVersions_localizations_getToManyRelated": ({}, ["version"]),
     "inAppPurchasesV2_inAppPurchaseAvailability_getToOneRelated": ({}, ["availableTerritories"]),
     "inAppPurchaseAvailabilities_availableTerritories_getToManyRelated": ({}, []),
@@ -187,9 +218,10 @@ QUERIES = {
         {"territory": None}, ["inAppPurchasePricePoint", "territory"]),
     "inAppPurchasesV2_pricePoints_getToManyRelated": ({"territory": None}, ["territory"]),
     "inAppPurchasesV2_appStoreReviewScreenshot_getToOneRelated": ({}, ["inAppPurchaseV2"]),
-    "subscriptions_pricePoints_getToManyRelated": ({"territory": None, "planType": None}, ["territory"]),
+    "subscriptions_pricePoints_getToManyRelated": (
+        {"territory": None, "upfrontPricePointId": None, "planType": PLAN_TYPES}, ["territory"]),
     "subscriptionPricePoints_equalizations_getToManyRelated": (
-        {"territory": None, "subscription": None, "planType": None}, ["territory"]),
+        {"territory": None, "subscription": None, "upfrontPricePointId": None, "planType": PLAN_TYPES}, ["territory"]),
     "subscriptions_prices_getToManyRelated": (
         {"territory": None, "planType": PLAN_TYPES, "subscriptionPricePoint": None},
         ["territory", "subscriptionPricePoint"]),
@@ -198,7 +230,8 @@ QUERIES = {
     "subscriptions_promotionalOffers_getToManyRelated": ({"territory": None}, ["subscription", "prices"]),
     "subscriptionPromotionalOffers_prices_getToManyRelated": (
         {"territory": None}, ["territory", "subscriptionPricePoint"]),
-    "subscriptions_offerCodes_getToManyRelated": ({"territory": None}, ["subscription", "prices"]),
+    "subscriptions_offerCodes_getToManyRelated": (
+        {"territory": None}, ["subscription", "oneTimeUseCodes", "customCodes", "prices"]),
     "subscriptionOfferCodes_prices_getToManyRelated": ({"territory": None}, ["territory", "subscriptionPricePoint"]),
     "subscriptions_winBackOffers_getToManyRelated": ({}, ["prices"]),
     "winBackOffers_prices_getToManyRelated": ({"territory": None}, ["territory", "subscriptionPricePoint"]),
@@ -206,6 +239,24 @@ QUERIES = {
     "subscriptionPlanAvailabilities_availableTerritories_getToManyRelated": ({}, []),
     "subscriptions_appStoreReviewScreenshot_getToOneRelated": ({}, ["subscription"]),
 }
+# The to-many includes whose linkage count a `limit[name]` (1...50) sets, per operation, as the document lists them.
+INCLUDE_LIMITS = {
+    "apps_inAppPurchasesV2_getToManyRelated": ["inAppPurchaseLocalizations", "images", "offerCodes", "versions"],
+    "apps_subscriptionGroups_getToManyRelated": ["subscriptions", "subscriptionGroupLocalizations", "versions"],
+    "subscriptionGroups_subscriptions_getToManyRelated": [
+        "subscriptionLocalizations", "introductoryOffers", "promotionalOffers", "offerCodes", "prices", "winBackOffers",
+        "images", "planAvailabilities", "versions"],
+    "subscriptionGroups_versions_getToManyRelated": ["localizations"],
+    "inAppPurchasesV2_versions_getToManyRelated": ["images", "localizations"],
+    "subscriptions_versions_getToManyRelated": ["images", "localizations"],
+    "inAppPurchasesV2_inAppPurchaseAvailability_getToOneRelated": ["availableTerritories"],
+    "inAppPurchasesV2_iapPriceSchedule_getToOneRelated": ["manualPrices", "automaticPrices"],
+    "subscriptions_promotionalOffers_getToManyRelated": ["prices"],
+    "subscriptions_offerCodes_getToManyRelated": ["oneTimeUseCodes", "customCodes", "prices"],
+    "subscriptions_winBackOffers_getToManyRelated": ["prices"],
+    "subscriptions_planAvailabilities_getToManyRelated": ["availableTerritories"],
+}
+INCLUDE_LIMIT_MAX = 50
 # Price point lists are long; App Store Connect lets them be read in bigger pages.
 BIG_LIMIT_OPS = {"inAppPurchasesV2_pricePoints_getToManyRelated", "subscriptions_pricePoints_getToManyRelated",
                  "subscriptionPricePoints_equalizations_getToManyRelated"}

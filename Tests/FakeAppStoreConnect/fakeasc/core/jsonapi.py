@@ -1,0 +1,171 @@
+"""JSON:API documents as App Store Connect writes them: resources with `links.self`, collections with
+`links.next` cursors and `meta.paging`, `included` for `include=`, and the attribute filters lists share."""
+
+import json
+import re
+import urllib.parse
+
+from .encoding import b64url, b64url_decode
+from .errors import parameter_error
+from ..model import INCLUDED_DEFAULT_LIMIT, RELATIONSHIPS, RENDERED_KIDS, STORED_MANY, STORED_ONE, TYPE_PATH
+from ..reference import decode_price_point, point_rec, ref
+
+PRICE_POINT_TYPES = ("inAppPurchasePricePoints", "subscriptionPricePoints")
+
+
+def include_spec(q):
+    """`include=a,b` with `limit[a]=N` as {name: linkage limit}, in the order asked (limits already validated)."""
+    spec = {}
+    for name in q.get("include", "").split(","):
+        if name and name not in spec:
+            limit = q.get("limit[%s]" % name, "")
+            spec[name] = int(limit) if limit.isdigit() else INCLUDED_DEFAULT_LIMIT
+    return spec
+
+
+class Documents:
+    """Mixin of the service: needs `self.store`, `self.settings` and `self.base_url`."""
+
+    def render(self, rec, include=None, sink=None):
+        """A resource object. Relationships named in `include` ({name: limit}) carry their linkages — to-many ones
+        at most `limit` of them, with `meta.paging` {total, limit} so a client can tell the list was cut; empty
+        to-one ones `"data": null` — and the records they link are added to `sink` (for the top-level included)."""
+        out = {"type": rec["type"], "id": rec["id"]}
+        attrs = {k: v for k, v in rec.get("attributes", {}).items() if v is not None}
+        if "_shown" in rec:
+            attrs["assetDeliveryState"] = rec["_shown"]
+        if attrs or rec["type"] != "territories":
+            out["attributes"] = attrs
+        rels = {}
+        for name, value in rec.get("rels", {}).items():
+            rels[name] = {"data": value["data"]}
+        for name in RENDERED_KIDS.get(rec["type"], []):
+            kid_type = None
+            ids = self.store.kid_ids(rec, name)
+            if ids:
+                first = self.store.find(ids[0])
+                kid_type = first["type"] if first else None
+            rels[name] = {"data": [ref(kid_type, i) for i in ids] if kid_type else []}
+        for name, limit in (include or {}).items():
+            rel, recs = self.related_records(rec, name)
+            if rel is None:
+                continue  # a relationship this type doesn't have (the contract refuses undocumented includes)
+            shown = recs[:limit] if rel.many else recs[:1]
+            linkages = [ref(r["type"], r["id"]) for r in shown]
+            if rel.many:
+                rels[name] = {"data": linkages, "meta": {"paging": {"total": len(recs), "limit": limit}}}
+            else:
+                rels[name] = {"data": linkages[0] if linkages else None}
+            if sink is not None:
+                for r in shown:
+                    sink.setdefault((r["type"], r["id"]), r)
+        if rels:
+            out["relationships"] = rels
+        out["links"] = {"self": self.base_url + TYPE_PATH[rec["type"]] + "/" + rec["id"]}
+        return out
+
+    def related_records(self, rec, name):
+        """(Rel, records) of one relationship of `rec`, or (None, []) when the type has no such relationship."""
+        rel = RELATIONSHIPS.get(rec["type"], {}).get(name)
+        stored = rec.get("rels", {}).get(name)
+        if rel is None:
+            if stored is None:
+                return None, []
+            rel = STORED_MANY if isinstance(stored["data"], list) else STORED_ONE
+        kind = rel.source[0]
+        if kind == "rel":
+            d = stored["data"] if stored else None
+            return rel, self.linked_records(d if isinstance(d, list) else [d] if d else [])
+        if kind == "kids":
+            return rel, self.store.kid_recs(rec, rel.source[1])
+        if kind == "slot":
+            child = self.store.slot(rec, rel.source[1])
+            return rel, [child] if child else []
+        if kind == "parent":
+            parent = self.store.parent(rec)
+            return rel, [parent] if parent else []
+        if kind == "latest":
+            versions = self.store.kid_recs(rec, "versions")
+            return rel, self.store.kid_recs(versions[-1], rel.source[1]) if versions else []
+        return rel, []  # modelled as always empty
+
+    def linked_records(self, refs):
+        out = []
+        for r in refs:
+            if r["type"] in PRICE_POINT_TYPES:  # price points are built on demand, never stored
+                d = decode_price_point(r["id"])
+                if d:
+                    out.append(point_rec(r["type"], d["s"], d["t"], int(d["p"])))
+            else:
+                x = self.store.get(r["type"], r["id"])
+                if x is not None:
+                    out.append(x)
+        return out
+
+    def included(self, sink):
+        return [self.render(r) for r in sink.values()]
+
+    def page(self, items, q, path):
+        limit = int(q["limit"]) if "limit" in q else self.settings["pageSize"]
+        # App Store Connect may answer with fewer items than asked for; clients must follow links.next.
+        page_size = min(limit, self.settings["maxPageSize"] or limit)
+        offset = 0
+        if "cursor" in q:
+            try:
+                offset = int(json.loads(b64url_decode(q["cursor"]))["o"])
+            except Exception:
+                raise parameter_error("'cursor' is not a valid cursor", "cursor")
+        chunk = items[offset:offset + page_size]
+        spec, sink = include_spec(q), {}
+        data = [self.render(r, spec, sink) for r in chunk]
+        query = urllib.parse.urlencode(q, safe="[],")
+        doc = {"data": data, "links": {"self": self.base_url + path + ("?" + query if query else "")},
+               "meta": {"paging": {"total": len(items), "limit": limit}}}
+        if offset + page_size < len(items):
+            nq = dict(q)
+            nq["cursor"] = b64url(json.dumps({"o": offset + page_size}).encode())
+            doc["links"]["next"] = self.base_url + path + "?" + urllib.parse.urlencode(nq, safe="[],")
+        if sink:
+            doc["included"] = self.included(sink)
+        return doc
+
+    def single(self, rec, q, path):
+        sink = {}
+        doc = {"data": self.render(rec, include_spec(q), sink), "links": {"self": self.base_url + path}}
+        if sink:
+            doc["included"] = self.included(sink)
+        return doc
+
+    def empty_to_one(self, path):
+        """An empty to-one relationship read through its own endpoint, as JSON:API answers it."""
+        return {"data": None, "links": {"self": self.base_url + path}}
+
+    def created(self, rec, c):
+        return 201, {"data": self.render(rec), "links": {"self": self.base_url + TYPE_PATH[rec["type"]] + "/" + rec["id"]}}
+
+    def updated(self, rec, c):
+        return 200, {"data": self.render(rec), "links": {"self": self.base_url + c.path}}
+
+    # -- filters shared by lists
+    def filtered(self, recs, q):
+        for name, value in q.items():
+            m = re.match(r"^filter\[(\w+)\]$", name)
+            if not m:
+                continue
+            field, wanted = m.group(1), set(value.split(","))
+            if field == "territory":
+                recs = [r for r in recs if self.territory_of(r) in wanted]
+            elif field == "planType":
+                recs = [r for r in recs if (r.get("attributes", {}).get("planType") or "UPFRONT") in wanted]
+            elif field == "subscriptionPricePoint":
+                recs = [r for r in recs if r["rels"].get("subscriptionPricePoint", {}).get("data", {}).get("id") in wanted]
+            elif field == "id":
+                recs = [r for r in recs if r["id"] in wanted]
+            else:
+                recs = [r for r in recs if str(r.get("attributes", {}).get(field)) in wanted]
+        return recs
+
+    @staticmethod
+    def territory_of(rec):
+        t = rec.get("rels", {}).get("territory", {}).get("data")
+        return t["id"] if t else None

@@ -1,0 +1,101 @@
+"""The shape of the fake's data: where each resource type lives (for `links.self`) and its relationships — what
+`include=` can name and where the related records are found."""
+
+TYPE_PATH = {
+    "apps": "/v1/apps", "territories": "/v1/territories", "inAppPurchases": "/v2/inAppPurchases",
+    "inAppPurchaseVersions": "/v1/inAppPurchaseVersions", "inAppPurchaseLocalizations": "/v2/inAppPurchaseLocalizations",
+    "inAppPurchaseAvailabilities": "/v1/inAppPurchaseAvailabilities",
+    "inAppPurchasePriceSchedules": "/v1/inAppPurchasePriceSchedules", "inAppPurchasePrices": "/v1/inAppPurchasePrices",
+    "inAppPurchasePricePoints": "/v1/inAppPurchasePricePoints",
+    "inAppPurchaseAppStoreReviewScreenshots": "/v1/inAppPurchaseAppStoreReviewScreenshots",
+    "subscriptionGroups": "/v1/subscriptionGroups", "subscriptionGroupVersions": "/v1/subscriptionGroupVersions",
+    "subscriptionGroupLocalizations": "/v2/subscriptionGroupLocalizations", "subscriptions": "/v1/subscriptions",
+    "subscriptionVersions": "/v1/subscriptionVersions", "subscriptionLocalizations": "/v2/subscriptionLocalizations",
+    "subscriptionPlanAvailabilities": "/v1/subscriptionPlanAvailabilities", "subscriptionPrices": "/v1/subscriptionPrices",
+    "subscriptionPricePoints": "/v1/subscriptionPricePoints",
+    "subscriptionIntroductoryOffers": "/v1/subscriptionIntroductoryOffers",
+    "subscriptionPromotionalOffers": "/v1/subscriptionPromotionalOffers",
+    "subscriptionPromotionalOfferPrices": "/v1/subscriptionPromotionalOfferPrices",
+    "subscriptionOfferCodes": "/v1/subscriptionOfferCodes", "subscriptionOfferCodePrices": "/v1/subscriptionOfferCodePrices",
+    "winBackOffers": "/v1/winBackOffers", "winBackOfferPrices": "/v1/winBackOfferPrices",
+    "subscriptionAppStoreReviewScreenshots": "/v1/subscriptionAppStoreReviewScreenshots",
+}
+
+# Child lists rendered as relationship data even without include= (the fake always did; clients may rely on it).
+RENDERED_KIDS = {
+    "inAppPurchaseVersions": ["localizations"], "subscriptionVersions": ["localizations"],
+    "subscriptionGroupVersions": ["localizations"], "inAppPurchasePriceSchedules": ["manualPrices"],
+    "subscriptionPromotionalOffers": ["prices"], "subscriptionOfferCodes": ["prices"], "winBackOffers": ["prices"],
+}
+
+
+class Rel:
+    """A relationship: `many` or not, and where its records come from:
+    ("rel",) the record's stored linkage; ("kids", list) a child list; ("slot", name) a to-one child;
+    ("parent",) the record's parent; ("latest", list) that list of the record's latest version;
+    ("none",) a relationship App Store Connect has that the fake doesn't model (always empty)."""
+    __slots__ = ("many", "source")
+
+    def __init__(self, many, *source):
+        self.many, self.source = many, source
+
+
+def one(*source):
+    return Rel(False, *source)
+
+
+def many(*source):
+    return Rel(True, *source)
+
+
+STORED_ONE, STORED_MANY, PARENT, NONE_ONE, NONE_MANY = one("rel"), many("rel"), one("parent"), one("none"), many("none")
+PRICED = {"territory": STORED_ONE, "subscriptionPricePoint": STORED_ONE}
+
+RELATIONSHIPS = {
+    "apps": {"inAppPurchasesV2": many("kids", "inAppPurchases"), "subscriptionGroups": many("kids", "subscriptionGroups")},
+    "inAppPurchases": {
+        "versions": many("kids", "versions"), "inAppPurchaseLocalizations": many("latest", "localizations"),
+        "inAppPurchaseAvailability": one("slot", "availability"), "iapPriceSchedule": one("slot", "priceSchedule"),
+        "appStoreReviewScreenshot": one("slot", "screenshot"), "content": NONE_ONE, "promotedPurchase": NONE_ONE,
+        "images": NONE_MANY, "offerCodes": NONE_MANY},
+    "inAppPurchaseVersions": {"inAppPurchase": PARENT, "localizations": many("kids", "localizations"),
+                              "image": NONE_ONE, "images": NONE_MANY},
+    "inAppPurchaseLocalizations": {"version": PARENT},
+    "inAppPurchaseAvailabilities": {"availableTerritories": STORED_MANY},
+    "inAppPurchasePriceSchedules": {"inAppPurchase": PARENT, "baseTerritory": STORED_ONE,
+                                    "manualPrices": many("kids", "manualPrices"), "automaticPrices": NONE_MANY},
+    "inAppPurchasePrices": {"inAppPurchasePricePoint": STORED_ONE, "territory": STORED_ONE},
+    "inAppPurchasePricePoints": {"territory": STORED_ONE},
+    "inAppPurchaseAppStoreReviewScreenshots": {"inAppPurchaseV2": PARENT},
+    "subscriptionGroups": {"subscriptions": many("kids", "subscriptions"), "versions": many("kids", "versions"),
+                           "subscriptionGroupLocalizations": many("latest", "localizations")},
+    "subscriptionGroupVersions": {"subscriptionGroup": PARENT, "localizations": many("kids", "localizations")},
+    "subscriptionGroupLocalizations": {"version": PARENT},
+    "subscriptions": {
+        "group": STORED_ONE, "versions": many("kids", "versions"),
+        "subscriptionLocalizations": many("latest", "localizations"),
+        "appStoreReviewScreenshot": one("slot", "screenshot"), "introductoryOffers": many("kids", "introductoryOffers"),
+        "promotionalOffers": many("kids", "promotionalOffers"), "offerCodes": many("kids", "offerCodes"),
+        "prices": many("kids", "prices"), "winBackOffers": many("kids", "winBackOffers"),
+        "planAvailabilities": many("kids", "planAvailabilities"), "promotedPurchase": NONE_ONE,
+        "subscriptionAvailability": NONE_ONE, "images": NONE_MANY},
+    "subscriptionVersions": {"subscription": PARENT, "localizations": many("kids", "localizations"),
+                             "image": NONE_ONE, "images": NONE_MANY},
+    "subscriptionLocalizations": {"version": PARENT},
+    "subscriptionPlanAvailabilities": {"availableTerritories": STORED_MANY},
+    "subscriptionPrices": PRICED,
+    "subscriptionPricePoints": {"territory": STORED_ONE},
+    "subscriptionIntroductoryOffers": dict(PRICED, subscription=PARENT),
+    "subscriptionPromotionalOffers": {"subscription": PARENT, "prices": many("kids", "prices")},
+    "subscriptionPromotionalOfferPrices": PRICED,
+    "subscriptionOfferCodes": {"subscription": PARENT, "prices": many("kids", "prices"),
+                               "oneTimeUseCodes": NONE_MANY, "customCodes": NONE_MANY},
+    "subscriptionOfferCodePrices": PRICED,
+    "winBackOffers": {"prices": many("kids", "prices")},
+    "winBackOfferPrices": PRICED,
+    "subscriptionAppStoreReviewScreenshots": {"subscription": PARENT},
+}
+
+# include= on a to-many relationship: linkages shown when the request has no limit[...] for it, and the most.
+INCLUDED_DEFAULT_LIMIT = 10
+INCLUDED_MAX_LIMIT = 50

@@ -1,0 +1,90 @@
+"""The fake App Store Connect service: state, settings, faults and log, and every operation's handler (mixed in
+from the resource modules)."""
+
+import json
+import os
+import re
+import threading
+import time
+
+from .contract import BuiltinContract, OpenAPIContract
+from .core.auth import load_public_key
+from .core.faults import FaultRules
+from .core.jsonapi import Documents
+from .core.ratelimit import RateBudget
+from .core.requestlog import RequestLog
+from .core.store import Store
+from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
+from .resources.apps import Apps
+from .resources.in_app_purchases import InAppPurchases
+from .resources.offers import Offers
+from .resources.prices import Prices
+from .resources.relations import Relations
+from .resources.rules import Rules
+from .resources.screenshots import Screenshots
+from .resources.seed import Seeding
+from .resources.subscriptions import Subscriptions
+from .resources.versions import Versions
+
+# (method, path template, operationId, handler name), in the order they are matched.
+ROUTES = (apps.ROUTES + versions.ROUTES + in_app_purchases.ROUTES + prices.ROUTES + subscriptions.ROUTES
+          + offers.ROUTES + screenshots.ROUTES)
+OPERATION_IDS = [r[2] for r in ROUTES]
+
+DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
+                    "rateRemaining": 3600, "rateLimitWindowSeconds": 3600, "autoCreateVersions": False,
+                    "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
+                    "firstPriceByPostFails": True, "latencyMs": 0}
+
+
+def compile_routes(routes):
+    return [(m, re.compile("^" + p.replace("{id}", "([^/]+)") + "$"), op, h) for m, p, op, h in routes]
+
+
+class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, Screenshots,
+              Seeding):
+    def __init__(self, key_id, issuer_id, public_key_pem, openapi=None, page_size=None, state_file=None):
+        self.main_key = {key_id: load_public_key(public_key_pem)}  # the --key-id; more through /__fake/keys
+        self.key_id, self.issuer_id = key_id, issuer_id
+        self.state_file = state_file
+        self.contract = OpenAPIContract(openapi, OPERATION_IDS) if openapi else BuiltinContract()
+        self.routes = compile_routes(ROUTES)
+        self.default_page_size = page_size
+        self.lock = threading.RLock()  # one lock over the whole state; handlers run under it
+        self.base_url = None
+        self.reset()
+        if self.state_file and os.path.exists(self.state_file):
+            with open(self.state_file, encoding="utf-8") as f:
+                self.store = Store.from_json(json.load(f))
+
+    def default_settings(self):
+        settings = dict(DEFAULT_SETTINGS)
+        if self.default_page_size:
+            settings["pageSize"] = self.default_page_size
+        return settings
+
+    def reset(self):
+        with self.lock:
+            self.store = Store()
+            self.settings = self.default_settings()
+            self.keys = dict(self.main_key)
+            self.budget = RateBudget(self.settings["rateLimit"], self.settings["rateLimitWindowSeconds"])
+            self.faults = FaultRules()
+            self.log = RequestLog()
+            self.asset_reads = {}
+            # Committed screenshots' bytes, served at their imageAsset URL (App Store Connect's CDN renders the
+            # template; the fake serves the original file).
+            self.assets = {}
+
+    def settings_view(self):
+        """The settings as the control API shows them; `rateRemaining` is the --key-id's remaining budget."""
+        return dict(self.settings, rateRemaining=self.budget.remaining(self.key_id, time.time()))
+
+    def save(self):
+        if self.state_file:
+            with self.lock:
+                text = json.dumps(self.store.to_json())
+            tmp = self.state_file + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, self.state_file)

@@ -1,0 +1,1 @@
+"""The fake's self-test cases; test_fake_asc.py runs them in both contract modes."""

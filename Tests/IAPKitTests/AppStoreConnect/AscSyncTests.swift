@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `iapkit asc pull | plan | push` end to end against the project's fake App Store Connect on loopback.
-@Suite(.serialized)
+/// `iapkit asc pull | plan | push` end to end against the project's fake App Store Connect on loopback. Each test
+/// starts its own fake, so they run side by side.
+@Suite
 struct AscSyncTests {
     static let bundleID = "com.example.fruitstand"
 
@@ -209,7 +210,8 @@ struct AscSyncTests {
         let expected = collapse(exported.map { shape($0["method"] as? String ?? "", $0["path"] as? String ?? "") })
         let actual = collapse(sent.map { shape($0["method"] as? String ?? "", $0["path"] as? String ?? "") })
         #expect(expected == actual)
-        #expect(expected.count > 400)
+        // Prices and introductory offers go in bulk: one request for every territory.
+        #expect(expected.count <= 80)
         #expect(export.stdout.contains("${pricePoint:iap:com.example.fruitstand.banana:USA:0.99}"))
     }
 
@@ -244,5 +246,107 @@ struct AscSyncTests {
                 #expect(!output.stdout.contains(line) && !output.stderr.contains(line))
             }
         }
+    }
+
+    // MARK: The request budget
+
+    @Test func theExamplesFirstPushStaysWithinItsRequestBudget() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        let result = try Self.push(fake, project.file("catalog.yaml"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let requests = try fake.requests()
+        #expect(requests.count <= 120, "the first push of the example sent \(requests.count) requests")
+        // Prices of every territory went in one PATCH per subscription; none was posted one by one.
+        #expect(!requests.contains { $0["method"] as? String == "POST" && $0["path"] as? String == "/v1/subscriptionPrices" })
+        #expect(try Self.resources(fake, "subscriptionPrices").count >= 2 * 175)
+        #expect(try Self.resources(fake, "subscriptionIntroductoryOffers").count >= 2 * 175)
+        let plan = try iapkit(["asc", "plan", project.file("catalog.yaml"), "--check"], environment: fake.environment)
+        #expect(plan.status == 0, "\(plan.stdout)\(plan.stderr)")
+        #expect(plan.stdout.contains("Push would send no request."))
+    }
+
+    @Test func aNewSubscriptionEverywhereWithAnOfferTenLocalizationsAndAScreenshotTakesAtMostTwentyRequests() throws {
+        let fake = try FakeAppStoreConnect()
+        let appID = try fake.addApp(bundleID: Self.bundleID)
+        try fake.control("POST", "seed", ["appId": appID, "subscriptionGroups": [["referenceName": "Fruit Club",
+            "localizations": [["locale": "en-US", "name": "Fruit Club"]]]]])
+        let project = TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: Paths.examples + "/review", toPath: project.file("review"))
+        let locales = ["en-US", "de-DE", "fr-FR", "es-ES", "it", "ja", "ko", "nl-NL", "pt-BR", "sv"]
+        let localizations = locales.map { "          - {locale: \($0), name: Club Monthly, description: A new fruit pack every month.}" }
+        let catalog = project.write("catalog.yaml", """
+            schemaVersion: 1
+            app: {bundleId: \(Self.bundleID), primaryLocale: en-US}
+            subscriptionGroups:
+              - referenceName: Fruit Club
+                localizations: [{locale: en-US, name: Fruit Club}]
+                subscriptions:
+                  - productId: com.example.fruitstand.club.monthly
+                    referenceName: Club Monthly
+                    period: P1M
+                    groupLevel: 1
+                    price: 4.99
+                    introductoryOffer: {mode: free-trial, duration: P1W}
+                    review: {note: Open the Club tab., screenshot: review/club.png}
+                    localizations:
+            \(localizations.joined(separator: "\n"))
+
+            """)
+        try fake.control("DELETE", "requests")
+        let result = try Self.push(fake, catalog)
+        #expect(result.status == 0, "\(result.stderr)")
+        // The push's own requests: what it writes and the price points it looks up, after the plan's reads.
+        let requests = Array(try fake.requests().drop { $0["method"] as? String == "GET" })
+        #expect(requests.count <= 20, "\(requests.count) requests: \(requests.map { "\($0["method"] ?? "") \($0["path"] ?? "")" })")
+        #expect(try Self.resources(fake, "subscriptionPrices").count == 175)
+        #expect(try Self.resources(fake, "subscriptionLocalizations").count == 10)
+    }
+
+    @Test func aPushThroughAStormOf429sFinishesAndLeavesTheCatalogInPlace() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        // Two requests in five are refused with 429 and `Retry-After: 1`: about a third of all answers, retries included.
+        try fake.control("POST", "faults", (0..<40).flatMap { index in
+            [2, 4].map { offset in
+                ["method": "*", "pathPattern": "/", "status": 429, "count": 1, "retryAfter": 1, "when": "before",
+                 "afterNthMatch": 5 * index + offset]
+            }
+        })
+        let result = try Self.push(fake, project.file("catalog.yaml"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let statuses = try fake.requests().compactMap { $0["status"] as? Int }
+        let refused = statuses.filter { $0 == 429 }.count
+        #expect(refused >= 20 && Double(refused) / Double(statuses.count) > 0.25, "\(refused) of \(statuses.count) answers were 429")
+        try fake.control("POST", "faults", [[String: Any]]())
+        let check = try iapkit(["asc", "plan", project.file("catalog.yaml"), "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test func aPushStopsAtTheHourlyBudgetWithExit75AndTheNextRunFinishes() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        let catalog = project.file("catalog.yaml")
+        try fake.control("POST", "settings", ["rateLimit": 3600, "rateLimitRemaining": 25])
+        let stopped = try Self.push(fake, catalog)
+        #expect(stopped.status == 75, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("hourly request budget") && stopped.stderr.contains("operations left"))
+        #expect(stopped.stderr.contains("Push would send about"))
+        let statuses = try fake.requests().compactMap { $0["status"] as? Int }
+        #expect(!statuses.contains(429), "the push paced itself: it never ran into the limit")
+        let before = try Self.productIDs(fake, "inAppPurchases")
+        #expect(!before.isEmpty && before.count < 4, "part of the work was done: \(before)")
+
+        try fake.control("POST", "settings", ["rateLimit": 3600, "rateLimitRemaining": 3600])
+        let resumed = try Self.push(fake, catalog)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try Self.productIDs(fake, "inAppPurchases").count == 4)
+        #expect(try Self.productIDs(fake, "subscriptions").count == 2)
+        #expect(try Self.resources(fake, "inAppPurchaseLocalizations").count == 5, "nothing was created twice")
+        let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 }

@@ -55,7 +55,7 @@ let package = Package(
             "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // App Store Connect API 4.4.1: request and response types and a client, generated from Apple's OpenAPI
-        // document by scripts/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
+        // document by scripts/codegen/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
         .target(name: "AppStoreConnectAPI", dependencies: [
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -17,8 +17,11 @@ enum Paths {
     static let fixtures = repository + "/Tests/Fixtures"
     /// Synthetic StoreKit configurations of every format version, written for these tests.
     static let storeKitFixtures = fixtures + "/storekit"
-    static let storeKitSchema = repository + "/schemas/storekit.schema.json"
-    static let checkXar = repository + "/scripts/check-xar.py"
+    /// The project's StoreKit configuration schema, written from Xcode-written files; only the tests use it.
+    static let storeKitSchema = fixtures + "/schemas/storekit.schema.json"
+    /// Independent checkers (test oracles) that share no code with iapkit.
+    static let oracles = repository + "/Tests/Oracles"
+    static let checkXar = oracles + "/check-xar.py"
 
     /// The `iapkit` binary the test run built.
     static let binary: String = {

@@ -14,7 +14,7 @@ import yaml
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 iapkit, catalog_path = sys.argv[1], sys.argv[2]
 catalog = yaml.safe_load(open(catalog_path))
 

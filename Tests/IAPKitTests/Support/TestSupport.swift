@@ -13,8 +13,12 @@ enum Paths {
         fatalError("no Package.swift above \(#filePath)")
     }()
 
-    static let examples = repository + "/examples"
     static let fixtures = repository + "/Tests/Fixtures"
+    /// The tests' own copy of the example project (catalog, hosted content, review screenshots). Tests read this
+    /// one, never `examples/`, so the demo can change without moving a line number a test depends on.
+    static let examples = fixtures + "/catalogs/examples"
+    /// `examples`' catalog, relative to `fixtures` (reports name the catalog as given, so golden files hold this).
+    static let examplesCatalog = "catalogs/examples/catalog.yaml"
     /// Synthetic StoreKit configurations of every format version, written for these tests.
     static let storeKitFixtures = fixtures + "/storekit"
     /// The project's StoreKit configuration schema, written from Xcode-written files; only the tests use it.

@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "IAPCore"),
         // XML property lists read and written through libxml2, in Apple's exact layout.
         .target(name: "PropertyList", dependencies: ["IAPCore", "CLibXML2"]),
-        // The catalog model, its YAML loader on libyaml events (with source locations) and Apple's reference data.
+        // The catalog model, its YAML loader on libyaml events (with source locations) and writer, Apple's reference data.
         .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML"]),
         // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
         .target(name: "HostedContent", dependencies: [

@@ -1,6 +1,5 @@
 import AppStoreConnect
 import ArgumentParser
-import CatalogExchange
 import CatalogSync
 import Foundation
 import IAPCatalog

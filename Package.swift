@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "iapkit", targets: ["iapkit"]),
         .library(name: "IAPLint", targets: ["IAPLint"]),
         .library(name: "FlatPackage", targets: ["FlatPackage"]),
+        .library(name: "Packaging", targets: ["Packaging"]),
         .library(name: "CatalogExchange", targets: ["CatalogExchange"]),
         .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
     ],
@@ -43,12 +44,11 @@ let package = Package(
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Lint rules over catalogs and content folders, and one reporter per output format.
+        // Lint rules over catalogs and content folders, one reporter per output format, and the lint gate commands pass.
         .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent"]),
-        // Upload archives: Apple flat packages (xar, Bom, cpio) and zips.
+        // Upload archive formats: Apple flat packages (xar, Bom, cpio) and zips. Formats only: no catalog, no lint.
         .target(name: "FlatPackage", dependencies: [
-            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CLibXML2", "CLibArchive", "CZlib",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Catalog JSON in and out: StoreKit configurations, App Store Connect requests, server lists.
         .target(name: "CatalogExchange", dependencies: [
@@ -72,12 +72,14 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The packaging workflow: the lint gate, content lint, staging, the commit journal, iapkit.lock, the manifest.
+        .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage"]),
         // Catalog and App Store Connect state as records, the plan between them, and push and pull.
         .target(name: "CatalogSync", dependencies: [
             "IAPCore", "IAPCatalog", "AppStoreConnect", "AppStoreConnectAPI", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
+            "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Packaging",
             "CatalogSync", "AppStoreConnect",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -50,10 +50,8 @@ let package = Package(
         .target(name: "FlatPackage", dependencies: [
             "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Catalog JSON in and out: StoreKit configurations, App Store Connect requests, server lists.
-        .target(name: "CatalogExchange", dependencies: [
-            "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        // Catalog files in and out: StoreKit configurations, the server's JSON list, the bundle's product-ID plist.
+        .target(name: "CatalogExchange", dependencies: ["IAPCore", "IAPCatalog", "PropertyList"]),
         // App Store Connect API 4.4.1: request and response types and a client, generated from Apple's OpenAPI
         // document by scripts/codegen/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
         .target(name: "AppStoreConnectAPI", dependencies: [
@@ -79,14 +77,16 @@ let package = Package(
             "IAPCore", "IAPCatalog", "AppStoreConnect", "AppStoreConnectAPI", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Packaging",
-            "CatalogSync", "AppStoreConnect",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Packaging", "CatalogSync",
+            "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Depends on `iapkit` to have the binary built (the tests run it), not to import it.
         .testTarget(name: "IAPKitTests", dependencies: [
             "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "CatalogSync",
+            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
     ],
     swiftLanguageModes: [.v6]

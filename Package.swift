@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Lint rules over catalogs and content folders, one reporter per output format, and the lint gate commands pass.
+        // Lint rules over catalogs and content folders, one reporter per output format, and the lint gate (LintGate).
         .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent"]),
         // Upload archive formats: Apple flat packages (xar, Bom, cpio) and zips. Formats only: no catalog, no lint.
         .target(name: "FlatPackage", dependencies: [

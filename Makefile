@@ -1,34 +1,34 @@
 # iapkit: `make run` does the main job on examples/, `make test` runs every test. Both install what is missing.
 SHELL := /bin/bash
-ENV := source scripts/pkg-config-env.sh &&
+ENV := source scripts/setup/pkg-config-env.sh &&
 
 .PHONY: setup setup-tests build run test bench clean
 
 setup:
-	bash scripts/setup.sh
+	bash scripts/setup/setup.sh
 
 setup-tests:
-	bash scripts/setup.sh --tests
+	bash scripts/setup/setup.sh --tests
 
 build: setup
 	$(ENV) swift build -c release
 
 run: build
-	bash scripts/run-examples.sh
+	bash scripts/demo/run-examples.sh
 
 # The reference folder (third-party schemas, real Xcode files) is optional: without it the conformance tests are
 # skipped with their reason and the generated reference data is not re-checked.
 REFERENCE := $(or $(IAPKIT_REFERENCE),../shared)
 
 test: setup-tests
-	@if [ -d "$(REFERENCE)/reference" ]; then python3 scripts/generate-reference-data.py "$(REFERENCE)/reference" --check; fi
+	@if [ -d "$(REFERENCE)/reference" ]; then python3 scripts/codegen/generate-reference-data.py "$(REFERENCE)/reference" --check; fi
 	$(ENV) swift build --build-tests
 	IAPKIT_REFERENCE="$(REFERENCE)" python3 Tests/FakeAppStoreConnect/test_fake_asc.py
-	$(ENV) IAPKIT_REFERENCE="$(REFERENCE)" bash scripts/test.sh
+	$(ENV) IAPKIT_REFERENCE="$(REFERENCE)" bash scripts/test/test.sh
 
 bench: build
-	bash scripts/setup.sh --bench
-	bash scripts/bench.sh
+	bash scripts/setup/setup.sh --bench
+	bash scripts/bench/bench.sh
 
 clean:
 	rm -rf .build out .bench

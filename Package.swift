@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "iapkit", targets: ["iapkit"]),
         .library(name: "IAPLint", targets: ["IAPLint"]),
         .library(name: "FlatPackage", targets: ["FlatPackage"]),
+        .library(name: "Packaging", targets: ["Packaging"]),
         .library(name: "CatalogExchange", targets: ["CatalogExchange"]),
         .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
     ],
@@ -37,25 +38,22 @@ let package = Package(
         .target(name: "IAPCore"),
         // XML property lists read and written through libxml2, in Apple's exact layout.
         .target(name: "PropertyList", dependencies: ["IAPCore", "CLibXML2"]),
-        // The catalog model, its YAML loader on libyaml events (with source locations) and Apple's reference data.
+        // The catalog model, its YAML loader on libyaml events (with source locations) and writer, Apple's reference data.
         .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML"]),
         // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Lint rules over catalogs and content folders, and one reporter per output format.
+        // Lint rules over catalogs and content folders, one reporter per output format, and the lint gate (LintGate).
         .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent"]),
-        // Upload archives: Apple flat packages (xar, Bom, cpio) and zips.
+        // Upload archive formats: Apple flat packages (xar, Bom, cpio) and zips. Formats only: no catalog, no lint.
         .target(name: "FlatPackage", dependencies: [
-            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CLibXML2", "CLibArchive", "CZlib",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Catalog JSON in and out: StoreKit configurations, App Store Connect requests, server lists.
-        .target(name: "CatalogExchange", dependencies: [
-            "IAPCore", "IAPCatalog", "PropertyList", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        // Catalog files in and out: StoreKit configurations, the server's JSON list, the bundle's product-ID plist.
+        .target(name: "CatalogExchange", dependencies: ["IAPCore", "IAPCatalog", "PropertyList"]),
         // App Store Connect API 4.4.1: request and response types and a client, generated from Apple's OpenAPI
-        // document by scripts/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
+        // document by scripts/codegen/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
         .target(name: "AppStoreConnectAPI", dependencies: [
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -72,6 +70,8 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The packaging workflow: the lint gate, content lint, staging, the commit journal, iapkit.lock, the manifest.
+        .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage"]),
         // Catalog and App Store Connect state as records, the plan between them and its report: pure, no network.
         .target(name: "SyncPlan", dependencies: [
             "IAPCore", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
@@ -84,14 +84,16 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange",
-            "SyncPlan", "CatalogSync", "AppStoreConnect",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Packaging", "SyncPlan", "CatalogSync",
+            "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Depends on `iapkit` to have the binary built (the tests run it), not to import it.
         .testTarget(name: "IAPKitTests", dependencies: [
             "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
+            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,12 +1,10 @@
 import AppStoreConnect
 import ArgumentParser
-import CatalogExchange
 import CatalogSync
 import SyncPlan
 import Foundation
 import IAPCatalog
 import IAPCore
-import IAPLint
 
 struct AscCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -100,22 +98,8 @@ struct AscCommand: ParsableCommand {
     /// Loads a catalog, refusing it (exit 1) when lint finds errors: every rule (`push`), or only those about the
     /// catalog's shape (`plan`, which is useful before every App Store Connect field is filled in).
     static func loadCatalog(_ path: String, fullLint: Bool) throws -> Catalog {
-        let collector = FindingCollector()
-        let catalog = try CatalogLoader.load(path: path, findings: collector.consumer)
-        let folder = (path as NSString).deletingLastPathComponent
-        if fullLint {
-            try CatalogLinter().lint(catalog, baseDirectory: folder, consumer: collector.consumer)
-        } else {
-            CatalogLinter().check(catalog, rules: RuleRegistry.structuralRules, baseDirectory: folder, consumer: collector.consumer)
-        }
-        let errors = collector.findings.filter { $0.severity == .error }.sortedForReport()
-        if !errors.isEmpty {
-            Terminal.writeError(TextReporter().report(errors, context: ReportContext(
-                toolVersion: IAPKitCommand.version, products: catalog.allProducts.count, productIDs: [], subject: path)))
-            Terminal.error("\(path) has errors; fix them first (`iapkit lint catalog \(path)`)")
-            throw ExitCode(1)
-        }
-        return catalog
+        try openCatalog(path, strictness: fullLint ? .full : .shape, advice: "fix them first (`iapkit lint catalog \(path)`)",
+                        reportsProducts: true)
     }
 
     /// Reads App Store Connect and plans the catalog against it.

@@ -5,7 +5,6 @@ import SyncPlan
 import Foundation
 import IAPCatalog
 import IAPCore
-import IAPLint
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,22 +30,11 @@ struct ExportCommand: ParsableCommand {
         @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
         var output: String?
 
-        /// Loads and lints the catalog; findings go to stderr, and errors in the catalog itself stop the export.
+        /// Loads the catalog and checks its shape; errors go to stderr and stop the export. Only problems that make
+        /// the output itself wrong stop an export: a simulator configuration is useful long before every App Store
+        /// Connect field is filled in (`iapkit lint catalog` checks those).
         func load() throws -> Catalog {
-            let collector = FindingCollector()
-            let catalog = try CatalogLoader.load(path: catalog, findings: collector.consumer)
-            CatalogLinter().check(catalog, rules: RuleRegistry.structuralRules,
-                                  baseDirectory: (self.catalog as NSString).deletingLastPathComponent, consumer: collector.consumer)
-            // Only problems that make the output itself wrong stop an export: a simulator configuration is useful
-            // long before every App Store Connect field is filled in (`iapkit lint catalog` checks those).
-            let blocking = collector.findings.filter { $0.severity == .error }
-            if !blocking.isEmpty {
-                Terminal.writeError(TextReporter().report(blocking.sortedForReport(), context: ReportContext(
-                    toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: self.catalog)))
-                Terminal.error("\(self.catalog) has errors; fix them before exporting")
-                throw ExitCode(1)
-            }
-            return catalog
+            try openCatalog(catalog, strictness: .shape, advice: "fix them before exporting", reportsProducts: false)
         }
 
         func emit(_ text: String) throws { try emit(Array(text.utf8)) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CatalogExchange
 import Foundation
+import IAPCatalog
 import IAPCore
 
 struct ImportCommand: ParsableCommand {

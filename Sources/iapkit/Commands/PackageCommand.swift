@@ -1,10 +1,9 @@
 import ArgumentParser
-import FlatPackage
 import Foundation
 import HostedContent
-import IAPCatalog
 import IAPCore
 import IAPLint
+import Packaging
 
 struct PackageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -23,7 +23,7 @@ struct AppStoreConnectConformanceTests {
         """
 
     @Test func examplesRequestsValidate() throws {
-        let result = try iapkit("export", "asc", "examples/catalog.yaml", "--app-id", "1234567890", in: Paths.repository)
+        let result = try iapkit("export", "asc", Paths.examplesCatalog, "--app-id", "1234567890", in: Paths.fixtures)
         #expect(result.status == 0, "\(result.stderr)")
         let dir = TemporaryDirectory()
         // In-app purchases, versions, localizations, availabilities, price schedules, screenshots and their commits;

@@ -7,7 +7,7 @@ import Testing
 struct ReportConformanceTests {
     @Test func sarifIsValidAgainstTheOfficialSchema() throws {
         let dir = TemporaryDirectory()
-        for (name, catalog) in [("broken", "Tests/Fixtures/catalogs/broken/catalog.yaml"), ("examples", "examples/catalog.yaml")] {
+        for (name, catalog) in [("broken", "Tests/Fixtures/catalogs/broken/catalog.yaml"), ("examples", "Tests/Fixtures/" + Paths.examplesCatalog)] {
             let output = dir.file("\(name).sarif")
             _ = try iapkit("lint", catalog, "--format", "sarif", "-o", output, in: Paths.repository)
             let out = try python("""

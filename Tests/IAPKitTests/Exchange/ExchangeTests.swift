@@ -168,9 +168,9 @@ enum StoreKitRoundTrip {
     @Test(arguments: StoreKitExporter.FormatVersion.allCases)
     func examplesExportValidatesInEveryFormat(version: StoreKitExporter.FormatVersion) throws {
         let dir = TemporaryDirectory()
-        let first = try iapkit("export", "storekit", "examples/catalog.yaml", "--format-version", version.rawValue, in: Paths.repository)
+        let first = try iapkit("export", "storekit", Paths.examplesCatalog, "--format-version", version.rawValue, in: Paths.fixtures)
         #expect(first.status == 0, "\(first.stderr)")
-        let second = try iapkit("export", "storekit", "examples/catalog.yaml", "--format-version", version.rawValue, in: Paths.repository)
+        let second = try iapkit("export", "storekit", Paths.examplesCatalog, "--format-version", version.rawValue, in: Paths.fixtures)
         #expect(first.stdout == second.stdout, "exporting twice must give identical bytes")
         let path = dir.write("x.storekit", first.stdout)
         let out = try python("""
@@ -186,7 +186,7 @@ enum StoreKitRoundTrip {
     }
 
     @Test func examplesStoreKitMatchesTheGoldenFile() throws {
-        let result = try iapkit("export", "storekit", "examples/catalog.yaml", in: Paths.repository)
+        let result = try iapkit("export", "storekit", Paths.examplesCatalog, in: Paths.fixtures)
         let golden = Paths.fixtures + "/golden/examples.storekit"
         if ProcessInfo.processInfo.environment["IAPKIT_RECORD"] == "1" { try result.stdout.write(toFile: golden, atomically: true, encoding: .utf8) }
         #expect(result.stdout == (try String(contentsOfFile: golden, encoding: .utf8)))
@@ -213,7 +213,7 @@ enum StoreKitRoundTrip {
         """
 
     @Test func ascRequestsCreateTheExamplesInOrder() throws {
-        let result = try iapkit("export", "asc", "examples/catalog.yaml", "--app-id", "1234567890", in: Paths.repository)
+        let result = try iapkit("export", "asc", Paths.examplesCatalog, "--app-id", "1234567890", in: Paths.fixtures)
         #expect(result.status == 0, "\(result.stderr)")
         let dir = TemporaryDirectory()
         let out = try python(Self.countRequests, [dir.write("asc.json", result.stdout)])
@@ -278,8 +278,8 @@ enum StoreKitRoundTrip {
     }
 
     @Test func serverJSONAndBundlePlist() throws {
-        let json = try iapkit("export", "json", "examples/catalog.yaml", in: Paths.repository)
-        let plist = try iapkit("export", "plist", "examples/catalog.yaml", in: Paths.repository)
+        let json = try iapkit("export", "json", Paths.examplesCatalog, in: Paths.fixtures)
+        let plist = try iapkit("export", "plist", Paths.examplesCatalog, in: Paths.fixtures)
         let dir = TemporaryDirectory()
         let out = try python("""
             import json, plistlib, sys

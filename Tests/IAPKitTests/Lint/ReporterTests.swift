@@ -28,7 +28,7 @@ import IAPLint
 
     @Test(arguments: ReportFormat.allCases)
     func examplesReport(format: ReportFormat) throws {
-        let result = try iapkit("lint", "catalog", "examples/catalog.yaml", "--format", format.rawValue, in: Paths.repository)
+        let result = try iapkit("lint", "catalog", Paths.examplesCatalog, "--format", format.rawValue, in: Paths.fixtures)
         #expect(result.status == 0, "\(result.stdout)")
         try golden("examples.\(format.rawValue)", result.stdout)
     }

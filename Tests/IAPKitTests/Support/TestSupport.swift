@@ -13,12 +13,19 @@ enum Paths {
         fatalError("no Package.swift above \(#filePath)")
     }()
 
-    static let examples = repository + "/examples"
     static let fixtures = repository + "/Tests/Fixtures"
+    /// The tests' own copy of the example project (catalog, hosted content, review screenshots). Tests read this
+    /// one, never `examples/`, so the demo can change without moving a line number a test depends on.
+    static let examples = fixtures + "/catalogs/examples"
+    /// `examples`' catalog, relative to `fixtures` (reports name the catalog as given, so golden files hold this).
+    static let examplesCatalog = "catalogs/examples/catalog.yaml"
     /// Synthetic StoreKit configurations of every format version, written for these tests.
     static let storeKitFixtures = fixtures + "/storekit"
-    static let storeKitSchema = repository + "/schemas/storekit.schema.json"
-    static let checkXar = repository + "/scripts/check-xar.py"
+    /// The project's StoreKit configuration schema, written from Xcode-written files; only the tests use it.
+    static let storeKitSchema = fixtures + "/schemas/storekit.schema.json"
+    /// Independent checkers (test oracles) that share no code with iapkit.
+    static let oracles = repository + "/Tests/Oracles"
+    static let checkXar = oracles + "/check-xar.py"
 
     /// The `iapkit` binary the test run built.
     static let binary: String = {

@@ -4,15 +4,6 @@ import Foundation
 import HostedContent
 import IAPCore
 
-/// What building one archive produced, for the manifest and the lock.
-public struct ArchiveResult: Sendable {
-    public var size: UInt64
-    public var sha256: String
-    public var md5: String?
-    public var contentDigest: String
-    public var fileCount: Int
-}
-
 /// Writes `PRODUCT_ID.pkg`, a flat product archive equal in structure to `productbuild --content`:
 /// xar { Distribution, PRODUCT_ID.pkg/ { Bom, Payload, PackageInfo } }, SHA-1 checksums, stored Payload.
 public struct FlatPackageBuilder: Sendable {

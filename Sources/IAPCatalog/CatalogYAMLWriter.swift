@@ -1,4 +1,3 @@
-import IAPCatalog
 import IAPCore
 
 /// Writes a catalog as the YAML a person would write: keys in the order of the starter catalog, values quoted

@@ -1,3 +1,4 @@
+import FlatPackage
 import Foundation
 import HostedContent
 import IAPCatalog
@@ -7,18 +8,8 @@ import IAPLint
 /// Builds the upload archives for a set of hosted-content folders: lints each first and refuses on errors,
 /// writes every archive and `iapkit-manifest.json` all-or-nothing, and records digests in `iapkit.lock`.
 public struct Packager: Sendable {
-    public enum Format: String, Sendable, CaseIterable {
-        case pkg, zip
-
-        /// The timestamps each format can hold: a Bom stores 32-bit unsigned times; a zip's extended timestamp is
-        /// a signed 32-bit number (its DOS date would not even reach 2108).
-        public var epochRange: ClosedRange<Int> {
-            switch self {
-            case .pkg: return 0...Int(UInt32.max)
-            case .zip: return 0...Int(Int32.max)
-            }
-        }
-    }
+    /// `pkg` or `zip`; the archive formats themselves are `FlatPackage`'s.
+    public typealias Format = ArchiveFormat
 
     /// A folder to package, and the product ID the catalog expects for it (when packaging from a catalog).
     public struct Item: Sendable {
@@ -75,15 +66,12 @@ public struct Packager: Sendable {
     /// Every non-consumable with `hostedContent` in the catalog at `path`, after linting the catalog's own rules:
     /// a catalog with errors is refused (`refused`), as content with errors is, so a bad product ID never names a file.
     public static func items(forCatalog path: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> [Item] {
-        let collector = FindingCollector()
-        let catalog = try CatalogLoader.load(path: path, findings: collector.consumer)
-        let base = (path as NSString).deletingLastPathComponent
-        CatalogLinter().check(catalog, rules: RuleRegistry.catalogRules, baseDirectory: base, consumer: collector.consumer)
-        collector.findings.forEach(findings)
-        let errors = collector.findings.filter { $0.severity == .error }
-        if !errors.isEmpty {
-            throw .refused(reason: "nothing was packaged: \(errors.count) error\(errors.count == 1 ? "" : "s") in \(path)", findings: errors)
+        let catalog: Catalog
+        switch try LintGate.open(path, strictness: .catalog, findings: findings) {
+        case let .success(value): catalog = value
+        case let .failure(refusal): throw .refused(reason: "nothing was packaged: \(refusal.summary)", findings: refusal.errors)
         }
+        let base = (path as NSString).deletingLastPathComponent
         var items: [Item] = []
         for product in catalog.products where product.type == .nonConsumable {
             guard let folder = product.hostedContent, let id = product.productID else { continue }
@@ -165,43 +153,5 @@ public struct Packager: Sendable {
         }
         try transaction.commit()
         return built
-    }
-
-    func manifestJSON(_ built: [Built]) -> JSONValue {
-        .object([
-            ("tool", .object([("name", .string("iapkit")), ("version", .string(InstallerDocuments.generator.replacingOccurrences(of: "iapkit-", with: "")))])),
-            ("format", .string(options.format.rawValue)),
-            ("sourceDateEpoch", .int(options.epoch)),
-            ("packages", .array(built.map { item in
-                var fields: [(String, JSONValue)] = [
-                    ("productId", .string(item.productID)),
-                    ("contentVersion", .string(item.contentVersion)),
-                    ("fileName", .string((item.path as NSString).lastPathComponent)),
-                    ("size", .int(Int(item.result.size))),
-                    ("sha256", .string(item.result.sha256)),
-                ]
-                if let md5 = item.result.md5 { fields.append(("md5", .string(md5))) }
-                fields += [("contentDigest", .string(item.result.contentDigest)), ("fileCount", .int(item.result.fileCount))]
-                return .object(fields)
-            })),
-        ])
-    }
-}
-
-/// The file name of an archive. Only a product ID that passes App Store Connect's rules makes one, so the name has
-/// no `/`, is not `.` or `..` and does not start with a period: joined to the output folder it stays inside it.
-public struct ArchiveFileName: Sendable, Equatable {
-    public let productID: String
-    public let fileName: String
-
-    public init?(productID: String, format: Packager.Format) {
-        guard ProductIdentifier.problem(with: productID) == nil else { return nil }
-        self.productID = productID
-        fileName = "\(productID).\(format.rawValue)"
-    }
-
-    /// The archive's path in `directory`, proven to be inside it.
-    public func path(in directory: String) throws(IAPKitError) -> String {
-        try OutputPath.join(directory, fileName)
     }
 }

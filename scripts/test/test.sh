@@ -4,7 +4,7 @@
 # The conformance tests read third-party references from IAPKIT_REFERENCE (default: `shared` beside the repository).
 # Fails when the reference folder is present but no conformance test ran.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 results=.build/test-results
 mkdir -p "$results"
 rm -f "$results"/xunit*.xml

@@ -16,7 +16,7 @@ import yaml
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LATENCY_PRODUCTS = int(os.environ.get("BENCH_ASC_LATENCY_PRODUCTS", "100"))
 iapkit, catalog_path = sys.argv[1], sys.argv[2]
 catalog = yaml.safe_load(open(catalog_path))

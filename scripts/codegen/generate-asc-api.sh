@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates Sources/AppStoreConnectAPI/Generated/ from Apple's App Store Connect API OpenAPI document.
 #
-#   scripts/generate-asc-api.sh           write the generated Swift files
-#   scripts/generate-asc-api.sh --check   generate into a temporary folder and fail if the committed files differ
+#   scripts/codegen/generate-asc-api.sh           write the generated Swift files
+#   scripts/codegen/generate-asc-api.sh --check   generate into a temporary folder and fail if the committed files differ
 #
 # The document is read from ${IAPKIT_REFERENCE:-../shared}/reference/app-store-connect-openapi.json; it is not part
 # of the repository. The generator is built once, in its own scratch folder (.build-openapi-generator/), so the
@@ -10,7 +10,7 @@
 set -euo pipefail
 
 GENERATOR_VERSION=1.14.3
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 check=0
@@ -51,7 +51,7 @@ generator=$(swift build --package-path "$scratch/tool" --scratch-path "$scratch/
 # generator's filter keeps exactly the same closure (the output is identical either way), but parsing the whole
 # document takes its debug build minutes.
 pruned=$scratch/app-store-connect-openapi.pruned.json
-python3 scripts/prune-openapi.py "$config" "$document" "$pruned"
+python3 scripts/codegen/prune-openapi.py "$config" "$document" "$pruned"
 
 destination=$output
 if (( check )); then
@@ -66,7 +66,7 @@ if (( check )); then
     if diff -ru "$output" "$destination"; then
         echo "generated files are up to date" >&2
     else
-        echo "error: the generated files differ; run scripts/generate-asc-api.sh" >&2
+        echo "error: the generated files differ; run scripts/codegen/generate-asc-api.sh" >&2
         exit 1
     fi
 else

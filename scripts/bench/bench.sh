@@ -3,7 +3,7 @@
 #   lint, export storekit: 10,000 and 20,000 products (3 localizations each) against libyaml turning the same
 #            catalog into events (a tiny C program built here); import storekit against Python's json.load of the
 #            same .storekit file; peak resident memory of each.
-#   asc plan: the App Store Connect requests a push of 1,000 products makes (scripts/bench-asc.py), not seconds.
+#   asc plan: the App Store Connect requests a push of 1,000 products makes (scripts/bench/bench-asc.py), not seconds.
 #   package: a mixed corpus (media, text, many small files) against `zip -r -6`, `cat` and `sha256sum`;
 #            already-compressed media against `sha256sum`; peak resident memory of each run.
 # Catalog figures are CPU seconds (user + system), best of BENCH_RUNS (default 7): on a shared machine they vary
@@ -11,7 +11,7 @@
 # BENCH_PACKAGE=0 skips packaging; BENCH_IAPKIT measures another iapkit binary. Needs a release build: `make bench`
 # does it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 iapkit=${BENCH_IAPKIT:-$PWD/.build/release/iapkit}
 work=${BENCH_DIR:-$PWD/.bench}
 size_mb=${BENCH_MB:-1024}
@@ -56,7 +56,7 @@ package_best() { # best of 3 `iapkit package` runs, each into a new folder delet
 
 echo "== lint, export, import (catalogs of 10,000 and 20,000 products, 3 localizations each)"
 cp examples/review/banana.png "$work/shot.png"
-for n in 10000 20000; do [ -f "$work/c$n.yaml" ] || python3 scripts/generate-catalog.py "$n" "$work/c$n.yaml"; done
+for n in 10000 20000; do [ -f "$work/c$n.yaml" ] || python3 scripts/bench/generate-catalog.py "$n" "$work/c$n.yaml"; done
 # The floors: libyaml turning the catalog into events and nothing else, and Python's json.load.
 cat > "$work/yaml-events.c" <<'C'
 #include <stdio.h>
@@ -103,8 +103,8 @@ check "import storekit 10k / json.load" "$(ratio "$imp10" "$json10")" 2
 check "import peak RSS (MB)" "$(ratio "$rss_imp" 1024)" 96
 
 echo "== asc plan (requests, not seconds)"
-[ -f "$work/c1000.yaml" ] || python3 scripts/generate-catalog.py 1000 "$work/c1000.yaml"
-python3 scripts/bench-asc.py "$iapkit" "$work/c1000.yaml"
+[ -f "$work/c1000.yaml" ] || python3 scripts/bench/generate-catalog.py 1000 "$work/c1000.yaml"
+python3 scripts/bench/bench-asc.py "$iapkit" "$work/c1000.yaml"
 
 [ "${BENCH_PACKAGE:-1}" = 0 ] && exit "$failed"
 

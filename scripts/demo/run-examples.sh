@@ -2,7 +2,7 @@
 # The main job on examples/: lint the catalog, package its hosted content, export catalog JSON.
 # Everything lands in out/examples/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 iapkit=.build/release/iapkit
 out=out/examples
 rm -rf "$out" && mkdir -p "$out"
@@ -31,7 +31,7 @@ $iapkit export plist examples/catalog.yaml -o "$out/ProductIDs.plist"
 # The sync needs App Store Connect; here it runs against the project's fake on loopback, with a throwaway key.
 step "iapkit asc push, plan --check, pull (against a local fake App Store Connect)"
 fake=$(mktemp -d)
-eval "$(python3 scripts/start-fake-asc.py --bundle-id com.example.fruitstand --dir "$fake")"
+eval "$(python3 scripts/demo/start-fake-asc.py --bundle-id com.example.fruitstand --dir "$fake")"
 trap 'kill "$(cat "$fake/fake-asc.pid")" 2>/dev/null; rm -rf "$fake"' EXIT
 $iapkit asc plan examples/catalog.yaml > "$out/asc-plan-before.txt"
 tail -n 1 "$out/asc-plan-before.txt"

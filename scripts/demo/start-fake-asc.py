@@ -2,7 +2,7 @@
 """Starts the project's fake App Store Connect in the background with a throwaway API key and one app, and prints
 the shell exports that point `iapkit asc` at it. For trying `asc pull | plan | push` without an Apple account.
 
-usage: eval "$(python3 scripts/start-fake-asc.py --bundle-id com.example.app --dir DIR)"
+usage: eval "$(python3 scripts/demo/start-fake-asc.py --bundle-id com.example.app --dir DIR)"
        ... iapkit asc push --yes ...
        kill "$(cat DIR/fake-asc.pid)"
 """
@@ -25,7 +25,7 @@ public_path = os.path.join(args.dir, "public.pem")
 with open(public_path, "wb") as f:
     f.write(key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
 
-here = os.path.dirname(os.path.abspath(__file__))
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 fake = subprocess.Popen([sys.executable, os.path.join(here, "..", "Tests", "FakeAppStoreConnect", "fake_asc.py"),
                          "--port", "0", "--key-id", "DEMOKEY01", "--issuer-id", "demo-issuer", "--public-key", public_path],
                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=open(os.path.join(args.dir, "fake-asc.log"), "w"),

@@ -1,0 +1,47 @@
+/// The app the catalog is for.
+public struct App: Sendable, Hashable {
+    public var bundleID: String?
+    public var primaryLocale: String?
+    public init(bundleID: String? = nil, primaryLocale: String? = nil) {
+        self.bundleID = bundleID
+        self.primaryLocale = primaryLocale
+    }
+}
+
+/// The app's license agreement and privacy policies, as StoreKit configurations (4.0+) carry them.
+public struct AppPolicies: Sendable, Hashable {
+    public struct Policy: Sendable, Hashable {
+        public var path: CatalogPath
+        public var locale: String?
+        public var text: String?
+        public var url: String?
+        public init(path: CatalogPath, locale: String? = nil, text: String? = nil, url: String? = nil) {
+            self.path = path
+            self.locale = locale
+            self.text = text
+            self.url = url
+        }
+    }
+    public var path: CatalogPath
+    public var eula: String?
+    public var policies: [Policy]
+    public init(path: CatalogPath, eula: String? = nil, policies: [Policy] = []) {
+        self.path = path
+        self.eula = eula
+        self.policies = policies
+    }
+}
+
+/// Options for the simulator's StoreKit configuration (`export storekit`).
+public struct StoreKitSettings: Sendable, Hashable {
+    public var path: CatalogPath
+    /// ISO 3166-1 alpha-3 storefront; USA when absent.
+    public var storefront: String?
+    /// Locale the simulator's store uses; the primary locale when absent.
+    public var locale: String?
+    public init(path: CatalogPath, storefront: String? = nil, locale: String? = nil) {
+        self.path = path
+        self.storefront = storefront
+        self.locale = locale
+    }
+}

@@ -1,0 +1,114 @@
+public enum OfferMode: String, Sendable, Hashable, CaseIterable {
+    case freeTrial = "free-trial"
+    case payAsYouGo = "pay-as-you-go"
+    case payUpFront = "pay-up-front"
+}
+
+public enum OfferKind: String, Sendable, Hashable {
+    case introductory = "introductory offer"
+    case promotional = "promotional offer"
+    case offerCode = "offer code"
+    case winBack = "win-back offer"
+}
+
+/// Customers an offer code is for.
+public enum OfferEligibility: String, Sendable, Hashable, CaseIterable {
+    case new, existing, expired
+}
+
+/// An introductory, promotional, offer-code or win-back offer on an auto-renewable subscription.
+public struct Offer: Sendable, Hashable {
+    public var path: CatalogPath
+    public var kind: OfferKind
+    public var mode: OfferMode?
+    /// The `mode` text as written, kept when it names no offer mode.
+    public var modeText: String?
+    /// ISO 8601 duration of a free trial or a pay-up-front offer: P3D P1W P2W P1M P2M P3M P6M P1Y.
+    public var duration: String?
+    /// Pay-as-you-go: how many discounted periods of the subscription's own length.
+    public var periods: Int?
+    public var price: Price?
+    /// Promotional and win-back offers.
+    public var offerID: String?
+    public var referenceName: String?
+    /// Offer codes only.
+    public var eligibility: [OfferEligibility]?
+    public var stackable: Bool?
+
+    public init(path: CatalogPath, kind: OfferKind, mode: OfferMode? = nil, duration: String? = nil,
+                periods: Int? = nil, price: Price? = nil, offerID: String? = nil, referenceName: String? = nil,
+                eligibility: [OfferEligibility]? = nil, stackable: Bool? = nil) {
+        self.path = path
+        self.kind = kind
+        self.mode = mode
+        self.duration = duration
+        self.periods = periods
+        self.price = price
+        self.offerID = offerID
+        self.referenceName = referenceName
+        self.eligibility = eligibility
+        self.stackable = stackable
+    }
+}
+
+/// How a subscription's price is collected (App Store Connect's `planType`): the whole period up front, or monthly
+/// payments for a 12-month commitment.
+public enum BillingPlanType: String, Sendable, Hashable, CaseIterable {
+    case upfront
+    case monthly
+}
+
+/// One billing plan of an auto-renewable subscription. Absent prices take their defaults: an upfront plan costs the
+/// subscription's price, and a plan commits to one period (upfront) or twelve payments (monthly).
+public struct BillingPlan: Sendable, Hashable {
+    public var path: CatalogPath
+    public var type: BillingPlanType?
+    /// The `planType` text as written, kept when it names no plan type (the `billing-plan` rule reports it).
+    public var typeText: String?
+    /// What each payment costs: the monthly payment of a monthly plan, the period's price of an upfront plan.
+    public var price: Price?
+    /// What the customer commits to in total.
+    public var commitmentPrice: Price?
+    public var enabled: Bool?
+    /// Offers for this plan only; the subscription's own offers are those of its upfront plan.
+    public var introductoryOffer: Offer?
+    public var promotionalOffers: [Offer]
+    public var offerCodes: [Offer]
+    public var winBackOffers: [Offer]
+
+    /// Months a monthly plan commits the customer to.
+    public static let commitmentMonths = 12
+
+    public init(path: CatalogPath, type: BillingPlanType? = nil, price: Price? = nil, commitmentPrice: Price? = nil,
+                enabled: Bool? = nil, introductoryOffer: Offer? = nil, promotionalOffers: [Offer] = [],
+                offerCodes: [Offer] = [], winBackOffers: [Offer] = []) {
+        self.path = path
+        self.type = type
+        self.price = price
+        self.commitmentPrice = commitmentPrice
+        self.enabled = enabled
+        self.introductoryOffer = introductoryOffer
+        self.promotionalOffers = promotionalOffers
+        self.offerCodes = offerCodes
+        self.winBackOffers = winBackOffers
+    }
+
+    /// Every offer of the plan, introductory first.
+    public var allOffers: [Offer] {
+        (introductoryOffer.map { [$0] } ?? []) + promotionalOffers + offerCodes + winBackOffers
+    }
+
+    /// The price of each payment, the subscription's own price standing in for an upfront plan's.
+    public func resolvedPrice(of subscription: Product) -> Price? {
+        if let price { return price }
+        guard type == .upfront else { return nil }
+        return subscription.price ?? subscription.resolvedPriceCents.map(Price.init(cents:))
+    }
+
+    /// The commitment when none is written: one payment upfront, twelve monthly payments.
+    public func defaultCommitmentPrice(of subscription: Product) -> Price? {
+        guard let payment = resolvedPrice(of: subscription) else { return nil }
+        guard type == .monthly else { return payment }
+        return payment.cents.map { Price(cents: $0 * Self.commitmentMonths) }
+    }
+}

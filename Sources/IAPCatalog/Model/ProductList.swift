@@ -1,0 +1,39 @@
+/// Every purchasable item of a catalog, products first and then each group's subscriptions, in file order, read in
+/// place: no product is copied into a list of its own.
+public struct ProductList: RandomAccessCollection, Sendable {
+    private let products: [Product]
+    private let groups: [SubscriptionGroup]
+    /// Where each group's subscriptions start, counted from the first subscription.
+    private let groupStarts: [Int]
+    private let productCount: Int
+    public let endIndex: Int
+
+    public init(_ catalog: Catalog, subscriptionsOnly: Bool = false) {
+        products = catalog.products
+        groups = catalog.subscriptionGroups
+        var starts: [Int] = []
+        starts.reserveCapacity(groups.count)
+        var total = 0
+        for group in groups {
+            starts.append(total)
+            total += group.subscriptions.count
+        }
+        groupStarts = starts
+        productCount = subscriptionsOnly ? 0 : products.count
+        endIndex = productCount + total
+    }
+
+    public var startIndex: Int { 0 }
+
+    public subscript(position: Int) -> Product {
+        if position < productCount { return products[position] }
+        let offset = position - productCount
+        // The last group starting at or before `offset`; empty groups share a start with the next one.
+        var low = 0, high = groupStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if groupStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return groups[low].subscriptions[offset - groupStarts[low]]
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import IAPCatalog
+import IAPCore
+
+/// The check every command that refuses a bad catalog makes first: load the catalog, lint it as strictly as the
+/// command needs, and hand back the catalog, or the errors that refuse it. `iapkit lint` reports instead of refusing,
+/// so it runs the linter itself.
+public enum LintGate {
+    /// How much of lint a catalog must pass.
+    public enum Strictness: Sendable, CaseIterable {
+        /// The catalog's shape: the loader's `schema` findings and the structural rules (`schema-version`, `type`,
+        /// `product-id-format`, `product-id-duplicate`). Enough for output that is right as far as it goes
+        /// (`export`, `asc plan`), long before every App Store Connect field is filled in.
+        case shape
+        /// Every catalog rule, without the hosted-content folders (`package --catalog`, which lints each folder
+        /// as it packages it).
+        case catalog
+        /// Every catalog rule and every hosted-content folder the catalog names, as `iapkit lint catalog` does
+        /// (`asc push`).
+        case full
+    }
+
+    /// A catalog the gate refused.
+    public struct Refusal: Error, Sendable {
+        /// The catalog file, as given.
+        public var path: String
+        /// The errors, in report order.
+        public var errors: [Finding]
+        /// The products the catalog holds, for a report's summary line.
+        public var products: Int
+
+        /// `3 errors in catalog.yaml`
+        public var summary: String {
+            "\(errors.count) error\(errors.count == 1 ? "" : "s") in \(path)"
+        }
+    }
+
+    /// Loads the catalog at `path` and lints it with `strictness`, then hands every finding (warnings too) to
+    /// `findings`. Returns the catalog when lint found no errors, or the refusal when it did; throws only when the
+    /// tool cannot do its job (an unreadable or malformed catalog, an unreadable content folder), and then hands on
+    /// no finding.
+    public static func open(_ path: String, strictness: Strictness,
+                            findings: FindingConsumer = { _ in }) throws(IAPKitError) -> Result<Catalog, Refusal> {
+        let collector = FindingCollector()
+        let consumer = collector.consumer
+        let catalog = try CatalogLoader.load(path: path, findings: consumer)
+        let folder = (path as NSString).deletingLastPathComponent
+        let linter = CatalogLinter()
+        switch strictness {
+        case .shape: linter.check(catalog, rules: RuleRegistry.structuralRules, baseDirectory: folder, consumer: consumer)
+        case .catalog: linter.check(catalog, rules: RuleRegistry.catalogRules, baseDirectory: folder, consumer: consumer)
+        case .full: try linter.lint(catalog, baseDirectory: folder, consumer: consumer)
+        }
+        collector.findings.forEach(findings)
+        let errors = collector.findings.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            return .failure(Refusal(path: path, errors: errors.sortedForReport(), products: catalog.allProducts.count))
+        }
+        return .success(catalog)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// The package's shape, read from its files: each target declares in Package.swift exactly the modules its sources
+/// import, and no target imports one above it in the layering. Each failure names the file and the import.
+@Suite struct LayoutTests {
+    @Test func everyTargetDeclaresExactlyWhatItImports() throws {
+        let layout = try PackageLayout.read(repository: Paths.repository)
+        for problem in layout.dependencyProblems() { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    @Test func noTargetImportsOneAboveIt() throws {
+        let layout = try PackageLayout.read(repository: Paths.repository)
+        for problem in layout.layeringProblems() { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    // The checker itself, on a package made up here.
+
+    static let madeUpManifest = """
+        let package = Package(
+            name: "x", // a comment with "quotes", and https://example.com
+            dependencies: [.package(url: "https://github.com/apple/swift-crypto", from: "3.0.0")],
+            targets: [
+                .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1"),
+                .target(name: "IAPCore"),
+                .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML"]),
+                // Declared but never imported:
+                .target(name: "FlatPackage", dependencies: [
+                    "IAPCore", .target(name: "IAPCatalog"), .product(name: "Crypto", package: "swift-crypto"),
+                ], exclude: ["notes.txt"]),
+                .executableTarget(name: "iapkit", dependencies: ["FlatPackage"]),
+                .testTarget(name: "IAPKitTests", dependencies: ["iapkit", "IAPCore"]),
+            ]
+        )
+        """
+
+    @Test func theCheckerReadsTargetsAndDependencies() {
+        let targets = PackageLayout.parseTargets(Self.madeUpManifest)
+        #expect(targets.map(\.name) == ["CYAML", "IAPCore", "IAPCatalog", "FlatPackage", "iapkit", "IAPKitTests"])
+        #expect(targets.first { $0.name == "FlatPackage" }?.dependencies == ["IAPCore", "IAPCatalog", "Crypto"])
+        #expect(targets.first { $0.name == "FlatPackage" }?.folder == "Sources/FlatPackage")
+        #expect(targets.first { $0.name == "IAPKitTests" }?.folder == "Tests/IAPKitTests")
+        #expect(targets.first { $0.name == "CYAML" }?.kind == .system)
+    }
+
+    @Test func theCheckerReadsImportsButNotStrings() {
+        let source = #"""
+            @testable import IAPLint
+            @_spi(Generated) public import OpenAPIRuntime
+            public import struct Foundation.URL
+            import Testing
+            // import Commented
+            let script = """
+                import json
+                """
+            /* import Hidden */
+            """#
+        #expect(PackageLayout.imports(in: source).map(\.module) == ["IAPLint", "OpenAPIRuntime", "Foundation", "Testing"])
+        #expect(PackageLayout.imports(in: source).map(\.line) == [1, 2, 3, 4])
+    }
+
+    @Test func theCheckerNamesTheFileAndTheImport() {
+        let targets = PackageLayout.parseTargets(Self.madeUpManifest)
+        let layout = PackageLayout(targets: targets, imports: [
+            "IAPCore": [],
+            "IAPCatalog": [.init(file: "Sources/IAPCatalog/Loader.swift", line: 1, module: "CYAML"),
+                           .init(file: "Sources/IAPCatalog/Loader.swift", line: 2, module: "IAPCore"),
+                           .init(file: "Sources/IAPCatalog/Loader.swift", line: 3, module: "FlatPackage")],
+            "FlatPackage": [.init(file: "Sources/FlatPackage/Zip.swift", line: 2, module: "IAPCore"),
+                            .init(file: "Sources/FlatPackage/Zip.swift", line: 3, module: "Foundation")],
+            "iapkit": [.init(file: "Sources/iapkit/Main.swift", line: 1, module: "FlatPackage")],
+            "IAPKitTests": [.init(file: "Tests/IAPKitTests/T.swift", line: 1, module: "IAPCore")],
+        ])
+        #expect(layout.dependencyProblems() == [
+            "Sources/IAPCatalog/Loader.swift:3: `import FlatPackage`, but Package.swift does not declare FlatPackage "
+                + "as a dependency of IAPCatalog",
+            "Package.swift: FlatPackage depends on IAPCatalog, but no file in Sources/FlatPackage imports it",
+            "Package.swift: FlatPackage depends on Crypto, but no file in Sources/FlatPackage imports it",
+        ])
+        #expect(layout.layeringProblems() == [
+            "Sources/IAPCatalog/Loader.swift:3: `import FlatPackage`: IAPCatalog (catalog model) may not import "
+                + "FlatPackage (archive and exchange formats), which is above it",
+        ])
+    }
+}

@@ -9,7 +9,7 @@ import os
 from .core.encoding import b64url, b64url_decode
 from .territories import CODES as TERRITORY_CODES, CURRENCY  # noqa: F401  (re-exported for the resources)
 
-# The data files stay beside fake_asc.py, where scripts/generate-reference-data.py writes them.
+# The data files stay beside fake_asc.py, where scripts/codegen/generate-reference-data.py writes them.
 DATA_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ZERO_DECIMAL = {"JPY", "KRW", "IDR", "VND", "CLP", "COP", "HUF", "ISK", "PYG", "UGX", "TZS", "KZT", "LAK", "MMK", "MGA",
                 "RWF", "XOF", "XAF", "IQD", "LBP", "KHR", "MNT", "UZS", "NGN", "PKR", "LKR", "TWD"}

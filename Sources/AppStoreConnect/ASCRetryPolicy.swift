@@ -19,10 +19,14 @@ public struct ASCRetryPolicy: Sendable, Equatable {
     public var baseDelay: Duration
     /// The longest computed wait (a longer `Retry-After` is honoured while it fits in `maxTotalWait`).
     public var maxDelay: Duration
+    /// Attempts in all while App Store Connect answers 429: such a request was refused unprocessed and names its
+    /// own wait, so a storm of them is outlasted rather than given up on (within `maxTotalWait`).
+    public var rateLimitedAttempts: Int
 
     public init(maxAttempts: Int = 5, maxTotalWait: Duration = .seconds(120), baseDelay: Duration = .seconds(1),
-                maxDelay: Duration = .seconds(30)) {
+                maxDelay: Duration = .seconds(30), rateLimitedAttempts: Int = 16) {
         self.maxAttempts = max(1, maxAttempts)
+        self.rateLimitedAttempts = max(self.maxAttempts, rateLimitedAttempts)
         self.maxTotalWait = maxTotalWait
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -30,7 +34,7 @@ public struct ASCRetryPolicy: Sendable, Equatable {
 
     public static let `default` = ASCRetryPolicy()
     /// One attempt, no retries.
-    public static let never = ASCRetryPolicy(maxAttempts: 1, maxTotalWait: .zero)
+    public static let never = ASCRetryPolicy(maxAttempts: 1, maxTotalWait: .zero, rateLimitedAttempts: 1)
 
     /// Whether an answer with this status may be retried for this method.
     public static func mayRetry(method: HTTPRequest.Method, status: Int) -> Bool {
@@ -66,16 +70,12 @@ public struct ASCRetryPolicy: Sendable, Equatable {
         let retryable = status.map { Self.mayRetry(method: method, status: $0) }
             ?? Self.mayRetryAfterTransportFailure(method: method)
         guard retryable else { return .stop(.notRetryable) }
-        // A 429 was refused unprocessed and names its own wait: a storm of them is outlasted, not given up on.
-        let attempts = status == 429 ? max(maxAttempts, Self.rateLimitedAttempts) : maxAttempts
+        let attempts = status == 429 ? rateLimitedAttempts : maxAttempts
         guard attempt < attempts else { return .stop(.attemptsExhausted) }
         let delay = retryAfter.map { max($0, .zero) } ?? backoff(afterAttempt: attempt, jitter: jitter)
         guard waited + delay <= maxTotalWait else { return .stop(.waitExhausted) }
         return .retry(after: delay)
     }
-
-    /// How often one request is sent while App Store Connect keeps answering 429 (each wait as `Retry-After` asks).
-    public static let rateLimitedAttempts = 16
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

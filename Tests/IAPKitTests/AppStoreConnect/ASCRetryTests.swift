@@ -197,8 +197,8 @@ struct TransportFailure: Error, CustomStringConvertible {
 
     @Test func persistent429BecomesRateLimited() async throws {
         let sleeps = RecordedSleeps()
-        let policy = ASCRetryPolicy(maxAttempts: 3, maxTotalWait: .seconds(60), baseDelay: .seconds(1),
-                                    maxDelay: .seconds(4))
+        let policy = ASCRetryPolicy(maxAttempts: 2, maxTotalWait: .seconds(60), baseDelay: .seconds(1),
+                                    maxDelay: .seconds(4), rateLimitedAttempts: 3)
         let middleware = ASCRetryMiddleware(policy: policy, clock: sleeps.clock)
         let next = ScriptedNext(Array(repeating: .success((429, ["Retry-After": "1"], "")), count: 3))
         let error = await #expect(throws: ASCError.self) {
@@ -206,6 +206,11 @@ struct TransportFailure: Error, CustomStringConvertible {
         }
         #expect(error == .rateLimited(attempts: 3, retryAfter: .seconds(1)))
         #expect(sleeps.all == [.seconds(1), .seconds(1)])
+        // By default a storm of 429s is outlasted longer than other failures.
+        #expect(ASCRetryPolicy.default.decide(method: .post, status: 429, attempt: 10, waited: .seconds(10), retryAfter: .seconds(1),
+                                              jitter: 0) == .retry(after: .seconds(1)))
+        #expect(ASCRetryPolicy.default.decide(method: .get, status: 503, attempt: 5, waited: .seconds(10), retryAfter: nil,
+                                              jitter: 0) == .stop(.attemptsExhausted))
     }
 
     @Test func transportFailuresRetryOnlyReads() async throws {

@@ -28,8 +28,9 @@ struct AppStoreConnectConformanceTests {
         let dir = TemporaryDirectory()
         // In-app purchases, versions, localizations, availabilities, price schedules, screenshots and their commits;
         // groups, subscriptions (created, then given their group level), their versions and localizations, plan
-        // availabilities, prices, two offer kinds, screenshots and their commits.
-        #expect(try python(Self.validate, [dir.write("asc.json", result.stdout), Reference.openAPI]) == "20\n")
+        // availabilities, prices and introductory offers (inline in PATCH /v1/subscriptions/{id}), promotional offers,
+        // screenshots and their commits.
+        #expect(try python(Self.validate, [dir.write("asc.json", result.stdout), Reference.openAPI]) == "18\n")
     }
 
     @Test func billingPlanRequestsValidate() throws {
@@ -38,7 +39,7 @@ struct AppStoreConnectConformanceTests {
         #expect(result.status == 0, "\(result.stderr)")
         let out = try python(Self.validate, [dir.write("asc.json", result.stdout), Reference.openAPI])
         // Group, its version and localization, subscription, its version and localization, plan availabilities,
-        // prices, both offer kinds.
-        #expect(out == "10\n", "\(out)")
+        // prices and introductory offers (inline in PATCH /v1/subscriptions/{id}), promotional offers.
+        #expect(out == "9\n", "\(out)")
     }
 }

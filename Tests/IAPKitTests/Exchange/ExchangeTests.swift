@@ -209,6 +209,9 @@ enum StoreKitRoundTrip {
             if 'ref' in r: refs.add(r['ref'])
             if r['method'] == 'POST':
                 counts[r['path']] = counts.get(r['path'], 0) + 1
+            if r['method'] == 'PATCH':  # resources created inline, every territory in one request
+                for item in r['body'].get('included', []):
+                    counts['/v1/' + item['type']] = counts.get('/v1/' + item['type'], 0) + 1
         print(json.dumps(counts, sort_keys=True))
         """
 
@@ -257,7 +260,11 @@ enum StoreKitRoundTrip {
         let out = try python("""
             import json, sys
             requests = json.load(open(sys.argv[1]))
-            def attrs(path): return [r['body']['data'].get('attributes', {}) for r in requests if r['path'] == path]
+            def attrs(path):
+                posted = [r['body']['data'].get('attributes', {}) for r in requests if r['path'] == path]
+                inline = [i.get('attributes', {}) for r in requests if r['method'] == 'PATCH'
+                          for i in r['body'].get('included', []) if '/v1/' + i['type'] == path]
+                return posted + inline
             print(sorted(a['planType'] for a in attrs('/v1/subscriptionPlanAvailabilities')))
             print(sorted(set(a.get('planType') for a in attrs('/v1/subscriptionPrices'))))
             print(sorted(set(a.get('targetSubscriptionPlanType') for a in attrs('/v1/subscriptionIntroductoryOffers'))))

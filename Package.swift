@@ -1,8 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The libraries do the work and never print; `iapkit` parses arguments and prints.
 // C libraries come from the system (Debian's -dev packages, Homebrew on macOS).
+// Modules import FoundationEssentials on Linux, not full Foundation, so the release binary carries no ICU data
+// (36 MB); OpenAPIRuntime's FullFoundation trait is off for the same reason.
 let package = Package(
     name: "iapkit",
     platforms: [.macOS(.v13)],
@@ -16,7 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCatalog
 import IAPCore
@@ -77,7 +86,7 @@ public struct Packager: Sendable {
     public static func items(forCatalog path: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> [Item] {
         let collector = FindingCollector()
         let catalog = try CatalogLoader.load(path: path, findings: collector.consumer)
-        let base = (path as NSString).deletingLastPathComponent
+        let base = Path.parent(path)
         CatalogLinter().check(catalog, rules: RuleRegistry.catalogRules, baseDirectory: base, consumer: collector.consumer)
         collector.findings.forEach(findings)
         let errors = collector.findings.filter { $0.severity == .error }
@@ -87,7 +96,7 @@ public struct Packager: Sendable {
         var items: [Item] = []
         for product in catalog.products where product.type == .nonConsumable {
             guard let folder = product.hostedContent, let id = product.productID else { continue }
-            items.append(Item(folder: folder.hasPrefix("/") ? folder : (base as NSString).appendingPathComponent(folder),
+            items.append(Item(folder: folder.hasPrefix("/") ? folder : Path.join(base, folder),
                               expectedProductID: id))
         }
         return items
@@ -99,7 +108,7 @@ public struct Packager: Sendable {
         try FileTransaction.recover(journalDirectory: options.outputDirectory)
         // Then temporaries that killed runs left, before this run adds its own.
         StagedFiles.shared.sweepOnce(options.outputDirectory)
-        if let lockPath = options.lockPath { StagedFiles.shared.sweepOnce((lockPath as NSString).deletingLastPathComponent) }
+        if let lockPath = options.lockPath { StagedFiles.shared.sweepOnce(Path.parent(lockPath)) }
         if !options.format.epochRange.contains(options.epoch) {
             throw .invalidArgument("SOURCE_DATE_EPOCH \(options.epoch) cannot be stored in a \(options.format.rawValue) archive; "
                                    + "use a value from \(options.format.epochRange.lowerBound) to \(options.format.epochRange.upperBound)")
@@ -154,7 +163,7 @@ public struct Packager: Sendable {
             built.append(Built(productID: id, contentVersion: plan.version, path: path, result: result))
         }
 
-        let manifest = try transaction.stage((options.outputDirectory as NSString).appendingPathComponent(Self.manifestName))
+        let manifest = try transaction.stage(Path.join(options.outputDirectory, Self.manifestName))
         try manifest.write(Data(manifestJSON(built).serialized(.pretty).utf8))
         if let lockPath = options.lockPath {
             var updated = lock
@@ -169,14 +178,14 @@ public struct Packager: Sendable {
 
     func manifestJSON(_ built: [Built]) -> JSONValue {
         .object([
-            ("tool", .object([("name", .string("iapkit")), ("version", .string(InstallerDocuments.generator.replacingOccurrences(of: "iapkit-", with: "")))])),
+            ("tool", .object([("name", .string("iapkit")), ("version", .string(InstallerDocuments.generator.replacingAll("iapkit-", with: "")))])),
             ("format", .string(options.format.rawValue)),
             ("sourceDateEpoch", .int(options.epoch)),
             ("packages", .array(built.map { item in
                 var fields: [(String, JSONValue)] = [
                     ("productId", .string(item.productID)),
                     ("contentVersion", .string(item.contentVersion)),
-                    ("fileName", .string((item.path as NSString).lastPathComponent)),
+                    ("fileName", .string(Path.lastComponent(item.path))),
                     ("size", .int(Int(item.result.size))),
                     ("sha256", .string(item.result.sha256)),
                 ]

@@ -2,7 +2,16 @@ import AppStoreConnect
 import ArgumentParser
 import CatalogExchange
 import CatalogSync
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 import IAPLint
@@ -44,7 +53,7 @@ struct AscCommand: ParsableCommand {
         func credentials() throws -> ASCCredentials {
             let environment = ProcessInfo.processInfo.environment
             func value(_ option: String?, _ variable: String) -> String? {
-                (option ?? environment[variable]).flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+                (option ?? environment[variable]).flatMap { $0.trimmingSpaces(andNewlines: true).isEmpty ? nil : $0 }
             }
             var missing: [String] = []
             let keyID = value(self.keyID, "ASC_KEY_ID")
@@ -98,7 +107,7 @@ struct AscCommand: ParsableCommand {
     static func loadCatalog(_ path: String, fullLint: Bool) throws -> Catalog {
         let collector = FindingCollector()
         let catalog = try CatalogLoader.load(path: path, findings: collector.consumer)
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Path.parent(path)
         if fullLint {
             try CatalogLinter().lint(catalog, baseDirectory: folder, consumer: collector.consumer)
         } else {
@@ -121,7 +130,7 @@ struct AscCommand: ParsableCommand {
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
         let snapshot = try await reader.snapshot(app: app)
         let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
-                                         baseDirectory: (catalogPath as NSString).deletingLastPathComponent)
+                                         baseDirectory: Path.parent(catalogPath))
         return (Planner(catalog: catalog, desired: desired).plan(against: snapshot), asc)
     }
 
@@ -253,7 +262,7 @@ struct AscCommand: ParsableCommand {
             var app = try await connection.app(reader, bundleID: bundleID)
             if app.bundleID.isEmpty { app.bundleID = bundleID ?? "" }
             let puller = Puller(reader: reader)
-            let result = try await puller.pull(app: app, catalogDirectory: (output as NSString).deletingLastPathComponent)
+            let result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
             result.notes.forEach(Terminal.warning)
             let header = "# yaml-language-server: $schema=catalog.schema.json\n# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
             try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header), to: output)

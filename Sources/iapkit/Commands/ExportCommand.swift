@@ -1,7 +1,16 @@
 import ArgumentParser
 import CatalogExchange
 import CatalogSync
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 import IAPLint
@@ -35,7 +44,7 @@ struct ExportCommand: ParsableCommand {
             let collector = FindingCollector()
             let catalog = try CatalogLoader.load(path: catalog, findings: collector.consumer)
             CatalogLinter().check(catalog, rules: RuleRegistry.structuralRules,
-                                  baseDirectory: (self.catalog as NSString).deletingLastPathComponent, consumer: collector.consumer)
+                                  baseDirectory: Path.parent(self.catalog), consumer: collector.consumer)
             // Only problems that make the output itself wrong stop an export: a simulator configuration is useful
             // long before every App Store Connect field is filled in (`iapkit lint catalog` checks those).
             let blocking = collector.findings.filter { $0.severity == .error }
@@ -100,7 +109,7 @@ struct ExportCommand: ParsableCommand {
         func run() throws {
             let catalog = try common.load()
             let desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
-                                             baseDirectory: (common.catalog as NSString).deletingLastPathComponent,
+                                             baseDirectory: Path.parent(common.catalog),
                                              unreadableScreenshots: .skip)
             let empty = StoreSnapshot(app: StoreApp(id: appID, bundleID: catalog.app.bundleID ?? ""), territories: Territories.all)
             let plan = Planner(catalog: catalog, desired: desired).plan(against: empty)

@@ -3,8 +3,9 @@ import PackageDescription
 
 // The libraries do the work and never print; `iapkit` parses arguments and prints.
 // C libraries come from the system (Debian's -dev packages, Homebrew on macOS).
-// Modules import FoundationEssentials on Linux, not full Foundation, so the release binary carries no ICU data
-// (36 MB); OpenAPIRuntime's FullFoundation trait is off for the same reason.
+// No module links full Foundation on Linux: FoundationEssentials only, so the release binary carries no ICU data
+// (36 MB). OpenAPIRuntime's FullFoundation trait is off, and NIOFoundationEssentialsCompat stands in for
+// NIOFoundationCompat, for the same reason.
 let package = Package(
     name: "iapkit",
     platforms: [.macOS(.v13)],
@@ -64,14 +65,14 @@ let package = Package(
         ], exclude: ["openapi-generator-config.yaml"]),
         // The App Store Connect client: credentials, JWTs, retries, errors, pagination, uploads. No catalog knowledge.
         .target(name: "AppStoreConnect", dependencies: [
-            "AppStoreConnectAPI",
+            "IAPCore", "AppStoreConnectAPI",
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Catalog and App Store Connect state as records, the plan between them, and push and pull.
@@ -91,3 +92,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Members come only from modules a file imports itself, so an extension of full Foundation cannot reach a module
+// through a dependency that imports it (swift-crypto 3 does) and link Foundation, and ICU, back in.
+for target in package.targets where [.regular, .executable].contains(target.type) && target.name != "AppStoreConnectAPI" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

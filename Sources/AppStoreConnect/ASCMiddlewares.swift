@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 import HTTPTypes
 import OpenAPIRuntime
 
@@ -175,7 +185,7 @@ struct ASCPageLinkMiddleware: ClientMiddleware {
 final class ASCCallObservation: @unchecked Sendable {
     @TaskLocal static var current: ASCCallObservation?
 
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var _operationID: String?
     private var _status: Int?
 
@@ -192,7 +202,7 @@ final class ASCCallObservation: @unchecked Sendable {
 
 /// The latest `X-Rate-Limit` the server sent.
 final class ASCRateLimitRecorder: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var latest: ASCRateLimit?
 
     func record(_ limit: ASCRateLimit) { lock.withLock { latest = limit } }
@@ -220,7 +230,8 @@ enum ASCRedaction {
         var result = text
         for pattern in [#"Bearer\s+[A-Za-z0-9._~+/=-]+"#, #"-----BEGIN[^-]*-----[\s\S]*?-----END[^-]*-----"#,
                         #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#] {
-            result = result.replacingOccurrences(of: pattern, with: "<redacted>", options: .regularExpression)
+            // Swift regular expressions: NSRegularExpression would link full Foundation (and ICU) in.
+            if let regex = try? Regex(pattern) { result = result.replacing(regex, with: "<redacted>") }
         }
         return result
     }

@@ -1,6 +1,15 @@
 import AppStoreConnect
 import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 

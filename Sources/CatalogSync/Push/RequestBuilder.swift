@@ -1,5 +1,14 @@
 import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -265,10 +274,6 @@ public enum WinBackDefaults {
     public static let lapsedMonths = 1...24
 
     static func startDate() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date())
+        HTTPDate.day(Date())
     }
 }

@@ -1,6 +1,15 @@
 import AppStoreConnect
 import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -136,10 +145,10 @@ public struct StoreReader: Sendable {
     /// The full-size image of an asset: its template with the width, height and the file's own format filled in.
     static func downloadURL(_ asset: Components.Schemas.ImageAsset?, fileName: String?) -> String? {
         guard let asset, let template = asset.templateUrl else { return nil }
-        let format = (fileName.map { ($0 as NSString).pathExtension.lowercased() }).flatMap { $0 == "jpeg" ? "jpg" : ($0.isEmpty ? nil : $0) } ?? "png"
-        return template.replacingOccurrences(of: "{w}", with: String(asset.width ?? 0))
-            .replacingOccurrences(of: "{h}", with: String(asset.height ?? 0))
-            .replacingOccurrences(of: "{f}", with: format)
+        let format = (fileName.map { Path.pathExtension($0).lowercased() }).flatMap { $0 == "jpeg" ? "jpg" : ($0.isEmpty ? nil : $0) } ?? "png"
+        return template.replacingAll("{w}", with: String(asset.width ?? 0))
+            .replacingAll("{h}", with: String(asset.height ?? 0))
+            .replacingAll("{f}", with: format)
     }
 
     /// The version whose localizations count: the one still being edited, else the newest.

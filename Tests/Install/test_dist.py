@@ -162,6 +162,8 @@ def main():
                              clean_env(home, {"IAPKIT_SHARE": os.path.join(top, "share", "iapkit")}))
         check("IAPKIT_SHARE points a lone binary at share/", code == 0, err)
         check_asc(binary, project, env)
+        check_homebrew_layout(top, version, work)
+        check_pre_commit(binary, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     check_plugin(archive, version)
@@ -189,6 +191,53 @@ def check_libraries(binary):
     versions = sorted({tuple(int(p) for p in v.split(".")) for v in re.findall(r"GLIBC_([0-9.]+)", out)})
     if versions:
         print("       newest glibc symbol version referenced: GLIBC_%s" % ".".join(map(str, versions[-1])))
+
+
+def check_homebrew_layout(top, version, work):
+    """What Formula/iapkit.rb's install does (bin.install, pkgshare.install) and its `test do`, without Homebrew."""
+    cellar = os.path.join(work, "homebrew", "Cellar", "iapkit", version)
+    os.makedirs(os.path.join(cellar, "bin"))
+    shutil.copy2(os.path.join(top, "bin", "iapkit"), os.path.join(cellar, "bin", "iapkit"))
+    shutil.copytree(os.path.join(top, "share", "iapkit"), os.path.join(cellar, "share", "iapkit"))
+    prefix_bin = os.path.join(work, "homebrew", "bin")
+    os.makedirs(prefix_bin)
+    os.symlink(os.path.join("..", "Cellar", "iapkit", version, "bin", "iapkit"), os.path.join(prefix_bin, "iapkit"))
+    testpath = os.path.join(work, "brew-test")
+    os.makedirs(testpath)
+    env = clean_env(os.path.join(work, "home"))
+    steps = [["--version"], ["init", testpath], ["lint", "catalog", os.path.join(testpath, "catalog.yaml")],
+             ["new-content", "com.example.myapp.levels.forest", "--output", os.path.join(testpath, "content"),
+              "--template", "level-pack"]]
+    failures = []
+    for argv in steps:
+        code, out, err = run([os.path.join(prefix_bin, "iapkit")] + argv, testpath, env)
+        if code != 0:
+            failures.append("%s: exit %d %s" % (" ".join(argv), code, err[-300:]))
+    check("Homebrew layout: the formula's install and `test do` steps pass", not failures, "\n".join(failures))
+
+
+def check_pre_commit(binary, work):
+    """`pre-commit try-repo` on this repository's hooks, with the archive's iapkit on PATH (when pre-commit is here)."""
+    if not shutil.which("pre-commit") or not shutil.which("git"):
+        skipped.append("pre-commit: not installed")
+        print("skip   pre-commit try-repo: pre-commit is not installed")
+        return
+    repo = os.path.join(work, "precommit-repo")
+    os.makedirs(repo)
+    links = os.path.join(work, "links")
+    env = dict(os.environ, PATH=links + ":" + os.environ["PATH"], HOME=os.path.join(work, "home"),
+               PRE_COMMIT_HOME=os.path.join(work, "pre-commit-cache"), GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    run(["git", "init", "-q"], repo, env)
+    run([binary, "init"], repo, env)
+    run(["git", "add", "."], repo, env)
+    run(["git", "commit", "-qm", "catalog"], repo, env)
+    code, out, err = run(["pre-commit", "try-repo", ROOT, "iapkit-lint", "--all-files"], repo, env, timeout=300)
+    check("pre-commit try-repo: iapkit-lint passes a clean catalog", code == 0 and "Passed" in out, out[-600:] + err[-600:])
+    with open(os.path.join(repo, "catalog.yaml"), "a") as catalog:
+        catalog.write("unknownKey: 1\n")
+    code, out, err = run(["pre-commit", "try-repo", ROOT, "iapkit-lint", "--all-files"], repo, env, timeout=300)
+    check("pre-commit try-repo: iapkit-lint fails on a finding", code != 0 and "[schema]" in out, out[-600:] + err[-600:])
 
 
 def check_asc(binary, project, env):

@@ -49,8 +49,17 @@ Linux)
     arch=${swift_sdk%%-*}
     platform=linux-static-$arch
     prefix=${IAPKIT_MUSL_PREFIX:?set IAPKIT_MUSL_PREFIX to the folder with the musl builds of libyaml, libarchive, libxml2 and zlib}
-    build_args=(--swift-sdk "$swift_sdk" -Xcc "-I$prefix/include" -Xcc "-I$prefix/include/libxml2" -Xlinker "-L$prefix/lib")
-    export PKG_CONFIG_PATH="$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR=/
+    # The module maps' `link "archive"` and `link "xml2"` name one library each; linker scripts of the same name
+    # bring in the static libraries those need, whichever of them the prefix has.
+    groups=$PWD/.build/dist-musl-libs
+    rm -rf "$groups" && mkdir -p "$groups"
+    present() { for name in "$@"; do [ -f "$prefix/lib/lib$name.a" ] && printf ' %s' "$prefix/lib/lib$name.a"; done; }
+    echo "GROUP ($(present archive z lzma zstd lz4 bz2 acl expat xml2 crypto))" > "$groups/libarchive.a"
+    echo "GROUP ($(present xml2 lzma z))" > "$groups/libxml2.a"
+    ln -s "$prefix/lib/libyaml.a" "$groups/libyaml.a"
+    ln -s "$prefix/lib/libz.a" "$groups/libz.a"
+    build_args=(--swift-sdk "$swift_sdk" -Xcc "-I$prefix/include" -Xcc "-I$prefix/include/libxml2" -Xlinker "-L$groups")
+    export PKG_CONFIG_PATH=$groups   # no .pc files there: the include and library folders above are the whole story
   else
     platform=linux-$arch
     # Static C libraries: pkg-config files of our own point SwiftPM at a folder that holds only Debian's static

@@ -28,12 +28,20 @@ public enum AtomicFile {
     public static func describe(_ error: any Error) -> String {
         if let system = error as? SystemError { return system.description }
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        #if canImport(FoundationEssentials)
         if let cocoa = error as? CocoaError {
             if let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
                 return String(cString: strerror(posix.code.rawValue))
             }
         }
         return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        #else
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
+        #endif
     }
 }
 

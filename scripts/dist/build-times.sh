@@ -89,16 +89,15 @@ def seconds(text):  # bash `times`: 1m2.345s
     return int(minutes) * 60 + float(secs)
 
 def package(source):
-    match = re.search(r"/checkouts/([^/]+)/", source)
-    if match: return match.group(1)
     if source.endswith("Package.swift"): return "(manifests)"
-    return "iapkit"
+    match = re.search(r"/checkouts/([^/]+)/", source)
+    return match.group(1) if match else "iapkit"
 
 modules = collections.defaultdict(lambda: {"cpu": 0.0, "wall": 0.0, "calls": 0, "package": "", "first": None, "last": 0.0})
 for line in open(log):
     tool, module, source, start, end, cpu = line.rstrip("\n").split("\t")
     user, system = cpu.split()
-    if source.endswith("Package.swift"): module = "(manifest) " + module
+    if source.endswith("Package.swift"): module = "(package manifests)"
     entry = modules[module]
     entry["cpu"] += seconds(user) + seconds(system)
     entry["wall"] += float(end) - float(start)
@@ -116,6 +115,20 @@ for m in modules.values(): by_package[m["package"]] += m["cpu"]
 print()
 print("by package (cpu s): " + ", ".join("%s %.0f" % item for item in by_package.most_common()))
 last_compile = max(m["last"] for m in modules.values())
+# Wall time each module spent compiling alone: the build's serial stretches, where a second core sat idle.
+intervals = []
+for line in open(log):
+    tool, module, source, start, end, cpu = line.rstrip("\n").split("\t")
+    intervals.append((float(start), float(end), module))
+events = sorted([(s, 1, m) for s, e, m in intervals] + [(e, -1, m) for s, e, m in intervals])
+running, alone, previous = collections.Counter(), collections.Counter(), None
+for time, change, module in events:
+    if previous is not None and len(running) == 1:
+        alone[next(iter(running))] += time - previous
+    previous = time
+    running[module] += change
+    if running[module] == 0: del running[module]
+print("compiling alone (wall s): " + ", ".join("%s %.0f" % item for item in alone.most_common(5)))
 api = modules.get("AppStoreConnectAPI")
 ours = sum(m["cpu"] for m in modules.values() if m["package"] == "iapkit")
 print("total: %.0f s CPU in %d compiler calls, %.0f s wall; link and the rest after the last compile: %.0f s"

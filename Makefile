@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 ENV := source scripts/setup/pkg-config-env.sh &&
 
-.PHONY: setup setup-tests build run test bench clean
+.PHONY: setup setup-tests build run test bench clean dist dist-check
 
 setup:
 	bash scripts/setup/setup.sh
@@ -21,6 +21,8 @@ run: build
 REFERENCE := $(or $(IAPKIT_REFERENCE),../shared)
 
 test: setup-tests
+	python3 Tests/Install/test_install_files.py
+	python3 Tests/Install/test_dist.py
 	@if [ -d "$(REFERENCE)/reference" ]; then python3 scripts/codegen/generate-reference-data.py "$(REFERENCE)/reference" --check; fi
 	$(ENV) swift build --build-tests
 	IAPKIT_REFERENCE="$(REFERENCE)" python3 Tests/FakeAppStoreConnect/test_fake_asc.py
@@ -30,5 +32,13 @@ bench: build
 	bash scripts/setup/setup.sh --bench
 	bash scripts/bench/bench.sh
 
+# The release archive dist/iapkit-VERSION-PLATFORM.tar.gz (+ .sha256) and the plugin's artifact bundle; then the
+# archive tried as a new user would (README, Install). `make test` runs that check too when an archive is present.
+dist: setup
+	bash scripts/dist/make-dist.sh
+
+dist-check:
+	python3 Tests/Install/test_dist.py --require
+
 clean:
-	rm -rf .build out .bench
+	rm -rf .build out .bench dist

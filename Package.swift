@@ -1,8 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The libraries do the work and never print; `iapkit` parses arguments and prints.
 // C libraries come from the system (Debian's -dev packages, Homebrew on macOS).
+// No module links full Foundation on Linux: FoundationEssentials only, so the release binary carries no ICU data
+// (36 MB). OpenAPIRuntime's FullFoundation trait is off, and NIOFoundationEssentialsCompat stands in for
+// NIOFoundationCompat, for the same reason.
 let package = Package(
     name: "iapkit",
     platforms: [.macOS(.v13)],
@@ -17,7 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -60,14 +63,14 @@ let package = Package(
         ], exclude: ["openapi-generator-config.yaml"]),
         // The App Store Connect client: credentials, JWTs, retries, errors, pagination, uploads. No catalog knowledge.
         .target(name: "AppStoreConnect", dependencies: [
-            "AppStoreConnectAPI",
+            "IAPCore", "AppStoreConnectAPI",
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The packaging workflow: the lint gate, content lint, staging, the commit journal, iapkit.lock, the manifest.
@@ -84,7 +87,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Packaging", "SyncPlan", "CatalogSync",
+            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange", "Packaging", "SyncPlan", "CatalogSync",
             "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Depends on `iapkit` to have the binary built (the tests run it), not to import it.
@@ -98,3 +101,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Members come only from modules a file imports itself, so an extension of full Foundation cannot reach a module
+// through a dependency that imports it (swift-crypto 3 does) and link Foundation, and ICU, back in.
+for target in package.targets where [.regular, .executable].contains(target.type) && target.name != "AppStoreConnectAPI" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

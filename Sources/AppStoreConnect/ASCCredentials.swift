@@ -1,5 +1,15 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 
 /// An App Store Connect API key: its key ID, the team's issuer ID and the private key from the `.p8` file.
 ///
@@ -37,8 +47,8 @@ public struct ASCCredentials: Sendable, Equatable, CustomStringConvertible, Cust
 
     /// The parsed key, after checking the identifiers. Errors name the file, never the key's text.
     func signingKey(path: String? = nil) throws(ASCError) -> P256.Signing.PrivateKey {
-        if keyID.trimmingCharacters(in: .whitespaces).isEmpty { throw .credentials(.missing(field: "key ID")) }
-        if issuerID.trimmingCharacters(in: .whitespaces).isEmpty { throw .credentials(.missing(field: "issuer ID")) }
+        if keyID.trimmingSpaces().isEmpty { throw .credentials(.missing(field: "key ID")) }
+        if issuerID.trimmingSpaces().isEmpty { throw .credentials(.missing(field: "issuer ID")) }
         guard privateKeyPEM.contains("-----BEGIN"), privateKeyPEM.contains("PRIVATE KEY-----") else {
             throw .credentials(.notPEM(path: path))
         }

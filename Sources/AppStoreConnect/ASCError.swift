@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 
 /// Why a call to App Store Connect failed. Descriptions are meant for people; none ever contains the private key,
 /// a token or the Authorization header.
@@ -44,7 +54,7 @@ public enum ASCError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        return value == value.rounded() ? String(Int(value)) : Format.fixed(value, decimals: 1)
     }
 
     static func reasonPhrase(_ status: Int) -> String {

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 import HTTPTypes
 import OpenAPIRuntime
 
@@ -151,7 +161,7 @@ struct ASCEmptyToOneMiddleware: ClientMiddleware {
         guard request.method == .get, operationID.hasSuffix("_getToOneRelated"), response.status.code == 200,
               let responseBody else { return (response, responseBody) }
         let data = try await Data(collecting: responseBody, upTo: Self.bodyLimit)
-        if let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any], document["data"] is NSNull {
+        if let document = try? JSONValue.parse(data), document["data"] == .null {
             var empty = response
             empty.status = .notFound
             return (empty, HTTPBody(#"{"errors":[]}"#))
@@ -199,7 +209,7 @@ struct ASCPageLinkMiddleware: ClientMiddleware {
 final class ASCCallObservation: @unchecked Sendable {
     @TaskLocal static var current: ASCCallObservation?
 
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var _operationID: String?
     private var _status: Int?
 
@@ -221,7 +231,7 @@ public enum ASCWaitObserver {
 
 /// The latest `X-Rate-Limit` the server sent.
 final class ASCRateLimitRecorder: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var latest: ASCRateLimit?
 
     func record(_ limit: ASCRateLimit) { lock.withLock { latest = limit } }
@@ -249,7 +259,8 @@ enum ASCRedaction {
         var result = text
         for pattern in [#"Bearer\s+[A-Za-z0-9._~+/=-]+"#, #"-----BEGIN[^-]*-----[\s\S]*?-----END[^-]*-----"#,
                         #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#] {
-            result = result.replacingOccurrences(of: pattern, with: "<redacted>", options: .regularExpression)
+            // Swift regular expressions: NSRegularExpression would link full Foundation (and ICU) in.
+            if let regex = try? Regex(pattern) { result = result.replacing(regex, with: "<redacted>") }
         }
         return result
     }

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 import HTTPTypes
 
 /// When to send a request again, and how long to wait first. Every decision is a pure function, so the policy is
@@ -99,7 +109,7 @@ public enum ASCRetryDecision: Sendable, Equatable {
 public enum ASCRetryAfter {
     /// The wait the header asks for, never negative; nil when it is absent or malformed.
     public static func parse(_ value: String?, now: Date) -> Duration? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = value?.trimmingSpaces(), !text.isEmpty else { return nil }
         if text.allSatisfy(\.isASCIIDigit) {
             guard let seconds = Int64(text) else { return nil }
             return .seconds(seconds)
@@ -110,15 +120,8 @@ public enum ASCRetryAfter {
     }
 
     private static func httpDate(_ text: String) -> Date? {
-        // IMF-fixdate first (the only form senders may use), then the two obsolete forms receivers must accept.
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        // IMF-fixdate (the only form senders may use), and the two obsolete forms receivers must accept.
+        HTTPDate.parse(text)
     }
 }
 
@@ -139,7 +142,7 @@ public struct ASCRateLimit: Sendable, Equatable {
         guard let header else { return nil }
         var result = ASCRateLimit(limit: nil, remaining: nil)
         for part in header.split(separator: ";") {
-            let pair = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = part.split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces() }
             guard pair.count == 2, let value = Int(pair[1]) else { continue }
             if pair[0].hasSuffix("-lim") { result.limit = value }
             if pair[0].hasSuffix("-rem") { result.remaining = value }

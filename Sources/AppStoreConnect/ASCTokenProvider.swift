@@ -1,5 +1,15 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 
 /// Makes the ES256 JSON Web Tokens App Store Connect expects and keeps one until shortly before it expires.
 ///
@@ -85,9 +95,9 @@ public actor ASCTokenProvider {
 
     static func base64URL(_ data: Data) -> String {
         data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacingAll("+", with: "-")
+            .replacingAll("/", with: "_")
+            .replacingAll("=", with: "")
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

@@ -1,6 +1,18 @@
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
 
 extension AppStoreConnectClient {
     /// Downloads an asset App Store Connect links to (a review screenshot's image), without the API token: asset

@@ -1,9 +1,19 @@
 import AppStoreConnectAPI
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 import HTTPTypes
 import NIOCore
-import NIOFoundationCompat
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
@@ -198,7 +208,7 @@ public struct AppStoreConnectClient: Sendable {
         let text = String(describing: error)
         // The runtime's "Unexpected response, expected status code: ok, response: undocumented(...)", from a generated
         // accessor such as `.ok` or `.created`.
-        if let range = text.range(of: "expected status code: ") {
+        if let range = text.firstRange(of: "expected status code: ") {
             let expected = text[range.upperBound...].prefix { $0 != "," }
             return "expected its .\(expected) answer"
         }

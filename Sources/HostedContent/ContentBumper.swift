@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
+import PropertyList
 
 /// Raises `ContentVersion` in `ContentInfo.plist`, keeping every other key and their order.
 public enum ContentBumper {
@@ -19,7 +29,7 @@ public enum ContentBumper {
         var planned: [(path: String, info: ContentInfo, result: Result)] = []
         for folder in folders {
             var info = try ContentInfo.read(folder: folder)
-            let plistPath = (folder as NSString).appendingPathComponent(ContentInfo.fileName)
+            let plistPath = Path.join(folder, ContentInfo.fileName)
             guard let oldText = info.versionText else {
                 throw .malformed(location: SourceLocation(file: plistPath),
                                  reason: "has no string `ContentVersion`; add one such as <string>1.0</string>")

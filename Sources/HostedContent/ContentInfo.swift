@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 import IAPCatalog
 import PropertyList
@@ -51,7 +60,7 @@ public struct ContentInfo: Sendable, Equatable {
 
     /// Reads `folder/ContentInfo.plist`; throws when it is missing, malformed, or not a dictionary.
     public static func read(folder: String) throws(IAPKitError) -> ContentInfo {
-        let path = (folder as NSString).appendingPathComponent(fileName)
+        let path = Path.join(folder, fileName)
         guard case let .dictionary(dictionary) = try PropertyListReader.read(contentsOf: path) else {
             throw .malformed(location: SourceLocation(file: path), reason: "must hold a dictionary at its root")
         }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// `iapkit.lock`, next to the catalog: the content digest and version `iapkit package` last built for each
@@ -26,8 +35,7 @@ public struct ContentLock: Sendable, Equatable {
 
     /// The lock file that belongs to a catalog file.
     public static func path(forCatalog catalogPath: String) -> String {
-        (((catalogPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(fileName) as NSString)
-            .standardizingPath
+        Path.standardized(Path.join(Path.parent(catalogPath), fileName))
     }
 
     /// Reads the lock; a missing file is an empty lock.

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -31,7 +40,7 @@ public struct ContentScaffolder: Sendable {
             throw .invalidArgument("unknown template `\(template)`; available: \(known.isEmpty ? "none" : known.joined(separator: ", ")) "
                                    + "(a template is the name of a folder in \(templatesDirectory)).")
         }
-        let destination = (outputDirectory as NSString).appendingPathComponent(productID)
+        let destination = Path.join(outputDirectory, productID)
         let exists = FileManager.default.fileExists(atPath: destination)
         if exists && !force {
             throw .alreadyExists(path: destination, hint: "pass --force to replace it, or `iapkit bump` to raise its version")
@@ -97,7 +106,7 @@ public struct ContentScaffolder: Sendable {
             case .file:
                 let data = try InputFile.read(tree.absolutePath(of: entry), limit: InputFile.Limit.templateFile)
                 if var text = String(data: data, encoding: .utf8), !data.contains(0) {
-                    for (placeholder, value) in substitutions { text = text.replacingOccurrences(of: placeholder, with: value) }
+                    for (placeholder, value) in substitutions { text = text.replacingAll(placeholder, with: value) }
                     try Data(text.utf8).write(to: URL(fileURLWithPath: target))
                 } else {
                     try data.write(to: URL(fileURLWithPath: target))

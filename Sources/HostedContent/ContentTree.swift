@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// One entry of a hosted-content folder, as listed by `ContentTree`.
@@ -23,7 +32,7 @@ public struct ContentEntry: Sendable, Hashable {
     /// is `other` and is neither read nor walked into; `relativePath` holds a lossy rendering.
     public var invalidName: String?
 
-    public var name: String { (relativePath as NSString).lastPathComponent }
+    public var name: String { Path.lastComponent(relativePath) }
     public var depth: Int { relativePath.isEmpty ? 0 : relativePath.split(separator: "/").count }
 }
 
@@ -110,7 +119,7 @@ public struct ContentTree: Sendable {
     }
 
     private static func escaped(_ bytes: [UInt8]) -> String {
-        bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+        bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + Format.hex($0, width: 2, uppercase: true) }.joined()
     }
 
     public func absolutePath(of entry: ContentEntry) -> String {

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// Reads a file front to back in the caller's buffer, with the error messages every reader of content wants.
@@ -8,7 +17,7 @@ public enum FileChunks {
         let fd = try InputFile.openRegular(path)
         defer { close(fd) }
         while true {
-            let count = Foundation.read(fd, buffer.baseAddress, buffer.count)
+            let count = systemRead(fd, buffer.baseAddress, buffer.count)
             if count < 0 { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

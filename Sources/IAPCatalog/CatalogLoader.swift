@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// Loads `catalog.yaml` (or JSON) into a `Catalog`. Problems with the file's shape (a wrong type, a missing

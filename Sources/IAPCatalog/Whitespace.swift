@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 
 extension String {
     /// `trimmingCharacters(in: .whitespaces)` (spaces of Unicode category Zs and tabs), without Foundation's
@@ -6,7 +16,7 @@ extension String {
     public var trimmingWhitespace: String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
         if !first.isWhitespace && !last.isWhitespace { return self }
-        return trimmingCharacters(in: .whitespaces)
+        return trimmingSpaces()
     }
 
     /// Whether the text is empty or only spaces and tabs.

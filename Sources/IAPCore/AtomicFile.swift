@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Writes files all-or-nothing: data goes to a temporary file in the destination directory and is
 /// renamed into place, so an interrupted or failing run never leaves a partial file at a final path.
@@ -17,12 +26,22 @@ public enum AtomicFile {
 
     /// A short reason for a Foundation or POSIX error ("No such file or directory").
     public static func describe(_ error: any Error) -> String {
+        if let system = error as? SystemError { return system.description }
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        #if canImport(FoundationEssentials)
+        if let cocoa = error as? CocoaError {
+            if let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
+                return String(cString: strerror(posix.code.rawValue))
+            }
+        }
+        return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        #else
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
         }
         return ns.localizedDescription
+        #endif
     }
 }
 
@@ -31,7 +50,7 @@ public enum AtomicFile {
 public final class StagedFile: @unchecked Sendable {
     public let finalPath: String
     public let temporaryPath: String
-    public let handle: FileHandle
+    public let handle: OutputHandle
     private var done = false
 
     public init(finalPath: String, permissions: Int = 0o644) throws(IAPKitError) {
@@ -53,7 +72,7 @@ public final class StagedFile: @unchecked Sendable {
         }
         temporaryPath = path
         self.finalPath = finalPath
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        handle = OutputHandle(fileDescriptor: fd)
     }
 
     /// Writes all of `data`, with the final path in the error.
@@ -103,7 +122,7 @@ public final class StagedFile: @unchecked Sendable {
 /// and a commit of several files either finishes before the interruption or never starts.
 public final class StagedFiles: @unchecked Sendable {
     public static let shared = StagedFiles()
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var paths: Set<String> = []
     private var interrupted = false
     private var swept: Set<String> = []
@@ -200,7 +219,7 @@ public final class StagedFiles: @unchecked Sendable {
 
     /// The process id in a temporary name of ours, or nil when the name is not one.
     static func owner(ofTemporaryName name: String) -> pid_t? {
-        guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards) else { return nil }
+        guard name.hasPrefix("."), let range = name.lastRange(of: marker) else { return nil }
         let parts = name[range.upperBound...].split(separator: "-")
         guard parts.count == 2, parts[1].count == 6, let pid = pid_t(parts[0]), pid > 0 else { return nil }
         return pid
@@ -213,7 +232,7 @@ public final class StagedFiles: @unchecked Sendable {
 
     /// Makes renames durable: fsync on each distinct parent folder.
     static func syncDirectories(of paths: [String]) {
-        for directory in Set(paths.map { ($0 as NSString).deletingLastPathComponent }) {
+        for directory in Set(paths.map(Path.parent)) {
             let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
             if fd >= 0 { fsync(fd); close(fd) }
         }

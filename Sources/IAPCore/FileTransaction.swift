@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Replaces several files as one: after a commit either every final path holds the new file or every one still
 /// holds the old, even when the process is interrupted or killed at any moment.
@@ -37,7 +46,7 @@ public final class FileTransaction: @unchecked Sendable {
     public func commit() throws(IAPKitError) {
         for file in staged { try file.finish() }
         let files = staged
-        let journalPath = (journalDirectory as NSString).appendingPathComponent(Self.journalName)
+        let journalPath = Path.join(journalDirectory, Self.journalName)
         let renames = files.map { (from: relative($0.temporaryPath), to: relative($0.finalPath)) }
         let journal = JSONValue.object([
             ("owner", .int(Int(getpid()))),
@@ -71,7 +80,7 @@ public final class FileTransaction: @unchecked Sendable {
     /// Finishes a commit that a killed run left in `directory`, if any; returns whether there was one.
     @discardableResult
     public static func recover(journalDirectory directory: String) throws(IAPKitError) -> Bool {
-        let journalPath = (directory as NSString).appendingPathComponent(journalName)
+        let journalPath = Path.join(directory, journalName)
         guard FileManager.default.fileExists(atPath: journalPath) else { return false }
         let data = try InputFile.read(journalPath, limit: InputFile.Limit.lock)
         guard let root = try? JSONValue.parse(data), case let .object(fields) = root,
@@ -89,7 +98,7 @@ public final class FileTransaction: @unchecked Sendable {
                   case let .string(to)? = pair.first(where: { $0.0 == "to" })?.1 else { continue }
             let source = absolute(from, in: directory), target = absolute(to, in: directory)
             // A missing temporary file was already renamed before the run was killed.
-            guard StagedFiles.owner(ofTemporaryName: (source as NSString).lastPathComponent) != nil,
+            guard StagedFiles.owner(ofTemporaryName: Path.lastComponent(source)) != nil,
                   access(source, F_OK) == 0 else { continue }
             if rename(source, target) != 0 {
                 throw .io(path: target, reason: "cannot finish the interrupted commit: \(String(cString: strerror(errno)))")
@@ -104,17 +113,17 @@ public final class FileTransaction: @unchecked Sendable {
 
     /// Paths in the journal's folder are stored by name, so the folder can move; others absolutely.
     private func relative(_ path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        if Self.standard(folder) == Self.standard(journalDirectory) { return (path as NSString).lastPathComponent }
+        let folder = Path.parent(path)
+        if Self.standard(folder) == Self.standard(journalDirectory) { return Path.lastComponent(path) }
         return Self.standard(path)
     }
 
     private static func absolute(_ stored: String, in directory: String) -> String {
-        stored.hasPrefix("/") ? stored : (directory as NSString).appendingPathComponent(stored)
+        stored.hasPrefix("/") ? stored : Path.join(directory, stored)
     }
 
     private static func standard(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + (path.isEmpty ? "." : path)
-        return (full as NSString).standardizingPath
+        return Path.standardized(full)
     }
 }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Reads input files the way hostile input demands: only regular files (a FIFO would block, a device never ends),
 /// never more than a stated number of bytes, and errors that name the file.
@@ -28,7 +37,7 @@ public enum InputFile {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = Foundation.read(fd, buffer.baseAddress, buffer.count)
+            let count = systemRead(fd, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
@@ -47,7 +56,7 @@ public enum InputFile {
         var info = stat()
         fstat(fd, &info)
         var bytes = [UInt8](repeating: 0, count: count)
-        let read = Foundation.read(fd, &bytes, count)
+        let read = systemRead(fd, &bytes, count)
         guard read >= 0 else { throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
         return (Data(bytes[0..<read]), Int64(info.st_size))
     }

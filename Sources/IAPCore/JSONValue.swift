@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A JSON value whose objects keep their key order, so reports and exports come out in a documented, stable order.
 public indirect enum JSONValue: Sendable, Equatable {
@@ -73,7 +82,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case let .object(pairs):
             if pairs.isEmpty { out += style == .xcode ? "{\n\n\(closing)}" : "{}"; return }
             let ordered = style == .xcode
-                ? pairs.sorted { $0.0.caseInsensitiveCompare($1.0) == .orderedAscending || ($0.0.lowercased() == $1.0.lowercased() && $0.0 < $1.0) }
+                ? pairs.sorted(by: Self.xcodeKeyOrder)
                 : pairs
             if style == .compact {
                 out += "{"
@@ -99,6 +108,12 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Xcode's key order: case-insensitive (keys compared in lower case), then by case.
+    static func xcodeKeyOrder(_ a: (String, JSONValue), _ b: (String, JSONValue)) -> Bool {
+        let left = a.0.lowercased(), right = b.0.lowercased()
+        return left != right ? left < right : a.0 < b.0
+    }
+
     /// JSON string escaping; raw UTF-8 and unescaped `/`, as Xcode writes.
     static func quote(_ text: String, into out: inout String) {
         out += "\""
@@ -111,7 +126,7 @@ public indirect enum JSONValue: Sendable, Equatable {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
+                    out += "\\u" + Format.hex(scalar.value, width: 4)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -120,28 +135,41 @@ public indirect enum JSONValue: Sendable, Equatable {
         out += "\""
     }
 
-    /// Parses JSON through Foundation, keeping key order where Foundation gives it (it does not: objects come back
-    /// sorted by key). Numbers that are whole become `.int`.
+    /// Parses JSON with Foundation's decoder. Objects come back sorted by key; numbers that are whole become `.int`.
     public static func parse(_ data: Data) throws -> JSONValue {
         try checkNesting(data)
-        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        return from(object)
+        return try JSONDecoder().decode(Decoded.self, from: data).value
     }
 
-    static func from(_ object: Any) -> JSONValue {
-        // Containers and strings first: testing a Swift dictionary against NSNumber bridges it to NSDictionary.
-        switch object {
-        case let text as String: return .string(text)
-        case let array as [Any]: return .array(array.map(from))
-        case let dictionary as [String: Any]:
-            return .object(dictionary.keys.sorted().map { ($0, from(dictionary[$0]!)) })
-        case is NSNull: return .null
-        case let number as NSNumber:
-            // JSONSerialization hands booleans back as NSNumbers of Objective-C type "c" on Linux and macOS.
-            let type = String(cString: number.objCType)
-            if type == "c" { return .bool(number.boolValue) }
-            return type == "d" || type == "f" ? .double(number.doubleValue) : .int(number.intValue)
-        default: return .null
+    /// The decoding side of `JSONValue`, kept apart so `JSONValue` itself makes no promise to be `Decodable`.
+    private struct Decoded: Decodable {
+        let value: JSONValue
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: Key.self) {
+                let keys = object.allKeys.map(\.stringValue).sorted()
+                value = .object(try keys.map { ($0, try object.decode(Decoded.self, forKey: Key(stringValue: $0)).value) })
+                return
+            }
+            if var array = try? decoder.unkeyedContainer() {
+                var items: [JSONValue] = []
+                while !array.isAtEnd { items.append(try array.decode(Decoded.self).value) }
+                value = .array(items)
+                return
+            }
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() { value = .null }
+            else if let flag = try? single.decode(Bool.self) { value = .bool(flag) }
+            else if let number = try? single.decode(Int.self) { value = .int(number) }
+            else if let number = try? single.decode(Double.self) { value = .double(number) }
+            else { value = .string(try single.decode(String.self)) }
         }
     }
 

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Builds output paths that cannot leave their folder, whatever the input: the last check before a file is made.
 public enum OutputPath {
@@ -8,7 +17,7 @@ public enum OutputPath {
         guard isPlainName(name) else {
             throw .invalidArgument("`\(name)` cannot name a file in \(directory): it must be one plain name, without `/` or a leading period")
         }
-        return (directory as NSString).appendingPathComponent(name)
+        return Path.join(directory, name)
     }
 
     /// Whether `name` names an entry directly inside a folder and nothing else.

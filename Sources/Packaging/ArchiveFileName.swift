@@ -1,3 +1,4 @@
+import FlatPackage
 import IAPCatalog
 import IAPCore
 

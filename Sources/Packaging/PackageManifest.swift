@@ -1,19 +1,23 @@
 import FlatPackage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IAPCore
 
 /// `iapkit-manifest.json`: what each archive of a run is, for upload tools and for people checking a build.
 extension Packager {
     func manifestJSON(_ built: [Built]) -> JSONValue {
         .object([
-            ("tool", .object([("name", .string("iapkit")), ("version", .string(InstallerDocuments.generator.replacingOccurrences(of: "iapkit-", with: "")))])),
+            ("tool", .object([("name", .string("iapkit")), ("version", .string(InstallerDocuments.generator.replacingAll("iapkit-", with: "")))])),
             ("format", .string(options.format.rawValue)),
             ("sourceDateEpoch", .int(options.epoch)),
             ("packages", .array(built.map { item in
                 var fields: [(String, JSONValue)] = [
                     ("productId", .string(item.productID)),
                     ("contentVersion", .string(item.contentVersion)),
-                    ("fileName", .string((item.path as NSString).lastPathComponent)),
+                    ("fileName", .string(Path.lastComponent(item.path))),
                     ("size", .int(Int(item.result.size))),
                     ("sha256", .string(item.result.sha256)),
                 ]

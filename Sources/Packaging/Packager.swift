@@ -1,5 +1,14 @@
 import FlatPackage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCatalog
 import IAPCore
@@ -71,11 +80,11 @@ public struct Packager: Sendable {
         case let .success(value): catalog = value
         case let .failure(refusal): throw .refused(reason: "nothing was packaged: \(refusal.summary)", findings: refusal.errors)
         }
-        let base = (path as NSString).deletingLastPathComponent
+        let base = Path.parent(path)
         var items: [Item] = []
         for product in catalog.products where product.type == .nonConsumable {
             guard let folder = product.hostedContent, let id = product.productID else { continue }
-            items.append(Item(folder: folder.hasPrefix("/") ? folder : (base as NSString).appendingPathComponent(folder),
+            items.append(Item(folder: folder.hasPrefix("/") ? folder : Path.join(base, folder),
                               expectedProductID: id))
         }
         return items
@@ -87,7 +96,7 @@ public struct Packager: Sendable {
         try FileTransaction.recover(journalDirectory: options.outputDirectory)
         // Then temporaries that killed runs left, before this run adds its own.
         StagedFiles.shared.sweepOnce(options.outputDirectory)
-        if let lockPath = options.lockPath { StagedFiles.shared.sweepOnce((lockPath as NSString).deletingLastPathComponent) }
+        if let lockPath = options.lockPath { StagedFiles.shared.sweepOnce(Path.parent(lockPath)) }
         if !options.format.epochRange.contains(options.epoch) {
             throw .invalidArgument("SOURCE_DATE_EPOCH \(options.epoch) cannot be stored in a \(options.format.rawValue) archive; "
                                    + "use a value from \(options.format.epochRange.lowerBound) to \(options.format.epochRange.upperBound)")
@@ -142,7 +151,7 @@ public struct Packager: Sendable {
             built.append(Built(productID: id, contentVersion: plan.version, path: path, result: result))
         }
 
-        let manifest = try transaction.stage((options.outputDirectory as NSString).appendingPathComponent(Self.manifestName))
+        let manifest = try transaction.stage(Path.join(options.outputDirectory, Self.manifestName))
         try manifest.write(Data(manifestJSON(built).serialized(.pretty).utf8))
         if let lockPath = options.lockPath {
             var updated = lock

@@ -1,5 +1,14 @@
 import CLibXML2
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// Reads XML property lists through libxml2, which reports line numbers for every problem.
@@ -44,7 +53,7 @@ public enum PropertyListReader {
                 location.line = Int(error.pointee.line)
                 location.column = Int(error.pointee.int2)
                 if let message = error.pointee.message {
-                    reason += ": " + String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+                    reason += ": " + String(cString: message).trimmingSpaces(andNewlines: true)
                 }
             }
             throw .malformed(location: location, reason: reason)
@@ -117,18 +126,18 @@ public enum PropertyListReader {
         case "string":
             return .string(text(of: node))
         case "integer":
-            let raw = text(of: node).trimmingCharacters(in: .whitespaces)
+            let raw = text(of: node).trimmingSpaces()
             guard let number = Int64(raw) else { throw .malformed(location: location, reason: "<integer> holds \"\(raw)\", not an integer") }
             return .integer(number)
         case "real":
-            let raw = text(of: node).trimmingCharacters(in: .whitespaces)
+            let raw = text(of: node).trimmingSpaces()
             guard let number = Double(raw) else { throw .malformed(location: location, reason: "<real> holds \"\(raw)\", not a number") }
             return .real(number)
         case "true": return .bool(true)
         case "false": return .bool(false)
         case "date":
-            let raw = text(of: node).trimmingCharacters(in: .whitespaces)
-            guard let date = ISO8601DateFormatter().date(from: raw) else {
+            let raw = text(of: node).trimmingSpaces()
+            guard let date = try? Date.ISO8601FormatStyle().parse(raw) else {
                 throw .malformed(location: location, reason: "<date> holds \"\(raw)\", not an ISO 8601 date")
             }
             return .date(date)

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// Writes XML property lists byte for byte as Apple's tools do: XML declaration, the plist DOCTYPE,
@@ -30,9 +39,7 @@ public enum PropertyListWriter {
         case let .real(number): out += "\(pad)<real>\(formatReal(number))</real>\n"
         case let .bool(flag): out += "\(pad)<\(flag ? "true" : "false")/>\n"
         case let .date(date):
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            out += "\(pad)<date>\(formatter.string(from: date))</date>\n"
+            out += "\(pad)<date>\(date.formatted(Date.ISO8601FormatStyle()))</date>\n"
         case let .data(data):
             out += "\(pad)<data>\n\(pad)\(data.base64EncodedString())\n\(pad)</data>\n"
         case let .array(items):
@@ -69,7 +76,7 @@ public enum PropertyListWriter {
             default:
                 // XML 1.0 cannot carry other control characters at all.
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    throw .invalidArgument(String(format: "a property-list string cannot hold the control character U+%04X", scalar.value))
+                    throw .invalidArgument("a property-list string cannot hold the control character U+" + Format.hex(scalar.value, width: 4, uppercase: true))
                 }
                 result.unicodeScalars.append(scalar)
             }

@@ -1,5 +1,14 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -16,7 +25,7 @@ extension CatalogRecords {
         let everywhere = AvailabilityRecord(territories: territories, availableInNewTerritories: true)
         func screenshot(_ product: Product) throws(IAPKitError) -> ScreenshotRecord? {
             guard let relative = product.review?.screenshot, !relative.isEmpty else { return nil }
-            let path = relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
+            let path = relative.hasPrefix("/") ? relative : Path.join(baseDirectory, relative)
             do { return try ScreenshotRecord(file: path) } catch {
                 if unreadableScreenshots == .skip { return nil }
                 throw error
@@ -120,8 +129,8 @@ extension ScreenshotRecord {
             throw .io(path: path, reason: "review screenshot is larger than \(Self.maximumBytes / 1_000_000) MB")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, reason: "cannot be read") }
-        let digest = Insecure.MD5.hash(data: data).map { String(format: "%02x", $0) }.joined()
-        self.init(fileName: (path as NSString).lastPathComponent, checksum: digest, path: path, size: data.count)
+        let digest = Insecure.MD5.hash(data: data).map { Format.hex($0, width: 2) }.joined()
+        self.init(fileName: Path.lastComponent(path), checksum: digest, path: path, size: data.count)
     }
 
     /// Screenshots are a few megabytes; anything far larger is not a screenshot.

@@ -80,6 +80,6 @@ public enum PlanReport {
     static func quote(_ value: String?) -> String {
         guard let value else { return "(none)" }
         let short = value.count > 60 ? String(value.prefix(57)) + "..." : value
-        return "\"\(short.replacingOccurrences(of: "\n", with: "\\n"))\""
+        return "\"\(short.replacingAll("\n", with: "\\n"))\""
     }
 }

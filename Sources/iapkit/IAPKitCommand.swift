@@ -2,7 +2,16 @@ import AppStoreConnect
 import ArgumentParser
 import CatalogSync
 import SyncPlan
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 @main

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -21,7 +30,7 @@ public struct StoreKitImporter: Sendable {
     public func importData(_ data: Data, file: String) throws(IAPKitError) -> Result {
         // The stricter nesting limit first: JSON's own (100 levels), counted before libyaml builds anything.
         do { try JSONValue.checkNesting(data) } catch {
-            throw .malformed(location: SourceLocation(file: file), reason: "is not valid JSON: \(error.localizedDescription)")
+            throw .malformed(location: SourceLocation(file: file), reason: "is not valid JSON: \((error as? JSONValue.LimitError)?.errorDescription ?? String(describing: error))")
         }
         // libyaml reads the JSON into a compact arena; the reader takes from it only the values it needs.
         let parsed = data.withUnsafeBytes { bytes -> Swift.Result<StoreKitJSON, StoreKitJSON.Failure> in

@@ -19,7 +19,7 @@ struct StoreKitJSON {
             parsed = try YAMLDocument.parse(bytes)
         } catch {
             throw Failure(line: error.line, column: error.column,
-                          reason: error.reason.replacingOccurrences(of: "is not valid YAML: ", with: ""))
+                          reason: error.reason.replacingAll("is not valid YAML: ", with: ""))
         }
         guard let parsed else { throw Failure(line: 1, reason: "holds no JSON value") }
         document = parsed

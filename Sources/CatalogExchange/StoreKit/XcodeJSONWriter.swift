@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 /// Writes JSON in Xcode's `.storekit` layout straight into bytes as the values come: two-space indent,
 /// `"key" : value`, empty containers split over lines, raw UTF-8 and unescaped `/`. Callers give each object's
 /// keys in Xcode's order (case-insensitive); debug builds check that they do.
@@ -49,7 +58,8 @@ struct XcodeJSONWriter {
 
     /// Xcode's key order: case-insensitive, ties broken by the exact text.
     static func xcodeOrder(_ a: String, _ b: String) -> Bool {
-        a.caseInsensitiveCompare(b) == .orderedAscending || (a.lowercased() == b.lowercased() && a < b)
+        let left = a.lowercased(), right = b.lowercased()
+        return left != right ? left < right : a < b
     }
 
     private mutating func open(_ bracket: UInt8) {

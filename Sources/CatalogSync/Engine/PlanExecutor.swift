@@ -1,5 +1,9 @@
 import AppStoreConnect
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IAPCore
 import IAPCatalog
 import SyncPlan

@@ -1,7 +1,11 @@
 import AppStoreConnect
 import AppStoreConnectAPI
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import IAPCore
 import OpenAPIRuntime
@@ -51,7 +55,7 @@ final class RequestRecorder: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var recorded: [Entry] = []
 
     var entries: [Entry] { lock.withLock { recorded } }
@@ -76,24 +80,24 @@ struct RecordingTransport: ClientTransport {
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         // `${ref}` placeholders stand in ids; the client percent-encodes them in paths.
-        let path = String((request.path ?? "").prefix { $0 != "?" }).removingPercentEncoding ?? ""
+        let path = Self.percentDecoded(String((request.path ?? "").prefix { $0 != "?" }))
         var document: JSONValue?
         var type = "resources"
         var id = "recorded"
         if let body {
             let data = try await Data(collecting: body, upTo: 64 << 20)
             document = try? JSONValue.parse(data)
-            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-               let resource = object["data"] as? [String: Any] {
-                type = resource["type"] as? String ?? type
-                id = resource["id"] as? String ?? id
-            }
+            if case let .string(value)? = document?["data"]?["type"] { type = value }
+            if case let .string(value)? = document?["data"]?["id"] { id = value }
         }
         recorder.note(method: request.method.rawValue, path: path, body: document)
         switch request.method {
         case .post, .patch:
-            let answer: [String: Any] = ["data": ["type": type, "id": id, "links": ["self": path]], "links": ["self": path]]
-            let data = try JSONSerialization.data(withJSONObject: answer)
+            let links = JSONValue.object([("self", .string(path))])
+            let answer = JSONValue.object([
+                ("data", .object([("type", .string(type)), ("id", .string(id)), ("links", links)])), ("links", links),
+            ])
+            let data = Data(answer.serialized(.compact).utf8)
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
             return (HTTPResponse(status: request.method == .post ? .created : .ok, headerFields: headers), HTTPBody(data))
@@ -105,5 +109,21 @@ struct RecordingTransport: ClientTransport {
             let refusal = #"{"errors":[{"status":"404","code":"NOT_FOUND","title":"export asc reads nothing","detail":"export asc plans against an app with no products"}]}"#
             return (HTTPResponse(status: .notFound, headerFields: headers), HTTPBody(refusal))
         }
+    }
+
+    /// `%7B` -> `{`: the client percent-encodes the `${ref}` placeholders that stand in ids in paths.
+    static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,6 +1,10 @@
 import AppStoreConnect
 import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IAPCatalog
 import IAPCore
 import SyncPlan

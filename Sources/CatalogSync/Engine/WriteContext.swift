@@ -1,6 +1,10 @@
 import AppStoreConnect
 import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IAPCatalog
 import IAPCore
 import SyncPlan
@@ -18,7 +22,7 @@ final class WriteContext: @unchecked Sendable {
     let asc: AppStoreConnectClient
     /// Set when requests are recorded for `export asc` instead of sent.
     let recorder: RequestRecorder?
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var created: [String: String] = [:]
     /// (product id, territory, cents) -> price point id.
     private var points: [String: String] = [:]

@@ -1,5 +1,14 @@
 import AppStoreConnect
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 import SyncPlan
@@ -30,7 +39,7 @@ public struct Puller: Sendable {
                     continue
                 }
                 let relative = "review/" + Self.fileName(productID: id, original: screenshot.fileName)
-                try await download(url, to: (catalogDirectory as NSString).appendingPathComponent(relative))
+                try await download(url, to: Path.join(catalogDirectory, relative))
                 screenshotPaths[id] = relative
             }
             if !product.record.winBackOffers.isEmpty {
@@ -49,7 +58,7 @@ public struct Puller: Sendable {
     /// `PRODUCT_ID.png`: one file per product, named so it cannot leave `review/`.
     static func fileName(productID: String, original: String) -> String {
         let safe = String(productID.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" ? $0 : "_" })
-        let ext = (original as NSString).pathExtension.lowercased()
+        let ext = Path.pathExtension(original).lowercased()
         let name = safe.isEmpty || safe.hasPrefix(".") ? "product" + safe : safe
         return name + "." + (["png", "jpg", "jpeg"].contains(ext) ? ext : "png")
     }
@@ -61,7 +70,7 @@ public struct Puller: Sendable {
             throw .read(context: "downloading a review screenshot", error: error)
         }
         do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: Path.parent(path), withIntermediateDirectories: true)
             try AtomicFile.write(data, to: path)
         } catch let error as IAPKitError {
             throw .store(context: "saving a review screenshot", reason: error.description)

@@ -1,7 +1,12 @@
 import AppStoreConnect
 import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IAPCatalog
+import IAPCore
 import SyncPlan
 
 /// What the offer kinds with an id (promotional offers, offer codes, win-back offers) share: their enums in App
@@ -108,10 +113,6 @@ public enum WinBackDefaults {
     public static let lapsedMonths = 1...24
 
     static func startDate() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date())
+        HTTPDate.day(Date())
     }
 }

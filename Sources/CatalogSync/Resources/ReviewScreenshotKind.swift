@@ -1,7 +1,12 @@
 import AppStoreConnect
 import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IAPCatalog
+import IAPCore
 import SyncPlan
 
 /// How an owner of an App Review screenshot (an in-app purchase, a subscription) spells its requests.
@@ -42,10 +47,10 @@ enum ReviewScreenshotKind<API: ScreenshotAPI>: ProductResourceKind {
     /// The full-size image of an asset: its template with the width, height and the file's own format filled in.
     static func downloadURL(_ asset: Components.Schemas.ImageAsset?, fileName: String?) -> String? {
         guard let asset, let template = asset.templateUrl else { return nil }
-        let format = (fileName.map { ($0 as NSString).pathExtension.lowercased() }).flatMap { $0 == "jpeg" ? "jpg" : ($0.isEmpty ? nil : $0) } ?? "png"
-        return template.replacingOccurrences(of: "{w}", with: String(asset.width ?? 0))
-            .replacingOccurrences(of: "{h}", with: String(asset.height ?? 0))
-            .replacingOccurrences(of: "{f}", with: format)
+        let format = (fileName.map { Path.pathExtension($0).lowercased() }).flatMap { $0 == "jpeg" ? "jpg" : ($0.isEmpty ? nil : $0) } ?? "png"
+        return template.replacingAll("{w}", with: String(asset.width ?? 0))
+            .replacingAll("{h}", with: String(asset.height ?? 0))
+            .replacingAll("{f}", with: format)
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {

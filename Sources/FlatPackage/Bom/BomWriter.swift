@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import IAPCore
 
 /// Writes a Bom ("BOMStore"), the bill of materials inside a flat package, as Apple's mkbom lays it out:
 /// the variables BomInfo, Paths, HLIndex, VIndex and Size64; Paths a B+-tree of 4,096-byte nodes whose leaves
@@ -31,8 +41,8 @@ public enum BomWriter {
                 name = "."
                 parent = 0
             } else {
-                let directory = (entry.path as NSString).deletingLastPathComponent
-                name = (entry.path as NSString).lastPathComponent
+                let directory = Path.parent(entry.path)
+                name = Path.lastComponent(entry.path)
                 parent = idByPath[directory] ?? 1
             }
             var file = Bytes()

@@ -1,5 +1,14 @@
 import CZlib
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// Builds one gzip stream from independently compressed chunks, so both cores can compress at once (as pigz

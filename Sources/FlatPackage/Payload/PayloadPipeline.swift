@@ -1,5 +1,15 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCore
 
@@ -30,14 +40,12 @@ public struct PayloadPipeline: Sendable {
         self.epoch = epoch
     }
 
-    public func write(tree: ContentTree, entries: [PayloadEntry], to output: FileHandle, outputPath: String,
+    public func write(tree: ContentTree, entries: [PayloadEntry], to output: OutputHandle, outputPath: String,
                       progress: ((UInt64) -> Void)? = nil) throws(IAPKitError) -> Result {
         // The header is the writer's before its thread starts: it writes it first, whenever it gets to run.
         let state = PipelineState(output: output, outputPath: outputPath, maxInFlight: 2 * jobs + 2, header: GzipStream.header)
         let hasher = FileHasher(maxInFlight: 4)
-        let writer = Thread { state.runWriter() }
-        writer.stackSize = 1 << 20
-        writer.start()
+        startThread(stackSize: 1 << 20) { state.runWriter() }
 
         var checksums: [String: UInt32] = [:]
         var digests: [String: String] = [:]
@@ -223,21 +231,21 @@ final class FileHasher: @unchecked Sendable {
 
 /// Shared between the reading thread, the compression workers and the writer thread.
 final class PipelineState: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = PThreadCondition()
     private let slots: DispatchSemaphore
     private var ready: [Int: [UInt8]] = [:]
     private let header: [UInt8]
     private var trailer: [UInt8]?
     private var chunkCount: Int?
     private var writerDone = false
-    private let output: FileHandle
+    private let output: OutputHandle
     private let outputPath: String
     private var hasher = Insecure.SHA1()
     private(set) var written: UInt64 = 0
     private(set) var failure: IAPKitError?
     private(set) var sha1Hex = ""
 
-    init(output: FileHandle, outputPath: String, maxInFlight: Int, header: [UInt8]) {
+    init(output: OutputHandle, outputPath: String, maxInFlight: Int, header: [UInt8]) {
         self.header = header
         self.output = output
         self.outputPath = outputPath

@@ -1,6 +1,16 @@
 import CLibArchive
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCore
 
@@ -82,13 +92,13 @@ public struct FlatPackageBuilder: Sendable {
 
 /// Writes an archive while computing the manifest's SHA-256 (and MD5 when asked) of every byte.
 struct HashingWriter {
-    let handle: FileHandle
+    let handle: OutputHandle
     let path: String
     private var sha256 = SHA256()
     private var md5: Insecure.MD5?
     private(set) var written: UInt64 = 0
 
-    init(handle: FileHandle, path: String, md5: Bool) {
+    init(handle: OutputHandle, path: String, md5: Bool) {
         self.handle = handle
         self.path = path
         self.md5 = md5 ? Insecure.MD5() : nil
@@ -114,8 +124,7 @@ struct HashingWriter {
         guard fd >= 0 else { throw .io(path: source, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         let copier = KernelCopy(from: fd, to: handle.fileDescriptor, length: length)
-        let thread = Thread { copier.run() }
-        thread.start()
+        startThread { copier.run() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 << 20, alignment: 16)
         defer { buffer.deallocate() }
         var offset: UInt64 = 0

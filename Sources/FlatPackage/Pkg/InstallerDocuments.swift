@@ -1,3 +1,4 @@
+import IAPCore
 /// The Distribution and PackageInfo documents `productbuild --content` embeds, with its exact layout: 4-space
 /// indentation, lower-case `utf-8` declaration, no trailing newline.
 public enum InstallerDocuments {
@@ -42,7 +43,7 @@ public enum InstallerDocuments {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;")
+            .replacingAll(">", with: "&gt;").replacingAll("\"", with: "&quot;")
     }
 }

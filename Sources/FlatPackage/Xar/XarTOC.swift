@@ -1,5 +1,14 @@
 import CLibXML2
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// One entry of a xar table of contents.
@@ -103,8 +112,10 @@ public enum XarTOC {
         var time = time_t(epoch)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec)) + (zulu ? "Z" : "")
+        let date = [Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday)]
+        let clock = [Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec)]
+        return Format.padded(date[0], width: 4) + "-" + date[1...].map { Format.padded($0, width: 2) }.joined(separator: "-")
+            + "T" + clock.map { Format.padded($0, width: 2) }.joined(separator: ":") + (zulu ? "Z" : "")
     }
 }
 

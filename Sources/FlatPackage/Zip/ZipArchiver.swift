@@ -1,6 +1,15 @@
 import CLibArchive
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCore
 
@@ -86,7 +95,7 @@ public struct ZipArchiver: Sendable {
         defer { close(fd) }
         var size: UInt64 = 0
         while true {
-            let count = Foundation.read(fd, buffer.baseAddress, buffer.count)
+            let count = systemRead(fd, buffer.baseAddress, buffer.count)
             if count <= 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             sha256.update(bufferPointer: chunk)

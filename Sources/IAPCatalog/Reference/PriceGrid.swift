@@ -1,3 +1,4 @@
+import IAPCore
 /// App Store Connect's USD price grid (2023+) and the legacy tiers.
 public enum PriceGrid {
     /// Free plus the 800 standard points, in cents.
@@ -36,7 +37,7 @@ public enum LocaleCodes {
     /// The App Store Connect codes a wrong code most likely means: `en_US` -> [en-US], `fr` -> [fr-FR],
     /// `pt` -> [pt-BR, pt-PT], `zh_CN` -> [zh-Hans].
     public static func suggestions(for code: String) -> [String] {
-        let hyphenated = code.replacingOccurrences(of: "_", with: "-")
+        let hyphenated = code.replacingAll("_", with: "-")
         if let exact = all.first(where: { $0.lowercased() == hyphenated.lowercased() }) { return [exact] }
         let parts = hyphenated.split(separator: "-").map(String.init)
         guard let language = parts.first?.lowercased() else { return [] }

@@ -1,3 +1,4 @@
+import IAPCore
 /// Builds example catalogs for rule documentation and tests: a valid catalog with one part replaced.
 public enum Example {
     public static let header = """
@@ -43,7 +44,7 @@ public enum Example {
         let given = fields.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         let givenKeys = Set(given.compactMap { line -> String? in
             guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
-            return line.dropFirst(2).replacingOccurrences(of: "↓", with: "").split(separator: ":").first.map(String.init)
+            return String(line.dropFirst(2)).replacingAll("↓", with: "").split(separator: ":").first.map(String.init)
         })
         var lines: [String] = []
         for (key, value) in defaults where !givenKeys.contains(key) {

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCatalog
 import IAPCore
@@ -74,7 +83,7 @@ public final class CatalogLintContext: @unchecked Sendable {
 
     /// A catalog-relative path made usable from the current directory.
     public func resolve(_ relative: String) -> String {
-        relative.hasPrefix("/") ? relative : (baseDirectory as NSString).appendingPathComponent(relative)
+        relative.hasPrefix("/") ? relative : Path.join(baseDirectory, relative)
     }
 }
 
@@ -106,10 +115,10 @@ public final class ContentLintContext: @unchecked Sendable {
         productID = expectedProductID ?? info?.productID
     }
 
-    public var infoPath: String { (folder as NSString).appendingPathComponent(ContentInfo.fileName) }
+    public var infoPath: String { Path.join(folder, ContentInfo.fileName) }
 
     public func path(of entry: ContentEntry) -> String {
-        entry.relativePath.isEmpty ? folder : (folder as NSString).appendingPathComponent(entry.relativePath)
+        entry.relativePath.isEmpty ? folder : Path.join(folder, entry.relativePath)
     }
 
     public func report<R: RuleDescribing>(_ rule: R.Type, _ message: String, file: String? = nil, line: Int? = nil) {

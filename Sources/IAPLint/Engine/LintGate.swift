@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -44,7 +48,7 @@ public enum LintGate {
         let collector = FindingCollector()
         let consumer = collector.consumer
         let catalog = try CatalogLoader.load(path: path, findings: consumer)
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Path.parent(path)
         let linter = CatalogLinter()
         switch strictness {
         case .shape: linter.check(catalog, rules: RuleRegistry.structuralRules, baseDirectory: folder, consumer: consumer)

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCatalog
 import IAPCore
@@ -19,7 +28,7 @@ public struct CatalogLinter: Sendable {
     @discardableResult
     public func lint(catalogAt path: String, consumer: @escaping FindingConsumer) throws(IAPKitError) -> LintSummary {
         let catalog = try CatalogLoader.load(path: path, findings: consumer)
-        return try lint(catalog, baseDirectory: (path as NSString).deletingLastPathComponent, consumer: consumer)
+        return try lint(catalog, baseDirectory: Path.parent(path), consumer: consumer)
     }
 
     /// Runs only `rules` over a loaded catalog, without its content folders (for export's shape check).
@@ -88,8 +97,7 @@ public struct ContentLinter: Sendable {
     public func lint(folder: String, expectedProductID: String? = nil, lockEntry: ContentLock.Entry? = nil,
                      consumer: @escaping FindingConsumer) throws(IAPKitError) {
         var tree: ContentTree?
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue {
+        if Path.isDirectory(folder) {
             tree = try ContentTree.scan(folder)
         }
         var info: ContentInfo?

@@ -18,11 +18,11 @@ public struct GitHubReporter: Reporter {
 
     // The escapes GitHub's runner documents for workflow command data and properties.
     private func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingAll("%", with: "%25").replacingAll("\r", with: "%0D")
+            .replacingAll("\n", with: "%0A")
     }
 
     private func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        escapeData(text).replacingAll(":", with: "%3A").replacingAll(",", with: "%2C")
     }
 }

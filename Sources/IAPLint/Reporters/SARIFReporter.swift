@@ -53,7 +53,7 @@ public struct SARIFReporter: Reporter {
     /// A relative URI reference: SARIF wants `/` separators and percent-escaped spaces.
     private func uri(_ path: String) -> String {
         var text = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-        text = text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: " ", with: "%20")
+        text = text.replacingAll("%", with: "%25").replacingAll(" ", with: "%20")
         return text
     }
 }

@@ -2,9 +2,19 @@ import AppStoreConnect
 import ArgumentParser
 import CatalogSync
 import SyncPlan
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
+import IAPLint
 
 struct AscCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +56,7 @@ struct AscCommand: ParsableCommand {
         func credentials() throws -> ASCCredentials {
             let environment = ProcessInfo.processInfo.environment
             func value(_ option: String?, _ variable: String) -> String? {
-                (option ?? environment[variable]).flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+                (option ?? environment[variable]).flatMap { $0.trimmingSpaces(andNewlines: true).isEmpty ? nil : $0 }
             }
             var missing: [String] = []
             let keyID = value(self.keyID, "ASC_KEY_ID")
@@ -109,7 +119,7 @@ struct AscCommand: ParsableCommand {
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
         let snapshot = try await reader.snapshot(app: app)
         let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
-                                         baseDirectory: (catalogPath as NSString).deletingLastPathComponent)
+                                         baseDirectory: Path.parent(catalogPath))
         return (Planner(catalog: catalog, desired: desired).plan(against: snapshot), asc)
     }
 
@@ -214,7 +224,7 @@ struct AscCommand: ParsableCommand {
                         Terminal.writeError("\r\u{1B}[K[\(index + 1)/\(total)] \(operation.summary)\(change.productID.map { " (\($0))" } ?? "")")
                     case let .waiting(delay, reason):
                         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-                        let text = "waiting \(String(format: "%.1f", seconds)) s: \(reason)"
+                        let text = "waiting \(Format.fixed(seconds, decimals: 1)) s: \(reason)"
                         if showProgress { Terminal.writeError("\r\u{1B}[K\(text)") } else if seconds >= 10 { Terminal.writeError(text + "\n") }
                     }
                 }
@@ -258,7 +268,7 @@ struct AscCommand: ParsableCommand {
             var app = try await connection.app(reader, bundleID: bundleID)
             if app.bundleID.isEmpty { app.bundleID = bundleID ?? "" }
             let puller = Puller(reader: reader)
-            let result = try await puller.pull(app: app, catalogDirectory: (output as NSString).deletingLastPathComponent)
+            let result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
             result.notes.forEach(Terminal.warning)
             let header = "# yaml-language-server: $schema=catalog.schema.json\n# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
             try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header), to: output)

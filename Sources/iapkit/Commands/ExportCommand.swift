@@ -2,9 +2,19 @@ import ArgumentParser
 import CatalogExchange
 import CatalogSync
 import SyncPlan
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
+import IAPLint
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -89,7 +99,7 @@ struct ExportCommand: ParsableCommand {
         func run() async throws {
             let catalog = try common.load()
             let desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
-                                             baseDirectory: (common.catalog as NSString).deletingLastPathComponent,
+                                             baseDirectory: Path.parent(common.catalog),
                                              unreadableScreenshots: .skip)
             let empty = StoreSnapshot(app: StoreApp(id: appID, bundleID: catalog.app.bundleID ?? ""), territories: Territories.all)
             let plan = Planner(catalog: catalog, desired: desired).plan(against: empty)

@@ -1,6 +1,15 @@
 import ArgumentParser
 import CatalogExchange
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -40,7 +49,7 @@ struct ImportCommand: ParsableCommand {
             }
             let result = try StoreKitImporter(bundleID: bundleID).importFile(file)
             result.notes.forEach(Terminal.warning)
-            let header = "# yaml-language-server: $schema=catalog.schema.json\n# Imported from \((file as NSString).lastPathComponent) by iapkit import storekit.\n"
+            let header = "# yaml-language-server: $schema=catalog.schema.json\n# Imported from \(Path.lastComponent(file)) by iapkit import storekit.\n"
             let yaml = try CatalogYAMLWriter.bytes(result.catalog, header: header)
             if let output {
                 try AtomicFile.write(yaml, to: output)

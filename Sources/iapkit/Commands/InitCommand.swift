@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 struct InitCommand: ParsableCommand {
@@ -21,7 +30,7 @@ struct InitCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        let catalogPath = (directory as NSString).appendingPathComponent("catalog.yaml")
+        let catalogPath = Path.join(directory, "catalog.yaml")
         if FileManager.default.fileExists(atPath: catalogPath) && !force {
             throw IAPKitError.alreadyExists(path: catalogPath, hint: "pass --force to replace it")
         }
@@ -29,7 +38,7 @@ struct InitCommand: ParsableCommand {
         let schema = try Resources.schemas() + "/catalog.schema.json"
         let catalog = try InputFile.read(template, limit: InputFile.Limit.templateFile)
         let schemaData = try InputFile.read(schema, limit: InputFile.Limit.templateFile)
-        try AtomicFile.write(schemaData, to: (directory as NSString).appendingPathComponent("catalog.schema.json"))
+        try AtomicFile.write(schemaData, to: Path.join(directory, "catalog.schema.json"))
         try AtomicFile.write(catalog, to: catalogPath)
         try Terminal.output("wrote \(catalogPath)\nnext: edit it, then run `iapkit lint catalog \(catalogPath)`\n")
     }

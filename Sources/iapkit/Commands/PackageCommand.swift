@@ -1,5 +1,15 @@
 import ArgumentParser
+import FlatPackage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCore
 import IAPLint
@@ -81,7 +91,7 @@ struct PackageCommand: ParsableCommand {
         for item in built {
             try Terminal.output("\(item.path)  \(item.result.size) bytes  sha256 \(item.result.sha256)\n")
         }
-        try Terminal.output("\((output as NSString).appendingPathComponent(Packager.manifestName))\n")
+        try Terminal.output("\(Path.join(output, Packager.manifestName))\n")
         if let lockPath { try Terminal.output("recorded content digests in \(lockPath)\n") }
     }
 
@@ -118,7 +128,7 @@ extension Packager.Format: ExpressibleByArgument {}
 final class ProgressMeter: @unchecked Sendable {
     private let start = Date()
     private var last = Date.distantPast
-    private let lock = NSLock()
+    private let lock = PThreadLock()
 
     func show(_ progress: Packager.Progress) {
         lock.lock(); defer { lock.unlock() }
@@ -128,9 +138,9 @@ final class ProgressMeter: @unchecked Sendable {
         let elapsed = max(0.001, now.timeIntervalSince(start))
         let rate = Double(progress.done) / elapsed
         let left = rate > 0 ? Double(progress.total - min(progress.done, progress.total)) / rate : 0
-        Terminal.writeError(String(format: "\r\u{1B}[K%@  %@ / %@  %@/s  %d:%02d left", progress.productID,
-                                   Self.bytes(Double(progress.done)), Self.bytes(Double(progress.total)), Self.bytes(rate),
-                                   Int(left) / 60, Int(left) % 60))
+        Terminal.writeError("\r\u{1B}[K\(progress.productID)  \(Self.bytes(Double(progress.done))) / "
+                            + "\(Self.bytes(Double(progress.total)))  \(Self.bytes(rate))/s  "
+                            + "\(Int(left) / 60):\(Format.padded(Int(left) % 60, width: 2)) left")
     }
 
     func clear() { Terminal.writeError("\r\u{1B}[K") }
@@ -141,6 +151,6 @@ final class ProgressMeter: @unchecked Sendable {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var amount = value, unit = 0
         while amount >= 1000 && unit < units.count - 1 { amount /= 1000; unit += 1 }
-        return unit == 0 ? "\(Int(amount)) B" : String(format: "%.1f %@", amount, units[unit])
+        return unit == 0 ? "\(Int(amount)) B" : Format.fixed(amount, decimals: 1) + " " + units[unit]
     }
 }

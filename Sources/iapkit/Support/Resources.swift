@@ -1,34 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import IAPCore
 
 /// Finds the files iapkit ships beside its executable: `templates/` and `schemas/`.
+///
+/// In order: `$IAPKIT_SHARE` (or the older `$IAPKIT_HOME`); `../share/iapkit` beside the executable's real path,
+/// which is where the release archive, Homebrew and the container image put it, wherever they were unpacked and
+/// however the executable was linked onto PATH; then a checkout, the nearest folder above the executable that holds
+/// `templates/content` (`.build/release/iapkit`).
 enum Resources {
-    /// `$IAPKIT_HOME`, else the nearest folder above the executable that holds `templates/content`
-    /// (a checkout's `.build/release/iapkit`), else `PREFIX/share/iapkit` for an installed binary.
     static func home() throws(IAPKitError) -> String {
         let environment = ProcessInfo.processInfo.environment
-        if let home = environment["IAPKIT_HOME"], !home.isEmpty { return home }
-        var directory = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<8 {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("templates/content").path) {
-                return directory.path
+        for variable in ["IAPKIT_SHARE", "IAPKIT_HOME"] {
+            guard let folder = environment[variable], !folder.isEmpty else { continue }
+            guard isHome(folder) else {
+                throw .io(path: folder, reason: "\(variable) names a folder without templates/content and schemas/")
             }
-            let shared = directory.appendingPathComponent("share/iapkit")
-            if FileManager.default.fileExists(atPath: shared.appendingPathComponent("templates/content").path) {
-                return shared.path
-            }
-            directory.deleteLastPathComponent()
+            return folder
         }
-        throw .io(path: "templates/", reason: "cannot find iapkit's templates; set IAPKIT_HOME to the folder that holds templates/")
+        let executable = executablePath()
+        let bin = Path.parent(executable)
+        let installed = Path.standardized(Path.join(bin, "../share/iapkit"))
+        if isHome(installed) { return installed }
+        var directory = bin
+        for _ in 0..<8 where !directory.isEmpty && directory != "/" {
+            if isHome(directory) { return directory }
+            directory = Path.parent(directory)
+        }
+        throw .io(path: installed, reason: "cannot find iapkit's templates: looked for share/iapkit beside \(bin) and "
+                  + "for a checkout above it. Unpack the whole release archive (bin/ and share/ together), or set "
+                  + "IAPKIT_SHARE to the folder that holds templates/ and schemas/")
     }
 
     static func templates() throws(IAPKitError) -> String { try home() + "/templates" }
     static func schemas() throws(IAPKitError) -> String { try home() + "/schemas" }
 
-    private static func executablePath() -> String {
+    private static func isHome(_ folder: String) -> Bool {
+        Path.isDirectory(folder + "/templates/content")
+    }
+
+    /// The executable's real path, links resolved: what the kernel ran, not what argv[0] says.
+    static func executablePath() -> String {
         #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            buffer[count] = 0
+            return String(cString: buffer)
+        }
+        #elseif canImport(Darwin)
+        var size = UInt32(PATH_MAX) + 1
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        if _NSGetExecutablePath(&buffer, &size) != 0 { buffer = [CChar](repeating: 0, count: Int(size)) }
+        if _NSGetExecutablePath(&buffer, &size) == 0, let resolved = realpath(buffer, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
         #endif
-        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let argument = CommandLine.arguments.first ?? "iapkit"
+        if let resolved = realpath(argument, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        return argument
     }
 }

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import IAPCore
 
 /// Everything the CLI prints goes through here: messages to stderr, colour only on a terminal and never with NO_COLOR.
@@ -55,7 +65,7 @@ enum Terminal {
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Result<Void, OutputFailure> {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let count = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return .failure(OutputFailure(code: errno))
@@ -67,7 +77,7 @@ enum Terminal {
 
     /// Ends the process; a failed write to standard error turns success into exit 2.
     static func exit(_ code: Int32) -> Never {
-        Foundation.exit(standardErrorFailed ? 2 : code)
+        systemExit(standardErrorFailed ? 2 : code)
     }
 }
 

@@ -1,4 +1,5 @@
 import IAPCatalog
+import IAPCore
 
 /// One localization list of the catalog: a product's or a group's, with its owner for messages.
 struct LocalizationList {

@@ -1,4 +1,5 @@
 import IAPCatalog
+import IAPCore
 
 struct ProductIDFormatRule: ProductRule {
     static let id = "product-id-format"

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCore
 
@@ -15,7 +24,7 @@ struct ContentExecutableRule: ContentRule {
         guard let tree = context.tree else { return }
         for entry in tree.entries where entry.kind == .file || entry.kind == .directory {
             let path = context.path(of: entry)
-            let pathExtension = (entry.name as NSString).pathExtension.lowercased()
+            let pathExtension = Path.pathExtension(entry.name).lowercased()
             if !entry.relativePath.isEmpty, Self.bundleExtensions.contains(pathExtension) {
                 context.report(Self.self, "`\(entry.relativePath)` is a .\(pathExtension); hosted content may not contain code", file: path)
                 continue
@@ -95,7 +104,7 @@ struct ContentNameRule: ContentRule {
         guard let tree = context.tree else { return }
         for entry in tree.entries {
             guard let name = entry.invalidName else { continue }
-            context.report(Self.self, "the name \"\(name)\" in `\((entry.relativePath as NSString).deletingLastPathComponent)/` "
+            context.report(Self.self, "the name \"\(name)\" in `\(Path.parent(entry.relativePath))/` "
                                + "is not valid UTF-8; the package formats and App Store Connect need UTF-8 names: rename it",
                            file: context.folder)
         }

@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
+import IAPCore
 
 struct ContentFolderRule: ContentRule {
     static let id = "content-folder"
@@ -20,7 +30,7 @@ struct ContentFolderRule: ContentRule {
         }
         if top[ContentInfo.contentsFolder] != .directory {
             context.report(Self.self, "has no Contents/ folder; put the purchasable files in Contents/",
-                           file: (context.folder as NSString).appendingPathComponent(ContentInfo.contentsFolder))
+                           file: Path.join(context.folder, ContentInfo.contentsFolder))
         }
     }
 }
@@ -87,7 +97,7 @@ struct ContentSizeRule: ContentRule {
 
     func check(_ context: ContentLintContext) {
         guard let total = context.tree?.totalFileBytes else { return }
-        let gigabytes = String(format: "%.2f GB", Double(total) / 1e9)
+        let gigabytes = Format.fixed(Double(total) / 1e9, decimals: 2) + " GB"
         if total > Self.limit {
             context.report(Self.self, "holds \(gigabytes); hosted content is limited to 2 GB per product")
         } else if total > Self.warningLimit {

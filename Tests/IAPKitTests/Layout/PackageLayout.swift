@@ -14,8 +14,8 @@ struct PackageLayout {
         ("command line", ["iapkit"]),
         ("tests", ["IAPKitTests"]),
     ]
-    /// The App Store Connect client stands beside the catalog stack, from the bottom up: it knows no catalog, and
-    /// only the workflows and what is above them use it.
+    /// The App Store Connect client stands beside the catalog stack, from the bottom up: it knows no catalog (it
+    /// may use the core), and only the workflows and what is above them use it.
     static let client = ["AppStoreConnectAPI", "AppStoreConnect"]
     static let clientUsers = "workflows"
 
@@ -122,7 +122,8 @@ struct PackageLayout {
         case (true, true):
             return to.rank >= from.rank ? subject + ", which is above it" : nil
         case (true, false):
-            return subject + ": the App Store Connect client knows no catalog"
+            // The core (typed errors, portable helpers with no Foundation beyond its essentials) is everyone's.
+            return to.rank == 0 ? nil : subject + ": the App Store Connect client knows no catalog"
         case (false, true):
             let lowest = layers.firstIndex { $0.name == clientUsers } ?? layers.count
             return from.rank < lowest ? subject + ": only the \(clientUsers) and above talk to App Store Connect" : nil

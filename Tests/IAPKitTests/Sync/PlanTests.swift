@@ -1,0 +1,186 @@
+@testable import CatalogSync
+import Foundation
+import IAPCatalog
+import SyncPlan
+import Testing
+
+/// The planner and each resource kind on their own, with no network: the example catalog against App Store Connect
+/// states written as records. Golden plans (text and JSON) under Tests/Fixtures/golden/; re-record with
+/// `IAPKIT_RECORD=1 swift test --filter PlanTests` and review the diff.
+@Suite struct PlanTests {
+    static let record = ProcessInfo.processInfo.environment["IAPKIT_RECORD"] == "1"
+    static let app = StoreApp(id: "6400000001", bundleID: "com.example.fruitstand")
+
+    static func examples() throws -> (Catalog, CatalogRecords) {
+        let folder = Paths.examples
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/catalog.yaml"))
+        let catalog = try CatalogLoader.load(data: data, file: "catalog.yaml", findings: { _ in })
+        return (catalog, try CatalogRecords(catalog: catalog, territories: Territories.all, baseDirectory: folder))
+    }
+
+    func golden(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = Paths.fixtures + "/golden/" + name
+        if Self.record {
+            try actual.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(actual == expected, "\(name) differs from its golden file; re-record with IAPKIT_RECORD=1 if intended",
+                sourceLocation: sourceLocation)
+    }
+
+    /// App Store Connect holding exactly what the catalog asks, with ids, then changed as `change` says.
+    static func live(_ desired: CatalogRecords, change: (inout StoreSnapshot) -> Void = { _ in }) -> StoreSnapshot {
+        var serial = 0
+        func id() -> String { serial += 1; return "id-\(serial)" }
+        func product(_ record: ProductRecord) -> StoreProduct {
+            var ids = ProductIDs(resource: id(), version: id(), versionEditable: true)
+            for localization in record.localizations { ids.localizations[localization.locale] = id() }
+            ids.availability = id()
+            if record.introductoryOffer != nil {
+                ids.introductoryOffers = Dictionary(uniqueKeysWithValues: (record.introductoryOfferTerritories ?? []).map { ($0, id()) })
+            }
+            for offer in record.promotionalOffers { ids.promotionalOffers[offer.identifier ?? ""] = id() }
+            var live = record
+            live.path = nil
+            return StoreProduct(record: live, ids: ids)
+        }
+        var snapshot = StoreSnapshot(app: app, territories: Territories.all,
+                                     inAppPurchases: desired.inAppPurchases.map(product),
+                                     groups: desired.groups.map { group in
+                                         StoreGroup(record: group, id: id(), version: id(), versionEditable: true,
+                                                    localizations: Dictionary(uniqueKeysWithValues: group.localizations.map { ($0.locale, id()) }),
+                                                    subscriptions: group.subscriptions.map(product))
+                                     })
+        change(&snapshot)
+        return snapshot
+    }
+
+    @Test func theExamplesPlannedAgainstAnEmptyApp() throws {
+        let (catalog, desired) = try Self.examples()
+        let plan = Planner(catalog: catalog, desired: desired).plan(against: StoreSnapshot(app: Self.app, territories: Territories.all))
+        try golden("asc-plan-empty.text", PlanReport.text(plan))
+        try golden("asc-plan-empty.json", PlanReport.json(plan, limit: 3600, remaining: 3600).serialized(.pretty))
+        #expect(plan.count(.create) > 0 && plan.count(.update) == 0 && plan.count(.refused) == 0)
+        // Every territory's prices and introductory offers in one request each (plus two price-point look-ups).
+        #expect(plan.estimatedRequests <= 120)
+    }
+
+    @Test func theExamplesPlannedAgainstAnAppThatHoldsThemIsEmpty() throws {
+        let (catalog, desired) = try Self.examples()
+        let plan = Planner(catalog: catalog, desired: desired).plan(against: Self.live(desired))
+        #expect(plan.isEmpty && plan.operations.isEmpty, "\(PlanReport.text(plan))")
+        #expect(plan.estimatedRequests == 0)
+    }
+
+    @Test func updatesRefusalsAndUnmanagedResources() throws {
+        let (catalog, desired) = try Self.examples()
+        let store = Self.live(desired) { store in
+            // A localization edited by hand, a price changed, a type App Store Connect cannot change, a product only
+            // App Store Connect has, an introductory offer with other terms, and a promotional offer with other terms.
+            let banana = store.inAppPurchases.firstIndex { $0.record.productID == "com.example.fruitstand.banana" }!
+            store.inAppPurchases[banana].record.localizations[1].name = "Banane"
+            store.inAppPurchases[banana].record.priceCents = 199
+            let tokens = store.inAppPurchases.firstIndex { $0.record.productID == "com.example.fruitstand.tokens.10" }!
+            store.inAppPurchases[tokens].record.type = .nonConsumable
+            store.inAppPurchases.append(StoreProduct(record: ProductRecord(productID: "com.example.fruitstand.legacy",
+                                                                           referenceName: "Legacy", type: .consumable),
+                                                     ids: ProductIDs(resource: "legacy")))
+            store.groups[0].subscriptions[0].record.introductoryOffer?.duration = "TWO_WEEKS"
+            store.groups[0].subscriptions[0].record.promotionalOffers[0].periods = 2
+        }
+        let plan = Planner(catalog: catalog, desired: desired).plan(against: store)
+        try golden("asc-plan-update.text", PlanReport.text(plan))
+        try golden("asc-plan-update.json", PlanReport.json(plan).serialized(.pretty))
+        #expect(plan.count(.refused) == 2 && plan.count(.unmanaged) == 1 && plan.count(.update) == 3)
+        // The replaced introductory offer: its 175 territories removed in one request, created again in one.
+        let intro = plan.changes.first { $0.resource == "subscriptionIntroductoryOffer" && $0.action == .update }
+        let replace = intro?.operations.first as? IntroductoryOfferKind.Replace
+        #expect(replace?.removing.count == 175 && replace?.territories.count == 175 && replace?.estimatedRequests == 2)
+        // A localization of an editable version is updated in place.
+        #expect(plan.changes.contains { $0.resource == "inAppPurchaseLocalization" && $0.operations.first is
+            VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.Update })
+    }
+
+    // MARK: One kind at a time
+
+    func builder(_ catalog: Catalog) -> PlanBuilder { PlanBuilder(catalog: catalog, app: Self.app, territories: Territories.all) }
+
+    @Test func subscriptionPricesFillOnlyTheTerritoriesWithoutOne() throws {
+        let (catalog, desired) = try Self.examples()
+        let wanted = desired.groups[0].subscriptions[0]
+        var live = Self.live(desired).groups[0].subscriptions[0]
+        live.record.pricedTerritories = Array(Territories.all.prefix(100))
+        var builder = builder(catalog)
+        SubscriptionPriceKind.plan(wanted, live: live, product: .id("sub"), builder: &builder)
+        let set = builder.changes.first?.operations.first as? SubscriptionPriceKind.Set
+        #expect(builder.changes.count == 1 && set?.territories == Array(Territories.all.dropFirst(100)))
+
+        // A new price goes to every territory, in one request after the two price-point look-ups.
+        live.record.priceCents = 299
+        var changed = self.builder(catalog)
+        SubscriptionPriceKind.plan(wanted, live: live, product: .id("sub"), builder: &changed)
+        let all = changed.changes.first?.operations.first as? SubscriptionPriceKind.Set
+        #expect(changed.changes.first?.action == .update && all?.territories.count == Territories.all.count && all?.estimatedRequests == 3)
+    }
+
+    @Test func anOfferWithAnIdCannotChangeItsTerms() throws {
+        let (catalog, desired) = try Self.examples()
+        let wanted = desired.groups[0].subscriptions[0]
+        var live = Self.live(desired).groups[0].subscriptions[0]
+        live.record.promotionalOffers[0].priceCents = (live.record.promotionalOffers[0].priceCents ?? 0) + 100
+        var builder = builder(catalog)
+        PromotionalOfferKind.plan(wanted, live: live, product: .id("sub"), builder: &builder)
+        #expect(builder.changes.map(\.action) == [.refused])
+        #expect(builder.changes.first?.operations.isEmpty == true && builder.changes.first?.fields.first?.name == "price")
+    }
+
+    @Test func familySharingIsNeverTurnedOffAndAPeriodNeverChanges() throws {
+        let (catalog, desired) = try Self.examples()
+        var wanted = desired.groups[0].subscriptions[0]
+        wanted.familySharable = false
+        var live = Self.live(desired).groups[0].subscriptions[0]
+        live.record.familySharable = true
+        live.record.period = "P1Y"
+        var builder = builder(catalog)
+        SubscriptionKind.plan(wanted, live: live, product: .id("sub"), builder: &builder)
+        #expect(builder.changes.filter { $0.action == .refused }.map { $0.fields.first?.name } == ["period", "familySharable"])
+    }
+
+    @Test func theSameScreenshotIsNotUploadedAgainAndANewOneReplacesTheOld() throws {
+        let (catalog, desired) = try Self.examples()
+        let wanted = desired.inAppPurchases[0]
+        var live = Self.live(desired).inAppPurchases[0]
+        live.ids.screenshot = "old"
+        var same = builder(catalog)
+        ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.plan(wanted, live: live, product: .id("iap"), builder: &same)
+        #expect(same.changes.isEmpty)
+        live.record.screenshot = ScreenshotRecord(fileName: "other.png", checksum: "0123")
+        var replaced = builder(catalog)
+        ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.plan(wanted, live: live, product: .id("iap"), builder: &replaced)
+        let upload = replaced.changes.first?.operations.first as? ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.Upload
+        #expect(replaced.changes.first?.action == .update && upload?.replacing == "old" && upload?.estimatedRequests == 5)
+    }
+
+    @Test func aSubmittedVersionGetsANewOneBeforeItsTextsChange() throws {
+        let (catalog, desired) = try Self.examples()
+        let wanted = desired.inAppPurchases[0]
+        var live = Self.live(desired).inAppPurchases[0]
+        live.ids.versionEditable = false
+        live.record.localizations[0].description = "Old text"
+        var builder = builder(catalog)
+        VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.plan(wanted, live: live, product: .id("iap"), builder: &builder)
+        let operations = builder.changes.first?.operations ?? []
+        #expect(operations.first is VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.OpenVersion)
+        #expect(operations.last is VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.Create)
+        #expect(operations.first?.estimatedRequests == 2, "a new version is read back once: App Store Connect copies the texts into it")
+    }
+
+    @Test func theBudgetLineSaysWhatAPushCostsAndWhenItWouldStop() throws {
+        let (catalog, desired) = try Self.examples()
+        let plan = Planner(catalog: catalog, desired: desired).plan(against: StoreSnapshot(app: Self.app, territories: Territories.all))
+        let line = PlanReport.budgetLine(plan, limit: 3600, remaining: 10)
+        #expect(line.hasPrefix("Push would send about \(plan.estimatedRequests) requests: "))
+        #expect(line.contains("of App Store Connect's hourly budget of 3600; 10 left this hour") && line.contains("exit 75"))
+    }
+}

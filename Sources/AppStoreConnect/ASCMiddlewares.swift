@@ -65,15 +65,17 @@ public struct ASCRetryMiddleware: ClientMiddleware {
     public let policy: ASCRetryPolicy
     public let clock: ASCClock
     let rateLimit: ASCRateLimitRecorder?
+    let waits: ASCWaitRecorder?
 
     public init(policy: ASCRetryPolicy = .default, clock: ASCClock = .system) {
-        self.init(policy: policy, clock: clock, rateLimit: nil)
+        self.init(policy: policy, clock: clock, rateLimit: nil, waits: nil)
     }
 
-    init(policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?) {
+    init(policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?, waits: ASCWaitRecorder?) {
         self.policy = policy
         self.clock = clock
         self.rateLimit = rateLimit
+        self.waits = waits
     }
 
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -117,7 +119,7 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                 }
                 delay = after
             }
-            ASCWaitObserver.current?(delay)
+            waits?.record(delay)
             do {
                 try await clock.sleep(delay)
             } catch {
@@ -225,8 +227,12 @@ final class ASCCallObservation: @unchecked Sendable {
 }
 
 /// Told of every wait before a retry (a 429's `Retry-After`, a backoff), so a progress line can show it.
-public enum ASCWaitObserver {
-    @TaskLocal public static var current: (@Sendable (Duration) -> Void)?
+final class ASCWaitRecorder: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var observer: (@Sendable (Duration) -> Void)?
+
+    func observe(_ observer: (@Sendable (Duration) -> Void)?) { lock.withLock { self.observer = observer } }
+    func record(_ delay: Duration) { lock.withLock { observer }?(delay) }
 }
 
 /// The latest `X-Rate-Limit` the server sent.

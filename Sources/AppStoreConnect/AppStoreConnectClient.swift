@@ -51,6 +51,7 @@ public struct AppStoreConnectClient: Sendable {
     private let clock: ASCClock
     private let httpClient: HTTPClient
     private let rateLimitRecorder = ASCRateLimitRecorder()
+    private let waitRecorder = ASCWaitRecorder()
 
     /// A client that signs with `credentials` and talks to `serverURL` over AsyncHTTPClient.
     /// - Parameters:
@@ -81,7 +82,7 @@ public struct AppStoreConnectClient: Sendable {
             ASCErrorMiddleware(),
             ASCEmptyToOneMiddleware(),
             ASCPageLinkMiddleware(),
-            ASCRetryMiddleware(policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder),
+            ASCRetryMiddleware(policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder),
             ASCAuthenticationMiddleware(tokens: tokens),
         ]
         self.client = Client(serverURL: serverURL, configuration: .init(dateTranscoder: ASCDateTranscoder()),
@@ -90,6 +91,9 @@ public struct AppStoreConnectClient: Sendable {
 
     /// The latest `X-Rate-Limit` App Store Connect sent (requests left this hour), if any.
     public var rateLimit: ASCRateLimit? { rateLimitRecorder.value }
+
+    /// Tells `observer` of every wait before a retry (a 429's `Retry-After`, a backoff); nil stops telling.
+    public func observeWaits(_ observer: (@Sendable (Duration) -> Void)?) { waitRecorder.observe(observer) }
 
     /// After waiting for the hourly budget to refill: assume `remaining` until the next answer says otherwise.
     public func assumeRateLimit(remaining: Int) {

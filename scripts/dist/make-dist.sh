@@ -79,19 +79,22 @@ Linux)
     ln -s "$libdir/libyaml.a" "$static/libyaml.a"
     ln -s "$libdir/libz.a" "$static/libz.a"
     echo "GROUP ( $libdir/libarchive.a $libdir/libnettle.a $libdir/libz.a )" > "$static/libarchive.a"
-    write_pc() {  # NAME LIBRARY
+    write_pc() {  # NAME LIBS
       pkg-config --exists "$1" || { echo "make-dist: pkg-config does not know $1 (run make setup)" >&2; exit 1; }
       cat > "$pcdir/$1.pc" <<PC
 Name: $1
-Description: $1, linked statically into iapkit's release binary
+Description: $1 as iapkit's release binary links it
 Version: $(pkg-config --modversion "$1")
 Cflags: $(pkg-config --cflags "$1")
-Libs: -L$static -l$2
+Libs: $2
 PC
     }
-    write_pc zlib z
-    write_pc libarchive archive
-    write_pc yaml-0.1 yaml
+    write_pc zlib "-L$static -lz"
+    write_pc libarchive "-L$static -larchive"
+    write_pc yaml-0.1 "-L$static -lyaml"
+    # libxml2 stays shared, but without the system's -L: SwiftPM reads .pc files itself and keeps the
+    # -L/usr/lib/... that pkg-config would drop, which put the shared libyaml and libarchive ahead of the archives.
+    write_pc libxml-2.0 "-lxml2"
     export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
     build_args=(--static-swift-stdlib)
   fi

@@ -59,6 +59,8 @@ public final class PlanExecutor: Sendable {
         var left = plan.estimatedRequests
         var index = 0
         var changesDone = 0
+        asc.observeWaits { delay in progress?(.waiting(delay, reason: "App Store Connect asked to wait")) }
+        defer { asc.observeWaits(nil) }
         for change in plan.changes where !change.operations.isEmpty {
             for operation in change.operations {
                 if !context.isRecording {
@@ -70,15 +72,10 @@ public final class PlanExecutor: Sendable {
                     throw .store(context: operation.summary, reason: "no resource kind knows how to send this operation")
                 }
                 do {
-                    try await ASCWaitObserver.$current.withValue({ delay in
-                        progress?(.waiting(delay, reason: "App Store Connect asked to wait"))
-                    }) {
-                        try await write.perform(context)
-                    }
+                    try await write.perform(context)
                 } catch {
-                    let cause = error as? ASCError ?? .transport(String(describing: error))
                     throw .write(operation: operation.summary, productID: change.productID, location: change.location,
-                                 error: cause, done: index, total: total)
+                                 error: error, done: index, total: total)
                 }
                 left -= operation.estimatedRequests
                 outcome.operations += 1

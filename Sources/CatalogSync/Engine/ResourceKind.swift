@@ -22,18 +22,18 @@ protocol ProductResourceKind<Listing> {
 
 /// The kinds of an in-app purchase, in the order their changes run.
 enum InAppPurchaseKinds {
-    static let all: [any ProductResourceKind<InAppPurchaseListing>.Type] = [
+    static var all: [any ProductResourceKind<InAppPurchaseListing>.Type] { [
         InAppPurchaseKind.self,
         VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.self,
         InAppPurchaseAvailabilityKind.self,
         InAppPurchasePriceScheduleKind.self,
         ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.self,
-    ]
+    ] }
 }
 
 /// The kinds of an auto-renewable subscription, in the order their changes run.
 enum SubscriptionKinds {
-    static let all: [any ProductResourceKind<SubscriptionListing>.Type] = [
+    static var all: [any ProductResourceKind<SubscriptionListing>.Type] { [
         SubscriptionKind.self,
         VersionLocalizationsKind<SubscriptionLocalizationAPI>.self,
         SubscriptionPlanAvailabilityKind.self,
@@ -43,7 +43,7 @@ enum SubscriptionKinds {
         OfferCodeKind.self,
         WinBackOfferKind.self,
         ReviewScreenshotKind<SubscriptionScreenshotAPI>.self,
-    ]
+    ] }
 }
 
 /// An in-app purchase as the app's list of them returns it, with the related resources sent along.

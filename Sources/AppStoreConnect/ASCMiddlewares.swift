@@ -66,16 +66,19 @@ public struct ASCRetryMiddleware: ClientMiddleware {
     public let clock: ASCClock
     let rateLimit: ASCRateLimitRecorder?
     let waits: ASCWaitRecorder?
+    let serverDate: ASCServerDateRecorder?
 
     public init(policy: ASCRetryPolicy = .default, clock: ASCClock = .system) {
-        self.init(policy: policy, clock: clock, rateLimit: nil, waits: nil)
+        self.init(policy: policy, clock: clock, rateLimit: nil, waits: nil, serverDate: nil)
     }
 
-    init(policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?, waits: ASCWaitRecorder?) {
+    init(policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?, waits: ASCWaitRecorder?,
+         serverDate: ASCServerDateRecorder?) {
         self.policy = policy
         self.clock = clock
         self.rateLimit = rateLimit
         self.waits = waits
+        self.serverDate = serverDate
     }
 
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -91,6 +94,9 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                 let (response, responseBody) = try await next(request, body, baseURL)
                 if let limit = ASCRateLimit.parse(response.headerFields[ASCHeader.rateLimit]) {
                     rateLimit?.record(limit)
+                }
+                if let serverDate, let text = response.headerFields[.date], let date = HTTPDate.parse(text) {
+                    serverDate.record(date)
                 }
                 let status = response.status.code
                 guard status == 429 || status >= 500 else { return (response, responseBody) }
@@ -233,6 +239,14 @@ final class ASCWaitRecorder: @unchecked Sendable {
 
     func observe(_ observer: (@Sendable (Duration) -> Void)?) { lock.withLock { self.observer = observer } }
     func record(_ delay: Duration) { lock.withLock { observer }?(delay) }
+}
+
+/// The latest `Date` the server sent: App Store Connect's clock decides which scheduled prices have started.
+final class ASCServerDateRecorder: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var latest: Date?
+    func record(_ date: Date) { lock.withLock { latest = date } }
+    var value: Date? { lock.withLock { latest } }
 }
 
 /// The latest `X-Rate-Limit` the server sent.

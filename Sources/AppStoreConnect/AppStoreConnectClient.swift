@@ -52,6 +52,7 @@ public struct AppStoreConnectClient: Sendable {
     private let httpClient: HTTPClient
     private let rateLimitRecorder = ASCRateLimitRecorder()
     private let waitRecorder = ASCWaitRecorder()
+    private let serverDateRecorder = ASCServerDateRecorder()
 
     /// A client that signs with `credentials` and talks to `serverURL` over AsyncHTTPClient.
     /// - Parameters:
@@ -82,7 +83,8 @@ public struct AppStoreConnectClient: Sendable {
             ASCErrorMiddleware(),
             ASCEmptyToOneMiddleware(),
             ASCPageLinkMiddleware(),
-            ASCRetryMiddleware(policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder),
+            ASCRetryMiddleware(policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
+                               serverDate: serverDateRecorder),
             ASCAuthenticationMiddleware(tokens: tokens),
         ]
         self.client = Client(serverURL: serverURL, configuration: .init(dateTranscoder: ASCDateTranscoder()),
@@ -91,6 +93,9 @@ public struct AppStoreConnectClient: Sendable {
 
     /// The latest `X-Rate-Limit` App Store Connect sent (requests left this hour), if any.
     public var rateLimit: ASCRateLimit? { rateLimitRecorder.value }
+
+    /// The time in the latest answer's `Date` header, if any: App Store Connect's clock.
+    public var serverDate: Date? { serverDateRecorder.value }
 
     /// Tells `observer` of every wait before a retry (a 429's `Retry-After`, a backoff); nil stops telling.
     public func observeWaits(_ observer: (@Sendable (Duration) -> Void)?) { waitRecorder.observe(observer) }

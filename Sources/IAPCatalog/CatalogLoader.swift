@@ -58,6 +58,7 @@ public enum CatalogLoader {
         catalog.document = document
         let reader = NodeReader(catalog: catalog, document: document, consumer: findings)
         try reader.readCatalog(root, into: &catalog)
+        catalog.sheetLocations = reader.sheetLocations
         return catalog
     }
 }
@@ -77,6 +78,8 @@ final class NodeReader {
     var visited = 0
     /// The product being read, so a shape problem inside it names the product as every other finding does.
     var productID: String?
+    /// Where each price-sheet row is, by its path (`products[0].priceSheet[3]`).
+    var sheetLocations: [CatalogPath: SourceLocation] = [:]
 
     init(catalog: Catalog, document: YAMLDocument, consumer: @escaping FindingConsumer) {
         self.catalog = catalog
@@ -85,7 +88,7 @@ final class NodeReader {
     }
 
     func report(_ message: String, at path: CatalogPath, location: SourceLocation? = nil, rule: String = schemaRule) {
-        consumer(Finding(ruleID: rule, severity: .error, message: message, location: location ?? catalog.location(of: path),
+        consumer(Finding(ruleID: rule, severity: .error, message: message, location: location ?? sheetLocations[path] ?? catalog.location(of: path),
                          path: path.description, productID: productID))
     }
 

@@ -6,10 +6,11 @@ public enum CatalogKeys {
     public static let root = ["schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
                               "appPolicies", "storeKit"]
     public static let app = ["bundleId", "primaryLocale"]
-    public static let product = ["productId", "referenceName", "type", "price", "tier", "familySharable",
-                                 "localizations", "review", "hostedContent", "availability"]
+    public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
+                                 "priceChanges", "familySharable", "localizations", "review", "hostedContent",
+                                 "availability"]
     public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
-                                      "familySharable", "localizations", "review", "introductoryOffer",
+                                      "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review", "introductoryOffer",
                                       "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability"]
     public static let billingPlan = ["planType", "price", "commitmentPrice", "enabled", "introductoryOffer",
                                      "promotionalOffers", "offerCodes", "winBackOffers"]
@@ -25,6 +26,7 @@ public enum CatalogKeys {
     public static let policy = ["locale", "text", "url"]
     public static let storeKit = ["storefront", "locale"]
     public static let availability = ["territories", "availableInNewTerritories"]
+    public static let priceChange = ["startDate", "price", "territoryPrices", "existingSubscribers"]
     /// Keys only an auto-renewable subscription has; on a product the offer and billing-plan rules report them.
     public static let offerKeys = ["introductoryOffer", "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans"]
 }
@@ -123,6 +125,7 @@ extension NodeReader {
         }
         product.review = try readReview(object)
         product.availability = try readAvailability(object)
+        try readPricing(object, into: &product)
     }
 
     func readAvailability(_ object: Object) throws(IAPKitError) -> Availability? {

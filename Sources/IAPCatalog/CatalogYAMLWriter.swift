@@ -71,6 +71,18 @@ public enum CatalogYAMLWriter {
         } else if let tier = product.tier {
             out.pair("tier", number: tier)
         }
+        territoryPrices(product.territoryPrices, into: out)
+        if !product.priceChanges.isEmpty {
+            out.key("priceChanges")
+            out.list(product.priceChanges) { change in
+                out.beginMapping()
+                out.pair("startDate", change.startDate)
+                if let price = change.price { out.pair("price", price: price) }
+                territoryPrices(change.territoryPrices, into: out)
+                if let choice = change.existingSubscribers { out.pair("existingSubscribers", choice.rawValue) }
+                out.endMapping()
+            }
+        }
         if product.familySharable == true { out.pair("familySharable", flag: true) }
         offers(introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
                winBack: product.winBackOffers, into: out)
@@ -97,6 +109,18 @@ public enum CatalogYAMLWriter {
             }
             if let flag = availability.availableInNewTerritories { out.pair("availableInNewTerritories", flag: flag) }
             out.endMapping()
+        }
+        out.endMapping()
+    }
+
+    /// `territoryPrices:` as a mapping in territory order.
+    static func territoryPrices(_ prices: [TerritoryPrice], into out: YAMLWriter) {
+        guard !prices.isEmpty else { return }
+        out.key("territoryPrices")
+        out.beginMapping()
+        for price in prices.sorted(by: { $0.territory < $1.territory }) {
+            guard let value = price.price else { continue }
+            out.pair(price.territory, price: value)
         }
         out.endMapping()
     }

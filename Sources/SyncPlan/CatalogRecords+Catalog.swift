@@ -47,6 +47,7 @@ extension CatalogRecords {
                                  availability: Self.availability(product, everywhere: everywhere),
                                  priceCents: product.resolvedPriceCents, screenshot: try screenshot(product),
                                  path: product.path))
+            inAppPurchases[inAppPurchases.count - 1].setPricing(from: product)
         }
         groups = []
         for group in catalog.subscriptionGroups {
@@ -74,6 +75,7 @@ extension CatalogRecords {
                     winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
                     path: subscription.path))
                 subscriptions[subscriptions.count - 1].namesPlans = namesPlans
+                subscriptions[subscriptions.count - 1].setPricing(from: subscription)
                 if let monthly = subscription.billingPlans.first(where: { $0.type == .monthly && $0.enabled != false }) {
                     let monthlyOffer = { (offer: Offer, kind: OfferRecord.Kind) -> OfferRecord? in
                         // A monthly plan's pay-as-you-go offers renew monthly, whatever the subscription's period.

@@ -38,6 +38,18 @@ extension CatalogRecords {
                                   Localization(path: .root, locale: $0.locale, name: $0.name, description: $0.description)
                               },
                               period: record.period, groupLevel: record.groupLevel)
+        // Hand-set territory prices and scheduled changes, so pull → plan shows no change for prices set on the web.
+        product.territoryPrices = record.territoryPrices.sorted { $0.key < $1.key }.map { territory, price in
+            TerritoryPrice(path: .root, territory: territory, price: Price(text: LocalPrice.display(price, territory: territory)))
+        }
+        product.priceChanges = record.priceChanges.map { change in
+            var result = PriceChange(path: .root, startDate: change.date, price: change.priceCents.map { Price(cents: $0) },
+                                     territoryPrices: change.territoryPrices.sorted { $0.key < $1.key }.map { territory, price in
+                                         TerritoryPrice(path: .root, territory: territory, price: Price(text: LocalPrice.display(price, territory: territory)))
+                                     })
+            if record.isSubscription { result.existingSubscribers = (change.keepsExistingSubscribers ?? true) ? .keep : .move }
+            return result
+        }
         if record.reviewNote != nil || screenshot != nil {
             product.review = Review(path: .root, note: record.reviewNote, screenshot: screenshot)
         }

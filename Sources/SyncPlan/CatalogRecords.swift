@@ -122,6 +122,12 @@ public struct ProductRecord: Sendable, Equatable {
     public var availability: AvailabilityRecord?
     /// USD customer price in cents in the base territory (USA).
     public var priceCents: Int?
+    /// Today's prices in territories' own currencies that differ from equalization: territory → canonical price.
+    public var territoryPrices: [String: String] = [:]
+    /// Scheduled changes, by date.
+    public var priceChanges: [PriceChangeRecord] = []
+    /// Read from App Store Connect: what each territory pays today, equalized or not (not compared).
+    public var currentPrices: [String: String] = [:]
     public var screenshot: ScreenshotRecord?
     // Auto-renewable subscriptions only.
     /// ISO 8601 period: P1W P1M P2M P3M P6M P1Y.
@@ -174,7 +180,8 @@ public struct ProductRecord: Sendable, Equatable {
         lhs.productID == rhs.productID && lhs.referenceName == rhs.referenceName && lhs.type == rhs.type
             && lhs.familySharable == rhs.familySharable && lhs.reviewNote == rhs.reviewNote
             && lhs.localizations == rhs.localizations && lhs.availability == rhs.availability
-            && lhs.priceCents == rhs.priceCents && lhs.screenshot == rhs.screenshot && lhs.period == rhs.period
+            && lhs.priceCents == rhs.priceCents && lhs.territoryPrices == rhs.territoryPrices
+            && lhs.priceChanges == rhs.priceChanges && lhs.screenshot == rhs.screenshot && lhs.period == rhs.period
             && lhs.groupLevel == rhs.groupLevel && lhs.pricedTerritories == rhs.pricedTerritories
             && lhs.introductoryOffer == rhs.introductoryOffer
             && lhs.introductoryOfferTerritories == rhs.introductoryOfferTerritories

@@ -16,6 +16,10 @@ public struct PlanBuilder: Sendable {
     /// Group levels set once every subscription of the group exists (App Store Connect refuses a level outside
     /// 1…N of the group's size at the time).
     public var deferredLevels: [any PlannedOperation] = []
+    /// App Store Connect's today: price changes up to it have started.
+    public var today: Int = CalendarDay.today
+    /// Territories' customer prices (`StoreSnapshot.priceGrids`), to refuse a price a territory does not offer.
+    public var priceGrids: [String: [String]] = [:]
 
     public init(catalog: Catalog, app: StoreApp, territories: [String]) {
         self.catalog = catalog

@@ -1,3 +1,5 @@
+import IAPCatalog
+
 /// What App Store Connect holds for one app: the same records the catalog turns into, plus the ids needed to
 /// change them. Read by `StoreReader`; compared with the catalog by `Planner`.
 public struct StoreSnapshot: Sendable {
@@ -6,8 +8,15 @@ public struct StoreSnapshot: Sendable {
     public var territories: [String]
     public var inAppPurchases: [StoreProduct]
     public var groups: [StoreGroup]
+    /// App Store Connect's today (`20261123`, from its `Date` header): changes up to it have started.
+    public var today: Int
+    /// Each territory's customer prices, for the territories the catalog prices itself: `inAppPurchase|IND` and
+    /// `subscription|IND` → canonical prices. Absent when no product of that kind exists yet to read them from.
+    public var priceGrids: [String: [String]] = [:]
 
-    public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = []) {
+    public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = [],
+                today: Int = CalendarDay.today) {
+        self.today = today
         self.app = app
         self.territories = territories
         self.inAppPurchases = inAppPurchases
@@ -68,6 +77,8 @@ public struct ProductIDs: Sendable, Equatable {
     public var promotionalOffers: [String: String]
     public var offerCodes: [String: String]
     public var winBackOffers: [String: String]
+    /// Subscription prices that start after today, by day, so a change the catalog no longer has can be withdrawn.
+    public var scheduledPrices: [Int: [String]] = [:]
 
     public init(resource: String, version: String? = nil, versionEditable: Bool = false, localizations: [String: String] = [:],
                 availability: String? = nil, screenshot: String? = nil, introductoryOffers: [String: String] = [:],

@@ -21,6 +21,16 @@ public struct Planner: Sendable {
         let liveSubscriptions = Dictionary(store.groups.flatMap { group in group.subscriptions.map { ($0.record.productID, (group, $0)) } },
                                            uniquingKeysWith: { a, _ in a })
 
+        // Changes that have started by App Store Connect's today are today's prices.
+        var desired = self.desired
+        for index in desired.inAppPurchases.indices { desired.inAppPurchases[index] = desired.inAppPurchases[index].asOf(store.today) }
+        for group in desired.groups.indices {
+            for index in desired.groups[group].subscriptions.indices {
+                desired.groups[group].subscriptions[index] = desired.groups[group].subscriptions[index].asOf(store.today)
+            }
+        }
+        builder.today = store.today
+        builder.priceGrids = store.priceGrids
         for product in desired.inAppPurchases {
             if retired.contains(product.productID) {
                 builder.refuse(product, reason: Self.retiredReason(product.productID))

@@ -16,11 +16,18 @@ public struct StoreReader: Sendable {
     public let asc: AppStoreConnectClient
     /// How many products are read at once (App Store Connect answers each request in 0.3–0.8 s).
     public var concurrency: Int
+    /// Territories whose price grids the plan needs (those the catalog prices by hand).
+    public var gridTerritories: [String]
+    let equalizations = EqualizationCache()
 
-    public init(asc: AppStoreConnectClient, concurrency: Int = 4) {
+    public init(asc: AppStoreConnectClient, concurrency: Int = 4, gridTerritories: [String] = []) {
         self.asc = asc
         self.concurrency = max(1, concurrency)
+        self.gridTerritories = gridTerritories
     }
+
+    /// App Store Connect's today, from its latest answer (this machine's date before the first one).
+    var today: Int { asc.serverDate.map(CalendarDay.of) ?? CalendarDay.today }
 
     typealias Schemas = Components.Schemas
     /// App Store Connect's largest page, and the cap of a related list sent along (`limit[…]`).
@@ -67,7 +74,55 @@ public struct StoreReader: Sendable {
             }.compactMap { $0 }
             snapshot.groups.append(live)
         }
+        snapshot.today = today
+        try await readPriceGrids(into: &snapshot)
         return snapshot
+    }
+
+    /// The customer prices of every territory the catalog prices by hand: one request per product kind, through
+    /// the first product of that kind (price points are read through a product; every product has the same grid).
+    func readPriceGrids(into snapshot: inout StoreSnapshot) async throws(SyncError) {
+        let territories = gridTerritories.filter { $0 != Vocabulary.baseTerritory && snapshot.territories.contains($0) }
+        guard !territories.isEmpty else { return }
+        if let first = snapshot.inAppPurchases.first?.ids.resource {
+            let points = try await pages("reading the price points of \(territories.joined(separator: ", "))") {
+                try await $0.inAppPurchasesV2PricePointsGetToManyRelated(
+                    path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
+            } next: { $0.links.next }.flatMap(\.data)
+            for point in points {
+                guard let territory = point.relationships?.territory?.data?.id,
+                      let price = point.attributes?.customerPrice.flatMap(LocalPrice.canonical) else { continue }
+                snapshot.priceGrids["inAppPurchase|\(territory)", default: []].append(price)
+            }
+        }
+        if let first = snapshot.groups.lazy.flatMap(\.subscriptions).first?.ids.resource {
+            let points = try await pages("reading the price points of \(territories.joined(separator: ", "))") {
+                try await $0.subscriptionsPricePointsGetToManyRelated(
+                    path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
+            } next: { $0.links.next }.flatMap(\.data)
+            for point in points {
+                guard let territory = point.relationships?.territory?.data?.id,
+                      let price = point.attributes?.customerPrice.flatMap(LocalPrice.canonical) else { continue }
+                snapshot.priceGrids["subscription|\(territory)", default: []].append(price)
+            }
+        }
+    }
+
+    /// What a USA subscription price point equalizes to in every territory, read once per USD price for the
+    /// whole app (every subscription's grid is the same).
+    func equalization(ofPoint point: String, cents: Int) async throws(SyncError) -> [String: String] {
+        if let known = equalizations.value(cents) { return known }
+        let points = try await pages("reading what \(Price.format(cents: cents)) USD equalizes to") {
+            try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: point), query: .init(limit: 8000, include: [.territory])).ok.body.json
+        } next: { $0.links.next }.flatMap(\.data)
+        var table: [String: String] = [:]
+        for point in points {
+            guard let territory = point.relationships?.territory?.data?.id,
+                  let price = point.attributes?.customerPrice.flatMap(LocalPrice.canonical) else { continue }
+            table[territory] = price
+        }
+        equalizations.store(table, for: cents)
+        return table
     }
 
     /// Offers name their plan only when the subscription lists billing plans (prices always carry one).
@@ -205,4 +260,12 @@ public struct StoreReader: Sendable {
             throw .store(context: "reading App Store Connect", reason: String(describing: error))
         }
     }
+}
+
+/// Equalization tables by USD price, shared by the concurrent product reads.
+final class EqualizationCache: @unchecked Sendable {
+    private let lock = PThreadLock()
+    private var tables: [Int: [String: String]] = [:]
+    func value(_ cents: Int) -> [String: String]? { lock.withLock { tables[cents] } }
+    func store(_ table: [String: String], for cents: Int) { lock.withLock { tables[cents] = table } }
 }

@@ -26,6 +26,7 @@ final class WriteContext: @unchecked Sendable {
     private var created: [String: String] = [:]
     /// (product id, territory, cents) -> price point id.
     private var points: [String: String] = [:]
+    private var localPoints: [String: String] = [:]
     /// Localizations a version had when the push opened or found it, by locale, so a locale a new version copied
     /// from the previous one is updated instead of created twice.
     private var versionLocalizations: [String: [String: String]] = [:]
@@ -142,6 +143,47 @@ final class WriteContext: @unchecked Sendable {
                 guard let territory = point.relationships?.territory?.data?.id else { continue }
                 points[Self.key(productID, territory, cents)] = point.id
             }
+        }
+    }
+
+    // MARK: Territories' own prices
+
+    func localPricePoint(product: ResourceRef, territory: String, price: String) -> String {
+        let productID = id(product)
+        return lock.withLock { localPoints["\(productID)|\(territory)|\(price)"] }
+            ?? "${pricePoint:\(product.name):\(territory):\(price)}"
+    }
+
+    /// The price points of hand-set territory prices: one request for every territory at once. A price the
+    /// territory does not offer stops here, naming the nearest ones.
+    func lookUpLocalPricePoints(product: ResourceRef, subscription: Bool, prices: [LocalPricePair]) async throws(ASCError) {
+        guard !isRecording, !prices.isEmpty else { return }
+        let productID = id(product)
+        let territories = Array(Swift.Set(prices.map(\.territory))).sorted()
+        let candidates: [(id: String, territory: String?, price: String?)]
+        if subscription {
+            candidates = try await allPages({
+                try await $0.subscriptionsPricePointsGetToManyRelated(path: .init(id: productID),
+                                                                      query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
+            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+        } else {
+            candidates = try await allPages({
+                try await $0.inAppPurchasesV2PricePointsGetToManyRelated(path: .init(id: productID),
+                                                                          query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
+            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+        }
+        var grids: [String: [String: String]] = [:]
+        for candidate in candidates {
+            guard let territory = candidate.territory, let price = candidate.price.flatMap(LocalPrice.canonical) else { continue }
+            if grids[territory]?[price] == nil { grids[territory, default: [:]][price] = candidate.id }
+        }
+        for pair in prices {
+            guard let point = grids[pair.territory]?[pair.price] else {
+                let reason = LocalPrice.refusal(pair.price, territory: pair.territory, grid: Array((grids[pair.territory] ?? [:]).keys))
+                    ?? "\(pair.territory) has no price point of \(pair.price)"
+                throw .unexpectedResponse(operation: "price points of \(productID)", status: nil, reason: reason)
+            }
+            lock.withLock { localPoints["\(productID)|\(pair.territory)|\(pair.price)"] = point }
         }
     }
 }

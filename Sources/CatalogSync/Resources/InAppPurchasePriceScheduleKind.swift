@@ -4,59 +4,95 @@ import IAPCatalog
 import SyncPlan
 
 /// An in-app purchase's price schedule (`inAppPurchasePriceSchedules`): the USD price in the base territory, from
-/// which App Store Connect equalizes every other territory. One request sets it with its manual prices inline.
+/// which App Store Connect equalizes every other territory, the territories priced by hand (manual prices), and
+/// scheduled changes (manual prices with a start date). One request writes the whole schedule.
 enum InAppPurchasePriceScheduleKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let resource = "inAppPurchasePriceSchedule"
 
-    /// The schedule comes with the list; its current USA price takes one request.
+    /// The schedule comes with the list; its manual prices (every territory, with their points) take one request.
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
         guard let schedule = listing.priceSchedule else { return }
-        let prices = try await reader.pages("reading the price of in-app purchase \(product.record.productID)") {
+        let pages = try await reader.pages("reading the prices of in-app purchase \(product.record.productID)") {
             try await $0.inAppPurchasePriceSchedulesManualPricesGetToManyRelated(
                 path: .init(id: schedule.id),
-                query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: 200, include: [.inAppPurchasePricePoint])
+                query: .init(limit: 200, include: [.inAppPurchasePricePoint, .territory])
             ).ok.body.json
         } next: { $0.links.next }
-        var points: [String: String] = [:]
-        for case let .inAppPurchasePricePoints(point) in prices.flatMap({ $0.included ?? [] }) {
-            points[point.id] = point.attributes?.customerPrice
+        var points: [String: (price: String, territory: String?)] = [:]
+        for case let .inAppPurchasePricePoints(point) in pages.flatMap({ $0.included ?? [] }) {
+            points[point.id] = (point.attributes?.customerPrice ?? "", point.relationships?.territory?.data?.id)
         }
-        // The current manual price: one without an end date.
-        let current = prices.flatMap(\.data).first { $0.attributes?.endDate == nil } ?? prices.flatMap(\.data).first
-        if let pointID = current?.relationships?.inAppPurchasePricePoint?.data?.id, let text = points[pointID] {
-            product.record.priceCents = Price(text: text)?.cents
+        let prices: [DatedPrice] = pages.flatMap(\.data).compactMap { price in
+            guard let pointID = price.relationships?.inAppPurchasePricePoint?.data?.id, let point = points[pointID],
+                  let territory = price.relationships?.territory?.data?.id ?? point.territory,
+                  let canonical = LocalPrice.canonical(point.price) else { return nil }
+            return DatedPrice(territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: canonical)
         }
+        DatedPrice.apply(prices, to: &product.record, today: reader.today)
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
-        guard let cents = wanted.priceCents, cents != live?.record.priceCents else { return }
-        builder.add(live?.record.priceCents == nil ? .create : .update, "inAppPurchasePriceSchedule", wanted,
-                    path: wanted.path.map { $0 / "price" },
-                    fields: [Change.Field("price", from: live?.record.priceCents.map(Price.format(cents:)), to: Price.format(cents: cents))],
-                    operations: [Set(product: product, cents: cents)])
+        guard let cents = wanted.priceCents else { return }
+        let old = live?.record
+        let lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today)
+        guard !lines.isEmpty else { return }
+        let path = wanted.path.map { $0 / "price" }
+        let refusals = builder.priceRefusals(kind: "inAppPurchase", wanted)
+        guard refusals.isEmpty else {
+            builder.add(.refused, resource, wanted, path: path, reason: refusals.joined(separator: "; "))
+            return
+        }
+        let set = Set(product: product, schedule: PriceScheduleRecord(cents: cents, record: wanted))
+        for (index, line) in lines.enumerated() {
+            builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: line.path ?? path, detail: line.detail,
+                        fields: line.fields, operations: index == 0 ? [set] : [])
+        }
     }
 
-    /// Looks up the USA price point (one request), then sends the schedule with its price inline.
+    /// Looks up the price points (the USA points, and one request for every hand-priced territory), then sends the
+    /// schedule with all its manual prices inline.
     struct Set: WriteOperation {
         var product: ResourceRef
-        var cents: Int
-        var summary: String { "set the USD price \(Price.format(cents: cents))" }
-        var estimatedRequests: Int { 2 }
+        var schedule: PriceScheduleRecord
+        var summary: String {
+            "set the USD price \(Price.format(cents: schedule.cents))"
+                + (schedule.localPrices.isEmpty ? "" : ", \(schedule.localPrices.count) territory prices")
+                + (schedule.changes.isEmpty ? "" : ", \(schedule.changes.count) scheduled changes")
+        }
+        var estimatedRequests: Int { 1 + schedule.baseCents.count + (schedule.localPrices.isEmpty ? 0 : 1) }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            try await context.lookUpPricePoints(product: product, subscription: false, cents: cents, territories: [])
+            for cents in schedule.baseCents {
+                try await context.lookUpPricePoints(product: product, subscription: false, cents: cents, territories: [])
+            }
+            try await context.lookUpLocalPricePoints(product: product, subscription: false, prices: schedule.localPrices)
             let productID = context.id(product)
-            let local = "${price-1}"
-            let point = context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory)
+            var inline: [Schemas.InAppPurchasePriceInlineCreate] = []
+            func add(_ point: String, day: Int?) {
+                inline.append(.init(_type: .inAppPurchasePrices, id: "${price-\(inline.count + 1)}",
+                                    attributes: .init(startDate: day.map(CalendarDay.format)),
+                                    relationships: .init(inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
+                                                         inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))
+            }
+            add(context.pricePoint(product: product, cents: schedule.cents, territory: Vocabulary.baseTerritory), day: nil)
+            for (territory, price) in schedule.territoryPrices.sorted(by: { $0.key < $1.key }) {
+                add(context.localPricePoint(product: product, territory: territory, price: price), day: nil)
+            }
+            for change in schedule.changes {
+                if let cents = change.priceCents {
+                    add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: change.day)
+                }
+                for (territory, price) in change.territoryPrices.sorted(by: { $0.key < $1.key }) {
+                    add(context.localPricePoint(product: product, territory: territory, price: price), day: change.day)
+                }
+            }
             let body = Schemas.InAppPurchasePriceScheduleCreateRequest(
                 data: .init(_type: .inAppPurchasePriceSchedules, relationships: .init(
                     inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: productID)),
                     baseTerritory: .init(data: .init(_type: .territories, id: Vocabulary.baseTerritory)),
-                    manualPrices: .init(data: [.init(_type: .inAppPurchasePrices, id: local)]))),
-                included: [.InAppPurchasePriceInlineCreate(.init(
-                    _type: .inAppPurchasePrices, id: local, attributes: .init(startDate: nil),
-                    relationships: .init(inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
-                                         inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))])
+                    manualPrices: .init(data: inline.map { .init(_type: .inAppPurchasePrices, id: $0.id ?? "") }))),
+                included: inline.map { .InAppPurchasePriceInlineCreate($0) })
             _ = try await context.send { try await $0.inAppPurchasePriceSchedulesCreateInstance(body: .json(body)).created.body.json.data.id }
         }
     }

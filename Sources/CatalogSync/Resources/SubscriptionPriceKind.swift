@@ -3,35 +3,52 @@ import AppStoreConnectAPI
 import IAPCatalog
 import SyncPlan
 
-/// A subscription's prices (`subscriptionPrices`), one per territory and billing plan: the USA price point and its
-/// equalizations. All territories go in one `PATCH /v1/subscriptions/{id}` with inline creates, which is also the
-/// only way App Store Connect takes the first prices of a new subscription.
+/// A subscription's prices (`subscriptionPrices`), one per territory, billing plan and start date: the USA price
+/// point and its equalizations, the territories priced by hand, and scheduled changes with what existing
+/// subscribers pay (`preserveCurrentPrice`). Every price of one change goes in one `PATCH /v1/subscriptions/{id}`
+/// with inline creates, which is also the only way App Store Connect takes the first prices of a new subscription.
 enum SubscriptionPriceKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let resource = "subscriptionPrices"
 
-    /// One request (or a page per 200 prices): every price with its territory and price point.
+    /// One request (or a page per 200 prices): every price with its territory and point; plus, once per USD price
+    /// for the whole app, what it equalizes to, to tell hand-set territory prices from equalized ones.
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         let id = product.ids.resource
         let pages = try await reader.pages("reading the prices of subscription \(product.record.productID)") {
-            try await $0.subscriptionsPricesGetToManyRelated(path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint])).ok.body.json
+            try await $0.subscriptionsPricesGetToManyRelated(path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])).ok.body.json
         } next: { $0.links.next }
         var points: [String: String] = [:]
         for case let .subscriptionPricePoints(point) in pages.flatMap({ $0.included ?? [] }) { points[point.id] = point.attributes?.customerPrice }
         var priced: [String: Swift.Set<String>] = [:]
+        var upfront: [DatedPrice] = []
+        var usaPoints: [Int: String] = [:]
+        let today = reader.today
         for price in pages.flatMap(\.data) {
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
-            guard let territory = price.relationships?.territory?.data?.id else { continue }
+            guard let territory = price.relationships?.territory?.data?.id, let point = price.relationships?.subscriptionPricePoint?.data?.id,
+                  let customer = points[point].flatMap(LocalPrice.canonical) else { continue }
+            let day = price.attributes?.startDate.flatMap(CalendarDay.parse)
             priced[plan, default: []].insert(territory)
-            guard territory == Vocabulary.baseTerritory, let point = price.relationships?.subscriptionPricePoint?.data?.id,
-                  let cents = points[point].flatMap({ Price(text: $0)?.cents }) else { continue }
             if plan == "MONTHLY" {
+                // The monthly plan keeps one price: its USA price today.
+                guard territory == Vocabulary.baseTerritory, (day ?? 0) <= today, let cents = Price(text: customer)?.cents else { continue }
                 product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
                 product.record.monthlyPlan?.priceCents = cents
-            } else {
-                product.record.priceCents = cents
+                continue
             }
+            if territory == Vocabulary.baseTerritory, let cents = Price(text: customer)?.cents { usaPoints[cents] = point }
+            if let day, day > today, let priceID = Optional(price.id) { product.ids.scheduledPrices[day, default: []].append(priceID) }
+            upfront.append(DatedPrice(territory: territory, day: day, price: customer, keepsExistingSubscribers: price.attributes?.preserved))
         }
-        if let upfront = priced["UPFRONT"] { product.record.pricedTerritories = upfront.sorted() }
+        var tables: [Int: [String: String]] = [:]
+        if upfront.contains(where: { $0.territory != Vocabulary.baseTerritory }) {
+            for (cents, point) in usaPoints { tables[cents] = try await reader.equalization(ofPoint: point, cents: cents) }
+        }
+        DatedPrice.apply(upfront, to: &product.record, today: today) { cents, territory in tables[cents]?[territory] }
+        product.record.currentPrices = Dictionary(upfront.filter { ($0.day ?? 0) <= today }.sorted { ($0.day ?? 0) < ($1.day ?? 0) }
+            .map { ($0.territory, $0.price) }, uniquingKeysWith: { _, later in later })
+        if let all = priced["UPFRONT"] { product.record.pricedTerritories = all.sorted() }
         if let monthly = priced["MONTHLY"] {
             product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
             product.record.monthlyPlan?.pricedTerritories = monthly.sorted()
@@ -45,14 +62,18 @@ enum SubscriptionPriceKind: ProductResourceKind {
             let old = liveSlices[planType]
             let territories = slice.availability?.territories ?? builder.territories
             let plan = slice.named ? planType : nil
+            if planType == "UPFRONT" {
+                planUpfront(wanted, live: live, cents: cents, territories: territories, planType: plan, product: product, builder: &builder)
+                continue
+            }
             let priced = Swift.Set(old?.pricedTerritories ?? [])
             if cents != old?.priceCents {
-                builder.add(old?.priceCents == nil ? .create : .update, "subscriptionPrices", wanted, path: slice.path(wanted, "price"),
+                builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: slice.path(wanted, "price"),
                             detail: [slice.detail, "\(territories.count) territories"].compactMap { $0 }.joined(separator: ", "),
                             fields: [Change.Field("price", from: old?.priceCents.map(Price.format(cents:)), to: Price.format(cents: cents))],
                             operations: [Set(subscription: product, cents: cents, territories: territories, planType: plan)])
             } else if case let missing = territories.filter({ !priced.contains($0) }), !missing.isEmpty {
-                builder.add(.update, "subscriptionPrices", wanted, path: slice.path(wanted, "price"),
+                builder.add(.update, resource, wanted, path: slice.path(wanted, "price"),
                             detail: [slice.detail, "\(missing.count) territories without a price"].compactMap { $0 }.joined(separator: ", "),
                             fields: [Change.Field("pricedTerritories", from: String(priced.count), to: String(priced.count + missing.count))],
                             operations: [Set(subscription: product, cents: cents, territories: missing, planType: plan)])
@@ -60,35 +81,113 @@ enum SubscriptionPriceKind: ProductResourceKind {
         }
     }
 
-    /// The USA point (one request) and its equalizations (one more), then every territory's price in one PATCH.
+    /// The standard plan: today's base and territory prices, then each scheduled change, each as one line and one PATCH.
+    static func planUpfront(_ wanted: ProductRecord, live: StoreProduct?, cents: Int, territories: [String], planType: String?,
+                            product: ResourceRef, builder: inout PlanBuilder) {
+        var old = live?.record
+        // A territory price equal to what that territory pays today is already in place, equalized or not.
+        for (territory, price) in wanted.territoryPrices where old?.currentPrices[territory] == price { old?.territoryPrices[territory] = price }
+        let overrides = Swift.Set(wanted.territoryPrices.keys)
+        let equalized = territories.filter { !overrides.contains($0) }
+        let refusals = builder.priceRefusals(kind: "subscription", wanted)
+        var lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today, equalizedCount: equalized.count)
+        if !refusals.isEmpty, !lines.isEmpty {
+            builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "price" }, reason: refusals.joined(separator: "; "))
+            return
+        }
+        let priced = Swift.Set(old?.pricedTerritories ?? [])
+        let missing = territories.filter { !priced.contains($0) && !overrides.contains($0) }
+        if old?.priceCents == cents, !missing.isEmpty, !lines.contains(where: { $0.day == nil }) {
+            lines.insert(PricingDiff.Line(day: nil, detail: "\(missing.count) territories without a price",
+                                          fields: [Change.Field("pricedTerritories", from: String(priced.count), to: String(priced.count + missing.count))]), at: 0)
+        }
+        let liveChanges = Dictionary((old?.priceChanges ?? []).map { ($0.day, $0) }, uniquingKeysWith: { a, _ in a })
+        for line in lines {
+            var operations: [any PlannedOperation] = []
+            if let day = line.day {
+                if liveChanges[day] != nil, let ids = live?.ids.scheduledPrices[day], !ids.isEmpty {
+                    operations.append(Withdraw(subscription: product, day: day, priceIDs: ids))
+                }
+                if let change = wanted.priceChanges.first(where: { $0.day == day }) {
+                    let handSet = overrides.union(change.territoryPrices.keys)
+                    operations.append(Set(subscription: product, cents: change.priceCents ?? cents,
+                                          territories: change.priceCents == nil ? [] : territories.filter { !handSet.contains($0) },
+                                          localPrices: change.territoryPrices, planType: planType, day: day,
+                                          keepsExistingSubscribers: change.keepsExistingSubscribers ?? true))
+                }
+            } else if old?.priceCents != cents {
+                operations.append(Set(subscription: product, cents: cents, territories: equalized, localPrices: wanted.territoryPrices,
+                                      planType: planType, keepsExistingSubscribers: old?.priceCents != nil))
+            } else {
+                let removed = (old?.territoryPrices ?? [:]).keys.filter { !overrides.contains($0) }
+                let changed = wanted.territoryPrices.filter { old?.territoryPrices[$0.key] != $0.value }
+                operations.append(Set(subscription: product, cents: cents, territories: (missing + removed).sorted(), localPrices: changed,
+                                      planType: planType, keepsExistingSubscribers: true))
+            }
+            builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: line.path ?? wanted.path.map { $0 / "price" },
+                        detail: line.detail, fields: line.fields, operations: operations)
+        }
+    }
+
+    /// The USA point (one request) and its equalizations (one more), the hand-set territories' points (one more),
+    /// then every price of the change in one PATCH.
     struct Set: WriteOperation {
         var subscription: ResourceRef
         var cents: Int
+        /// Territories priced by equalizing `cents`.
         var territories: [String]
+        /// Territories priced by hand: territory → canonical local price.
+        var localPrices: [String: String] = [:]
         var planType: String?
+        var day: Int?
+        var keepsExistingSubscribers = false
         var summary: String {
-            "set the \(planType.map { $0.lowercased() + " " } ?? "")price \(Price.format(cents: cents)) USD in \(territories.count) territories"
+            var text = "set the \(planType.map { $0.lowercased() + " " } ?? "")price \(Price.format(cents: cents)) USD in \(territories.count) territories"
+            if !localPrices.isEmpty { text += " and \(localPrices.count) territory prices" }
+            if let day { text += " from \(CalendarDay.format(day))" }
+            return text
         }
-        var estimatedRequests: Int { 3 }
+        var estimatedRequests: Int { (territories.isEmpty ? 1 : 3) + (localPrices.isEmpty ? 0 : 1) }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents, territories: territories)
+            if !territories.isEmpty {
+                try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents, territories: territories)
+            }
+            let pairs = localPrices.map { LocalPricePair(territory: $0.key, price: $0.value) }.sorted { $0.territory < $1.territory }
+            try await context.lookUpLocalPricePoints(product: subscription, subscription: true, prices: pairs)
             let id = context.id(subscription)
-            let prices = territories.enumerated().map { index, territory in
+            let points = territories.map { ($0, context.pricePoint(product: subscription, cents: cents, territory: $0)) }
+                + pairs.map { ($0.territory, context.localPricePoint(product: subscription, territory: $0.territory, price: $0.price)) }
+            let prices = points.enumerated().map { index, entry in
                 Schemas.SubscriptionPriceInlineCreate(
                     _type: .subscriptionPrices, id: "${price-\(index + 1)}",
-                    attributes: .init(preserveCurrentPrice: false, planType: planType.flatMap(Schemas.SubscriptionPlanType.init(rawValue:))),
+                    attributes: .init(startDate: day.map(CalendarDay.format), preserveCurrentPrice: keepsExistingSubscribers,
+                                      planType: planType.flatMap(Schemas.SubscriptionPlanType.init(rawValue:))),
                     relationships: .init(
                         subscription: .init(data: .init(_type: .subscriptions, id: id)),
-                        territory: .init(data: .init(_type: .territories, id: territory)),
-                        subscriptionPricePoint: .init(data: .init(
-                            _type: .subscriptionPricePoints, id: context.pricePoint(product: subscription, cents: cents, territory: territory)))))
+                        territory: .init(data: .init(_type: .territories, id: entry.0)),
+                        subscriptionPricePoint: .init(data: .init(_type: .subscriptionPricePoints, id: entry.1))))
             }
             let body = Schemas.SubscriptionUpdateRequest(
                 data: .init(_type: .subscriptions, id: id,
                             relationships: .init(prices: .init(data: prices.map { .init(_type: .subscriptionPrices, id: $0.id ?? "") }))),
                 included: prices.map { .SubscriptionPriceInlineCreate($0) })
             _ = try await context.send { try await $0.subscriptionsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
+        }
+    }
+
+    /// Withdraws a scheduled change: its prices are deleted one by one (App Store Connect has no bulk delete).
+    struct Withdraw: WriteOperation {
+        var subscription: ResourceRef
+        var day: Int
+        var priceIDs: [String]
+        var summary: String { "withdraw the \(priceIDs.count) prices scheduled from \(CalendarDay.format(day))" }
+        var estimatedRequests: Int { priceIDs.count }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            for id in priceIDs {
+                _ = try await context.send { try await $0.subscriptionPricesDeleteInstance(path: .init(id: id)).noContent }
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ public struct Catalog: Sendable {
     /// The YAML the catalog was read from, kept to turn a `CatalogPath` into a line and column only when a
     /// finding needs one.
     var document: YAMLDocument?
+    /// Price-sheet rows live in CSV files beside the catalog: their paths point there.
+    public var sheetLocations: [CatalogPath: SourceLocation] = [:]
 
     public init(file: String, schemaVersion: Int? = 1, app: App = App(), retiredProductIDs: [Located<String>] = [],
                 products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [],
@@ -38,12 +40,32 @@ public struct Catalog: Sendable {
         products + subscriptionGroups.flatMap(\.subscriptions)
     }
 
+    /// Every territory some product prices in its own currency, sorted.
+    public var handPricedTerritories: [String] {
+        var territories = Set<String>()
+        for product in allProducts {
+            for entry in product.territoryPrices { territories.insert(entry.territory) }
+            for change in product.priceChanges { for entry in change.territoryPrices { territories.insert(entry.territory) } }
+        }
+        return territories.sorted()
+    }
+
     /// The subscriptions of every group.
     public var allSubscriptions: [Product] { subscriptionGroups.flatMap(\.subscriptions) }
 
     /// The line and column of the value at `path`, or of its nearest parent the file has. A mapping or list
     /// reached through a key is reported at that key, where a reader looks for it.
     public func location(of path: CatalogPath) -> SourceLocation {
+        if !sheetLocations.isEmpty {
+            var partial = CatalogPath.root
+            for component in path.components {
+                switch component {
+                case let .key(key): partial = partial / key
+                case let .index(index): partial = partial.index(index)
+                }
+                if let location = sheetLocations[partial] { return location }
+            }
+        }
         guard let document else { return SourceLocation(file: file) }
         var node = document.root
         var marked = node

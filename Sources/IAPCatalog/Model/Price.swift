@@ -53,6 +53,12 @@ public struct Price: Sendable, Hashable, CustomStringConvertible {
         return "\(cents / 100).\((0..<10).contains(fraction) ? "0" : "")\(fraction)"
     }
 
+    /// Decimals that matter: `14.90` has 1, `150.0` none, `14.905` 3.
+    public var significantDecimals: Int {
+        guard let point = text.firstIndex(of: ".") else { return 0 }
+        return text[text.index(after: point)...].reversed().drop { $0 == "0" }.count
+    }
+
     /// `0.99` for messages and JSON: two decimals when exact.
     public var description: String { cents.map(Price.format(cents:)) ?? text }
 }

@@ -19,6 +19,12 @@ public struct Product: Sendable, Hashable {
     public var typeText: String?
     public var price: Price?
     public var tier: Int?
+    /// Prices in territories' own currencies, overriding equalization (from `territoryPrices` and the price sheet).
+    public var territoryPrices: [TerritoryPrice] = []
+    /// A CSV file of territory prices beside the catalog (`territory,price,startDate`), as written.
+    public var priceSheet: String?
+    /// Scheduled changes, in file order (price-sheet rows with a start date join the change of that date).
+    public var priceChanges: [PriceChange] = []
     public var familySharable: Bool?
     public var localizations: [Localization]
     public var review: Review?

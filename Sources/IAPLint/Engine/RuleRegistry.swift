@@ -3,6 +3,8 @@ public enum RuleRegistry {
     public static let catalogRules: [any CatalogRule.Type] = [
         SchemaVersionRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self, ProductIDRetiredRule.self,
         ProductIDPrefixRule.self, ReferenceNameRule.self, TypeRule.self, PriceRule.self, PriceFreeRule.self,
+        TerritoryPriceCodeRule.self, TerritoryPriceDuplicateRule.self, TerritoryPriceAvailabilityRule.self,
+        TerritoryPriceDecimalsRule.self, PriceChangeDateRule.self, PriceChangeSubscribersRule.self, OfferPriceChangeRule.self,
         LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
         FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, SubscriptionGroupRule.self,
         SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,

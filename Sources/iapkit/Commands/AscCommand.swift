@@ -115,7 +115,7 @@ struct AscCommand: ParsableCommand {
     /// Reads App Store Connect and plans the catalog against it.
     static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (SyncPlan.Plan, AppStoreConnectClient) {
         let asc = try connection.client()
-        let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
+        let reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories)
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
         let snapshot = try await reader.snapshot(app: app)
         let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,

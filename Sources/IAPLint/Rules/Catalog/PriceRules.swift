@@ -10,6 +10,11 @@ struct PriceRule: ProductRule {
                         Example.product("  tier: 87\n  price: ~")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        for change in product.priceChanges {
+            if let price = change.price, let message = Self.gridProblem(price) {
+                context.report(Self.self, message, at: change.path / "price", product: product)
+            }
+        }
         if product.price != nil && product.tier != nil {
             context.report(Self.self, "give either `price` or `tier`, not both; `price` (USD) is the current form",
                            at: product.path / "tier", product: product)

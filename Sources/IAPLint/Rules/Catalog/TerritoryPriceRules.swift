@@ -1,0 +1,202 @@
+import IAPCatalog
+import IAPCore
+
+/// Every territory price of a product: today's (`territoryPrices`, price-sheet rows) and each scheduled change's.
+extension Product {
+    var everyTerritoryPrice: [TerritoryPrice] { territoryPrices + priceChanges.flatMap(\.territoryPrices) }
+}
+
+struct TerritoryPriceCodeRule: ProductRule {
+    static let id = "territory-price-code"
+    static let summary = "A territory price for a code that is no App Store territory (ISO 3166-1 alpha-3, as App Store Connect writes them), or for the base territory USA, whose price is `price`."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  territoryPrices:\n    IN: ↓99"), Example.product("  territoryPrices:\n    USA: ↓1.29"),
+                     Example.product("  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices:\n        IDN2: ↓15000")],
+        nonTriggering: [Example.product("  territoryPrices:\n    IND: 99\n    BRA: 14.90")])
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        for entry in product.everyTerritoryPrice {
+            if entry.territory == Storefronts.base {
+                context.report(Self.self, "USA is the base territory: its price is `price` (USD), equalized everywhere else",
+                               at: entry.path, product: product)
+            } else if !Storefronts.isTerritory(entry.territory) {
+                var message = "`\(entry.territory)` is not an App Store territory; use ISO 3166-1 alpha-3 codes such as IND, BRA, JPN"
+                if let suggestion = Suggestions.nearest(to: entry.territory.uppercased(), in: Storefronts.codes) {
+                    message += "; did you mean `\(suggestion)`?"
+                }
+                context.report(Self.self, message, at: entry.path, product: product)
+            }
+        }
+    }
+}
+
+struct TerritoryPriceDuplicateRule: ProductRule {
+    static let id = "territory-price-duplicate"
+    static let summary = "A territory priced twice for the same day: in `territoryPrices` and the price sheet, twice in the sheet, or in two changes with the same start date."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices: {IND: 129}\n    - startDate: 2099-01-15\n      territoryPrices: {IND: ↓149}")],
+        nonTriggering: [Example.product("  territoryPrices: {IND: 99}\n  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices: {IND: 129}")])
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        var seen: [String: TerritoryPrice] = [:]
+        let dated = product.territoryPrices.map { (day: "today", price: $0) }
+            + product.priceChanges.flatMap { change in change.territoryPrices.map { (day: change.startDate ?? "?", price: $0) } }
+        for (day, entry) in dated {
+            let key = day + " " + entry.territory
+            if let first = seen[key] {
+                let when = day == "today" ? "" : " from \(day)"
+                context.report(Self.self, "\(entry.territory) is priced twice\(when); the first price is at "
+                                   + "\(context.catalog.location(of: first.path))", at: entry.path, product: product)
+            } else {
+                seen[key] = entry
+            }
+        }
+    }
+}
+
+struct TerritoryPriceAvailabilityRule: ProductRule {
+    static let id = "territory-price-availability"
+    static let summary = "A territory price for a territory the product is not sold in (see `availability`)."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  availability:\n    territories: [USA, FRA]\n  territoryPrices:\n    IND: ↓99")],
+        nonTriggering: [Example.product("  availability:\n    territories: [USA, IND]\n  territoryPrices:\n    IND: 99"),
+                        Example.product("  territoryPrices:\n    IND: 99")])
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard let sold = product.availability?.territories else { return }
+        let set = Set(sold)
+        for entry in product.everyTerritoryPrice where Storefronts.isTerritory(entry.territory) && !set.contains(entry.territory) {
+            context.report(Self.self, "\(entry.territory) has a price but \(product.productID ?? "the product") is not sold there; "
+                               + "add \(entry.territory) to `availability.territories` or remove the price", at: entry.path, product: product)
+        }
+    }
+}
+
+struct TerritoryPriceDecimalsRule: ProductRule {
+    static let id = "territory-price-decimals"
+    static let summary = "A territory price with more decimals than the territory's currency has on the App Store (none for JPY, KRW and other whole-number currencies, two otherwise)."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  territoryPrices:\n    JPN: ↓150.5"), Example.product("  territoryPrices:\n    BRA: ↓14.905")],
+        nonTriggering: [Example.product("  territoryPrices:\n    JPN: 150\n    BRA: 14.90\n    DEU: 1.00")])
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        for entry in product.everyTerritoryPrice {
+            guard let price = entry.price, let allowed = Storefronts.decimals(of: entry.territory),
+                  price.significantDecimals > allowed, let currency = Storefronts.currencies[entry.territory] else { continue }
+            let what = allowed == 0 ? "whole numbers" : "at most \(allowed) decimals"
+            context.report(Self.self, "\(entry.territory) prices in \(currency), which the App Store writes in \(what); "
+                               + "`\(price.text)` has \(price.significantDecimals)", at: entry.path, product: product)
+        }
+    }
+}
+
+struct PriceChangeDateRule: ProductRule {
+    static let id = "price-change-date"
+    static let summary = "A scheduled price change without a valid `startDate` (YYYY-MM-DD), out of date order, repeating a date, changing nothing, or already in the past (a warning: fold it into the current prices)."
+    static let examples = RuleExamples(
+        triggering: [Example.product("  priceChanges:\n    - startDate: ↓2099-02-30\n      price: 1.29"),
+                     Example.product("  priceChanges:\n    - startDate: ↓2020-01-15\n      price: 1.29"),
+                     Example.product("  priceChanges:\n    - startDate: 2099-03-01\n      price: 1.29\n    - startDate: ↓2099-02-01\n      price: 1.99"),
+                     Example.product("  priceChanges:\n    - startDate: ↓2099-03-01")],
+        nonTriggering: [Example.product("  priceChanges:\n    - startDate: 2099-02-01\n      price: 1.29\n    - startDate: 2099-03-01\n      territoryPrices: {IND: 129}")])
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        let today = CalendarDay.today
+        var previous: (day: Int, text: String)?
+        for change in product.priceChanges {
+            guard let text = change.startDate else { continue }  // the loader reported the missing key
+            let at = change.path / "startDate"
+            guard let day = CalendarDay.parse(text) else {
+                context.report(Self.self, "`\(text)` is not a date; write the first day of the new prices as YYYY-MM-DD", at: at, product: product)
+                continue
+            }
+            if change.price == nil && change.territoryPrices.isEmpty {
+                context.report(Self.self, "the change from \(text) changes nothing; give a new `price` or `territoryPrices`", at: at, product: product)
+            }
+            if let previous, day <= previous.day {
+                context.report(Self.self, day == previous.day ? "two price changes start on \(text); merge them"
+                                   : "price changes must be in date order: \(text) comes after \(previous.text)", at: at, product: product)
+            } else if day <= today {
+                context.report(Self.self, .warning, "the change from \(text) has taken effect; move its prices into `price` and "
+                                   + "`territoryPrices` and remove it", at: at, productID: product.productID)
+            }
+            previous = (day, text)
+        }
+    }
+}
+
+struct PriceChangeSubscribersRule: ProductRule {
+    static let id = "price-change-subscribers"
+    static let summary = "A subscription's price change that does not say what existing subscribers pay (`existingSubscribers: keep | move`), the key on a product that is not a subscription, or an increase that moves existing subscribers (a warning: App Store Connect asks them for consent in many territories, and some lapse)."
+    static let examples = RuleExamples(
+        triggering: [Example.subscription("  priceChanges:\n    - startDate: ↓2099-01-15\n      price: 5.99"),
+                     Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: ↓stay"),
+                     Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: ↓move"),
+                     Example.product("  priceChanges:\n    - startDate: 2099-01-15\n      price: 1.29\n      existingSubscribers: ↓keep")],
+        nonTriggering: [Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: keep"),
+                        Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 3.99\n      existingSubscribers: move")])
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        var regular = product.resolvedPriceCents
+        var territories = Dictionary(product.territoryPrices.compactMap { entry in entry.price.map { (entry.territory, $0.approximateCents) } },
+                                     uniquingKeysWith: { a, _ in a })
+        for change in product.priceChanges {
+            let at = change.path / "existingSubscribers"
+            if !product.isSubscription {
+                if change.existingSubscribers != nil || change.existingSubscribersText != nil {
+                    context.report(Self.self, "`existingSubscribers` applies to auto-renewable subscriptions only", at: at, product: product)
+                }
+                continue
+            }
+            if let text = change.existingSubscribersText {
+                context.report(Self.self, "`\(text)` is not a choice; write `existingSubscribers: keep` (they keep their price) "
+                                   + "or `move` (they pay the new price)", at: at, product: product)
+            } else if change.existingSubscribers == nil {
+                context.report(Self.self, "say what existing subscribers pay from \(change.startDate ?? "this date"): "
+                                   + "`existingSubscribers: keep` or `move`", at: change.path / "startDate", product: product)
+            }
+            // Which territories go up: the base (and every equalized territory) or an override.
+            var raised: [String] = []
+            if let cents = change.price?.cents {
+                if let old = regular, cents > old { raised.append("USD \(Price(cents: old)) → \(Price(cents: cents))") }
+                regular = cents
+            }
+            for entry in change.territoryPrices {
+                guard let price = entry.price else { continue }
+                if let old = territories[entry.territory], price.approximateCents > old { raised.append(entry.territory) }
+                territories[entry.territory] = price.approximateCents
+            }
+            if change.existingSubscribers == .move, !raised.isEmpty {
+                context.report(Self.self, .warning, "this increase (\(raised.joined(separator: ", "))) moves existing subscribers: "
+                                   + "App Store Connect asks them to agree in many territories and those who do not are not renewed; "
+                                   + "consider `existingSubscribers: keep`", at: at, productID: product.productID)
+            }
+        }
+    }
+}
+
+struct OfferPriceChangeRule: ProductRule {
+    static let id = "offer-price-change"
+    static let summary = "A paid subscription offer priced at or above the subscription's regular price after a scheduled price change, or at or above a territory's own price where both give one."
+    static let examples = RuleExamples(
+        triggering: [Example.subscription("  price: 4.99\n  introductoryOffer: {mode: pay-up-front, duration: P1M, price: 2.99}\n  priceChanges:\n    - startDate: ↓2099-01-15\n      price: 2.99\n      existingSubscribers: move")],
+        nonTriggering: [Example.subscription("  price: 4.99\n  introductoryOffer: {mode: pay-up-front, duration: P1M, price: 2.99}\n  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: keep")])
+
+    func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.isSubscription else { return }
+        let paid = product.allOffers.filter { $0.mode == .payUpFront || $0.mode == .payAsYouGo }
+        for change in product.priceChanges {
+            guard let regular = change.price?.cents else { continue }
+            for offer in paid {
+                guard let cents = offer.price?.cents else { continue }
+                // A pay-up-front offer covers its whole duration; compare one period's worth only when it is one period.
+                let perPeriod = offer.mode == .payAsYouGo || offer.duration == product.period
+                if perPeriod && cents >= regular {
+                    context.report(Self.self, "from \(change.startDate ?? "this date") the regular price is $\(Price(cents: regular)), "
+                                       + "no more than the \(offer.kind.rawValue) at $\(Price(cents: cents)); lower the offer or the change",
+                                   at: change.path / "startDate", product: product)
+                }
+            }
+        }
+    }
+}

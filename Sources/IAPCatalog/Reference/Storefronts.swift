@@ -32,7 +32,7 @@ public enum Storefronts {
 
     /// Currencies whose App Store prices are whole numbers (¥150, ₩1,500, Rp 15000).
     public static let wholeNumberCurrencies: Set<String> = [
-        "CLP", "COP", "HUF", "IDR", "IQD", "ISK", "JPY", "KHR", "KRW", "KZT", "LAK", "LBP", "LKR", "MGA", "MMK",
+        "CLP", "COP", "HUF", "IDR", "INR", "IQD", "ISK", "JPY", "KHR", "KRW", "KZT", "LAK", "LBP", "LKR", "MGA", "MMK",
         "MNT", "NGN", "PKR", "PYG", "RWF", "TWD", "TZS", "UGX", "UZS", "VND", "XAF", "XOF"
     ]
 

@@ -12,7 +12,7 @@ from .territories import CODES as TERRITORY_CODES, CURRENCY  # noqa: F401  (re-e
 # The data files stay beside fake_asc.py, where scripts/codegen/generate-reference-data.py writes them.
 DATA_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ZERO_DECIMAL = {"JPY", "KRW", "IDR", "VND", "CLP", "COP", "HUF", "ISK", "PYG", "UGX", "TZS", "KZT", "LAK", "MMK", "MGA",
-                "RWF", "XOF", "XAF", "IQD", "LBP", "KHR", "MNT", "UZS", "NGN", "PKR", "LKR", "TWD"}
+                "RWF", "XOF", "XAF", "IQD", "LBP", "KHR", "MNT", "UZS", "NGN", "PKR", "LKR", "TWD", "INR"}
 
 
 def load_json(name):
@@ -26,6 +26,15 @@ LOCALES = set(load_json("locales.json")["locales"])
 FREE_POINT = 10000
 
 
+# A few currencies priced the way the App Store prices them (whole rupees ending in 9, yen in tens, reais ending in
+# .90), so catalogs can name real-looking territory prices; the rest use a synthetic factor.
+STOREFRONT_PRICES = {
+    "INR": lambda usd: "%d" % (int(round(usd * 85)) // 10 * 10 + 9),
+    "JPY": lambda usd: "%d" % (int(round(usd * 15)) * 10),
+    "BRL": lambda usd: "%d.90" % int(usd * 5.5),
+}
+
+
 def synthetic_price(territory, usd):
     """Deterministic local price for a USD point: a per-territory factor, rounded to the currency's precision."""
     if territory == "USA":
@@ -33,6 +42,8 @@ def synthetic_price(territory, usd):
     cents = int(round(float(usd) * 100))
     if cents == 0:
         return "0.0"
+    if CURRENCY[territory] in STOREFRONT_PRICES:
+        return STOREFRONT_PRICES[CURRENCY[territory]](float(usd))
     factor = 0.6 + (int(hashlib.sha256(territory.encode()).hexdigest()[:6], 16) % 1000) / 1000.0
     if CURRENCY[territory] in ZERO_DECIMAL:
         return "%d" % round(cents * factor * 1.5)

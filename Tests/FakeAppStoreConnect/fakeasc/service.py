@@ -34,7 +34,10 @@ OPERATION_IDS = [r[2] for r in ROUTES]
 DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
                     "rateRemaining": 3600, "rateLimitWindowSeconds": 3600, "autoCreateVersions": False,
                     "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
-                    "firstPriceByPostFails": True, "latencyMs": 0}
+                    "firstPriceByPostFails": True, "latencyMs": 0,
+                    # App Store Connect's today (YYYY-MM-DD): scheduled prices must start after it, and the Date header
+                    # says it. None: the real date.
+                    "today": None}
 
 
 def compile_routes(routes):

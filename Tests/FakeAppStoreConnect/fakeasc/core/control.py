@@ -1,6 +1,7 @@
 """The control API under /__fake/ (no token): reset, seed apps and resources, settings, API keys, faults, the
 request log, the state, contract statistics, saving the state file. Documented in README.md."""
 
+import datetime
 import json
 import time
 
@@ -24,12 +25,20 @@ def _flag(v):
 
 
 # setting -> what a value must be
+def _is_day(value):
+    try:
+        return isinstance(value, str) and datetime.date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False
+
+
 SETTING_CHECKS = {
     "pageSize": _count(1), "maxPageSize": _optional(_count(1)), "maxTokenAgeSeconds": _optional(_number(0)),
     "rateLimit": _count(0), "rateRemaining": _count(0), "rateLimitRemaining": _count(0),
     "rateLimitWindowSeconds": _number(0, exclusive=True), "autoCreateVersions": _flag,
     "assetProcessingReads": _count(0), "strictOfferRules": _flag, "emptyToOne": lambda v: v in ("null", "404"),
     "firstPriceByPostFails": _flag, "latencyMs": lambda v: _number(0)(v) and v <= 60000,
+    "today": lambda v: v is None or _is_day(v),
 }
 
 

@@ -2,6 +2,9 @@
 API, the upload and asset endpoints, or an API operation (authentication, rate limit, faults, query and body
 contract, the handler, response validation, request log)."""
 
+import calendar
+import datetime
+import email.utils
 import json
 import time
 import urllib.parse
@@ -57,6 +60,11 @@ class Dispatcher:
     def send(self, status, doc=None, headers=None, raw=None):
         h = self.h
         payload = raw if raw is not None else (json.dumps(doc).encode() if doc is not None else b"")
+        today = self.fake.settings.get("today")
+        if today:
+            # The Date header tells clients the fake's today: noon of that day, GMT.
+            stamp = calendar.timegm(datetime.date.fromisoformat(today).timetuple()) + 12 * 3600
+            h.date_time_string = lambda timestamp=None: email.utils.formatdate(stamp, usegmt=True)
         h.send_response(status)
         if doc is not None:
             h.send_header("Content-Type", "application/json")

@@ -95,6 +95,7 @@ class InAppPurchases:
                 raise entity_error("ENTITY_ERROR.INCLUDED.INVALID", "The price belongs to a different in-app purchase",
                                    "/included/%d/relationships/inAppPurchaseV2" % i)
             attrs = item.get("attributes") or {}
+            self.check_start_date(attrs.get("startDate"), "/included/%d/attributes/startDate" % i)
             key = (d["t"], attrs.get("startDate"))
             if key in seen:
                 raise entity_error("ENTITY_ERROR.INCLUDED.INVALID",

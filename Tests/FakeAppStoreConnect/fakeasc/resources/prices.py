@@ -1,6 +1,8 @@
 """Price points (the USD grid and its synthetic equivalents in every territory), equalizations, and subscription
 prices."""
 
+import datetime
+
 from ..core.errors import ApiError, entity_error, not_found, parameter_error
 from ..reference import CURRENCY, FREE_POINT, TERRITORY_CODES, USD_POINTS, Points, decode_price_point, ref
 
@@ -11,6 +13,7 @@ ROUTES = [
      "get_equalizations"),
     ("GET", "/v1/subscriptions/{id}/prices", "subscriptions_prices_getToManyRelated", "get_kids"),
     ("POST", "/v1/subscriptionPrices", "subscriptionPrices_createInstance", "create_subscription_price"),
+    ("DELETE", "/v1/subscriptionPrices/{id}", "subscriptionPrices_deleteInstance", "delete_subscription_price"),
 ]
 
 
@@ -75,9 +78,34 @@ class Prices:
         if point is None:
             raise entity_error("ENTITY_ERROR.RELATIONSHIP.REQUIRED", "A price needs a price point",
                                base + "/relationships/subscriptionPricePoint")
+        self.check_start_date(a.get("startDate"), base + "/attributes/startDate")
         # The standard plan bills the whole period up front; MONTHLY is the 12-month commitment paid monthly.
         return {"territory": territory, "point": point, "startDate": a.get("startDate"),
                 "planType": a.get("planType") or "UPFRONT", "preserved": bool(a.get("preserveCurrentPrice"))}
+
+    def today(self):
+        return self.settings.get("today") or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+
+    def check_start_date(self, start, pointer):
+        """A price with a start date is a scheduled change: the date must be a real day after today."""
+        if start is None:
+            return
+        try:
+            day = datetime.date.fromisoformat(start)
+        except (TypeError, ValueError):
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "startDate must be a date (YYYY-MM-DD)", pointer)
+        if day.isoformat() <= self.today():
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID",
+                               "startDate %s is not in the future (today is %s)" % (start, self.today()), pointer)
+
+    def delete_subscription_price(self, c):
+        rec = self.store.need("subscriptionPrices", c.id)
+        start = rec["attributes"].get("startDate")
+        if start is None or start <= self.today():
+            raise ApiError(409, "ENTITY_ERROR", "A price that has started cannot be deleted",
+                           "Only a scheduled price (one whose startDate is after today) can be deleted")
+        self.store.remove(rec)
+        return 204, None
 
     def commit_subscription_price(self, sub, p):
         for old in self.store.kid_recs(sub, "prices"):

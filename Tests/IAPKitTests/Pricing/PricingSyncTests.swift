@@ -1,0 +1,193 @@
+import Foundation
+import IAPCatalog
+import Testing
+
+/// Territory prices, scheduled changes and price sheets, end to end against the project's fake App Store Connect,
+/// whose price points follow each territory's currency (INR whole rupees ending in 9, JPY in tens, BRL ending in .90).
+@Suite
+struct PricingSyncTests {
+    static let bundleID = "com.example.prices"
+    static let today = "2026-11-23"
+
+    static func catalog(iap: String = "", subscription: String = "") -> String {
+        """
+        schemaVersion: 1
+        app:
+          bundleId: \(bundleID)
+          primaryLocale: en-US
+        products:
+          - productId: com.example.prices.gems
+            referenceName: Gems
+            type: consumable
+            price: 0.99
+        \(iap)
+            localizations:
+              - locale: en-US
+                name: Gems
+                description: A handful of gems.
+        subscriptionGroups:
+          - referenceName: Club
+            localizations:
+              - locale: en-US
+                name: Club
+            subscriptions:
+              - productId: com.example.prices.club.monthly
+                referenceName: Club Monthly
+                period: P1M
+                groupLevel: 1
+                price: 4.99
+        \(subscription)
+                localizations:
+                  - locale: en-US
+                    name: Club Monthly
+                    description: Every month.
+
+        """
+    }
+
+    static func fake() throws -> FakeAppStoreConnect {
+        let fake = try FakeAppStoreConnect(pageSize: 50)
+        _ = try fake.addApp(bundleID: bundleID)
+        try fake.control("POST", "settings", ["today": today])
+        return fake
+    }
+
+    static func write(_ text: String, in dir: TemporaryDirectory, as name: String = "catalog.yaml") throws -> String {
+        try text.write(toFile: dir.file(name), atomically: true, encoding: .utf8)
+        return dir.file(name)
+    }
+
+    static func plan(_ fake: FakeAppStoreConnect, _ catalog: String) throws -> (status: Int32, text: String) {
+        let result = try iapkit(["asc", "plan", catalog], environment: fake.environment)
+        return (result.status, result.stdout + result.stderr)
+    }
+
+    static func prices(_ fake: FakeAppStoreConnect) throws -> [[String: Any]] {
+        try AscSyncTests.resources(fake, "subscriptionPrices")
+    }
+
+    static let overrides = """
+            territoryPrices:
+              IND: 99
+              JPN: 160
+            priceChanges:
+              - startDate: 2027-01-15
+                price: 1.29
+                territoryPrices:
+                  IND: 129
+        """
+    static let subscriptionChanges = """
+                territoryPrices:
+                  BRA: 14.90
+                priceChanges:
+                  - startDate: 2027-01-15
+                    price: 5.99
+                    territoryPrices:
+                      IND: 499
+                    existingSubscribers: keep
+        """
+
+    @Test func territoryPricesAndAScheduledIncreaseArePushedAndPlannedAgainWithNoChange() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        let catalog = try Self.write(Self.catalog(iap: Self.overrides, subscription: Self.subscriptionChanges), in: dir)
+        #expect(try iapkit("lint", "catalog", catalog).status == 0)
+
+        let push = try AscSyncTests.push(fake, catalog)
+        #expect(push.status == 0, "\(push.stderr)")
+        // The scheduled subscription prices start on the day and keep existing subscribers on their price.
+        let scheduled = try Self.prices(fake).filter { ($0["attributes"] as? [String: Any])?["startDate"] as? String == "2027-01-15" }
+        #expect(scheduled.count == Territories.count - 1, "every territory but BRA, which keeps its own price")
+        #expect(scheduled.allSatisfy { ($0["attributes"] as? [String: Any])?["preserved"] as? Bool == true })
+
+        let writes = try fake.writeCount()
+        let again = try Self.plan(fake, catalog)
+        #expect(again.status == 0 && again.text.contains("0 to create, 0 to update"), "\(again.text)")
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        #expect(try fake.writeCount() == writes, "a scheduled change is never written twice")
+
+        // After the start date App Store Connect's today has the new prices; the same catalog still plans no change.
+        try fake.control("POST", "settings", ["today": "2027-02-01"])
+        let later = try Self.plan(fake, catalog)
+        #expect(later.status == 0 && later.text.contains("0 to create, 0 to update"), "\(later.text)")
+    }
+
+    @Test func aChangedTerritoryPriceIsPlannedPerTerritoryWithWhatSubscribersSee() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        let catalog = try Self.write(Self.catalog(iap: Self.overrides, subscription: Self.subscriptionChanges), in: dir)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        let changed = Self.subscriptionChanges.replacingOccurrences(of: "IND: 499", with: "IND: 529")
+            .replacingOccurrences(of: "BRA: 14.90", with: "BRA: 19.90")
+        let edited = try Self.write(Self.catalog(iap: Self.overrides, subscription: changed), in: dir)
+        let plan = try Self.plan(fake, edited)
+        #expect(plan.status == 0)
+        #expect(plan.text.contains(#"~ subscriptionPrices com.example.prices.club.monthly [1 territory prices]: BRA "14.90" -> "19.90""#), "\(plan.text)")
+        #expect(plan.text.contains(#"[from 2027-01-15, existing subscribers keep their price]: IND "499" -> "529""#), "\(plan.text)")
+        #expect(try AscSyncTests.push(fake, edited).status == 0)
+        #expect(try Self.plan(fake, edited).text.contains("0 to create, 0 to update"))
+    }
+
+    @Test func aPriceATerritoryDoesNotOfferIsRefusedNamingItsNeighbours() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        #expect(try AscSyncTests.push(fake, try Self.write(Self.catalog(), in: dir)).status == 0)
+        let wrong = try Self.write(Self.catalog(iap: "    territoryPrices:\n      IND: 100\n"), in: dir)
+        let plan = try Self.plan(fake, wrong)
+        #expect(plan.text.contains("! inAppPurchasePriceSchedule com.example.prices.gems"), "\(plan.text)")
+        #expect(plan.text.contains("IND has no price point of 100 INR; the nearest are 99 and 109"), "\(plan.text)")
+        let push = try AscSyncTests.push(fake, wrong)
+        #expect(push.status != 0)
+    }
+
+    @Test func aPriceSheetRoundTripsThroughAppStoreConnectAndPull() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        try "territory,price,startDate\nIND,99,\nJPN,160,\nBRA,5.90,\nIND,129,2027-01-15\n"
+            .write(toFile: dir.file("gems-prices.csv"), atomically: true, encoding: .utf8)
+        let catalog = try Self.write(Self.catalog(iap: "    priceSheet: gems-prices.csv\n"), in: dir)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        #expect(try Self.plan(fake, catalog).text.contains("0 to create, 0 to update"))
+
+        // Pull writes what App Store Connect holds, prices set by another hand included; the pulled catalog plans clean.
+        let pulled = dir.file("pulled.yaml")
+        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
+        for line in ["IND: 99", "JPN: 160", "BRA: 5.90", "startDate: 2027-01-15", "IND: 129"] {
+            #expect(yaml.contains(line), "\(line) in\n\(yaml)")
+        }
+        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test func aPriceSheetRowIsReportedAtItsLineInTheSheet() throws {
+        let dir = TemporaryDirectory()
+        try "territory,price,startDate\nIND,99,\nXYZ,5,\nJPN,150.5,\n".write(toFile: dir.file("p.csv"), atomically: true, encoding: .utf8)
+        let catalog = try Self.write(Self.catalog(iap: "    priceSheet: p.csv\n    territoryPrices: {IND: 109}\n"), in: dir)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("p.csv:3:1") && lint.stdout.contains("`XYZ` is not an App Store territory"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("p.csv:4:1") && lint.stdout.contains("territory-price-decimals"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("p.csv:2:1") && lint.stdout.contains("IND is priced twice"), "\(lint.stdout)")
+    }
+
+    @Test func theStorefrontTableIsTheOneTheFakeServes() throws {
+        let out = try python("""
+            import json, sys
+            sys.path.insert(0, sys.argv[1])
+            from fakeasc.territories import CURRENCY
+            from fakeasc.reference import ZERO_DECIMAL
+            print(json.dumps({"currencies": CURRENCY, "whole": sorted(ZERO_DECIMAL)}))
+            """, [Paths.repository + "/Tests/FakeAppStoreConnect"])
+        let fake = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
+        #expect(fake?["currencies"] as? [String: String] == Storefronts.currencies)
+        #expect(Set(fake?["whole"] as? [String] ?? []) == Storefronts.wholeNumberCurrencies)
+    }
+}
+
+private enum Territories {
+    static var count: Int { Storefronts.codes.count }
+}

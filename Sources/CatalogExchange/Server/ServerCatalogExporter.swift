@@ -24,12 +24,31 @@ public enum ServerCatalogExporter {
             if let price = offer.price { fields.append(("price", .string(price.description))) }
             return .object(fields)
         }
+        // Territory prices in their currencies, so the server shows what the App Store charges there.
+        func territoryPrices(_ entries: [TerritoryPrice]) -> JSONValue {
+            .object(entries.sorted { $0.territory < $1.territory }.compactMap { entry in
+                entry.price.map { price in
+                    (entry.territory, .object([("price", .string(price.text)),
+                                               ("currency", .optional(Storefronts.currencies[entry.territory]))]))
+                }
+            })
+        }
         func product(_ product: Product) -> JSONValue {
             var fields: [(String, JSONValue)] = [
                 ("productId", .optional(product.productID)), ("referenceName", .optional(product.referenceName)),
                 ("type", .optional(product.type?.rawValue)), ("price", price(product)), ("currency", .string("USD")),
                 ("familySharable", .bool(product.familySharable ?? false)),
             ]
+            if !product.territoryPrices.isEmpty { fields.append(("territoryPrices", territoryPrices(product.territoryPrices))) }
+            if !product.priceChanges.isEmpty {
+                fields.append(("priceChanges", .array(product.priceChanges.map { change in
+                    var entry: [(String, JSONValue)] = [("startDate", .optional(change.startDate))]
+                    if let price = change.price { entry.append(("price", .string(price.description))) }
+                    if !change.territoryPrices.isEmpty { entry.append(("territoryPrices", territoryPrices(change.territoryPrices))) }
+                    if let choice = change.existingSubscribers { entry.append(("existingSubscribers", .string(choice.rawValue))) }
+                    return .object(entry)
+                })))
+            }
             if product.isSubscription {
                 fields += [("period", .optional(product.period)), ("groupLevel", .optional(product.groupLevel)),
                            ("introductoryOffer", product.introductoryOffer.map(offer) ?? .null),

@@ -29,8 +29,9 @@ struct AscCommand: ParsableCommand {
               iapkit asc plan --check --format json
               iapkit asc push --yes
               iapkit asc pull -o catalog.yaml
+              iapkit asc prices --format csv -o prices.csv
             """,
-        subcommands: [Pull.self, PlanCommand.self, Push.self]
+        subcommands: [Pull.self, PlanCommand.self, Push.self, Prices.self]
     )
 
     /// The API key, the server and the app, the same for every `asc` command.
@@ -275,5 +276,52 @@ struct AscCommand: ParsableCommand {
             Terminal.writeError("wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n")
         }
     }
-}
 
+    enum PricesFormat: String, ExpressibleByArgument, CaseIterable { case text, csv, json }
+
+    struct Prices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every product's price and proceeds in every territory, today and at each scheduled change.",
+            discussion: """
+                As App Store Connect reports them: the customer price in the territory's currency, the proceeds after
+                Apple's commission, and whether the price was set by hand or equalized from the USD base price.
+
+                Examples:
+                  iapkit asc prices
+                  iapkit asc prices --format csv -o prices.csv
+                """)
+
+        @Argument(help: "The catalog file, for the app's bundle ID.")
+        var catalog: String = "catalog.yaml"
+
+        @Option(help: "Output format: text, csv or json.")
+        var format: PricesFormat = .text
+
+        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+        var output: String?
+
+        @Option(help: "The app's bundle ID (instead of the catalog's).")
+        var bundleID: String?
+
+        @OptionGroup var connection: Connection
+
+        func run() async throws {
+            var bundle = bundleID
+            if bundle == nil, connection.appID == nil {
+                bundle = try openCatalog(catalog, strictness: .shape, advice: "fix them first (`iapkit lint catalog \(catalog)`)",
+                                                    reportsProducts: true).app.bundleID
+            }
+            let asc = try connection.client()
+            let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
+            let app = try await connection.app(reader, bundleID: bundle)
+            let rows = try await PriceSheetReader(reader: reader).rows(app: app)
+            let text: String
+            switch format {
+            case .text: text = PriceSheetReport.text(rows)
+            case .csv: text = PriceSheetReport.csv(rows)
+            case .json: text = PriceSheetReport.json(rows)
+            }
+            if let output { try AtomicFile.write(text, to: output) } else { try Terminal.output(text) }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 """In-app purchases (v2) with their availability and price schedule."""
 
 from ..core.errors import entity_error, not_found
-from ..reference import CURRENCY, FREE_POINT, price_point_id, ref
+from ..reference import CURRENCY, FREE_POINT, TERRITORY_CODES, decode_price_point, price_point_id, ref
 
 ROUTES = [
     ("GET", "/v2/inAppPurchases/{id}/inAppPurchaseAvailability",
@@ -15,6 +15,8 @@ ROUTES = [
     ("PATCH", "/v2/inAppPurchases/{id}", "inAppPurchasesV2_updateInstance", "update_iap"),
     ("POST", "/v1/inAppPurchaseAvailabilities", "inAppPurchaseAvailabilities_createInstance", "create_iap_availability"),
     ("POST", "/v1/inAppPurchasePriceSchedules", "inAppPurchasePriceSchedules_createInstance", "create_price_schedule"),
+    ("GET", "/v1/inAppPurchasePriceSchedules/{id}/automaticPrices",
+     "inAppPurchasePriceSchedules_automaticPrices_getToManyRelated", "get_automatic_prices"),
 ]
 
 FAMILY_SHARING_NOTE = "Family Sharing is only available for non-consumables and auto-renewable subscriptions"
@@ -109,6 +111,32 @@ class InAppPurchases:
                                "The schedule needs a current price (no start date) for its base territory %s" % base,
                                "/data/relationships/baseTerritory")
         return self.created(self.new_price_schedule(iap, base, prices), c)
+
+    def get_automatic_prices(self, c):
+        """The prices App Store Connect equalizes from the base territory's: every territory without a manual price
+        follows each base price, from its start date. Built on demand, like price points."""
+        schedule = self.store.need("inAppPurchasePriceSchedules", c.id)
+        manual = self.store.kid_recs(schedule, "manualPrices")
+        base = schedule["rels"]["baseTerritory"]["data"]["id"]
+        by_hand = {self.territory_of(p) for p in manual}
+        territories = [t for t in TERRITORY_CODES if t not in by_hand]
+        if "filter[territory]" in c.q:
+            wanted = set(c.q["filter[territory]"].split(","))
+            territories = [t for t in territories if t in wanted]
+        recs = []
+        for territory in territories:
+            for price in manual:
+                if self.territory_of(price) != base:
+                    continue
+                d = decode_price_point(price["rels"]["inAppPurchasePricePoint"]["data"]["id"])
+                start = price["attributes"].get("startDate")
+                recs.append({"type": "inAppPurchasePrices", "id": "%s-%s-%s" % (price["id"], territory, start or "now"),
+                             "attributes": {"startDate": start, "endDate": None, "manual": False},
+                             "rels": {"inAppPurchasePricePoint": {"data": ref("inAppPurchasePricePoints",
+                                                                              price_point_id(d["s"], territory, d["p"]))},
+                                      "territory": {"data": ref("territories", territory)}},
+                             "virtual": True})
+        return 200, self.page(recs, c.q, c.path)
 
     def new_price_schedule(self, iap, base, prices):
         rec = {"type": "inAppPurchasePriceSchedules", "id": iap["id"], "attributes": {},

@@ -1,0 +1,70 @@
+import IAPCatalog
+import IAPCore
+
+/// `iapkit asc prices`: what every product costs in every territory, and what the developer receives, today and at
+/// each scheduled change, as App Store Connect reports it. One sheet for a pricing review.
+public struct PriceSheetRow: Sendable, Equatable {
+    public var productID: String
+    /// `UPFRONT` or `MONTHLY` for a subscription's billing plan; nil for an in-app purchase.
+    public var plan: String?
+    public var territory: String
+    public var currency: String
+    /// nil: today's price.
+    public var startDate: String?
+    public var customerPrice: String
+    public var proceeds: String?
+    /// Set by hand in App Store Connect (a manual price, or a subscription price that is not the equalization).
+    public var byHand: Bool
+
+    public init(productID: String, plan: String? = nil, territory: String, startDate: String?, customerPrice: String,
+                proceeds: String?, byHand: Bool) {
+        self.productID = productID
+        self.plan = plan
+        self.territory = territory
+        currency = Storefronts.currencies[territory] ?? ""
+        self.startDate = startDate
+        self.customerPrice = customerPrice
+        self.proceeds = proceeds
+        self.byHand = byHand
+    }
+}
+
+public enum PriceSheetReport {
+    public static let columns = ["productId", "plan", "territory", "currency", "from", "customerPrice", "proceeds", "set"]
+
+    static func cells(_ row: PriceSheetRow) -> [String] {
+        [row.productID, row.plan ?? "", row.territory, row.currency, row.startDate ?? "now",
+         LocalPrice.canonical(row.customerPrice).map { LocalPrice.display($0, territory: row.territory) } ?? row.customerPrice,
+         row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.display($0, territory: row.territory) } ?? $0 } ?? "",
+         row.byHand ? "by hand" : "equalized"]
+    }
+
+    /// RFC 4180 CSV with a header row, for a spreadsheet.
+    public static func csv(_ rows: [PriceSheetRow]) -> String {
+        func field(_ text: String) -> String {
+            text.contains(",") || text.contains("\"") || text.contains("\n") ? "\"" + text.replacingAll("\"", with: "\"\"") + "\"" : text
+        }
+        return ([columns] + rows.map(cells)).map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    public static func json(_ rows: [PriceSheetRow]) -> String {
+        JSONValue.object([("prices", .array(rows.map { row in
+            .object([("productId", .string(row.productID)), ("plan", .optional(row.plan)), ("territory", .string(row.territory)),
+                     ("currency", .string(row.currency)), ("startDate", .optional(row.startDate)),
+                     ("customerPrice", .string(row.customerPrice)), ("proceeds", .optional(row.proceeds)),
+                     ("byHand", .bool(row.byHand))])
+        }))]).serialized(.pretty)
+    }
+
+    /// Aligned columns for a terminal.
+    public static func text(_ rows: [PriceSheetRow]) -> String {
+        let table = [columns] + rows.map(cells)
+        var widths = [Int](repeating: 0, count: columns.count)
+        for line in table { for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        return table.map { line in
+            line.enumerated().map { index, cell in
+                index == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

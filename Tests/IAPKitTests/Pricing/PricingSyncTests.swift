@@ -191,3 +191,74 @@ struct PricingSyncTests {
 private enum Territories {
     static var count: Int { Storefronts.codes.count }
 }
+
+/// `iapkit asc prices` and `export json` read back what a push wrote.
+@Suite
+struct PriceSheetTests {
+    @Test func thePriceSheetListsEveryTerritoryNowAndAtEachChangeWithProceeds() throws {
+        let fake = try PricingSyncTests.fake()
+        let dir = TemporaryDirectory()
+        let catalog = try PricingSyncTests.write(PricingSyncTests.catalog(iap: PricingSyncTests.overrides,
+                                                                          subscription: PricingSyncTests.subscriptionChanges), in: dir)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        let result = try iapkit(["asc", "prices", catalog, "--format", "csv", "-o", dir.file("prices.csv")], environment: fake.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        // Read with Python's csv module, independently of the writer.
+        let summary = try python("""
+            import csv, json, sys
+            rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+            def find(product, territory, when):
+                return [r for r in rows if r["productId"] == product and r["territory"] == territory and r["from"] == when]
+            gems, club = "com.example.prices.gems", "com.example.prices.club.monthly"
+            print(json.dumps({
+                "columns": list(rows[0].keys()),
+                "territories": len({r["territory"] for r in rows if r["productId"] == gems and r["from"] == "now"}),
+                "gemsIndiaNow": find(gems, "IND", "now")[0]["customerPrice"],
+                "gemsIndiaLater": find(gems, "IND", "2027-01-15")[0]["customerPrice"],
+                "gemsUsaLater": find(gems, "USA", "2027-01-15")[0]["customerPrice"],
+                "gemsIndiaSet": find(gems, "IND", "now")[0]["set"],
+                "gemsFranceSet": find(gems, "FRA", "now")[0]["set"],
+                "clubBrazil": find(club, "BRA", "now")[0]["customerPrice"],
+                "clubBrazilSet": find(club, "BRA", "now")[0]["set"],
+                "clubIndiaLater": find(club, "IND", "2027-01-15")[0]["customerPrice"],
+                "proceeds": all(r["proceeds"] for r in rows),
+            }))
+            """, [dir.file("prices.csv")])
+        let sheet = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any] ?? [:]
+        #expect(sheet["columns"] as? [String] == ["productId", "plan", "territory", "currency", "from", "customerPrice", "proceeds", "set"])
+        #expect(sheet["territories"] as? Int == Storefronts.codes.count)
+        #expect(sheet["gemsIndiaNow"] as? String == "99" && sheet["gemsIndiaLater"] as? String == "129")
+        #expect(sheet["gemsUsaLater"] as? String == "1.29")
+        #expect(sheet["gemsIndiaSet"] as? String == "by hand" && sheet["gemsFranceSet"] as? String == "equalized")
+        #expect(sheet["clubBrazil"] as? String == "14.90" && sheet["clubBrazilSet"] as? String == "by hand")
+        #expect(sheet["clubIndiaLater"] as? String == "499")
+        #expect(sheet["proceeds"] as? Bool == true)
+
+        let json = try iapkit(["asc", "prices", catalog, "--format", "json"], environment: fake.environment)
+        #expect(json.status == 0)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(((parsed?["prices"] as? [Any]) ?? []).count > 2 * Storefronts.codes.count)
+    }
+
+    @Test func exportJSONCarriesEachTerritorysPriceWhereTheCatalogGivesOne() throws {
+        let dir = TemporaryDirectory()
+        let catalog = try PricingSyncTests.write(PricingSyncTests.catalog(iap: PricingSyncTests.overrides,
+                                                                          subscription: PricingSyncTests.subscriptionChanges), in: dir)
+        let result = try iapkit("export", "json", catalog, "-o", dir.file("server.json"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try python("""
+            import json, sys
+            doc = json.load(open(sys.argv[1]))
+            gems = doc["products"][0]
+            club = doc["subscriptionGroups"][0]["subscriptions"][0]
+            print(json.dumps([gems["territoryPrices"]["IND"], gems["territoryPrices"]["JPN"], gems["priceChanges"][0],
+                              club["priceChanges"][0]["existingSubscribers"]]))
+            """, [dir.file("server.json")])
+        let values = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [Any] ?? []
+        #expect(values.first as? [String: String] == ["price": "99", "currency": "INR"])
+        #expect((values[1] as? [String: String])?["currency"] == "JPY")
+        let change = values[2] as? [String: Any]
+        #expect(change?["startDate"] as? String == "2027-01-15" && change?["price"] as? String == "1.29")
+        #expect(values.last as? String == "keep")
+    }
+}

@@ -18,6 +18,7 @@ sys.path.insert(0, HERE)
 
 from selftest.cases_core import CoreCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
+from selftest.cases_prices import PriceCases  # noqa: E402
 from selftest.cases_products import ProductCases  # noqa: E402
 from selftest.cases_service import ServiceCases  # noqa: E402
 from selftest.cases_subscription_writes import SubscriptionWriteCases  # noqa: E402
@@ -25,7 +26,7 @@ from selftest.harness import FakeTestCase  # noqa: E402
 from selftest.reference import OPENAPI  # noqa: E402
 
 
-class AllCases(CoreCases, ProductCases, IncludeCases, SubscriptionWriteCases, ServiceCases, FakeTestCase):
+class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases, FakeTestCase):
     pass
 
 

@@ -216,6 +216,8 @@ QUERIES = {
     "inAppPurchasesV2_iapPriceSchedule_getToOneRelated": ({}, ["baseTerritory", "manualPrices", "automaticPrices"]),
     "inAppPurchasePriceSchedules_manualPrices_getToManyRelated": (
         {"territory": None}, ["inAppPurchasePricePoint", "territory"]),
+    "inAppPurchasePriceSchedules_automaticPrices_getToManyRelated": (
+        {"territory": None}, ["inAppPurchasePricePoint", "territory"]),
     "inAppPurchasesV2_pricePoints_getToManyRelated": ({"territory": None}, ["territory"]),
     "inAppPurchasesV2_appStoreReviewScreenshot_getToOneRelated": ({}, ["inAppPurchaseV2"]),
     "subscriptions_pricePoints_getToManyRelated": (

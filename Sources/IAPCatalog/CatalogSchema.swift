@@ -18,10 +18,11 @@ public enum CatalogKeys {
     public static let groupLocalization = ["locale", "name", "customAppName"]
     public static let group = ["referenceName", "localizations", "subscriptions"]
     public static let review = ["note", "screenshot"]
-    public static let introductoryOffer = ["mode", "duration", "periods", "price"]
-    public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price"]
-    public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "eligibility", "stackable"]
-    public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price"]
+    public static let introductoryOffer = ["mode", "duration", "periods", "price", "territoryPrices"]
+    public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
+    public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "eligibility",
+                                   "stackable"]
+    public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
     public static let appPolicies = ["eula", "policies"]
     public static let policy = ["locale", "text", "url"]
     public static let storeKit = ["storefront", "locale"]
@@ -233,6 +234,7 @@ extension NodeReader {
         offer.duration = object.string("duration")
         offer.periods = object.int("periods")
         offer.price = object.price("price")
+        offer.territoryPrices = try readTerritoryPrices(object)
         if kind == .promotional || kind == .winBack {
             offer.offerID = object.string("offerId", required: true)
         }

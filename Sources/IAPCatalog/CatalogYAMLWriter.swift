@@ -182,6 +182,7 @@ public enum CatalogYAMLWriter {
         out.pair("duration", ifPresent: offer.duration)
         if let periods = offer.periods { out.pair("periods", number: periods) }
         if let price = offer.price { out.pair("price", price: price) }
+        territoryPrices(offer.territoryPrices, into: out)
         if let eligibility = offer.eligibility {
             out.key("eligibility")
             out.list(eligibility) { out.text($0.rawValue) }

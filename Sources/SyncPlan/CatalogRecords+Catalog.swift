@@ -111,12 +111,14 @@ extension CatalogRecords {
         case .offerCode: identifier = offer.referenceName
         case .promotional, .winBack: identifier = offer.offerID
         }
-        return OfferRecord(
+        var record = OfferRecord(
             kind: kind, identifier: identifier, referenceName: offer.referenceName ?? offer.offerID, mode: terms.mode,
             duration: terms.duration, periods: terms.periods, priceCents: offer.mode == .freeTrial ? nil : offer.price?.cents,
             eligibilities: offer.eligibility.map { $0.map { $0.rawValue.uppercased() } },
             offerEligibility: kind == .offerCode ? ((offer.stackable ?? false) ? "STACK_WITH_INTRO_OFFERS" : "REPLACE_INTRO_OFFERS") : nil,
             planType: planType)
+        if offer.mode != .freeTrial { record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices) }
+        return record
     }
 }
 

@@ -85,6 +85,8 @@ public struct OfferRecord: Sendable, Equatable {
     public var offerEligibility: String?
     /// The billing plan the offer is for (`UPFRONT`, `MONTHLY`) when the subscription lists billing plans.
     public var planType: String?
+    /// Paid offers: territory → canonical local price, where the offer does not take the equalized price.
+    public var territoryPrices: [String: String] = [:]
 
     public init(kind: Kind, identifier: String? = nil, referenceName: String? = nil, mode: String, duration: String,
                 periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil,
@@ -107,6 +109,10 @@ public struct OfferRecord: Sendable, Equatable {
                       "price": priceCents.map(Price.format(cents:)) ?? "free"]
         if let eligibilities { fields["eligibility"] = eligibilities.joined(separator: ",") }
         if let offerEligibility { fields["offerEligibility"] = offerEligibility }
+        if !territoryPrices.isEmpty {
+            fields["territoryPrices"] = territoryPrices.sorted { $0.key < $1.key }
+                .map { "\($0.key) \(LocalPrice.display($0.value, territory: $0.key))" }.joined(separator: ", ")
+        }
         return fields
     }
 }

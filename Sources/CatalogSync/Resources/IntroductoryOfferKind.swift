@@ -15,7 +15,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
         guard listing.hasIntroductoryOffers else { return }
         let id = product.ids.resource
         let pages = try await reader.pages("reading the introductory offers of subscription \(product.record.productID)") {
-            try await $0.subscriptionsIntroductoryOffersGetToManyRelated(path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint])).ok.body.json
+            try await $0.subscriptionsIntroductoryOffersGetToManyRelated(path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])).ok.body.json
         } next: { $0.links.next }
         var points: [String: String] = [:]
         for case let .subscriptionPricePoints(point) in pages.flatMap({ $0.included ?? [] }) { points[point.id] = point.attributes?.customerPrice }
@@ -30,9 +30,20 @@ enum IntroductoryOfferKind: ProductResourceKind {
             guard let base = offers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? offers.first,
                   let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue
             else { continue }
-            let price = (base.relationships?.subscriptionPricePoint?.data?.id).flatMap { points[$0] }.flatMap { Price(text: $0)?.cents }
-            let offer = OfferRecord(kind: .introductory, mode: mode, duration: duration, periods: attributes.numberOfPeriods ?? 1,
+            let basePoint = base.relationships?.subscriptionPricePoint?.data?.id
+            let price = basePoint.flatMap { points[$0] }.flatMap { Price(text: $0)?.cents }
+            var offer = OfferRecord(kind: .introductory, mode: mode, duration: duration, periods: attributes.numberOfPeriods ?? 1,
                                     priceCents: mode == "FREE_TRIAL" ? nil : price, planType: plan.isEmpty ? nil : plan)
+            // A paid offer's territory prices: those that are not what its USD price equalizes to.
+            if mode != "FREE_TRIAL", let basePoint, let cents = price, offers.count > 1 {
+                let equalized = try await reader.equalization(ofPoint: basePoint, cents: cents)
+                for other in offers {
+                    guard let territory = other.relationships?.territory?.data?.id, territory != Vocabulary.baseTerritory,
+                          let customer = (other.relationships?.subscriptionPricePoint?.data?.id).flatMap({ points[$0] }).flatMap(LocalPrice.canonical),
+                          equalized[territory] != customer else { continue }
+                    offer.territoryPrices[territory] = customer
+                }
+            }
             if plan == "MONTHLY" {
                 product.ids.monthlyIntroductoryOffers = covered
                 product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
@@ -88,7 +99,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
             removing.isEmpty ? "create the introductory offer in \(territories.count) territories"
                 : "replace the introductory offer (\(removing.count) removed, \(territories.count) territories)"
         }
-        var estimatedRequests: Int { 1 + (removing.isEmpty ? 0 : 1) + (offer.priceCents == nil ? 0 : 2) }
+        var estimatedRequests: Int { 1 + (removing.isEmpty ? 0 : 1) + (offer.priceCents == nil ? 0 : 2) + (offer.territoryPrices.isEmpty ? 0 : 1) }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             let id = context.id(subscription)
@@ -99,9 +110,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
                     try await $0.subscriptionsIntroductoryOffersDeleteToManyRelationship(path: .init(id: id), body: .json(body)).noContent
                 }
             }
-            if let cents = offer.priceCents {
-                try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents, territories: territories)
-            }
+            try await OfferRequests.lookUpPoints(offer, subscription: subscription, territories: territories, context: context)
             let offers = territories.enumerated().map { index, territory in
                 Schemas.SubscriptionIntroductoryOfferInlineCreate(
                     _type: .subscriptionIntroductoryOffers, id: "${intro-\(index + 1)}",
@@ -110,10 +119,8 @@ enum IntroductoryOfferKind: ProductResourceKind {
                     relationships: .init(
                         subscription: .init(data: .init(_type: .subscriptions, id: id)),
                         territory: .init(data: .init(_type: .territories, id: territory)),
-                        subscriptionPricePoint: offer.priceCents.map { cents in
-                            .init(data: .init(_type: .subscriptionPricePoints,
-                                              id: context.pricePoint(product: subscription, cents: cents, territory: territory)))
-                        }))
+                        subscriptionPricePoint: OfferRequests.point(offer, subscription: subscription, territory: territory, context: context)
+                            .map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
             }
             let body = Schemas.SubscriptionUpdateRequest(
                 data: .init(_type: .subscriptions, id: id,

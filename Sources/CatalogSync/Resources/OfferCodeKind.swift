@@ -21,17 +21,19 @@ enum OfferCodeKind: ProductResourceKind {
             guard let attributes = offer.attributes, let name = attributes.name, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let offerID = offer.id
-            let price = mode == "FREE_TRIAL" ? nil : try await OfferRequests.baseTerritoryPrice(context, reader: reader) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader) {
                 try await $0.subscriptionOfferCodesPricesGetToManyRelated(
-                    path: .init(id: offerID), query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: 200, include: [.subscriptionPricePoint])
+                    path: .init(id: offerID), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
             }
             product.ids.offerCodes[name] = offer.id
-            product.record.offerCodes.append(OfferRecord(
+            var code = OfferRecord(
                 kind: .offerCode, identifier: name, referenceName: name, mode: mode, duration: duration,
-                periods: attributes.numberOfPeriods ?? 1, priceCents: price,
+                periods: attributes.numberOfPeriods ?? 1, priceCents: prices.0,
                 eligibilities: attributes.customerEligibilities?.map(\.rawValue), offerEligibility: attributes.offerEligibility?.rawValue,
-                planType: attributes.targetSubscriptionPlanType?.rawValue))
+                planType: attributes.targetSubscriptionPlanType?.rawValue)
+            code.territoryPrices = prices.1
+            product.record.offerCodes.append(code)
         }
     }
 

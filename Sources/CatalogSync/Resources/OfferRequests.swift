@@ -26,18 +26,39 @@ enum OfferRequests {
         Schemas.SubscriptionOfferMode(rawValue: offer.mode) ?? .freeTrial
     }
 
-    /// An offer's price in every territory: the USA point and its equalizations. Free trials have none.
+    /// An offer's price in every territory: the USA point and its equalizations, or the territory's own price where
+    /// the offer sets one. Free trials have none.
     static func prices(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext)
         async throws(ASCError) -> [(local: String, territory: String, point: String)] {
-        guard let cents = offer.priceCents else { return [] }
-        try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents, territories: territories)
-        return territories.enumerated().map { index, territory in
-            ("${price-\(index + 1)}", territory, context.pricePoint(product: subscription, cents: cents, territory: territory))
+        guard offer.priceCents != nil else { return [] }
+        try await lookUpPoints(offer, subscription: subscription, territories: territories, context: context)
+        return territories.enumerated().compactMap { index, territory in
+            point(offer, subscription: subscription, territory: territory, context: context).map { ("${price-\(index + 1)}", territory, $0) }
         }
     }
 
+    /// Looks up the points a paid offer needs in `territories`: the USA point's equalizations, and the hand-set ones.
+    static func lookUpPoints(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext) async throws(ASCError) {
+        guard let cents = offer.priceCents else { return }
+        let handSet = territories.filter { offer.territoryPrices[$0] != nil }
+        try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents,
+                                            territories: territories.filter { offer.territoryPrices[$0] == nil })
+        try await context.lookUpLocalPricePoints(product: subscription, subscription: true, prices: handSet.map {
+            LocalPricePair(territory: $0, price: offer.territoryPrices[$0] ?? "")
+        })
+    }
+
+    /// The point of a paid offer in one territory (after `lookUpPoints`); nil for a free trial.
+    static func point(_ offer: OfferRecord, subscription: ResourceRef, territory: String, context: WriteContext) -> String? {
+        guard let cents = offer.priceCents else { return nil }
+        if let local = offer.territoryPrices[territory] {
+            return context.localPricePoint(product: subscription, territory: territory, price: local)
+        }
+        return context.pricePoint(product: subscription, cents: cents, territory: territory)
+    }
+
     /// Requests an offer's creation sends: itself, and the price-point look-ups of a paid one.
-    static func estimate(_ offer: OfferRecord) -> Int { offer.priceCents == nil ? 1 : 3 }
+    static func estimate(_ offer: OfferRecord) -> Int { offer.priceCents == nil ? 1 : (offer.territoryPrices.isEmpty ? 3 : 4) }
 
     /// Offers with an id: created when new, refused when their terms changed (App Store Connect cannot change
     /// them), unmanaged when only in App Store Connect.
@@ -64,26 +85,51 @@ enum OfferRequests {
         }
     }
 
-    /// The USD price of an offer, from its USA price and that price's point (one request).
-    static func baseTerritoryPrice<Page: OfferPricePage>(_ context: String, reader: StoreReader,
-                                                         _ fetch: @escaping @Sendable (Client) async throws -> Page) async throws(SyncError) -> Int? {
+    /// An offer's prices as the catalog says them: the USD price (its USA price), and the territories whose price is
+    /// not what that USD price equalizes to. One request, plus the equalization once per USD price for the app.
+    static func readPrices<Page: OfferPricePage>(_ context: String, reader: StoreReader,
+                                                 _ fetch: @escaping @Sendable (Client) async throws -> Page)
+        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String]) {
         let pages = try await reader.pages(context, fetch) { $0.nextLink }
         let points = Dictionary(pages.flatMap(\.pricePoints).compactMap { id, price in price.map { (id, $0) } },
                                 uniquingKeysWith: { a, _ in a })
-        return pages.lazy.flatMap(\.pricePointIDs).first.flatMap { points[$0] }.flatMap { Price(text: $0)?.cents }
+        let prices = pages.flatMap(\.territoryPricePoints)
+        guard let usaPoint = prices.first(where: { $0.territory == Vocabulary.baseTerritory })?.point ?? prices.first?.point,
+              let cents = points[usaPoint].flatMap({ Price(text: $0)?.cents }) else { return (nil, [:]) }
+        guard prices.contains(where: { $0.territory != Vocabulary.baseTerritory }) else { return (cents, [:]) }
+        let equalized = try await reader.equalization(ofPoint: usaPoint, cents: cents)
+        var territoryPrices: [String: String] = [:]
+        for price in prices where price.territory != Vocabulary.baseTerritory {
+            guard let customer = points[price.point].flatMap(LocalPrice.canonical), equalized[price.territory] != customer else { continue }
+            territoryPrices[price.territory] = customer
+        }
+        return (cents, territoryPrices)
+    }
+}
+
+enum OfferPrices {
+    /// (territory, point) of every price that names its point; a price without a territory is the USA's.
+    static func pairs(_ links: [(territory: String?, point: String?)]) -> [(territory: String, point: String)] {
+        links.compactMap { link in
+            guard let point = link.point else { return nil }
+            return (link.territory ?? Vocabulary.baseTerritory, point)
+        }
     }
 }
 
 /// A page of an offer's prices (promotional, offer code, win-back): which price points they use, and those points'
 /// customer prices from `included`.
 protocol OfferPricePage: Sendable {
-    var pricePointIDs: [String] { get }
+    /// Each price's territory and point.
+    var territoryPricePoints: [(territory: String, point: String)] { get }
     var pricePoints: [(String, String?)] { get }
     var nextLink: String? { get }
 }
 
 extension Components.Schemas.SubscriptionPromotionalOfferPricesResponse: OfferPricePage {
-    var pricePointIDs: [String] { data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id } }
+    var territoryPricePoints: [(territory: String, point: String)] {
+        OfferPrices.pairs(data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) })
+    }
     var pricePoints: [(String, String?)] {
         (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
     }
@@ -91,7 +137,9 @@ extension Components.Schemas.SubscriptionPromotionalOfferPricesResponse: OfferPr
 }
 
 extension Components.Schemas.SubscriptionOfferCodePricesResponse: OfferPricePage {
-    var pricePointIDs: [String] { data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id } }
+    var territoryPricePoints: [(territory: String, point: String)] {
+        OfferPrices.pairs(data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) })
+    }
     var pricePoints: [(String, String?)] {
         (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
     }
@@ -99,7 +147,9 @@ extension Components.Schemas.SubscriptionOfferCodePricesResponse: OfferPricePage
 }
 
 extension Components.Schemas.WinBackOfferPricesResponse: OfferPricePage {
-    var pricePointIDs: [String] { data.compactMap { $0.relationships?.subscriptionPricePoint?.data?.id } }
+    var territoryPricePoints: [(territory: String, point: String)] {
+        OfferPrices.pairs(data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) })
+    }
     var pricePoints: [(String, String?)] {
         (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
     }

@@ -23,15 +23,16 @@ enum PromotionalOfferKind: ProductResourceKind {
             guard let attributes = offer.attributes, let code = attributes.offerCode, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let offerID = offer.id
-            let price = mode == "FREE_TRIAL" ? nil : try await OfferRequests.baseTerritoryPrice(context, reader: reader) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader) {
                 try await $0.subscriptionPromotionalOffersPricesGetToManyRelated(
-                    path: .init(id: offerID), query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: 200, include: [.subscriptionPricePoint])
+                    path: .init(id: offerID), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
             }
             product.ids.promotionalOffers[code] = offer.id
             let plan = attributes.targetSubscriptionPlanType?.rawValue
-            let promotion = OfferRecord(kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
-                                        duration: duration, periods: attributes.numberOfPeriods ?? 1, priceCents: price, planType: plan)
+            var promotion = OfferRecord(kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
+                                        duration: duration, periods: attributes.numberOfPeriods ?? 1, priceCents: prices.0, planType: plan)
+            promotion.territoryPrices = prices.1
             if plan == "MONTHLY" {
                 product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
                 product.record.monthlyPlan?.promotionalOffers.append(promotion)

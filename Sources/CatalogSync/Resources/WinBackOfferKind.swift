@@ -21,15 +21,17 @@ enum WinBackOfferKind: ProductResourceKind {
             guard let attributes = offer.attributes, let offerID = attributes.offerId, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let resource = offer.id
-            let price = mode == "FREE_TRIAL" ? nil : try await OfferRequests.baseTerritoryPrice(context, reader: reader) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader) {
                 try await $0.winBackOffersPricesGetToManyRelated(
-                    path: .init(id: resource), query: .init(filterTerritory: [Vocabulary.baseTerritory], limit: 200, include: [.subscriptionPricePoint])
+                    path: .init(id: resource), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
             }
             product.ids.winBackOffers[offerID] = offer.id
-            product.record.winBackOffers.append(OfferRecord(
+            var winBack = OfferRecord(
                 kind: .winBack, identifier: offerID, referenceName: attributes.referenceName, mode: mode, duration: duration,
-                periods: attributes.periodCount ?? 1, priceCents: price, planType: attributes.targetSubscriptionPlanType?.rawValue))
+                periods: attributes.periodCount ?? 1, priceCents: prices.0, planType: attributes.targetSubscriptionPlanType?.rawValue)
+            winBack.territoryPrices = prices.1
+            product.record.winBackOffers.append(winBack)
         }
     }
 

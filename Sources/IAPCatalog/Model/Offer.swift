@@ -28,6 +28,8 @@ public struct Offer: Sendable, Hashable {
     /// Pay-as-you-go: how many discounted periods of the subscription's own length.
     public var periods: Int?
     public var price: Price?
+    /// Paid offers: prices in territories' own currencies instead of the equalized `price`.
+    public var territoryPrices: [TerritoryPrice] = []
     /// Promotional and win-back offers.
     public var offerID: String?
     public var referenceName: String?

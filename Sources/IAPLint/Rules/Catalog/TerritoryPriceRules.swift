@@ -3,7 +3,10 @@ import IAPCore
 
 /// Every territory price of a product: today's (`territoryPrices`, price-sheet rows) and each scheduled change's.
 extension Product {
-    var everyTerritoryPrice: [TerritoryPrice] { territoryPrices + priceChanges.flatMap(\.territoryPrices) }
+    var everyTerritoryPrice: [TerritoryPrice] {
+        territoryPrices + priceChanges.flatMap(\.territoryPrices) + allOffers.flatMap(\.territoryPrices)
+            + billingPlans.flatMap { $0.allOffers.flatMap(\.territoryPrices) }
+    }
 }
 
 struct TerritoryPriceCodeRule: ProductRule {
@@ -179,12 +182,27 @@ struct OfferPriceChangeRule: ProductRule {
     static let id = "offer-price-change"
     static let summary = "A paid subscription offer priced at or above the subscription's regular price after a scheduled price change, or at or above a territory's own price where both give one."
     static let examples = RuleExamples(
-        triggering: [Example.subscription("  price: 4.99\n  introductoryOffer: {mode: pay-up-front, duration: P1M, price: 2.99}\n  priceChanges:\n    - startDate: ↓2099-01-15\n      price: 2.99\n      existingSubscribers: move")],
-        nonTriggering: [Example.subscription("  price: 4.99\n  introductoryOffer: {mode: pay-up-front, duration: P1M, price: 2.99}\n  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: keep")])
+        triggering: [Example.subscription("  price: 4.99\n  introductoryOffer: {mode: pay-up-front, duration: P1M, price: 2.99}\n  priceChanges:\n    - startDate: ↓2099-01-15\n      price: 2.99\n      existingSubscribers: move"),
+                     Example.subscription("  price: 4.99\n  territoryPrices: {IND: 399}\n  introductoryOffer:\n    mode: pay-as-you-go\n    periods: 3\n    price: 2.99\n    territoryPrices: {IND: ↓399}")],
+        nonTriggering: [Example.subscription("  price: 4.99\n  introductoryOffer: {mode: pay-up-front, duration: P1M, price: 2.99}\n  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: keep"),
+                        Example.subscription("  price: 4.99\n  territoryPrices: {IND: 399}\n  introductoryOffer:\n    mode: pay-as-you-go\n    periods: 3\n    price: 2.99\n    territoryPrices: {IND: 249}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard product.isSubscription else { return }
         let paid = product.allOffers.filter { $0.mode == .payUpFront || $0.mode == .payAsYouGo }
+        // In a territory both price by hand, today and after each change.
+        var regular = Dictionary(product.territoryPrices.compactMap { entry in entry.price.map { (entry.territory, [$0.approximateCents]) } },
+                                 uniquingKeysWith: { a, _ in a })
+        for change in product.priceChanges {
+            for entry in change.territoryPrices { if let price = entry.price { regular[entry.territory, default: []].append(price.approximateCents) } }
+        }
+        for offer in paid where offer.mode == .payAsYouGo || offer.duration == product.period {
+            for entry in offer.territoryPrices {
+                guard let price = entry.price, let lowest = regular[entry.territory]?.min(), price.approximateCents >= lowest else { continue }
+                context.report(Self.self, "the \(offer.kind.rawValue) costs \(price.text) in \(entry.territory), no less than the subscription's "
+                                   + "own price there; an offer must be a discount", at: entry.path, product: product)
+            }
+        }
         for change in product.priceChanges {
             guard let regular = change.price?.cents else { continue }
             for offer in paid {

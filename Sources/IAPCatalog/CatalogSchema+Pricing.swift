@@ -10,18 +10,7 @@ import IAPCore
 extension NodeReader {
     func readPricing(_ object: Object, into product: inout Product) throws(IAPKitError) {
         product.territoryPrices = try readTerritoryPrices(object)
-        product.priceChanges = try object.list("priceChanges") { node, path throws(IAPKitError) in
-            let change = try Object(node, path: path, what: "a price change", allowed: CatalogKeys.priceChange, reader: self)
-            guard change.valid else { return nil }
-            defer { change.finish() }
-            var result = PriceChange(path: path, startDate: change.string("startDate", required: true),
-                                     price: change.price("price"), territoryPrices: try readTerritoryPrices(change))
-            if let text = change.string("existingSubscribers") {
-                result.existingSubscribers = ExistingSubscribers(rawValue: text)
-                if result.existingSubscribers == nil { result.existingSubscribersText = text }
-            }
-            return result
-        }
+        product.priceChanges = try readPriceChanges(object)
         guard let sheet = object.string("priceSheet") else { return }
         product.priceSheet = sheet
         let rows = try readPriceSheet(sheet, path: object.path / "priceSheet")
@@ -36,6 +25,22 @@ extension NodeReader {
                 // A date only the sheet names: a change of territory prices, located at its first row.
                 product.priceChanges.append(PriceChange(path: row.path, startDate: date, territoryPrices: [row]))
             }
+        }
+    }
+
+    /// `priceChanges:`, a list of changes with their start dates.
+    func readPriceChanges(_ object: Object) throws(IAPKitError) -> [PriceChange] {
+        try object.list("priceChanges") { node, path throws(IAPKitError) in
+            let change = try Object(node, path: path, what: "a price change", allowed: CatalogKeys.priceChange, reader: self)
+            guard change.valid else { return nil }
+            defer { change.finish() }
+            var result = PriceChange(path: path, startDate: change.string("startDate", required: true),
+                                     price: change.price("price"), territoryPrices: try readTerritoryPrices(change))
+            if let text = change.string("existingSubscribers") {
+                result.existingSubscribers = ExistingSubscribers(rawValue: text)
+                if result.existingSubscribers == nil { result.existingSubscribersText = text }
+            }
+            return result
         }
     }
 

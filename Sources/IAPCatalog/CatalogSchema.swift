@@ -12,7 +12,8 @@ public enum CatalogKeys {
     public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
                                       "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review", "introductoryOffer",
                                       "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability"]
-    public static let billingPlan = ["planType", "price", "commitmentPrice", "enabled", "introductoryOffer",
+    public static let billingPlan = ["planType", "price", "commitmentPrice", "territoryPrices", "priceChanges", "enabled",
+                                     "introductoryOffer",
                                      "promotionalOffers", "offerCodes", "winBackOffers"]
     public static let localization = ["locale", "name", "description"]
     public static let groupLocalization = ["locale", "name", "customAppName"]
@@ -208,6 +209,8 @@ extension NodeReader {
         (plan.type, plan.typeText) = object.choice("planType")
         plan.price = object.price("price")
         plan.commitmentPrice = object.price("commitmentPrice")
+        plan.territoryPrices = try readTerritoryPrices(object)
+        plan.priceChanges = try readPriceChanges(object)
         plan.enabled = object.bool("enabled")
         let offers = try readOffers(object)
         plan.introductoryOffer = offers.introductory

@@ -72,17 +72,7 @@ public enum CatalogYAMLWriter {
             out.pair("tier", number: tier)
         }
         territoryPrices(product.territoryPrices, into: out)
-        if !product.priceChanges.isEmpty {
-            out.key("priceChanges")
-            out.list(product.priceChanges) { change in
-                out.beginMapping()
-                out.pair("startDate", change.startDate)
-                if let price = change.price { out.pair("price", price: price) }
-                territoryPrices(change.territoryPrices, into: out)
-                if let choice = change.existingSubscribers { out.pair("existingSubscribers", choice.rawValue) }
-                out.endMapping()
-            }
-        }
+        priceChanges(product.priceChanges, into: out)
         if product.familySharable == true { out.pair("familySharable", flag: true) }
         offers(introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
                winBack: product.winBackOffers, into: out)
@@ -111,6 +101,19 @@ public enum CatalogYAMLWriter {
             out.endMapping()
         }
         out.endMapping()
+    }
+
+    static func priceChanges(_ changes: [PriceChange], into out: YAMLWriter) {
+        guard !changes.isEmpty else { return }
+        out.key("priceChanges")
+        out.list(changes) { change in
+            out.beginMapping()
+            out.pair("startDate", change.startDate)
+            if let price = change.price { out.pair("price", price: price) }
+            territoryPrices(change.territoryPrices, into: out)
+            if let choice = change.existingSubscribers { out.pair("existingSubscribers", choice.rawValue) }
+            out.endMapping()
+        }
     }
 
     /// `territoryPrices:` as a mapping in territory order.
@@ -168,6 +171,8 @@ public enum CatalogYAMLWriter {
         out.pair("planType", plan.type?.rawValue ?? plan.typeText)
         if let price = plan.price { out.pair("price", price: price) }
         if let price = plan.commitmentPrice { out.pair("commitmentPrice", price: price) }
+        territoryPrices(plan.territoryPrices, into: out)
+        priceChanges(plan.priceChanges, into: out)
         if let enabled = plan.enabled { out.pair("enabled", flag: enabled) }
         offers(introductory: plan.introductoryOffer, promotional: plan.promotionalOffers, codes: plan.offerCodes,
                winBack: plan.winBackOffers, into: out)

@@ -87,6 +87,8 @@ extension CatalogRecords {
                         pricedTerritories: monthly.price?.cents == nil ? nil : availability.territories,
                         introductoryOffer: intro, introductoryOfferTerritories: intro == nil ? nil : availability.territories,
                         promotionalOffers: monthly.promotionalOffers.compactMap { monthlyOffer($0, .promotional) })
+                    subscriptions[subscriptions.count - 1].monthlyPlan?.territoryPrices = ProductRecord.territoryPrices(monthly.territoryPrices)
+                    subscriptions[subscriptions.count - 1].monthlyPlan?.priceChanges = ProductRecord.changes(monthly.priceChanges, subscription: true)
                 }
             }
             groups.append(GroupRecord(referenceName: name, localizations: localizations(group.localizations),

@@ -39,17 +39,8 @@ extension CatalogRecords {
                               },
                               period: record.period, groupLevel: record.groupLevel)
         // Hand-set territory prices and scheduled changes, so pull → plan shows no change for prices set on the web.
-        product.territoryPrices = record.territoryPrices.sorted { $0.key < $1.key }.map { territory, price in
-            TerritoryPrice(path: .root, territory: territory, price: Price(text: LocalPrice.display(price, territory: territory)))
-        }
-        product.priceChanges = record.priceChanges.map { change in
-            var result = PriceChange(path: .root, startDate: change.date, price: change.priceCents.map { Price(cents: $0) },
-                                     territoryPrices: change.territoryPrices.sorted { $0.key < $1.key }.map { territory, price in
-                                         TerritoryPrice(path: .root, territory: territory, price: Price(text: LocalPrice.display(price, territory: territory)))
-                                     })
-            if record.isSubscription { result.existingSubscribers = (change.keepsExistingSubscribers ?? true) ? .keep : .move }
-            return result
-        }
+        product.territoryPrices = Self.territoryPriceList(record.territoryPrices)
+        product.priceChanges = Self.changeList(record.priceChanges, subscription: record.isSubscription)
         if record.reviewNote != nil || screenshot != nil {
             product.review = Review(path: .root, note: record.reviewNote, screenshot: screenshot)
         }
@@ -68,6 +59,8 @@ extension CatalogRecords {
                     path: .root, type: .monthly, price: monthly.priceCents.map { Price(cents: $0) },
                     introductoryOffer: monthly.introductoryOffer.map { offer($0, subscriptionPeriod: "P1M") },
                     promotionalOffers: monthly.promotionalOffers.map { offer($0, subscriptionPeriod: "P1M") }))
+                product.billingPlans[1].territoryPrices = Self.territoryPriceList(monthly.territoryPrices)
+                product.billingPlans[1].priceChanges = Self.changeList(monthly.priceChanges, subscription: true)
             }
         }
         return product
@@ -88,6 +81,7 @@ extension CatalogRecords {
         default: offer.duration = Vocabulary.isoDuration(record.duration)
         }
         offer.price = record.priceCents.map { Price(cents: $0) }
+        offer.territoryPrices = Self.territoryPriceList(record.territoryPrices)
         switch record.kind {
         case .promotional, .winBack:
             offer.offerID = record.identifier
@@ -99,5 +93,20 @@ extension CatalogRecords {
         case .introductory: break
         }
         return offer
+    }
+
+    static func territoryPriceList(_ prices: [String: String]) -> [TerritoryPrice] {
+        prices.sorted { $0.key < $1.key }.map { territory, price in
+            TerritoryPrice(path: .root, territory: territory, price: Price(text: LocalPrice.display(price, territory: territory)))
+        }
+    }
+
+    static func changeList(_ changes: [PriceChangeRecord], subscription: Bool) -> [PriceChange] {
+        changes.map { change in
+            var result = PriceChange(path: .root, startDate: change.date, price: change.priceCents.map { Price(cents: $0) },
+                                     territoryPrices: territoryPriceList(change.territoryPrices))
+            if subscription { result.existingSubscribers = (change.keepsExistingSubscribers ?? true) ? .keep : .move }
+            return result
+        }
     }
 }

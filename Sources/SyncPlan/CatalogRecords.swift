@@ -205,6 +205,10 @@ public struct MonthlyPlanRecord: Sendable, Equatable {
     public var introductoryOffer: OfferRecord?
     public var introductoryOfferTerritories: [String]?
     public var promotionalOffers: [OfferRecord]
+    public var territoryPrices: [String: String] = [:]
+    public var priceChanges: [PriceChangeRecord] = []
+    /// Read from App Store Connect: what each territory pays today (not compared).
+    public var currentPrices: [String: String] = [:]
 
     public init(availability: AvailabilityRecord? = nil, priceCents: Int? = nil, pricedTerritories: [String]? = nil,
                 introductoryOffer: OfferRecord? = nil, introductoryOfferTerritories: [String]? = nil,
@@ -215,6 +219,13 @@ public struct MonthlyPlanRecord: Sendable, Equatable {
         self.introductoryOffer = introductoryOffer
         self.introductoryOfferTerritories = introductoryOfferTerritories
         self.promotionalOffers = promotionalOffers
+    }
+
+    public static func == (lhs: MonthlyPlanRecord, rhs: MonthlyPlanRecord) -> Bool {
+        lhs.availability == rhs.availability && lhs.priceCents == rhs.priceCents && lhs.pricedTerritories == rhs.pricedTerritories
+            && lhs.introductoryOffer == rhs.introductoryOffer && lhs.introductoryOfferTerritories == rhs.introductoryOfferTerritories
+            && lhs.promotionalOffers == rhs.promotionalOffers && lhs.territoryPrices == rhs.territoryPrices
+            && lhs.priceChanges == rhs.priceChanges
     }
 }
 

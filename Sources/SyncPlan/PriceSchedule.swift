@@ -76,25 +76,40 @@ extension ProductRecord {
     /// The record as of `today`: changes that have started are folded into today's prices, later ones stay.
     public func asOf(_ today: Int) -> ProductRecord {
         var result = self
-        result.priceChanges = []
-        for change in priceChanges.sorted(by: { $0.day < $1.day }) {
-            guard change.day <= today else {
-                result.priceChanges.append(change)
-                continue
-            }
-            if let cents = change.priceCents { result.priceCents = cents }
-            result.territoryPrices.merge(change.territoryPrices) { _, new in new }
+        (result.priceCents, result.territoryPrices, result.priceChanges) = Self.fold(priceCents, territoryPrices, priceChanges, today: today)
+        if var monthly = monthlyPlan {
+            (monthly.priceCents, monthly.territoryPrices, monthly.priceChanges)
+                = Self.fold(monthly.priceCents, monthly.territoryPrices, monthly.priceChanges, today: today)
+            result.monthlyPlan = monthly
         }
         return result
+    }
+
+    static func fold(_ cents: Int?, _ territoryPrices: [String: String], _ changes: [PriceChangeRecord], today: Int)
+        -> (Int?, [String: String], [PriceChangeRecord]) {
+        var cents = cents, territoryPrices = territoryPrices, later: [PriceChangeRecord] = []
+        for change in changes.sorted(by: { $0.day < $1.day }) {
+            guard change.day <= today else {
+                later.append(change)
+                continue
+            }
+            if let new = change.priceCents { cents = new }
+            territoryPrices.merge(change.territoryPrices) { _, new in new }
+        }
+        return (cents, territoryPrices, later)
     }
 
     /// The catalog's territory prices and changes as records (local prices canonical, dates as days).
     mutating func setPricing(from product: Product) {
         territoryPrices = Self.territoryPrices(product.territoryPrices)
-        priceChanges = product.priceChanges.compactMap { change in
+        priceChanges = Self.changes(product.priceChanges, subscription: product.isSubscription)
+    }
+
+    static func changes(_ changes: [PriceChange], subscription: Bool) -> [PriceChangeRecord] {
+        changes.compactMap { change in
             guard let day = change.day else { return nil }
-            return PriceChangeRecord(day: day, priceCents: change.price?.cents, territoryPrices: Self.territoryPrices(change.territoryPrices),
-                                     keepsExistingSubscribers: product.isSubscription ? change.existingSubscribers.map { $0 == .keep } : nil,
+            return PriceChangeRecord(day: day, priceCents: change.price?.cents, territoryPrices: territoryPrices(change.territoryPrices),
+                                     keepsExistingSubscribers: subscription ? change.existingSubscribers.map { $0 == .keep } : nil,
                                      path: change.path)
         }
     }

@@ -77,8 +77,9 @@ public struct ProductIDs: Sendable, Equatable {
     public var promotionalOffers: [String: String]
     public var offerCodes: [String: String]
     public var winBackOffers: [String: String]
-    /// Subscription prices that start after today, by day, so a change the catalog no longer has can be withdrawn.
-    public var scheduledPrices: [Int: [String]] = [:]
+    /// Subscription prices that start after today, by billing plan (`UPFRONT`, `MONTHLY`) and day, so a change the
+    /// catalog no longer has can be withdrawn.
+    public var scheduledPrices: [String: [Int: [String]]] = [:]
 
     public init(resource: String, version: String? = nil, versionEditable: Bool = false, localizations: [String: String] = [:],
                 availability: String? = nil, screenshot: String? = nil, introductoryOffers: [String: String] = [:],

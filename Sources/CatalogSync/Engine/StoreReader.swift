@@ -110,8 +110,9 @@ public struct StoreReader: Sendable {
 
     /// What a USA subscription price point equalizes to in every territory, read once per USD price for the
     /// whole app (every subscription's grid is the same).
-    func equalization(ofPoint point: String, cents: Int) async throws(SyncError) -> [String: String] {
-        if let known = equalizations.value(cents) { return known }
+    func equalization(ofPoint point: String, cents: Int, plan: String = "UPFRONT") async throws(SyncError) -> [String: String] {
+        let key = "\(plan)|\(cents)"
+        if let known = equalizations.value(key) { return known }
         let points = try await pages("reading what \(Price.format(cents: cents)) USD equalizes to") {
             try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: point), query: .init(limit: 8000, include: [.territory])).ok.body.json
         } next: { $0.links.next }.flatMap(\.data)
@@ -121,7 +122,7 @@ public struct StoreReader: Sendable {
                   let price = point.attributes?.customerPrice.flatMap(LocalPrice.canonical) else { continue }
             table[territory] = price
         }
-        equalizations.store(table, for: cents)
+        equalizations.store(table, for: key)
         return table
     }
 
@@ -262,10 +263,10 @@ public struct StoreReader: Sendable {
     }
 }
 
-/// Equalization tables by USD price, shared by the concurrent product reads.
+/// Equalization tables by billing plan and USD price, shared by the concurrent product reads.
 final class EqualizationCache: @unchecked Sendable {
     private let lock = PThreadLock()
-    private var tables: [Int: [String: String]] = [:]
-    func value(_ cents: Int) -> [String: String]? { lock.withLock { tables[cents] } }
-    func store(_ table: [String: String], for cents: Int) { lock.withLock { tables[cents] = table } }
+    private var tables: [String: [String: String]] = [:]
+    func value(_ key: String) -> [String: String]? { lock.withLock { tables[key] } }
+    func store(_ table: [String: String], for key: String) { lock.withLock { tables[key] = table } }
 }

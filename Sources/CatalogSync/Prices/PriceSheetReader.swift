@@ -91,14 +91,14 @@ public struct PriceSheetReader: Sendable {
             prices.append(Dated(territory: territory, day: day, price: customer, proceeds: point.attributes?.proceeds, byHand: false, plan: plan))
         }
         // A territory's price is by hand unless it is what the USA price in force on that day equalizes to.
-        var tables: [Int: [String: String]] = [:]
-        for entry in usa where tables[entry.cents] == nil {
-            tables[entry.cents] = try await reader.equalization(ofPoint: entry.point, cents: entry.cents)
+        var tables: [String: [String: String]] = [:]
+        for entry in usa where tables["\(entry.plan)|\(entry.cents)"] == nil {
+            tables["\(entry.plan)|\(entry.cents)"] = try await reader.equalization(ofPoint: entry.point, cents: entry.cents, plan: entry.plan)
         }
         for index in prices.indices where prices[index].territory != Vocabulary.baseTerritory {
             let price = prices[index]
             let base = usa.filter { $0.plan == price.plan && ($0.day ?? 0) <= (price.day ?? 0) }.max { ($0.day ?? 0) < ($1.day ?? 0) }
-            let equalized = base.flatMap { tables[$0.cents]?[price.territory] }
+            let equalized = base.flatMap { tables["\($0.plan)|\($0.cents)"]?[price.territory] }
             prices[index].byHand = equalized != LocalPrice.canonical(price.price)
         }
         for index in prices.indices where prices[index].territory == Vocabulary.baseTerritory { prices[index].byHand = true }

@@ -36,7 +36,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
                                     priceCents: mode == "FREE_TRIAL" ? nil : price, planType: plan.isEmpty ? nil : plan)
             // A paid offer's territory prices: those that are not what its USD price equalizes to.
             if mode != "FREE_TRIAL", let basePoint, let cents = price, offers.count > 1 {
-                let equalized = try await reader.equalization(ofPoint: basePoint, cents: cents)
+                let equalized = try await reader.equalization(ofPoint: basePoint, cents: cents, plan: plan.isEmpty ? "UPFRONT" : plan)
                 for other in offers {
                     guard let territory = other.relationships?.territory?.data?.id, territory != Vocabulary.baseTerritory,
                           let customer = (other.relationships?.subscriptionPricePoint?.data?.id).flatMap({ points[$0] }).flatMap(LocalPrice.canonical),

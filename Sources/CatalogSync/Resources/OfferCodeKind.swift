@@ -21,7 +21,7 @@ enum OfferCodeKind: ProductResourceKind {
             guard let attributes = offer.attributes, let name = attributes.name, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let offerID = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.subscriptionOfferCodesPricesGetToManyRelated(
                     path: .init(id: offerID), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json

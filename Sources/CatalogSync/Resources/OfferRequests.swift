@@ -87,7 +87,7 @@ enum OfferRequests {
 
     /// An offer's prices as the catalog says them: the USD price (its USA price), and the territories whose price is
     /// not what that USD price equalizes to. One request, plus the equalization once per USD price for the app.
-    static func readPrices<Page: OfferPricePage>(_ context: String, reader: StoreReader,
+    static func readPrices<Page: OfferPricePage>(_ context: String, reader: StoreReader, plan: String?,
                                                  _ fetch: @escaping @Sendable (Client) async throws -> Page)
         async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String]) {
         let pages = try await reader.pages(context, fetch) { $0.nextLink }
@@ -97,7 +97,7 @@ enum OfferRequests {
         guard let usaPoint = prices.first(where: { $0.territory == Vocabulary.baseTerritory })?.point ?? prices.first?.point,
               let cents = points[usaPoint].flatMap({ Price(text: $0)?.cents }) else { return (nil, [:]) }
         guard prices.contains(where: { $0.territory != Vocabulary.baseTerritory }) else { return (cents, [:]) }
-        let equalized = try await reader.equalization(ofPoint: usaPoint, cents: cents)
+        let equalized = try await reader.equalization(ofPoint: usaPoint, cents: cents, plan: plan ?? "UPFRONT")
         var territoryPrices: [String: String] = [:]
         for price in prices where price.territory != Vocabulary.baseTerritory {
             guard let customer = points[price.point].flatMap(LocalPrice.canonical), equalized[price.territory] != customer else { continue }

@@ -23,7 +23,7 @@ enum PromotionalOfferKind: ProductResourceKind {
             guard let attributes = offer.attributes, let code = attributes.offerCode, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let offerID = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.subscriptionPromotionalOffersPricesGetToManyRelated(
                     path: .init(id: offerID), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json

@@ -12,7 +12,7 @@ enum SubscriptionPriceKind: ProductResourceKind {
     static let resource = "subscriptionPrices"
 
     /// One request (or a page per 200 prices): every price with its territory and point; plus, once per USD price
-    /// for the whole app, what it equalizes to, to tell hand-set territory prices from equalized ones.
+    /// and billing plan for the whole app, what it equalizes to, to tell hand-set territory prices from equalized ones.
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         let id = product.ids.resource
         let pages = try await reader.pages("reading the prices of subscription \(product.record.productID)") {
@@ -21,8 +21,8 @@ enum SubscriptionPriceKind: ProductResourceKind {
         var points: [String: String] = [:]
         for case let .subscriptionPricePoints(point) in pages.flatMap({ $0.included ?? [] }) { points[point.id] = point.attributes?.customerPrice }
         var priced: [String: Swift.Set<String>] = [:]
-        var upfront: [DatedPrice] = []
-        var usaPoints: [Int: String] = [:]
+        var byPlan: [String: [DatedPrice]] = [:]
+        var usaPoints: [String: [Int: String]] = [:]
         let today = reader.today
         for price in pages.flatMap(\.data) {
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
@@ -30,61 +30,64 @@ enum SubscriptionPriceKind: ProductResourceKind {
                   let customer = points[point].flatMap(LocalPrice.canonical) else { continue }
             let day = price.attributes?.startDate.flatMap(CalendarDay.parse)
             priced[plan, default: []].insert(territory)
-            if plan == "MONTHLY" {
-                // The monthly plan keeps one price: its USA price today.
-                guard territory == Vocabulary.baseTerritory, (day ?? 0) <= today, let cents = Price(text: customer)?.cents else { continue }
-                product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
-                product.record.monthlyPlan?.priceCents = cents
-                continue
+            if territory == Vocabulary.baseTerritory, let cents = Price(text: customer)?.cents { usaPoints[plan, default: [:]][cents] = point }
+            if let day, day > today { product.ids.scheduledPrices[plan, default: [:]][day, default: []].append(price.id) }
+            byPlan[plan, default: []].append(DatedPrice(territory: territory, day: day, price: customer,
+                                                        keepsExistingSubscribers: price.attributes?.preserved))
+        }
+        for (plan, prices) in byPlan {
+            var tables: [Int: [String: String]] = [:]
+            if prices.contains(where: { $0.territory != Vocabulary.baseTerritory }) {
+                for (cents, point) in usaPoints[plan] ?? [:] {
+                    tables[cents] = try await reader.equalization(ofPoint: point, cents: cents, plan: plan)
+                }
             }
-            if territory == Vocabulary.baseTerritory, let cents = Price(text: customer)?.cents { usaPoints[cents] = point }
-            if let day, day > today, let priceID = Optional(price.id) { product.ids.scheduledPrices[day, default: []].append(priceID) }
-            upfront.append(DatedPrice(territory: territory, day: day, price: customer, keepsExistingSubscribers: price.attributes?.preserved))
-        }
-        var tables: [Int: [String: String]] = [:]
-        if upfront.contains(where: { $0.territory != Vocabulary.baseTerritory }) {
-            for (cents, point) in usaPoints { tables[cents] = try await reader.equalization(ofPoint: point, cents: cents) }
-        }
-        DatedPrice.apply(upfront, to: &product.record, today: today) { cents, territory in tables[cents]?[territory] }
-        product.record.currentPrices = Dictionary(upfront.filter { ($0.day ?? 0) <= today }.sorted { ($0.day ?? 0) < ($1.day ?? 0) }
-            .map { ($0.territory, $0.price) }, uniquingKeysWith: { _, later in later })
-        if let all = priced["UPFRONT"] { product.record.pricedTerritories = all.sorted() }
-        if let monthly = priced["MONTHLY"] {
-            product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
-            product.record.monthlyPlan?.pricedTerritories = monthly.sorted()
+            var view = ProductRecord(productID: product.record.productID, referenceName: "", type: .autoRenewableSubscription)
+            DatedPrice.apply(prices, to: &view, today: today) { cents, territory in tables[cents]?[territory] }
+            let current = Dictionary(prices.filter { ($0.day ?? 0) <= today }.sorted { ($0.day ?? 0) < ($1.day ?? 0) }
+                .map { ($0.territory, $0.price) }, uniquingKeysWith: { _, later in later })
+            if plan == "MONTHLY" {
+                var monthly = product.record.monthlyPlan ?? MonthlyPlanRecord()
+                (monthly.priceCents, monthly.territoryPrices, monthly.priceChanges) = (view.priceCents, view.territoryPrices, view.priceChanges)
+                monthly.currentPrices = current
+                monthly.pricedTerritories = priced[plan]?.sorted()
+                product.record.monthlyPlan = monthly
+            } else {
+                (product.record.priceCents, product.record.territoryPrices, product.record.priceChanges) = (view.priceCents, view.territoryPrices, view.priceChanges)
+                product.record.currentPrices = current
+                product.record.pricedTerritories = priced[plan]?.sorted()
+            }
         }
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
-        let liveSlices = PlanSlice.slices(of: live?.record)
         for (planType, slice) in PlanSlice.slices(of: wanted).sorted(by: { $0.key > $1.key }) {
             guard let cents = slice.priceCents else { continue }
-            let old = liveSlices[planType]
             let territories = slice.availability?.territories ?? builder.territories
-            let plan = slice.named ? planType : nil
-            if planType == "UPFRONT" {
-                planUpfront(wanted, live: live, cents: cents, territories: territories, planType: plan, product: product, builder: &builder)
-                continue
-            }
-            let priced = Swift.Set(old?.pricedTerritories ?? [])
-            if cents != old?.priceCents {
-                builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: slice.path(wanted, "price"),
-                            detail: [slice.detail, "\(territories.count) territories"].compactMap { $0 }.joined(separator: ", "),
-                            fields: [Change.Field("price", from: old?.priceCents.map(Price.format(cents:)), to: Price.format(cents: cents))],
-                            operations: [Set(subscription: product, cents: cents, territories: territories, planType: plan)])
-            } else if case let missing = territories.filter({ !priced.contains($0) }), !missing.isEmpty {
-                builder.add(.update, resource, wanted, path: slice.path(wanted, "price"),
-                            detail: [slice.detail, "\(missing.count) territories without a price"].compactMap { $0 }.joined(separator: ", "),
-                            fields: [Change.Field("pricedTerritories", from: String(priced.count), to: String(priced.count + missing.count))],
-                            operations: [Set(subscription: product, cents: cents, territories: missing, planType: plan)])
-            }
+            planSlice(pricing(of: wanted, plan: planType), live: live.map { pricing(of: $0.record, plan: planType) },
+                      scheduled: live?.ids.scheduledPrices[planType] ?? [:], cents: cents, territories: territories,
+                      planType: slice.named ? planType : nil, detail: slice.detail, path: slice.path(wanted, "price"),
+                      product: product, builder: &builder)
         }
     }
 
-    /// The standard plan: today's base and territory prices, then each scheduled change, each as one line and one PATCH.
-    static func planUpfront(_ wanted: ProductRecord, live: StoreProduct?, cents: Int, territories: [String], planType: String?,
-                            product: ResourceRef, builder: inout PlanBuilder) {
-        var old = live?.record
+    /// A billing plan's prices as a record of their own (the subscription's for the standard plan).
+    static func pricing(of record: ProductRecord, plan: String) -> ProductRecord {
+        guard plan == "MONTHLY" else { return record }
+        var view = record
+        let monthly = record.monthlyPlan
+        view.priceCents = monthly?.priceCents
+        view.territoryPrices = monthly?.territoryPrices ?? [:]
+        view.priceChanges = monthly?.priceChanges ?? []
+        view.pricedTerritories = monthly?.pricedTerritories
+        view.currentPrices = monthly?.currentPrices ?? [:]
+        return view
+    }
+
+    /// One billing plan: today's base and territory prices, then each scheduled change, each as one line and one PATCH.
+    static func planSlice(_ wanted: ProductRecord, live: ProductRecord?, scheduled: [Int: [String]], cents: Int, territories: [String],
+                          planType: String?, detail: String?, path: CatalogPath?, product: ResourceRef, builder: inout PlanBuilder) {
+        var old = live
         // A territory price equal to what that territory pays today is already in place, equalized or not.
         for (territory, price) in wanted.territoryPrices where old?.currentPrices[territory] == price { old?.territoryPrices[territory] = price }
         let overrides = Swift.Set(wanted.territoryPrices.keys)
@@ -92,7 +95,7 @@ enum SubscriptionPriceKind: ProductResourceKind {
         let refusals = builder.priceRefusals(kind: "subscription", wanted)
         var lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today, equalizedCount: equalized.count)
         if !refusals.isEmpty, !lines.isEmpty {
-            builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "price" }, reason: refusals.joined(separator: "; "))
+            builder.add(.refused, resource, wanted, path: path, detail: detail, reason: refusals.joined(separator: "; "))
             return
         }
         let priced = Swift.Set(old?.pricedTerritories ?? [])
@@ -105,7 +108,7 @@ enum SubscriptionPriceKind: ProductResourceKind {
         for line in lines {
             var operations: [any PlannedOperation] = []
             if let day = line.day {
-                if liveChanges[day] != nil, let ids = live?.ids.scheduledPrices[day], !ids.isEmpty {
+                if liveChanges[day] != nil, let ids = scheduled[day], !ids.isEmpty {
                     operations.append(Withdraw(subscription: product, day: day, priceIDs: ids))
                 }
                 if let change = wanted.priceChanges.first(where: { $0.day == day }) {
@@ -124,8 +127,9 @@ enum SubscriptionPriceKind: ProductResourceKind {
                 operations.append(Set(subscription: product, cents: cents, territories: (missing + removed).sorted(), localPrices: changed,
                                       planType: planType, keepsExistingSubscribers: true))
             }
-            builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: line.path ?? wanted.path.map { $0 / "price" },
-                        detail: line.detail, fields: line.fields, operations: operations)
+            let lineDetail = [detail, line.detail].compactMap { $0 }.joined(separator: ", ")
+            builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: line.path ?? path,
+                        detail: lineDetail.isEmpty ? nil : lineDetail, fields: line.fields, operations: operations)
         }
     }
 

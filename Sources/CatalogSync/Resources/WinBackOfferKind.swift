@@ -21,7 +21,7 @@ enum WinBackOfferKind: ProductResourceKind {
             guard let attributes = offer.attributes, let offerID = attributes.offerId, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let resource = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.winBackOffersPricesGetToManyRelated(
                     path: .init(id: resource), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json

@@ -71,6 +71,9 @@ public struct BillingPlan: Sendable, Hashable {
     public var price: Price?
     /// What the customer commits to in total.
     public var commitmentPrice: Price?
+    /// The plan's own prices in territories' currencies (each payment), and its scheduled changes.
+    public var territoryPrices: [TerritoryPrice] = []
+    public var priceChanges: [PriceChange] = []
     public var enabled: Bool?
     /// Offers for this plan only; the subscription's own offers are those of its upfront plan.
     public var introductoryOffer: Offer?

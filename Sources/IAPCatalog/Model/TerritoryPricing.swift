@@ -102,3 +102,25 @@ public enum CalendarDay {
         return "\(year)-\(month < 10 ? "0" : "")\(month)-\(date < 10 ? "0" : "")\(date)"
     }
 }
+
+/// One price schedule of a product: the product's own, or a billing plan's. Rules over prices walk these.
+public struct PriceSchedule: Sendable {
+    public var price: Price?
+    public var territoryPrices: [TerritoryPrice]
+    public var changes: [PriceChange]
+    /// `monthly plan` for a billing plan's schedule; nil for the product's.
+    public var name: String?
+}
+
+extension Product {
+    /// The product's price schedule, then each billing plan's that has a price of its own.
+    public var priceSchedules: [PriceSchedule] {
+        var schedules = [PriceSchedule(price: price ?? resolvedPriceCents.map(Price.init(cents:)), territoryPrices: territoryPrices,
+                                       changes: priceChanges, name: nil)]
+        for plan in billingPlans where plan.type == .monthly {
+            schedules.append(PriceSchedule(price: plan.price, territoryPrices: plan.territoryPrices, changes: plan.priceChanges,
+                                           name: "monthly plan"))
+        }
+        return schedules
+    }
+}

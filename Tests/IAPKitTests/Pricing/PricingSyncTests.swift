@@ -9,7 +9,7 @@ struct PricingSyncTests {
     static let bundleID = "com.example.prices"
     static let today = "2026-11-23"
 
-    static func catalog(iap: String = "", subscription: String = "") -> String {
+    static func catalog(iap: String = "", subscription: String = "", more: String = "") -> String {
         """
         schemaVersion: 1
         app:
@@ -41,7 +41,7 @@ struct PricingSyncTests {
                   - locale: en-US
                     name: Club Monthly
                     description: Every month.
-
+        \(more)
         """
     }
 
@@ -172,6 +172,65 @@ struct PricingSyncTests {
         #expect(lint.stdout.contains("p.csv:3:1") && lint.stdout.contains("`XYZ` is not an App Store territory"), "\(lint.stdout)")
         #expect(lint.stdout.contains("p.csv:4:1") && lint.stdout.contains("territory-price-decimals"), "\(lint.stdout)")
         #expect(lint.stdout.contains("p.csv:2:1") && lint.stdout.contains("IND is priced twice"), "\(lint.stdout)")
+    }
+
+    @Test func offersAndBillingPlansTakeTerritoryPricesAndTheMonthlyPlanItsOwnSchedule() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        let subscription = """
+                    introductoryOffer:
+                      mode: pay-as-you-go
+                      periods: 3
+                      price: 2.99
+                      territoryPrices: {IND: 249}
+                    promotionalOffers:
+                      - offerId: club_back
+                        mode: pay-as-you-go
+                        periods: 2
+                        price: 2.49
+                        territoryPrices: {BRA: 9.90}
+            """
+        let yearly = """
+                  - productId: com.example.prices.club.yearly
+                    referenceName: Club Yearly
+                    period: P1Y
+                    groupLevel: 1
+                    price: 49.99
+                    billingPlans:
+                      - planType: upfront
+                      - planType: monthly
+                        price: 4.99
+                        territoryPrices: {IND: 449}
+                        priceChanges:
+                          - startDate: 2027-03-01
+                            price: 5.49
+                            existingSubscribers: keep
+                    localizations:
+                      - locale: en-US
+                        name: Club Yearly
+                        description: Every year.
+            """
+        let catalog = try Self.write(Self.catalog(subscription: subscription, more: yearly), in: dir)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let push = try AscSyncTests.push(fake, catalog)
+        #expect(push.status == 0, "\(push.stderr)")
+        let again = try Self.plan(fake, catalog)
+        #expect(again.text.contains("0 to create, 0 to update"), "\(again.text)")
+
+        let monthlyScheduled = try Self.prices(fake).filter {
+            let attributes = $0["attributes"] as? [String: Any]
+            return attributes?["planType"] as? String == "MONTHLY" && attributes?["startDate"] as? String == "2027-03-01"
+        }
+        #expect(monthlyScheduled.count == Territories.count - 1, "every territory but IND, which keeps its own monthly price")
+
+        let pulled = dir.file("pulled.yaml")
+        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
+        for line in ["IND: 249", "BRA: 9.90", "IND: 449", "startDate: 2027-03-01"] { #expect(yaml.contains(line), "\(line) in\n\(yaml)") }
+        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
     @Test func theStorefrontTableIsTheOneTheFakeServes() throws {

@@ -10,7 +10,7 @@ struct PriceRule: ProductRule {
                         Example.product("  tier: 87\n  price: ~")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
-        for change in product.priceChanges {
+        for change in product.priceSchedules.flatMap(\.changes) {
             if let price = change.price, let message = Self.gridProblem(price) {
                 context.report(Self.self, message, at: change.path / "price", product: product)
             }

@@ -4,7 +4,7 @@ import IAPCore
 /// Every territory price of a product: today's (`territoryPrices`, price-sheet rows) and each scheduled change's.
 extension Product {
     var everyTerritoryPrice: [TerritoryPrice] {
-        territoryPrices + priceChanges.flatMap(\.territoryPrices) + allOffers.flatMap(\.territoryPrices)
+        priceSchedules.flatMap { $0.territoryPrices + $0.changes.flatMap(\.territoryPrices) } + allOffers.flatMap(\.territoryPrices)
             + billingPlans.flatMap { $0.allOffers.flatMap(\.territoryPrices) }
     }
 }
@@ -41,9 +41,13 @@ struct TerritoryPriceDuplicateRule: ProductRule {
         nonTriggering: [Example.product("  territoryPrices: {IND: 99}\n  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices: {IND: 129}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        for schedule in product.priceSchedules { check(schedule, of: product, in: context) }
+    }
+
+    private func check(_ schedule: PriceSchedule, of product: Product, in context: CatalogLintContext) {
         var seen: [String: TerritoryPrice] = [:]
-        let dated = product.territoryPrices.map { (day: "today", price: $0) }
-            + product.priceChanges.flatMap { change in change.territoryPrices.map { (day: change.startDate ?? "?", price: $0) } }
+        let dated = schedule.territoryPrices.map { (day: "today", price: $0) }
+            + schedule.changes.flatMap { change in change.territoryPrices.map { (day: change.startDate ?? "?", price: $0) } }
         for (day, entry) in dated {
             let key = day + " " + entry.territory
             if let first = seen[key] {
@@ -104,9 +108,13 @@ struct PriceChangeDateRule: ProductRule {
         nonTriggering: [Example.product("  priceChanges:\n    - startDate: 2099-02-01\n      price: 1.29\n    - startDate: 2099-03-01\n      territoryPrices: {IND: 129}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        for schedule in product.priceSchedules { check(schedule.changes, of: product, in: context) }
+    }
+
+    private func check(_ changes: [PriceChange], of product: Product, in context: CatalogLintContext) {
         let today = CalendarDay.today
         var previous: (day: Int, text: String)?
-        for change in product.priceChanges {
+        for change in changes {
             guard let text = change.startDate else { continue }  // the loader reported the missing key
             let at = change.path / "startDate"
             guard let day = CalendarDay.parse(text) else {
@@ -135,15 +143,20 @@ struct PriceChangeSubscribersRule: ProductRule {
         triggering: [Example.subscription("  priceChanges:\n    - startDate: ↓2099-01-15\n      price: 5.99"),
                      Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: ↓stay"),
                      Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: ↓move"),
-                     Example.product("  priceChanges:\n    - startDate: 2099-01-15\n      price: 1.29\n      existingSubscribers: ↓keep")],
+                     Example.product("  priceChanges:\n    - startDate: 2099-01-15\n      price: 1.29\n      existingSubscribers: ↓keep"),
+                     Example.subscription("  period: P1Y\n  price: 49.99\n  billingPlans:\n    - planType: monthly\n      price: 4.99\n      priceChanges:\n        - startDate: ↓2099-01-15\n          price: 5.99")],
         nonTriggering: [Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 5.99\n      existingSubscribers: keep"),
                         Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 3.99\n      existingSubscribers: move")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
-        var regular = product.resolvedPriceCents
-        var territories = Dictionary(product.territoryPrices.compactMap { entry in entry.price.map { (entry.territory, $0.approximateCents) } },
+        for schedule in product.priceSchedules { check(schedule, of: product, in: context) }
+    }
+
+    private func check(_ schedule: PriceSchedule, of product: Product, in context: CatalogLintContext) {
+        var regular = schedule.price?.cents
+        var territories = Dictionary(schedule.territoryPrices.compactMap { entry in entry.price.map { (entry.territory, $0.approximateCents) } },
                                      uniquingKeysWith: { a, _ in a })
-        for change in product.priceChanges {
+        for change in schedule.changes {
             let at = change.path / "existingSubscribers"
             if !product.isSubscription {
                 if change.existingSubscribers != nil || change.existingSubscribersText != nil {

@@ -59,14 +59,26 @@ import Testing
 
         guard let replay else { return }
         // What the products cost beyond the app's lists (territories, products, groups and each group's versions and
-        // subscriptions): at most 3 requests an in-app purchase (localizations with their version, territories, USA
-        // price), at most 4 a subscription plus 1 per paid offer other than the introductory one.
+        // subscriptions): at most 3 requests an in-app purchase (localizations with their version, territories, manual
+        // prices), at most 4 a subscription plus 1 per paid offer other than the introductory one; and, once for the
+        // whole app, what each USD price of each billing plan equalizes to (to tell hand-set territory prices).
         let lists = #/^/v1/(apps|territories)(\?|/[^/]+/(inAppPurchasesV2|subscriptionGroups)\?|$)|^/v1/subscriptionGroups/[^/]+/(versions|subscriptions)\?/#
         let perProduct = replay.asked.filter { (try? lists.prefixMatch(in: $0)) == nil }.count
         let budget = 3 * snapshot.inAppPurchases.count + snapshot.groups.flatMap(\.subscriptions).reduce(0) { sum, product in
             sum + 4 + (product.record.promotionalOffers + product.record.offerCodes + product.record.winBackOffers).filter { $0.priceCents != nil }.count
         }
-        #expect(perProduct > 0 && perProduct <= budget, "\(perProduct) requests about single products, budget \(budget): \(replay.asked)")
+        var usdPrices = Set<String>()
+        for product in snapshot.groups.flatMap(\.subscriptions) {
+            let record = product.record
+            let offers = [record.introductoryOffer].compactMap { $0 } + record.promotionalOffers + record.offerCodes + record.winBackOffers
+            for cents in [record.priceCents] + offers.map(\.priceCents) { if let cents { usdPrices.insert("UPFRONT \(cents)") } }
+            let monthly = record.monthlyPlan
+            let monthlyOffers = [monthly?.introductoryOffer].compactMap { $0 } + (monthly?.promotionalOffers ?? [])
+            for cents in [monthly?.priceCents] + monthlyOffers.map(\.priceCents) { if let cents { usdPrices.insert("MONTHLY \(cents)") } }
+        }
+        let equalizations = replay.asked.filter { $0.contains("/equalizations") }.count
+        #expect(equalizations <= usdPrices.count, "\(equalizations) equalization reads for \(usdPrices.count) USD prices")
+        #expect(perProduct > 0 && perProduct <= budget + usdPrices.count, "\(perProduct) requests about single products, budget \(budget): \(replay.asked)")
     }
 }
 

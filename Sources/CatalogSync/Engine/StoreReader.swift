@@ -84,27 +84,27 @@ public struct StoreReader: Sendable {
     func readPriceGrids(into snapshot: inout StoreSnapshot) async throws(SyncError) {
         let territories = gridTerritories.filter { $0 != Vocabulary.baseTerritory && snapshot.territories.contains($0) }
         guard !territories.isEmpty else { return }
+        let what = "reading the price points of \(territories.joined(separator: ", "))"
         if let first = snapshot.inAppPurchases.first?.ids.resource {
-            let points = try await pages("reading the price points of \(territories.joined(separator: ", "))") {
+            let points = try await pages(what) {
                 try await $0.inAppPurchasesV2PricePointsGetToManyRelated(
                     path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
             } next: { $0.links.next }.flatMap(\.data)
-            for point in points {
-                guard let territory = point.relationships?.territory?.data?.id,
-                      let price = point.attributes?.customerPrice.flatMap(LocalPrice.canonical) else { continue }
-                snapshot.priceGrids["inAppPurchase|\(territory)", default: []].append(price)
-            }
+            Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: "inAppPurchase", to: &snapshot)
         }
         if let first = snapshot.groups.lazy.flatMap(\.subscriptions).first?.ids.resource {
-            let points = try await pages("reading the price points of \(territories.joined(separator: ", "))") {
+            let points = try await pages(what) {
                 try await $0.subscriptionsPricePointsGetToManyRelated(
                     path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
             } next: { $0.links.next }.flatMap(\.data)
-            for point in points {
-                guard let territory = point.relationships?.territory?.data?.id,
-                      let price = point.attributes?.customerPrice.flatMap(LocalPrice.canonical) else { continue }
-                snapshot.priceGrids["subscription|\(territory)", default: []].append(price)
-            }
+            Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: "subscription", to: &snapshot)
+        }
+    }
+
+    static func addGrid(_ points: [(territory: String?, price: String?)], kind: String, to snapshot: inout StoreSnapshot) {
+        for point in points {
+            guard let territory = point.territory, let price = point.price.flatMap(LocalPrice.canonical) else { continue }
+            snapshot.priceGrids["\(kind)|\(territory)", default: []].append(price)
         }
     }
 

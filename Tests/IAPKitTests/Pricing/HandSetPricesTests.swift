@@ -59,12 +59,6 @@ struct HandSetPricesTests {
             included: [.SubscriptionPriceInlineCreate(price)])
         _ = try await asc.send { try await $0.subscriptionsUpdateInstance(path: .init(id: subscription), body: .json(update)).ok }
 
-        let pulled = dir.file("pulled.yaml")
-        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", PricingSyncTests.bundleID], environment: fake.environment)
-        #expect(pull.status == 0, "\(pull.stderr)")
-        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
-        for line in ["IND: 99", "startDate: 2027-01-15", "price: 1.29", "BRA: 14.90"] { #expect(yaml.contains(line), "\(line) in\n\(yaml)") }
-        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
-        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        try PricingSyncTests.pullAndCheck(fake, into: dir, holds: ["IND: 99", "startDate: 2027-01-15", "price: 1.29", "BRA: 14.90"])
     }
 }

@@ -62,6 +62,18 @@ struct PricingSyncTests {
         return (result.status, result.stdout + result.stderr)
     }
 
+    /// Pulls the app into a new catalog, checks it holds `lines`, and that it plans with no change.
+    static func pullAndCheck(_ fake: FakeAppStoreConnect, into dir: TemporaryDirectory, holds lines: [String],
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let pulled = dir.file("pulled.yaml")
+        let pull = try iapkit(["asc", "pull", "-o", pulled, "--force", "--bundle-id", bundleID], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)", sourceLocation: sourceLocation)
+        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
+        for line in lines { #expect(yaml.contains(line), "\(line) in\n\(yaml)", sourceLocation: sourceLocation) }
+        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
+    }
+
     static func prices(_ fake: FakeAppStoreConnect) throws -> [[String: Any]] {
         try AscSyncTests.resources(fake, "subscriptionPrices")
     }
@@ -151,16 +163,8 @@ struct PricingSyncTests {
         #expect(try AscSyncTests.push(fake, catalog).status == 0)
         #expect(try Self.plan(fake, catalog).text.contains("0 to create, 0 to update"))
 
-        // Pull writes what App Store Connect holds, prices set by another hand included; the pulled catalog plans clean.
-        let pulled = dir.file("pulled.yaml")
-        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
-        #expect(pull.status == 0, "\(pull.stderr)")
-        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
-        for line in ["IND: 99", "JPN: 160", "BRA: 5.90", "startDate: 2027-01-15", "IND: 129"] {
-            #expect(yaml.contains(line), "\(line) in\n\(yaml)")
-        }
-        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
-        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        // Pull writes what App Store Connect holds into a catalog that knows no sheet; it plans clean.
+        try Self.pullAndCheck(fake, into: dir, holds: ["IND: 99", "JPN: 160", "BRA: 5.90", "startDate: 2027-01-15", "IND: 129"])
     }
 
     @Test func aPriceSheetRowIsReportedAtItsLineInTheSheet() throws {
@@ -224,13 +228,7 @@ struct PricingSyncTests {
         }
         #expect(monthlyScheduled.count == Territories.count - 1, "every territory but IND, which keeps its own monthly price")
 
-        let pulled = dir.file("pulled.yaml")
-        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
-        #expect(pull.status == 0, "\(pull.stderr)")
-        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
-        for line in ["IND: 249", "BRA: 9.90", "IND: 449", "startDate: 2027-03-01"] { #expect(yaml.contains(line), "\(line) in\n\(yaml)") }
-        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
-        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        try Self.pullAndCheck(fake, into: dir, holds: ["IND: 249", "BRA: 9.90", "IND: 449", "startDate: 2027-03-01"])
     }
 
     @Test func theStorefrontTableIsTheOneTheFakeServes() throws {

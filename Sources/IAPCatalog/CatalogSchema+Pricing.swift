@@ -71,7 +71,13 @@ extension NodeReader {
     /// Reads a price sheet: a CSV file with a header row naming `territory` and `price`, and optionally `startDate`.
     /// Each row gets the path `priceSheet[N]` and the sheet's own file, line and column as its location.
     func readPriceSheet(_ relative: String, path: CatalogPath) throws(IAPKitError) -> [TerritoryPrice] {
-        let file = relative.hasPrefix("/") ? relative : Path.join(Path.parent(catalog.file), relative)
+        // A sheet belongs beside the catalog: a path that leaves its folder would let a catalog read any file.
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true)
+        guard !relative.hasPrefix("/"), !components.contains(".."), !components.isEmpty else {
+            report("price sheet `\(relative)` must be a relative path inside the catalog's folder", at: path)
+            return []
+        }
+        let file = Path.join(Path.parent(catalog.file), relative)
         guard FileManager.default.fileExists(atPath: file) else {
             report("price sheet `\(relative)` does not exist (paths are relative to the catalog's folder)", at: path)
             return []

@@ -29,7 +29,7 @@ $iapkit export json examples/catalog.yaml -o "$out/catalog.json"
 $iapkit export plist examples/catalog.yaml -o "$out/ProductIDs.plist"
 
 # The sync needs App Store Connect; here it runs against the project's fake on loopback, with a throwaway key.
-step "iapkit asc push, plan --check, pull (against a local fake App Store Connect)"
+step "iapkit asc push, plan --check, prices, pull (against a local fake App Store Connect)"
 fake=$(mktemp -d)
 eval "$(python3 scripts/demo/start-fake-asc.py --bundle-id com.example.fruitstand --dir "$fake")"
 trap 'kill "$(cat "$fake/fake-asc.pid")" 2>/dev/null; rm -rf "$fake"' EXIT
@@ -37,6 +37,7 @@ $iapkit asc plan examples/catalog.yaml > "$out/asc-plan-before.txt"
 tail -n 1 "$out/asc-plan-before.txt"
 $iapkit asc push examples/catalog.yaml --yes
 $iapkit asc plan examples/catalog.yaml --check
+$iapkit asc prices examples/catalog.yaml --format csv -o "$out/prices.csv"
 mkdir -p "$out/pulled"
 $iapkit asc pull --bundle-id com.example.fruitstand -o "$out/pulled/catalog.yaml"
 $iapkit asc plan "$out/pulled/catalog.yaml" --check

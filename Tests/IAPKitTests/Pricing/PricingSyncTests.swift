@@ -319,3 +319,23 @@ struct PriceSheetTests {
         #expect(values.last as? String == "keep")
     }
 }
+
+/// A price sheet is read only from inside the catalog's folder, and a bad one is a located finding, not a crash.
+@Suite
+struct PriceSheetInputTests {
+    @Test(arguments: [("../outside.csv", "must be a relative path inside the catalog's folder"),
+                      ("/etc/passwd", "must be a relative path inside the catalog's folder"),
+                      ("missing.csv", "does not exist"),
+                      ("no-header.csv", "needs a header row with the columns `territory,price`"),
+                      ("comma.csv", "write the decimal separator as a point")])
+    func aBadPriceSheetIsAFindingAtTheKey(sheet: String, message: String) throws {
+        let dir = TemporaryDirectory()
+        try "IND,99\n".write(toFile: dir.file("no-header.csv"), atomically: true, encoding: .utf8)
+        try "territory,price\nBRA,\"14,90\"\n".write(toFile: dir.file("comma.csv"), atomically: true, encoding: .utf8)
+        let catalog = try PricingSyncTests.write(PricingSyncTests.catalog(iap: "    priceSheet: \(sheet)\n"), in: dir)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains(message), "\(lint.stdout)")
+        #expect(lint.stdout.contains("catalog.yaml:10:") || lint.stdout.contains("comma.csv:2:1"), "\(lint.stdout)")
+    }
+}

@@ -136,6 +136,9 @@ extension String {
 
 /// Numbers written as `String(format:)` wrote them, without it (it is not in FoundationEssentials).
 public enum Format {
+    /// `1 territory price`, `3 territory prices`: a count with its noun, plural by adding `s`.
+    public static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
+
     /// `value` in decimal, left-padded with zeros to `width` digits (`%04d`).
     public static func padded(_ value: Int, width: Int) -> String {
         let digits = String(value.magnitude)

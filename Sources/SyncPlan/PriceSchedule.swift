@@ -248,7 +248,7 @@ public enum PricingDiff {
         if !fields.isEmpty {
             var detail: [String] = []
             if let equalizedCount, wanted.priceCents != live?.priceCents { detail.append("\(equalizedCount) equalized territories") }
-            if !wanted.territoryPrices.isEmpty { detail.append("\(wanted.territoryPrices.count) territory prices") }
+            if !wanted.territoryPrices.isEmpty { detail.append(Format.count(wanted.territoryPrices.count, "territory price")) }
             lines.append(Line(day: nil, detail: detail.isEmpty ? nil : detail.joined(separator: ", "), fields: fields, path: nil))
         }
         let liveChanges = Dictionary((live?.priceChanges ?? []).map { ($0.day, $0) }, uniquingKeysWith: { a, _ in a })

@@ -1,6 +1,7 @@
 import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
+import IAPCore
 import SyncPlan
 
 /// An in-app purchase's price schedule (`inAppPurchasePriceSchedules`): the USD price in the base territory, from
@@ -57,7 +58,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
         var schedule: PriceScheduleRecord
         var summary: String {
             "set the USD price \(Price.format(cents: schedule.cents))"
-                + (schedule.localPrices.isEmpty ? "" : ", \(schedule.localPrices.count) territory prices")
+                + (schedule.localPrices.isEmpty ? "" : ", " + Format.count(schedule.localPrices.count, "territory price"))
                 + (schedule.changes.isEmpty ? "" : ", \(schedule.changes.count) scheduled changes")
         }
         var estimatedRequests: Int { 1 + schedule.baseCents.count + (schedule.localPrices.isEmpty ? 0 : 1) }

@@ -1,6 +1,7 @@
 import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
+import IAPCore
 import SyncPlan
 
 /// A subscription's prices (`subscriptionPrices`), one per territory, billing plan and start date: the USA price
@@ -147,7 +148,7 @@ enum SubscriptionPriceKind: ProductResourceKind {
         var keepsExistingSubscribers = false
         var summary: String {
             var text = "set the \(planType.map { $0.lowercased() + " " } ?? "")price \(Price.format(cents: cents)) USD in \(territories.count) territories"
-            if !localPrices.isEmpty { text += " and \(localPrices.count) territory prices" }
+            if !localPrices.isEmpty { text += " and " + Format.count(localPrices.count, "territory price") }
             if let day { text += " from \(CalendarDay.format(day))" }
             return text
         }

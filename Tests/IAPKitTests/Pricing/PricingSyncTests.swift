@@ -134,7 +134,7 @@ struct PricingSyncTests {
         let edited = try Self.write(Self.catalog(iap: Self.overrides, subscription: changed), in: dir)
         let plan = try Self.plan(fake, edited)
         #expect(plan.status == 0)
-        #expect(plan.text.contains(#"~ subscriptionPrices com.example.prices.club.monthly [1 territory prices]: BRA "14.90" -> "19.90""#), "\(plan.text)")
+        #expect(plan.text.contains(#"~ subscriptionPrices com.example.prices.club.monthly [1 territory price]: BRA "14.90" -> "19.90""#), "\(plan.text)")
         #expect(plan.text.contains(#"[from 2027-01-15, existing subscribers keep their price]: IND "499" -> "529""#), "\(plan.text)")
         #expect(try AscSyncTests.push(fake, edited).status == 0)
         #expect(try Self.plan(fake, edited).text.contains("0 to create, 0 to update"))

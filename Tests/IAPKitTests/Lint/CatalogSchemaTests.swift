@@ -39,7 +39,9 @@ import Testing
                 'introductoryOffer': keys(d['subscription']['properties']['introductoryOffer']),
                 'promotionalOffer': keys(d['subscription']['properties']['promotionalOffers']['items']),
                 'offerCode': keys(d['subscription']['properties']['offerCodes']['items']),
-                'winBackOffer': keys(d['subscription']['properties']['winBackOffers']['items'])}, sort_keys=True))
+                'winBackOffer': keys(d['subscription']['properties']['winBackOffers']['items']),
+                'assetPack': keys(d['assetPack']),
+                'fileSelector': keys(d['assetPack']['properties']['files']['items'])}, sort_keys=True))
             """, [Paths.repository + "/schemas/catalog.schema.json"])
         let schema = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: [String]]
         let loader: [String: [String]] = [
@@ -48,6 +50,7 @@ import Testing
             "groupLocalization": CatalogKeys.groupLocalization, "review": CatalogKeys.review,
             "introductoryOffer": CatalogKeys.introductoryOffer, "promotionalOffer": CatalogKeys.promotionalOffer,
             "offerCode": CatalogKeys.offerCode, "winBackOffer": CatalogKeys.winBackOffer,
+            "assetPack": CatalogKeys.assetPack, "fileSelector": CatalogKeys.fileSelector,
         ]
         for (name, keys) in loader { #expect(schema[name] == keys.sorted(), "\(name)") }
     }

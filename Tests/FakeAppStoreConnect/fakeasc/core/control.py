@@ -30,6 +30,7 @@ SETTING_CHECKS = {
     "rateLimitWindowSeconds": _number(0, exclusive=True), "autoCreateVersions": _flag,
     "assetProcessingReads": _count(0), "strictOfferRules": _flag, "emptyToOne": lambda v: v in ("null", "404"),
     "firstPriceByPostFails": _flag, "latencyMs": lambda v: _number(0)(v) and v <= 60000,
+    "backgroundAssetProcessing": lambda v: v in ("COMPLETE", "FAILED"), "backgroundAssetProcessingReads": _count(0),
 }
 
 

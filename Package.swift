@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "AssetPacks"]),
         // Catalog and App Store Connect state as records, the plan between them and its report: pure, no network.
         .target(name: "SyncPlan", dependencies: [
-            "IAPCore", "IAPCatalog", "AssetPacks", .product(name: "Crypto", package: "swift-crypto"),
+            "IAPCore", "IAPCatalog", "HostedContent", "AssetPacks", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The sync engine and its resource kinds: reads App Store Connect, plans, pushes, pulls, exports requests.
         .target(name: "CatalogSync", dependencies: [

@@ -72,8 +72,9 @@ public struct AssetPackPackager: Sendable {
                 throw .invalidArgument("asset pack `\(id)`: its file selectors do not match its folder; run `iapkit lint catalog`")
             }
             let digest = try selection.contentDigest()
-            let archiveName = id + ".aar"
-            let archivePath = Path.join(output, archiveName)
+            let archivePath = Path.join(output, id + ".aar")
+            // The lock names the archive relative to its own folder, so `asc push` finds it from the catalog.
+            let archiveName = Self.relative(archivePath, to: Path.parent(options.lockPath))
             let manifestPath = Path.join(output, AssetPackManifest.fileName(packID: id))
             if let entry = lock.assetPacks[id], entry.contentDigest == digest, entry.archive == archiveName,
                FileManager.default.fileExists(atPath: manifestPath),
@@ -101,12 +102,21 @@ public struct AssetPackPackager: Sendable {
         return built
     }
 
+    static func relative(_ path: String, to folder: String) -> String {
+        func absolute(_ path: String) -> String {
+            Path.standardized(path.hasPrefix("/") ? path : Path.join(FileManager.default.currentDirectoryPath, path))
+        }
+        let full = absolute(path), base = absolute(folder)
+        if base == "/" { return String(full.dropFirst()) }
+        return full.hasPrefix(base + "/") ? String(full.dropFirst(base.count + 1)) : full
+    }
+
     static func manifestJSON(_ built: [Built]) -> JSONValue {
         .object([
             ("tool", .object([("name", .string("iapkit"))])),
             ("format", .string("aar")),
             ("assetPacks", .array(built.map { item in
-                .object([("assetPackId", .string(item.packID)), ("fileName", .string(item.entry.archive)),
+                .object([("assetPackId", .string(item.packID)), ("fileName", .string(Path.lastComponent(item.archivePath))),
                          ("manifest", .string(Path.lastComponent(item.manifestPath))), ("size", .int(item.entry.size)),
                          ("sha256", .string(item.entry.sha256)), ("contentDigest", .string(item.entry.contentDigest))])
             })),

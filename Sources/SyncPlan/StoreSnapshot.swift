@@ -6,6 +6,8 @@ public struct StoreSnapshot: Sendable {
     public var territories: [String]
     public var inAppPurchases: [StoreProduct]
     public var groups: [StoreGroup]
+    /// The app's asset packs (background assets) and their versions.
+    public var assetPacks: [StoreAssetPack] = []
 
     public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = []) {
         self.app = app

@@ -118,8 +118,9 @@ struct AscCommand: ParsableCommand {
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
         let snapshot = try await reader.snapshot(app: app)
-        let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
+        var desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
                                          baseDirectory: Path.parent(catalogPath))
+        desired.assetPacks = try AssetPackRecord.desired(catalog: catalog, baseDirectory: Path.parent(catalogPath))
         return (Planner(catalog: catalog, desired: desired).plan(against: snapshot), asc)
     }
 
@@ -199,6 +200,11 @@ struct AscCommand: ParsableCommand {
             if plan.count(.refused) > 0 {
                 Terminal.error("the plan has \(plan.count(.refused)) change(s) App Store Connect forbids (marked !); fix the catalog first")
                 throw ExitCode(1)
+            }
+            let unbuilt = AssetPackPush.unbuilt(plan)
+            if !unbuilt.isEmpty {
+                throw IAPKitError.invalidArgument("no archive matches the content of asset pack\(unbuilt.count == 1 ? "" : "s") "
+                    + unbuilt.joined(separator: ", ") + ": run `iapkit package --catalog \(catalog) --asset-packs` first; nothing was changed")
             }
             guard !plan.operations.isEmpty else {
                 Terminal.writeError("App Store Connect already matches \(catalog); nothing to push.\n")

@@ -30,7 +30,7 @@ struct AscCommand: ParsableCommand {
               iapkit asc push --yes
               iapkit asc pull -o catalog.yaml
             """,
-        subcommands: [Pull.self, PlanCommand.self, Push.self]
+        subcommands: [Pull.self, PlanCommand.self, Push.self, Submit.self]
     )
 
     /// The API key, the server and the app, the same for every `asc` command.

@@ -122,11 +122,24 @@ struct ExportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "plist",
             abstract: "The product IDs as an XML property-list array, for the app bundle.",
-            discussion: "Example:\n  iapkit export plist -o MyApp/ProductIDs.plist")
+            discussion: """
+                With --asset-packs: a dictionary of asset pack ID to its DownloadPolicy and the product IDs whose
+                purchase unlocks it (UnlockedBy), for the app to know which packs a purchase opens.
+
+                Examples:
+                  iapkit export plist -o MyApp/ProductIDs.plist
+                  iapkit export plist --asset-packs -o MyApp/AssetPacks.plist
+                """)
 
         @OptionGroup var common: Common
 
-        func run() throws { try common.emit(try ServerCatalogExporter.plist(try common.load())) }
+        @Flag(help: "Write the asset packs and the products that unlock them instead of the product IDs.")
+        var assetPacks = false
+
+        func run() throws {
+            let catalog = try common.load()
+            try common.emit(assetPacks ? try AssetPackMap.plist(catalog) : try ServerCatalogExporter.plist(catalog))
+        }
     }
 }
 

@@ -76,6 +76,9 @@ struct AssetPackFilesRule: CatalogRule {
                     case let .sourceMissing(reason):
                         context.report(Self.self, "\(name): the source folder \(selection.sourceFolder) \(reason)",
                                        at: pack.path / "source", productID: nil)
+                    case let .noMatch(selector) where pack.files.isEmpty:
+                        context.report(Self.self, "\(name): the source folder \(selection.sourceFolder) holds no file yet; "
+                                           + "the packaging tool would refuse it", at: selector.path, productID: nil)
                     case let .noMatch(selector):
                         context.report(Self.self, "\(name): `\(selector.value)` matches no file in \(selection.sourceFolder); "
                                            + "the packaging tool would refuse it", at: selector.path, productID: nil)

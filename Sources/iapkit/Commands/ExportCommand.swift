@@ -98,9 +98,10 @@ struct ExportCommand: ParsableCommand {
 
         func run() async throws {
             let catalog = try common.load()
-            let desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
+            var desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
                                              baseDirectory: Path.parent(common.catalog),
                                              unreadableScreenshots: .skip)
+            desired.assetPacks = try AssetPackRecord.desired(catalog: catalog, baseDirectory: Path.parent(common.catalog))
             let empty = StoreSnapshot(app: StoreApp(id: appID, bundleID: catalog.app.bundleID ?? ""), territories: Territories.all)
             let plan = Planner(catalog: catalog, desired: desired).plan(against: empty)
             try common.emit(try await RequestExport.requests(for: plan).serialized(.pretty))

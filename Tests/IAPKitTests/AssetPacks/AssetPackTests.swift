@@ -148,6 +148,29 @@ import Testing
         #expect(AssetPackFixture.builds(log) == ["kiwi"])
     }
 
+    @Test func exportAscListsThePackUploads() throws {
+        let project = try AssetPackFixture.project()
+        let catalog = project.file("catalog.yaml")
+        let built = try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", project.file("build")],
+                               environment: AssetPackFixture.toolEnvironment(log: project.file("tool.log")))
+        #expect(built.status == 0, "\(built.stderr)")
+        let result = try iapkit(["export", "asc", catalog, "--app-id", "1234567890", "-o", project.file("requests.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try python("""
+            import json, sys
+            lock = json.load(open(sys.argv[2]))
+            files = [r['body']['data']['attributes'] for r in json.load(open(sys.argv[1]))
+                     if r['method'] == 'POST' and r['path'] == '/v1/backgroundAssetUploadFiles']
+            assert [f['assetType'] for f in files] == ['MANIFEST', 'ASSET'] * 3, files
+            for f in files[1::2]:
+                pack = f['fileName'].split('-')[0]
+                assert f['fileName'] == '%s-%s.aar' % (pack, lock['assetPacks'][pack]['contentDigest'][7:])
+                assert f['fileSize'] == lock['assetPacks'][pack]['size']
+            print(len(files))
+            """, [project.file("requests.json"), project.file("iapkit.lock")])
+        #expect(out == "6\n")
+    }
+
     @Test func exportsCarryThePackToProductMap() throws {
         let project = try AssetPackFixture.project()
         let catalog = project.file("catalog.yaml")

@@ -18,9 +18,22 @@ enum AssetPackFixture {
 
     /// The environment that points iapkit at the packaging tool and logs each run of the stand-in.
     static func toolEnvironment(log: String) -> [String: String] {
-        let real = ProcessInfo.processInfo.environment["IAPKIT_BA_PACKAGE"]
-        return ["IAPKIT_BA_PACKAGE": real ?? standIn, "BA_STANDIN_LOG": log]
+        let real = ProcessInfo.processInfo.environment["IAPKIT_BA_PACKAGE"] ?? ""
+        return ["IAPKIT_BA_PACKAGE": real.isEmpty ? standIn : real, "BA_STANDIN_LOG": log]
     }
+
+    /// Each archive's inode: a rebuilt archive is a new file renamed into place, one kept is the same file.
+    static func inodes(_ folder: String) -> [String: UInt64] {
+        var result: [String: UInt64] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".aar") {
+            var info = stat()
+            if stat(folder + "/" + name, &info) == 0 { result[name] = UInt64(info.st_ino) }
+        }
+        return result
+    }
+
+    /// Whether the tests run the stand-in (which logs its runs) rather than Apple's tool.
+    static var usingStandIn: Bool { (ProcessInfo.processInfo.environment["IAPKIT_BA_PACKAGE"] ?? "").isEmpty }
 
     /// The pack IDs the stand-in built, one a run, in order.
     static func builds(_ log: String) -> [String] {

@@ -134,6 +134,7 @@ struct AssetPackUnlockRule: CatalogRule {
         nonTriggering: [AssetPackExample.catalog(), AssetPackExample.catalog([AssetPackExample.pack(unlockedBy: nil)])])
 
     func check(_ context: CatalogLintContext) {
+        guard context.catalog.assetPacks.contains(where: { !$0.unlockedBy.isEmpty }) else { return }
         var products: [String: Product] = [:]
         for product in context.allProducts { if let id = product.productID, products[id] == nil { products[id] = product } }
         for pack in context.catalog.assetPacks {

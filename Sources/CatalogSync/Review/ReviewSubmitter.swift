@@ -31,9 +31,10 @@ public struct ReviewSubmitter: Sendable {
         public var skipped: [String] = []
     }
 
-    /// The catalog's packs whose latest version is COMPLETE and holds the catalog's content; with `products`, the
-    /// in-app purchases and subscriptions App Store Connect shows as ready to submit.
-    public static func select(_ snapshot: StoreSnapshot, desired: CatalogRecords, products: Bool) -> Selection {
+    /// The catalog's packs whose latest version is COMPLETE and holds the catalog's content; with `products` (the
+    /// catalog's product IDs), those of its in-app purchases and subscriptions App Store Connect shows as ready to
+    /// submit.
+    public static func select(_ snapshot: StoreSnapshot, desired: CatalogRecords, products: Set<String>?) -> Selection {
         var selection = Selection()
         let live = Dictionary(snapshot.assetPacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for pack in desired.assetPacks {
@@ -50,13 +51,13 @@ public struct ReviewSubmitter: Sendable {
                 selection.items.append(Item(kind: .backgroundAssetVersion, id: version.resourceID, name: name))
             }
         }
-        guard products else { return selection }
+        guard let products else { return selection }
         let ready = "READY_TO_SUBMIT"
-        for product in snapshot.inAppPurchases where product.state == ready {
+        for product in snapshot.inAppPurchases where product.state == ready && products.contains(product.record.productID) {
             guard let version = product.ids.version else { continue }
             selection.items.append(Item(kind: .inAppPurchaseVersion, id: version, name: "in-app purchase \(product.record.productID)"))
         }
-        for product in snapshot.groups.flatMap(\.subscriptions) where product.state == ready {
+        for product in snapshot.groups.flatMap(\.subscriptions) where product.state == ready && products.contains(product.record.productID) {
             guard let version = product.ids.version else { continue }
             selection.items.append(Item(kind: .subscriptionVersion, id: version, name: "subscription \(product.record.productID)"))
         }

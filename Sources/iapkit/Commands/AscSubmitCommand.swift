@@ -52,7 +52,8 @@ extension AscCommand {
             let snapshot = try await reader.snapshot(app: app)
             var desired = CatalogRecords()
             desired.assetPacks = try AssetPackRecord.desired(catalog: loaded, baseDirectory: Path.parent(catalog))
-            let selection = ReviewSubmitter.select(snapshot, desired: desired, products: withIaps)
+            let selection = ReviewSubmitter.select(snapshot, desired: desired,
+                                                   products: withIaps ? Set(loaded.allProducts.compactMap(\.productID)) : nil)
             for note in selection.skipped { Terminal.writeError("- \(note)\n") }
             guard !selection.items.isEmpty else {
                 throw IAPKitError.invalidArgument("nothing is ready for review; nothing was submitted")

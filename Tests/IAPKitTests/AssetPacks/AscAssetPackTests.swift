@@ -141,4 +141,26 @@ import Testing
         let items = try AscSyncTests.resources(setup.fake, "reviewSubmissionItems")
         #expect(items.count == 4, "one item before the failure, three after")
     }
+
+    @Test func submitWithIapsAddsTheCatalogsProductsReadyToSubmit() throws {
+        let setup = try Self.setUp()
+        // App Store Connect already has the catalog's product, ready to submit, and another one the catalog lacks.
+        let ready: [String: Any] = ["inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT",
+                                    "versionState": "PREPARE_FOR_SUBMISSION", "prices": [["territory": "USA", "usd": "1.99"]]]
+        try setup.fake.control("POST", "seed", ["bundleId": Self.bundleID, "inAppPurchases": [
+            ready.merging(["productId": "com.example.packs.level1", "name": "Level One",
+                           "localizations": [["locale": "en-US", "name": "Level One", "description": "The forest level."]]]) { $1 },
+            ready.merging(["productId": "com.example.packs.other", "name": "Other",
+                           "localizations": [["locale": "en-US", "name": "Other", "description": "Not in the catalog."]]]) { $1 },
+        ]])
+        try setup.package()
+        #expect(try setup.push().status == 0)
+        let submitted = try iapkit(["asc", "submit", setup.catalog, "--with-iaps", "--yes"], environment: setup.fake.environment)
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        #expect(submitted.stderr.contains("+ in-app purchase com.example.packs.level1"), "\(submitted.stderr)")
+        #expect(!submitted.stderr.contains("com.example.packs.other"))
+        let items = try AscSyncTests.resources(setup.fake, "reviewSubmissionItems")
+        let kinds = items.flatMap { (($0["relationships"] as? [String: Any]) ?? [:]).keys }.sorted()
+        #expect(kinds == ["backgroundAssetVersion", "backgroundAssetVersion", "backgroundAssetVersion", "inAppPurchaseVersion"], "\(items)")
+    }
 }

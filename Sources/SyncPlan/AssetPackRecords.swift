@@ -90,11 +90,14 @@ public struct StoreAssetPack: Sendable {
     public var resourceID: String
     /// Oldest first.
     public var versions: [StoreAssetPackVersion]
+    /// What the pack counts against the app's 200 GB: App Store Connect's `usedBytes`, its largest version.
+    public var usedBytes: Int
 
-    public init(id: String, resourceID: String, versions: [StoreAssetPackVersion] = []) {
+    public init(id: String, resourceID: String, versions: [StoreAssetPackVersion] = [], usedBytes: Int = 0) {
         self.id = id
         self.resourceID = resourceID
         self.versions = versions
+        self.usedBytes = usedBytes
     }
 }
 

@@ -49,14 +49,23 @@ enum BackgroundAssetKind: AppResourceKind {
                                              state: version.attributes?.state?.rawValue ?? "AWAITING_UPLOAD",
                                              contentDigest: fileName.flatMap { AssetPackRecord.digest(fromUploadFileName: $0, id: identifier) })
             }.sorted { $0.number < $1.number }
-            return StoreAssetPack(id: identifier, resourceID: pack.id, versions: versions)
+            return StoreAssetPack(id: identifier, resourceID: pack.id, versions: versions,
+                                  usedBytes: Int(pack.attributes?.usedBytes ?? 0))
         }
     }
 
     // MARK: Plan
 
+    /// App Store Connect's limits per app: pack IDs, and bytes counted as the sum of each pack's largest version.
+    static let maximumPacks = 100
+    static let maximumBytes = 200_000_000_000
+
     static func plan(_ desired: CatalogRecords, store: StoreSnapshot, builder: inout PlanBuilder) {
         let live = Dictionary(store.assetPacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        if let reason = overLimit(desired, live: store.assetPacks) {
+            builder.add(.refused, "backgroundAssets", nil, detail: "\(desired.assetPacks.count) packs", reason: reason)
+            return
+        }
         for pack in desired.assetPacks {
             let digestField = { (from: String?) in
                 Change.Field("content digest", from: from.map(AssetPackRecord.short), to: AssetPackRecord.short(pack.contentDigest))
@@ -90,6 +99,21 @@ enum BackgroundAssetKind: AppResourceKind {
         for pack in store.assetPacks where !wanted.contains(pack.id) {
             builder.unmanaged("backgroundAsset", nil, detail: pack.id)
         }
+    }
+
+    /// Why App Store Connect would refuse the packs after this push, or nil: more than 100 pack IDs, or more than
+    /// 200 GB counting each pack at its largest version (what App Store Connect holds, or the new archive if larger).
+    static func overLimit(_ desired: CatalogRecords, live: [StoreAssetPack]) -> String? {
+        let wanted = Dictionary(desired.assetPacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let ids = Set(live.map(\.id)).union(wanted.keys)
+        if ids.count > maximumPacks {
+            return "the app would have \(ids.count) asset packs in App Store Connect (those it has and the catalog's); it takes \(maximumPacks)"
+        }
+        let used = Dictionary(live.map { ($0.id, $0.usedBytes) }, uniquingKeysWith: { a, _ in a })
+        let total = ids.reduce(0) { sum, id in sum + max(used[id] ?? 0, wanted[id]?.archive?.size ?? 0) }
+        guard total > maximumBytes else { return nil }
+        return "the asset packs would count \(Format.fixed(Double(total) / 1e9, decimals: 1)) GB in App Store Connect, each pack at its "
+            + "largest version; App Store Connect takes 200 GB per app"
     }
 
     // MARK: Operations

@@ -64,6 +64,25 @@ import Testing
         #expect(AssetPackRecord.digest(fromUploadFileName: record.uploadFileName, id: "level") == nil)
     }
 
+    @Test func thePlanRefusesWhatWouldPassAppStoreConnectsLimits() {
+        var desired = CatalogRecords()
+        let big = AssetPackRecord.Archive(path: "big.aar", sha256: "", size: 60_000_000_000)
+        desired.assetPacks = [AssetPackRecord(id: "level1", contentDigest: Self.digestA, archive: big)]
+        var store = StoreSnapshot(app: Self.app, territories: ["USA"])
+        // Another pack holds 150 GB at its largest version: with 60 GB more, the app is over 200 GB.
+        store.assetPacks = [StoreAssetPack(id: "movies", resourceID: "pack-2", usedBytes: 150_000_000_000)]
+        let plan = Planner(catalog: Catalog(file: "catalog.yaml"), desired: desired).plan(against: store)
+        #expect(plan.count(.refused) == 1 && plan.operations.isEmpty)
+        #expect(plan.changes.first?.reason?.contains("210.0 GB") == true, "\(plan.changes.map { $0.reason ?? "" })")
+        // A pack counts once, at its largest version: a smaller new version of the big pack fits.
+        store.assetPacks = [StoreAssetPack(id: "level1", resourceID: "pack-1", usedBytes: 150_000_000_000)]
+        let fits = Planner(catalog: Catalog(file: "catalog.yaml"), desired: desired).plan(against: store)
+        #expect(fits.count(.refused) == 0 && fits.operations.count == 1)
+        store.assetPacks = (1...100).map { StoreAssetPack(id: "pack\($0)", resourceID: "p\($0)") }
+        let many = Planner(catalog: Catalog(file: "catalog.yaml"), desired: desired).plan(against: store)
+        #expect(many.count(.refused) == 1 && many.changes.first?.reason?.contains("101 asset packs") == true)
+    }
+
     @Test func packsOnlyInAppStoreConnectAreUnmanaged() {
         var store = StoreSnapshot(app: Self.app, territories: ["USA"])
         store.assetPacks = [StoreAssetPack(id: "legacy", resourceID: "pack-9")]

@@ -90,7 +90,10 @@ public struct AssetPackPackager: Sendable {
             unlink(archive.temporaryPath)
             try tool!.package(manifest: manifest.temporaryPath, output: archive.temporaryPath,
                               workingDirectory: selection.sourceFolder)
+            // The tool wrote a file of its own at the temporary name: flush it before it is renamed into place.
             let written = try FileSHA256.compute(archive.temporaryPath)
+            let fd = open(archive.temporaryPath, O_RDONLY)
+            if fd >= 0 { fsync(fd); close(fd) }
             let entry = ContentLock.AssetPackEntry(contentDigest: digest, archive: archiveName, sha256: written.sha256, size: written.size)
             lock.assetPacks[id] = entry
             built.append(Built(packID: id, archivePath: archivePath, manifestPath: manifestPath, entry: entry, rebuilt: true))

@@ -4,6 +4,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HostedContent
 import IAPCatalog
 import IAPCore
@@ -76,7 +81,11 @@ public struct AssetPackRecord: Sendable, Equatable {
             var record = AssetPackRecord(id: id, path: pack.path, contentDigest: digest, manifest: AssetPackManifest.data(pack))
             if let entry = lock.assetPacks[id], entry.contentDigest == digest {
                 let path = entry.archive.hasPrefix("/") ? entry.archive : Path.join(Path.parent(lockPath), entry.archive)
-                record.archive = Archive(path: path, sha256: entry.sha256, size: entry.size)
+                // The archive must still be there, at its size (its SHA-256 is checked by App Store Connect on commit).
+                var info = stat()
+                if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == entry.size {
+                    record.archive = Archive(path: path, sha256: entry.sha256, size: entry.size)
+                }
             }
             records.append(record)
         }

@@ -102,6 +102,15 @@ import Testing
         #expect(try iapkit(["asc", "plan", setup.catalog, "--check"], environment: setup.fake.environment).status == 0)
     }
 
+    @Test func aMissingArchiveStopsPushBeforeItWrites() throws {
+        let setup = try Self.setUp()
+        try setup.package()
+        try FileManager.default.removeItem(atPath: setup.project.file("build/level1.aar"))
+        let push = try setup.push()
+        #expect(push.status == 2 && push.stderr.contains("asset pack level1: run `iapkit package --catalog"), "\(push.stderr)")
+        #expect(try setup.fake.writeCount() == 0)
+    }
+
     @Test func aFailedProcessingIsReportedAndTheNextPushReplacesIt() throws {
         let setup = try Self.setUp()
         try setup.package()

@@ -19,7 +19,7 @@ import IAPLint
 struct AscCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "asc",
-        abstract: "Take the catalog to App Store Connect: pull the live catalog, plan the change, push it.",
+        abstract: "Take the catalog to App Store Connect: pull the live catalog, plan the change, push it, submit asset packs.",
         discussion: """
             Credentials (every asc command): --key-id, --issuer-id, --private-key PATH, or the environment
             ASC_KEY_ID, ASC_ISSUER_ID, and ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY (the PEM text).
@@ -29,6 +29,7 @@ struct AscCommand: ParsableCommand {
               iapkit asc plan --check --format json
               iapkit asc push --yes
               iapkit asc pull -o catalog.yaml
+              iapkit asc submit --yes
             """,
         subcommands: [Pull.self, PlanCommand.self, Push.self, Submit.self]
     )

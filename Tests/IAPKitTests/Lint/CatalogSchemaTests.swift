@@ -13,7 +13,7 @@ import Testing
                 jsonschema.Draft202012Validator(schema).validate(yaml.safe_load(open(path)))
             print('ok')
             """, [Paths.repository + "/schemas/catalog.schema.json", Paths.examples + "/catalog.yaml",
-                  Paths.repository + "/templates/catalog.yaml"])
+                  Paths.repository + "/templates/catalog.yaml", Paths.fixtures + "/catalogs/asset-packs/catalog.yaml"])
         #expect(out == "ok\n")
     }
 
@@ -24,8 +24,13 @@ import Testing
             bad = {'schemaVersion': 1, 'app': {'bundleId': 'a', 'primaryLocale': 'en-US'},
                    'products': [{'productId': 'a', 'type': 'consumable', 'colour': 'red'}]}
             print(jsonschema.Draft202012Validator(schema).is_valid(bad))
+            app = {'bundleId': 'a', 'primaryLocale': 'en-US'}
+            for pack in [{'id': 'level_1', 'source': 'p', 'downloadPolicy': 'onDemand'},
+                         {'id': 'level1', 'source': 'p', 'downloadPolicy': 'always'},
+                         {'id': 'level1', 'source': 'p', 'downloadPolicy': 'onDemand', 'files': [{'file': 'a', 'directory': 'b'}]}]:
+                print(jsonschema.Draft202012Validator(schema).is_valid({'schemaVersion': 1, 'app': app, 'assetPacks': [pack]}))
             """, [Paths.repository + "/schemas/catalog.schema.json"])
-        #expect(out == "False\n")
+        #expect(out == "False\nFalse\nFalse\nFalse\n")
     }
 
     @Test func schemaKeysMatchTheLoader() throws {

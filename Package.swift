@@ -48,8 +48,13 @@ let package = Package(
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Asset packs (Background Assets): a pack's manifest from the catalog, its file selection and content digest,
+        // and Apple's packaging tool run as a separate process.
+        .target(name: "AssetPacks", dependencies: [
+            "IAPCore", "IAPCatalog", "HostedContent", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Lint rules over catalogs and content folders, one reporter per output format, and the lint gate (LintGate).
-        .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent"]),
+        .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "AssetPacks"]),
         // Upload archive formats: Apple flat packages (xar, Bom, cpio) and zips. Formats only: no catalog, no lint.
         .target(name: "FlatPackage", dependencies: [
             "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
@@ -75,10 +80,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The packaging workflow: the lint gate, content lint, staging, the commit journal, iapkit.lock, the manifest.
-        .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage"]),
+        .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "AssetPacks"]),
         // Catalog and App Store Connect state as records, the plan between them and its report: pure, no network.
         .target(name: "SyncPlan", dependencies: [
-            "IAPCore", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
+            "IAPCore", "IAPCatalog", "HostedContent", "AssetPacks", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The sync engine and its resource kinds: reads App Store Connect, plans, pushes, pulls, exports requests.
         .target(name: "CatalogSync", dependencies: [
@@ -88,7 +93,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange", "Packaging", "SyncPlan", "CatalogSync",
+            "IAPCore", "IAPCatalog", "AssetPacks", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange", "Packaging", "SyncPlan", "CatalogSync",
             "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Depends on `iapkit` to have the binary built (the tests run it), not to import it.

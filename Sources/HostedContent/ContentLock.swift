@@ -26,11 +26,32 @@ public struct ContentLock: Sendable, Equatable {
 
     public var entries: [String: Entry]
 
+    /// What `iapkit package --asset-packs` last built for an asset pack: the digest of its inputs (manifest and
+    /// selected files) and the archive Apple's tool made from them.
+    public struct AssetPackEntry: Sendable, Equatable, Codable {
+        public var contentDigest: String
+        /// The archive's file name in the output folder, its SHA-256 and size.
+        public var archive: String
+        public var sha256: String
+        public var size: Int
+        public init(contentDigest: String, archive: String, sha256: String, size: Int) {
+            self.contentDigest = contentDigest
+            self.archive = archive
+            self.sha256 = sha256
+            self.size = size
+        }
+    }
+
+    /// Asset packs by pack ID.
+    public var assetPacks: [String: AssetPackEntry] = [:]
+
     public init(entries: [String: Entry] = [:]) { self.entries = entries }
 
     private struct File: Codable {
         var lockVersion: Int
         var content: [String: Entry]
+        /// Absent from locks without asset packs, so those read and write as before.
+        var assetPacks: [String: AssetPackEntry]?
     }
 
     /// The lock file that belongs to a catalog file.
@@ -48,7 +69,9 @@ public struct ContentLock: Sendable, Equatable {
                 throw IAPKitError.malformed(location: SourceLocation(file: path),
                                             reason: "has lockVersion \(file.lockVersion); this iapkit reads version 1")
             }
-            return ContentLock(entries: file.content)
+            var lock = ContentLock(entries: file.content)
+            lock.assetPacks = file.assetPacks ?? [:]
+            return lock
         } catch let error as IAPKitError {
             throw error
         } catch {
@@ -67,7 +90,8 @@ public struct ContentLock: Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data
-        do { data = try encoder.encode(File(lockVersion: 1, content: entries)) } catch {
+        do { data = try encoder.encode(File(lockVersion: 1, content: entries,
+                                                           assetPacks: assetPacks.isEmpty ? nil : assetPacks)) } catch {
             throw .io(path: path, reason: "cannot encode the lock: \(error)")
         }
         return data + Data("\n".utf8)

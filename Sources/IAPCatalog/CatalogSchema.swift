@@ -4,8 +4,8 @@ import IAPCore
 /// same format for editors; `CatalogSchemaTests` keeps the two in step.
 public enum CatalogKeys {
     public static let root = ["schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
-                              "appPolicies", "storeKit"]
-    public static let app = ["bundleId", "primaryLocale"]
+                              "appPolicies", "storeKit", "assetPacks"]
+    public static let app = ["bundleId", "primaryLocale", "platforms"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
                                  "priceChanges", "familySharable", "localizations", "review", "hostedContent",
                                  "availability"]
@@ -42,6 +42,12 @@ extension NodeReader {
         if let app = try object.object("app", what: "`app`", allowed: CatalogKeys.app) {
             catalog.app = App(bundleID: app.string("bundleId", required: true),
                               primaryLocale: app.string("primaryLocale", required: true))
+            if app.node("platforms") != nil {
+                catalog.app.platforms = try app.list("platforms") { node, path throws(IAPKitError) in
+                    try count()
+                    return string(node, at: path).map { Located($0, path: path) }
+                }
+            }
             app.finish()
         } else {
             _ = object.require("app")
@@ -74,6 +80,7 @@ extension NodeReader {
                                                 locale: settings.string("locale"))
             settings.finish()
         }
+        catalog.assetPacks = try object.list("assetPacks") { node, path throws(IAPKitError) in try readAssetPack(node, path: path) }
         object.finish()
     }
 

@@ -9,6 +9,8 @@ import IAPCore
 public struct CatalogRecords: Sendable, Equatable {
     public var inAppPurchases: [ProductRecord]
     public var groups: [GroupRecord]
+    /// The catalog's asset packs, with their content digests (see `AssetPackRecord.desired`).
+    public var assetPacks: [AssetPackRecord] = []
 
     public init(inAppPurchases: [ProductRecord] = [], groups: [GroupRecord] = []) {
         self.inAppPurchases = inAppPurchases

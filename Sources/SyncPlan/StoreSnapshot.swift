@@ -13,6 +13,8 @@ public struct StoreSnapshot: Sendable {
     /// Each territory's customer prices, for the territories the catalog prices itself: `inAppPurchase|IND` and
     /// `subscription|IND` → canonical prices. Absent when no product of that kind exists yet to read them from.
     public var priceGrids: [String: [String]] = [:]
+    /// The app's asset packs (background assets) and their versions.
+    public var assetPacks: [StoreAssetPack] = []
 
     public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = [],
                 today: Int = CalendarDay.today) {

@@ -16,6 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from selftest.cases_background_assets import BackgroundAssetCases  # noqa: E402
 from selftest.cases_core import CoreCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
 from selftest.cases_prices import PriceCases  # noqa: E402
@@ -26,7 +27,8 @@ from selftest.harness import FakeTestCase  # noqa: E402
 from selftest.reference import OPENAPI  # noqa: E402
 
 
-class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases, FakeTestCase):
+class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
+               BackgroundAssetCases, FakeTestCase):
     pass
 
 

@@ -20,6 +20,93 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
+        /// - Remark: Generated from `#/components/schemas/Actor`.
+        public struct Actor: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Actor/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case actors = "actors"
+            }
+            /// - Remark: Generated from `#/components/schemas/Actor/type`.
+            public var _type: Components.Schemas.Actor._TypePayload
+            /// - Remark: Generated from `#/components/schemas/Actor/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Actor/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Actor/attributes/actorType`.
+                @frozen public enum ActorTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case user = "USER"
+                    case apiKey = "API_KEY"
+                    case xcodeCloud = "XCODE_CLOUD"
+                    case apple = "APPLE"
+                }
+                /// - Remark: Generated from `#/components/schemas/Actor/attributes/actorType`.
+                public var actorType: Components.Schemas.Actor.AttributesPayload.ActorTypePayload?
+                /// - Remark: Generated from `#/components/schemas/Actor/attributes/userFirstName`.
+                public var userFirstName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Actor/attributes/userLastName`.
+                public var userLastName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Actor/attributes/userEmail`.
+                public var userEmail: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Actor/attributes/apiKeyId`.
+                public var apiKeyId: Swift.String?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - actorType:
+                ///   - userFirstName:
+                ///   - userLastName:
+                ///   - userEmail:
+                ///   - apiKeyId:
+                public init(
+                    actorType: Components.Schemas.Actor.AttributesPayload.ActorTypePayload? = nil,
+                    userFirstName: Swift.String? = nil,
+                    userLastName: Swift.String? = nil,
+                    userEmail: Swift.String? = nil,
+                    apiKeyId: Swift.String? = nil
+                ) {
+                    self.actorType = actorType
+                    self.userFirstName = userFirstName
+                    self.userLastName = userLastName
+                    self.userEmail = userEmail
+                    self.apiKeyId = apiKeyId
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case actorType
+                    case userFirstName
+                    case userLastName
+                    case userEmail
+                    case apiKeyId
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Actor/attributes`.
+            public var attributes: Components.Schemas.Actor.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/Actor/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `Actor`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.Actor._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.Actor.AttributesPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case links
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AndroidToIosAppMappingDetail`.
         public struct AndroidToIosAppMappingDetail: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AndroidToIosAppMappingDetail/type`.
@@ -270,6 +357,214 @@ extension Components {
                 id: Swift.String,
                 attributes: Components.Schemas.AppClip.AttributesPayload? = nil,
                 relationships: Components.Schemas.AppClip.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion`.
+        public struct AppCustomProductPageVersion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case appCustomProductPageVersions = "appCustomProductPageVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/type`.
+            public var _type: Components.Schemas.AppCustomProductPageVersion._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/attributes/version`.
+                public var version: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/attributes/state`.
+                @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case prepareForSubmission = "PREPARE_FOR_SUBMISSION"
+                    case readyForReview = "READY_FOR_REVIEW"
+                    case waitingForReview = "WAITING_FOR_REVIEW"
+                    case inReview = "IN_REVIEW"
+                    case accepted = "ACCEPTED"
+                    case approved = "APPROVED"
+                    case replacedWithNewVersion = "REPLACED_WITH_NEW_VERSION"
+                    case rejected = "REJECTED"
+                }
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/attributes/state`.
+                public var state: Components.Schemas.AppCustomProductPageVersion.AttributesPayload.StatePayload?
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/attributes/deepLink`.
+                public var deepLink: Swift.String?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - state:
+                ///   - deepLink:
+                public init(
+                    version: Swift.String? = nil,
+                    state: Components.Schemas.AppCustomProductPageVersion.AttributesPayload.StatePayload? = nil,
+                    deepLink: Swift.String? = nil
+                ) {
+                    self.version = version
+                    self.state = state
+                    self.deepLink = deepLink
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case state
+                    case deepLink
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/attributes`.
+            public var attributes: Components.Schemas.AppCustomProductPageVersion.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPage`.
+                public struct AppCustomProductPagePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPage/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPage/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appCustomProductPages = "appCustomProductPages"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPage/data/type`.
+                        public var _type: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPagePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPage/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPagePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPage/data`.
+                    public var data: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPagePayload.DataPayload?
+                    /// Creates a new `AppCustomProductPagePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPagePayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPage`.
+                public var appCustomProductPage: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPagePayload?
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations`.
+                public struct AppCustomProductPageLocalizationsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appCustomProductPageLocalizations = "appCustomProductPageLocalizations"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/DataPayload/type`.
+                        public var _type: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPageLocalizationsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPageLocalizationsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/data`.
+                    public typealias DataPayload = [Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPageLocalizationsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations/data`.
+                    public var data: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPageLocalizationsPayload.DataPayload?
+                    /// Creates a new `AppCustomProductPageLocalizationsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPageLocalizationsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships/appCustomProductPageLocalizations`.
+                public var appCustomProductPageLocalizations: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPageLocalizationsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appCustomProductPage:
+                ///   - appCustomProductPageLocalizations:
+                public init(
+                    appCustomProductPage: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPagePayload? = nil,
+                    appCustomProductPageLocalizations: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload.AppCustomProductPageLocalizationsPayload? = nil
+                ) {
+                    self.appCustomProductPage = appCustomProductPage
+                    self.appCustomProductPageLocalizations = appCustomProductPageLocalizations
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appCustomProductPage
+                    case appCustomProductPageLocalizations
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/relationships`.
+            public var relationships: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/AppCustomProductPageVersion/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AppCustomProductPageVersion`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AppCustomProductPageVersion._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.AppCustomProductPageVersion.AttributesPayload? = nil,
+                relationships: Components.Schemas.AppCustomProductPageVersion.RelationshipsPayload? = nil,
                 links: Components.Schemas.ResourceLinks? = nil
             ) {
                 self._type = _type
@@ -2140,6 +2435,234 @@ extension Components {
                 id: Swift.String,
                 attributes: Components.Schemas.AppStoreVersionExperimentV2.AttributesPayload? = nil,
                 relationships: Components.Schemas.AppStoreVersionExperimentV2.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment`.
+        @available(*, deprecated)
+        public struct AppStoreVersionExperiment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case appStoreVersionExperiments = "appStoreVersionExperiments"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/type`.
+            public var _type: Components.Schemas.AppStoreVersionExperiment._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes/name`.
+                public var name: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes/trafficProportion`.
+                public var trafficProportion: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes/state`.
+                @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case prepareForSubmission = "PREPARE_FOR_SUBMISSION"
+                    case readyForReview = "READY_FOR_REVIEW"
+                    case waitingForReview = "WAITING_FOR_REVIEW"
+                    case inReview = "IN_REVIEW"
+                    case accepted = "ACCEPTED"
+                    case approved = "APPROVED"
+                    case rejected = "REJECTED"
+                    case completed = "COMPLETED"
+                    case stopped = "STOPPED"
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes/state`.
+                public var state: Components.Schemas.AppStoreVersionExperiment.AttributesPayload.StatePayload?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes/reviewRequired`.
+                public var reviewRequired: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes/startDate`.
+                public var startDate: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes/endDate`.
+                public var endDate: Foundation.Date?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - trafficProportion:
+                ///   - state:
+                ///   - reviewRequired:
+                ///   - startDate:
+                ///   - endDate:
+                public init(
+                    name: Swift.String? = nil,
+                    trafficProportion: Swift.Int? = nil,
+                    state: Components.Schemas.AppStoreVersionExperiment.AttributesPayload.StatePayload? = nil,
+                    reviewRequired: Swift.Bool? = nil,
+                    startDate: Foundation.Date? = nil,
+                    endDate: Foundation.Date? = nil
+                ) {
+                    self.name = name
+                    self.trafficProportion = trafficProportion
+                    self.state = state
+                    self.reviewRequired = reviewRequired
+                    self.startDate = startDate
+                    self.endDate = endDate
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case name
+                    case trafficProportion
+                    case state
+                    case reviewRequired
+                    case startDate
+                    case endDate
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/attributes`.
+            public var attributes: Components.Schemas.AppStoreVersionExperiment.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments`.
+                public struct AppStoreVersionExperimentTreatmentsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersionExperimentTreatments = "appStoreVersionExperimentTreatments"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/DataPayload/type`.
+                        public var _type: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionExperimentTreatmentsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionExperimentTreatmentsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/data`.
+                    public typealias DataPayload = [Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionExperimentTreatmentsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments/data`.
+                    public var data: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionExperimentTreatmentsPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionExperimentTreatmentsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionExperimentTreatmentsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships/appStoreVersionExperimentTreatments`.
+                public var appStoreVersionExperimentTreatments: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionExperimentTreatmentsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appStoreVersion:
+                ///   - appStoreVersionExperimentTreatments:
+                public init(
+                    appStoreVersion: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionPayload? = nil,
+                    appStoreVersionExperimentTreatments: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload.AppStoreVersionExperimentTreatmentsPayload? = nil
+                ) {
+                    self.appStoreVersion = appStoreVersion
+                    self.appStoreVersionExperimentTreatments = appStoreVersionExperimentTreatments
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appStoreVersion
+                    case appStoreVersionExperimentTreatments
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/relationships`.
+            public var relationships: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperiment/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AppStoreVersionExperiment`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AppStoreVersionExperiment._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.AppStoreVersionExperiment.AttributesPayload? = nil,
+                relationships: Components.Schemas.AppStoreVersionExperiment.RelationshipsPayload? = nil,
                 links: Components.Schemas.ResourceLinks? = nil
             ) {
                 self._type = _type
@@ -5276,6 +5799,2019 @@ extension Components {
                 case meta
             }
         }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile`.
+        public struct BackgroundAssetUploadFile: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backgroundAssetUploadFiles = "backgroundAssetUploadFiles"
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/type`.
+            public var _type: Components.Schemas.BackgroundAssetUploadFile._TypePayload
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/assetDeliveryState`.
+                public var assetDeliveryState: Components.Schemas.AppMediaAssetState?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/assetToken`.
+                public var assetToken: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/assetType`.
+                @frozen public enum AssetTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case asset = "ASSET"
+                    case manifest = "MANIFEST"
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/assetType`.
+                public var assetType: Components.Schemas.BackgroundAssetUploadFile.AttributesPayload.AssetTypePayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/fileName`.
+                public var fileName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/fileSize`.
+                public var fileSize: Swift.Int64?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/sourceFileChecksum`.
+                @available(*, deprecated)
+                public var sourceFileChecksum: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/sourceFileChecksums`.
+                public var sourceFileChecksums: Components.Schemas.Checksums?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes/uploadOperations`.
+                public var uploadOperations: [Components.Schemas.DeliveryFileUploadOperation]?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - assetDeliveryState:
+                ///   - assetToken:
+                ///   - assetType:
+                ///   - fileName:
+                ///   - fileSize:
+                ///   - sourceFileChecksum:
+                ///   - sourceFileChecksums:
+                ///   - uploadOperations:
+                public init(
+                    assetDeliveryState: Components.Schemas.AppMediaAssetState? = nil,
+                    assetToken: Swift.String? = nil,
+                    assetType: Components.Schemas.BackgroundAssetUploadFile.AttributesPayload.AssetTypePayload? = nil,
+                    fileName: Swift.String? = nil,
+                    fileSize: Swift.Int64? = nil,
+                    sourceFileChecksum: Swift.String? = nil,
+                    sourceFileChecksums: Components.Schemas.Checksums? = nil,
+                    uploadOperations: [Components.Schemas.DeliveryFileUploadOperation]? = nil
+                ) {
+                    self.assetDeliveryState = assetDeliveryState
+                    self.assetToken = assetToken
+                    self.assetType = assetType
+                    self.fileName = fileName
+                    self.fileSize = fileSize
+                    self.sourceFileChecksum = sourceFileChecksum
+                    self.sourceFileChecksums = sourceFileChecksums
+                    self.uploadOperations = uploadOperations
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case assetDeliveryState
+                    case assetToken
+                    case assetType
+                    case fileName
+                    case fileSize
+                    case sourceFileChecksum
+                    case sourceFileChecksums
+                    case uploadOperations
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/attributes`.
+            public var attributes: Components.Schemas.BackgroundAssetUploadFile.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFile/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `BackgroundAssetUploadFile`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.BackgroundAssetUploadFile._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.BackgroundAssetUploadFile.AttributesPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFilesResponse`.
+        public struct BackgroundAssetUploadFilesResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFilesResponse/data`.
+            public var data: [Components.Schemas.BackgroundAssetUploadFile]
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFilesResponse/links`.
+            public var links: Components.Schemas.PagedDocumentLinks
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFilesResponse/meta`.
+            public var meta: Components.Schemas.PagingInformation?
+            /// Creates a new `BackgroundAssetUploadFilesResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - links:
+            ///   - meta:
+            public init(
+                data: [Components.Schemas.BackgroundAssetUploadFile],
+                links: Components.Schemas.PagedDocumentLinks,
+                meta: Components.Schemas.PagingInformation? = nil
+            ) {
+                self.data = data
+                self.links = links
+                self.meta = meta
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case links
+                case meta
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileResponse`.
+        public struct BackgroundAssetUploadFileResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileResponse/data`.
+            public var data: Components.Schemas.BackgroundAssetUploadFile
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `BackgroundAssetUploadFileResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - links:
+            public init(
+                data: Components.Schemas.BackgroundAssetUploadFile,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest`.
+        public struct BackgroundAssetUploadFileCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case backgroundAssetUploadFiles = "backgroundAssetUploadFiles"
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/type`.
+                public var _type: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/attributes/assetType`.
+                    @frozen public enum AssetTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case asset = "ASSET"
+                        case manifest = "MANIFEST"
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/attributes/assetType`.
+                    public var assetType: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.AttributesPayload.AssetTypePayload
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/attributes/fileName`.
+                    public var fileName: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/attributes/fileSize`.
+                    public var fileSize: Swift.Int64
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - assetType:
+                    ///   - fileName:
+                    ///   - fileSize:
+                    public init(
+                        assetType: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.AttributesPayload.AssetTypePayload,
+                        fileName: Swift.String,
+                        fileSize: Swift.Int64
+                    ) {
+                        self.assetType = assetType
+                        self.fileName = fileName
+                        self.fileSize = fileSize
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case assetType
+                        case fileName
+                        case fileSize
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.AttributesPayload
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships/backgroundAssetVersion`.
+                    public struct BackgroundAssetVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships/backgroundAssetVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships/backgroundAssetVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case backgroundAssetVersions = "backgroundAssetVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships/backgroundAssetVersion/data/type`.
+                            public var _type: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships/backgroundAssetVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships/backgroundAssetVersion/data`.
+                        public var data: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload
+                        /// Creates a new `BackgroundAssetVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships/backgroundAssetVersion`.
+                    public var backgroundAssetVersion: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - backgroundAssetVersion:
+                    public init(backgroundAssetVersion: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload) {
+                        self.backgroundAssetVersion = backgroundAssetVersion
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case backgroundAssetVersion
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.AttributesPayload,
+                    relationships: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileCreateRequest/data`.
+            public var data: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload
+            /// Creates a new `BackgroundAssetUploadFileCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest`.
+        public struct BackgroundAssetUploadFileUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case backgroundAssetUploadFiles = "backgroundAssetUploadFiles"
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/type`.
+                public var _type: Components.Schemas.BackgroundAssetUploadFileUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/attributes/sourceFileChecksum`.
+                    @available(*, deprecated)
+                    public var sourceFileChecksum: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/attributes/sourceFileChecksums`.
+                    public var sourceFileChecksums: Components.Schemas.Checksums?
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/attributes/uploaded`.
+                    public var uploaded: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - sourceFileChecksum:
+                    ///   - sourceFileChecksums:
+                    ///   - uploaded:
+                    public init(
+                        sourceFileChecksum: Swift.String? = nil,
+                        sourceFileChecksums: Components.Schemas.Checksums? = nil,
+                        uploaded: Swift.Bool? = nil
+                    ) {
+                        self.sourceFileChecksum = sourceFileChecksum
+                        self.sourceFileChecksums = sourceFileChecksums
+                        self.uploaded = uploaded
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case sourceFileChecksum
+                        case sourceFileChecksums
+                        case uploaded
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.BackgroundAssetUploadFileUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.BackgroundAssetUploadFileUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.BackgroundAssetUploadFileUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetUploadFileUpdateRequest/data`.
+            public var data: Components.Schemas.BackgroundAssetUploadFileUpdateRequest.DataPayload
+            /// Creates a new `BackgroundAssetUploadFileUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.BackgroundAssetUploadFileUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease`.
+        public struct BackgroundAssetVersionAppStoreRelease: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backgroundAssetVersionAppStoreReleases = "backgroundAssetVersionAppStoreReleases"
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/type`.
+            public var _type: Components.Schemas.BackgroundAssetVersionAppStoreRelease._TypePayload
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/attributes/state`.
+                public var state: Components.Schemas.BackgroundAssetVersionAppStoreReleaseState?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - state:
+                public init(state: Components.Schemas.BackgroundAssetVersionAppStoreReleaseState? = nil) {
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/attributes`.
+            public var attributes: Components.Schemas.BackgroundAssetVersionAppStoreRelease.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships/backgroundAssetVersion`.
+                public struct BackgroundAssetVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships/backgroundAssetVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships/backgroundAssetVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersions = "backgroundAssetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships/backgroundAssetVersion/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships/backgroundAssetVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships/backgroundAssetVersion/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload?
+                    /// Creates a new `BackgroundAssetVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships/backgroundAssetVersion`.
+                public var backgroundAssetVersion: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload.BackgroundAssetVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - backgroundAssetVersion:
+                public init(backgroundAssetVersion: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload.BackgroundAssetVersionPayload? = nil) {
+                    self.backgroundAssetVersion = backgroundAssetVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case backgroundAssetVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/relationships`.
+            public var relationships: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreRelease/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `BackgroundAssetVersionAppStoreRelease`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.BackgroundAssetVersionAppStoreRelease._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.BackgroundAssetVersionAppStoreRelease.AttributesPayload? = nil,
+                relationships: Components.Schemas.BackgroundAssetVersionAppStoreRelease.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease`.
+        public struct BackgroundAssetVersionExternalBetaRelease: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backgroundAssetVersionExternalBetaReleases = "backgroundAssetVersionExternalBetaReleases"
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/type`.
+            public var _type: Components.Schemas.BackgroundAssetVersionExternalBetaRelease._TypePayload
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/attributes/state`.
+                public var state: Components.Schemas.BackgroundAssetVersionExternalBetaReleaseState?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - state:
+                public init(state: Components.Schemas.BackgroundAssetVersionExternalBetaReleaseState? = nil) {
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/attributes`.
+            public var attributes: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships/backgroundAssetVersion`.
+                public struct BackgroundAssetVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships/backgroundAssetVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships/backgroundAssetVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersions = "backgroundAssetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships/backgroundAssetVersion/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships/backgroundAssetVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships/backgroundAssetVersion/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload?
+                    /// Creates a new `BackgroundAssetVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships/backgroundAssetVersion`.
+                public var backgroundAssetVersion: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - backgroundAssetVersion:
+                public init(backgroundAssetVersion: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload? = nil) {
+                    self.backgroundAssetVersion = backgroundAssetVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case backgroundAssetVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/relationships`.
+            public var relationships: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaRelease/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `BackgroundAssetVersionExternalBetaRelease`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.BackgroundAssetVersionExternalBetaRelease._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.AttributesPayload? = nil,
+                relationships: Components.Schemas.BackgroundAssetVersionExternalBetaRelease.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease`.
+        public struct BackgroundAssetVersionInternalBetaRelease: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backgroundAssetVersionInternalBetaReleases = "backgroundAssetVersionInternalBetaReleases"
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/type`.
+            public var _type: Components.Schemas.BackgroundAssetVersionInternalBetaRelease._TypePayload
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/attributes/state`.
+                @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case readyForTesting = "READY_FOR_TESTING"
+                    case superseded = "SUPERSEDED"
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/attributes/state`.
+                public var state: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.AttributesPayload.StatePayload?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - state:
+                public init(state: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.AttributesPayload.StatePayload? = nil) {
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/attributes`.
+            public var attributes: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships/backgroundAssetVersion`.
+                public struct BackgroundAssetVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships/backgroundAssetVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships/backgroundAssetVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersions = "backgroundAssetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships/backgroundAssetVersion/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships/backgroundAssetVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships/backgroundAssetVersion/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload?
+                    /// Creates a new `BackgroundAssetVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships/backgroundAssetVersion`.
+                public var backgroundAssetVersion: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - backgroundAssetVersion:
+                public init(backgroundAssetVersion: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload.BackgroundAssetVersionPayload? = nil) {
+                    self.backgroundAssetVersion = backgroundAssetVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case backgroundAssetVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/relationships`.
+            public var relationships: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionInternalBetaRelease/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `BackgroundAssetVersionInternalBetaRelease`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.BackgroundAssetVersionInternalBetaRelease._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.AttributesPayload? = nil,
+                relationships: Components.Schemas.BackgroundAssetVersionInternalBetaRelease.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion`.
+        public struct BackgroundAssetVersion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backgroundAssetVersions = "backgroundAssetVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/type`.
+            public var _type: Components.Schemas.BackgroundAssetVersion._TypePayload
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/createdDate`.
+                public var createdDate: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/platforms`.
+                public var platforms: [Components.Schemas.Platform]?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/state`.
+                public var state: Components.Schemas.BackgroundAssetVersionState?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/stateDetails`.
+                public struct StateDetailsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/stateDetails/errors`.
+                    public var errors: [Components.Schemas.StateDetail]?
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/stateDetails/warnings`.
+                    public var warnings: [Components.Schemas.StateDetail]?
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/stateDetails/infos`.
+                    public var infos: [Components.Schemas.StateDetail]?
+                    /// Creates a new `StateDetailsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - errors:
+                    ///   - warnings:
+                    ///   - infos:
+                    public init(
+                        errors: [Components.Schemas.StateDetail]? = nil,
+                        warnings: [Components.Schemas.StateDetail]? = nil,
+                        infos: [Components.Schemas.StateDetail]? = nil
+                    ) {
+                        self.errors = errors
+                        self.warnings = warnings
+                        self.infos = infos
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case errors
+                        case warnings
+                        case infos
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/stateDetails`.
+                public var stateDetails: Components.Schemas.BackgroundAssetVersion.AttributesPayload.StateDetailsPayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/version`.
+                public var version: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes/locale`.
+                public var locale: Swift.String?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - createdDate:
+                ///   - platforms:
+                ///   - state:
+                ///   - stateDetails:
+                ///   - version:
+                ///   - locale:
+                public init(
+                    createdDate: Foundation.Date? = nil,
+                    platforms: [Components.Schemas.Platform]? = nil,
+                    state: Components.Schemas.BackgroundAssetVersionState? = nil,
+                    stateDetails: Components.Schemas.BackgroundAssetVersion.AttributesPayload.StateDetailsPayload? = nil,
+                    version: Swift.String? = nil,
+                    locale: Swift.String? = nil
+                ) {
+                    self.createdDate = createdDate
+                    self.platforms = platforms
+                    self.state = state
+                    self.stateDetails = stateDetails
+                    self.version = version
+                    self.locale = locale
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case createdDate
+                    case platforms
+                    case state
+                    case stateDetails
+                    case version
+                    case locale
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/attributes`.
+            public var attributes: Components.Schemas.BackgroundAssetVersion.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAsset`.
+                public struct BackgroundAssetPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAsset/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAsset/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssets = "backgroundAssets"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAsset/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAsset/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAsset/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetPayload.DataPayload?
+                    /// Creates a new `BackgroundAssetPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAsset`.
+                public var backgroundAsset: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetPayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/internalBetaRelease`.
+                public struct InternalBetaReleasePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/internalBetaRelease/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/internalBetaRelease/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersionInternalBetaReleases = "backgroundAssetVersionInternalBetaReleases"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/internalBetaRelease/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.InternalBetaReleasePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/internalBetaRelease/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.InternalBetaReleasePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/internalBetaRelease/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.InternalBetaReleasePayload.DataPayload?
+                    /// Creates a new `InternalBetaReleasePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.InternalBetaReleasePayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/internalBetaRelease`.
+                public var internalBetaRelease: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.InternalBetaReleasePayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/externalBetaRelease`.
+                public struct ExternalBetaReleasePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/externalBetaRelease/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/externalBetaRelease/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersionExternalBetaReleases = "backgroundAssetVersionExternalBetaReleases"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/externalBetaRelease/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ExternalBetaReleasePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/externalBetaRelease/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ExternalBetaReleasePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/externalBetaRelease/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ExternalBetaReleasePayload.DataPayload?
+                    /// Creates a new `ExternalBetaReleasePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ExternalBetaReleasePayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/externalBetaRelease`.
+                public var externalBetaRelease: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ExternalBetaReleasePayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/appStoreRelease`.
+                public struct AppStoreReleasePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/appStoreRelease/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/appStoreRelease/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersionAppStoreReleases = "backgroundAssetVersionAppStoreReleases"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/appStoreRelease/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AppStoreReleasePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/appStoreRelease/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AppStoreReleasePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/appStoreRelease/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AppStoreReleasePayload.DataPayload?
+                    /// Creates a new `AppStoreReleasePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AppStoreReleasePayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/appStoreRelease`.
+                public var appStoreRelease: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AppStoreReleasePayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/assetFile`.
+                public struct AssetFilePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/assetFile/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/assetFile/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetUploadFiles = "backgroundAssetUploadFiles"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/assetFile/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AssetFilePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/assetFile/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AssetFilePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/assetFile/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AssetFilePayload.DataPayload?
+                    /// Creates a new `AssetFilePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AssetFilePayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/assetFile`.
+                public var assetFile: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AssetFilePayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/manifestFile`.
+                public struct ManifestFilePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/manifestFile/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/manifestFile/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetUploadFiles = "backgroundAssetUploadFiles"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/manifestFile/data/type`.
+                        public var _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ManifestFilePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/manifestFile/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ManifestFilePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/manifestFile/data`.
+                    public var data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ManifestFilePayload.DataPayload?
+                    /// Creates a new `ManifestFilePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ManifestFilePayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/manifestFile`.
+                public var manifestFile: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ManifestFilePayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAssetUploadFiles`.
+                public struct BackgroundAssetUploadFilesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAssetUploadFiles/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// Creates a new `BackgroundAssetUploadFilesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    public init(links: Components.Schemas.RelationshipLinks? = nil) {
+                        self.links = links
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships/backgroundAssetUploadFiles`.
+                public var backgroundAssetUploadFiles: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetUploadFilesPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - backgroundAsset:
+                ///   - internalBetaRelease:
+                ///   - externalBetaRelease:
+                ///   - appStoreRelease:
+                ///   - assetFile:
+                ///   - manifestFile:
+                ///   - backgroundAssetUploadFiles:
+                public init(
+                    backgroundAsset: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetPayload? = nil,
+                    internalBetaRelease: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.InternalBetaReleasePayload? = nil,
+                    externalBetaRelease: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ExternalBetaReleasePayload? = nil,
+                    appStoreRelease: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AppStoreReleasePayload? = nil,
+                    assetFile: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.AssetFilePayload? = nil,
+                    manifestFile: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.ManifestFilePayload? = nil,
+                    backgroundAssetUploadFiles: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload.BackgroundAssetUploadFilesPayload? = nil
+                ) {
+                    self.backgroundAsset = backgroundAsset
+                    self.internalBetaRelease = internalBetaRelease
+                    self.externalBetaRelease = externalBetaRelease
+                    self.appStoreRelease = appStoreRelease
+                    self.assetFile = assetFile
+                    self.manifestFile = manifestFile
+                    self.backgroundAssetUploadFiles = backgroundAssetUploadFiles
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case backgroundAsset
+                    case internalBetaRelease
+                    case externalBetaRelease
+                    case appStoreRelease
+                    case assetFile
+                    case manifestFile
+                    case backgroundAssetUploadFiles
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/relationships`.
+            public var relationships: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersion/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `BackgroundAssetVersion`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.BackgroundAssetVersion._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.BackgroundAssetVersion.AttributesPayload? = nil,
+                relationships: Components.Schemas.BackgroundAssetVersion.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse`.
+        public struct BackgroundAssetVersionsResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/data`.
+            public var data: [Components.Schemas.BackgroundAssetVersion]
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/IncludedPayload/BackgroundAsset`.
+                case backgroundAssets(Components.Schemas.BackgroundAsset)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/IncludedPayload/BackgroundAssetUploadFile`.
+                case backgroundAssetUploadFiles(Components.Schemas.BackgroundAssetUploadFile)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/IncludedPayload/BackgroundAssetVersionAppStoreRelease`.
+                case backgroundAssetVersionAppStoreReleases(Components.Schemas.BackgroundAssetVersionAppStoreRelease)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/IncludedPayload/BackgroundAssetVersionExternalBetaRelease`.
+                case backgroundAssetVersionExternalBetaReleases(Components.Schemas.BackgroundAssetVersionExternalBetaRelease)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/IncludedPayload/BackgroundAssetVersionInternalBetaRelease`.
+                case backgroundAssetVersionInternalBetaReleases(Components.Schemas.BackgroundAssetVersionInternalBetaRelease)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "backgroundAssets":
+                        self = .backgroundAssets(try .init(from: decoder))
+                    case "backgroundAssetUploadFiles":
+                        self = .backgroundAssetUploadFiles(try .init(from: decoder))
+                    case "backgroundAssetVersionAppStoreReleases":
+                        self = .backgroundAssetVersionAppStoreReleases(try .init(from: decoder))
+                    case "backgroundAssetVersionExternalBetaReleases":
+                        self = .backgroundAssetVersionExternalBetaReleases(try .init(from: decoder))
+                    case "backgroundAssetVersionInternalBetaReleases":
+                        self = .backgroundAssetVersionInternalBetaReleases(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .backgroundAssets(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetUploadFiles(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersionAppStoreReleases(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersionExternalBetaReleases(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersionInternalBetaReleases(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.BackgroundAssetVersionsResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/included`.
+            public var included: Components.Schemas.BackgroundAssetVersionsResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/links`.
+            public var links: Components.Schemas.PagedDocumentLinks
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionsResponse/meta`.
+            public var meta: Components.Schemas.PagingInformation?
+            /// Creates a new `BackgroundAssetVersionsResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            ///   - meta:
+            public init(
+                data: [Components.Schemas.BackgroundAssetVersion],
+                included: Components.Schemas.BackgroundAssetVersionsResponse.IncludedPayload? = nil,
+                links: Components.Schemas.PagedDocumentLinks,
+                meta: Components.Schemas.PagingInformation? = nil
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+                self.meta = meta
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+                case meta
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse`.
+        public struct BackgroundAssetVersionResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/data`.
+            public var data: Components.Schemas.BackgroundAssetVersion
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/IncludedPayload/BackgroundAsset`.
+                case backgroundAssets(Components.Schemas.BackgroundAsset)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/IncludedPayload/BackgroundAssetUploadFile`.
+                case backgroundAssetUploadFiles(Components.Schemas.BackgroundAssetUploadFile)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/IncludedPayload/BackgroundAssetVersionAppStoreRelease`.
+                case backgroundAssetVersionAppStoreReleases(Components.Schemas.BackgroundAssetVersionAppStoreRelease)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/IncludedPayload/BackgroundAssetVersionExternalBetaRelease`.
+                case backgroundAssetVersionExternalBetaReleases(Components.Schemas.BackgroundAssetVersionExternalBetaRelease)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/IncludedPayload/BackgroundAssetVersionInternalBetaRelease`.
+                case backgroundAssetVersionInternalBetaReleases(Components.Schemas.BackgroundAssetVersionInternalBetaRelease)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "backgroundAssets":
+                        self = .backgroundAssets(try .init(from: decoder))
+                    case "backgroundAssetUploadFiles":
+                        self = .backgroundAssetUploadFiles(try .init(from: decoder))
+                    case "backgroundAssetVersionAppStoreReleases":
+                        self = .backgroundAssetVersionAppStoreReleases(try .init(from: decoder))
+                    case "backgroundAssetVersionExternalBetaReleases":
+                        self = .backgroundAssetVersionExternalBetaReleases(try .init(from: decoder))
+                    case "backgroundAssetVersionInternalBetaReleases":
+                        self = .backgroundAssetVersionInternalBetaReleases(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .backgroundAssets(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetUploadFiles(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersionAppStoreReleases(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersionExternalBetaReleases(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersionInternalBetaReleases(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.BackgroundAssetVersionResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/included`.
+            public var included: Components.Schemas.BackgroundAssetVersionResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `BackgroundAssetVersionResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.BackgroundAssetVersion,
+                included: Components.Schemas.BackgroundAssetVersionResponse.IncludedPayload? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest`.
+        public struct BackgroundAssetVersionCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case backgroundAssetVersions = "backgroundAssetVersions"
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/type`.
+                public var _type: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships/backgroundAsset`.
+                    public struct BackgroundAssetPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships/backgroundAsset/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships/backgroundAsset/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case backgroundAssets = "backgroundAssets"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships/backgroundAsset/data/type`.
+                            public var _type: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships/backgroundAsset/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships/backgroundAsset/data`.
+                        public var data: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetPayload.DataPayload
+                        /// Creates a new `BackgroundAssetPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetPayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships/backgroundAsset`.
+                    public var backgroundAsset: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetPayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - backgroundAsset:
+                    public init(backgroundAsset: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetPayload) {
+                        self.backgroundAsset = backgroundAsset
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case backgroundAsset
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload._TypePayload,
+                    relationships: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionCreateRequest/data`.
+            public var data: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload
+            /// Creates a new `BackgroundAssetVersionCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.BackgroundAssetVersionCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAsset`.
+        public struct BackgroundAsset: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case backgroundAssets = "backgroundAssets"
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/type`.
+            public var _type: Components.Schemas.BackgroundAsset._TypePayload
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/attributes/archived`.
+                public var archived: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/attributes/assetPackIdentifier`.
+                public var assetPackIdentifier: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/attributes/createdDate`.
+                public var createdDate: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/attributes/usedBytes`.
+                public var usedBytes: Swift.Int64?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - archived:
+                ///   - assetPackIdentifier:
+                ///   - createdDate:
+                ///   - usedBytes:
+                public init(
+                    archived: Swift.Bool? = nil,
+                    assetPackIdentifier: Swift.String? = nil,
+                    createdDate: Foundation.Date? = nil,
+                    usedBytes: Swift.Int64? = nil
+                ) {
+                    self.archived = archived
+                    self.assetPackIdentifier = assetPackIdentifier
+                    self.createdDate = createdDate
+                    self.usedBytes = usedBytes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case archived
+                    case assetPackIdentifier
+                    case createdDate
+                    case usedBytes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/attributes`.
+            public var attributes: Components.Schemas.BackgroundAsset.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/app`.
+                public struct AppPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/app/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/app/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case apps = "apps"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/app/data/type`.
+                        public var _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/app/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/app/data`.
+                    public var data: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppPayload.DataPayload?
+                    /// Creates a new `AppPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/app`.
+                public var app: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppPayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/versions`.
+                public struct VersionsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/versions/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// Creates a new `VersionsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    public init(links: Components.Schemas.RelationshipLinks? = nil) {
+                        self.links = links
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/versions`.
+                public var versions: Components.Schemas.BackgroundAsset.RelationshipsPayload.VersionsPayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersions = "backgroundAssetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppStoreVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/internalBetaVersion`.
+                public struct InternalBetaVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/internalBetaVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/internalBetaVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersions = "backgroundAssetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/internalBetaVersion/data/type`.
+                        public var _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.InternalBetaVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/internalBetaVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.InternalBetaVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/internalBetaVersion/data`.
+                    public var data: Components.Schemas.BackgroundAsset.RelationshipsPayload.InternalBetaVersionPayload.DataPayload?
+                    /// Creates a new `InternalBetaVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAsset.RelationshipsPayload.InternalBetaVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/internalBetaVersion`.
+                public var internalBetaVersion: Components.Schemas.BackgroundAsset.RelationshipsPayload.InternalBetaVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/externalBetaVersion`.
+                public struct ExternalBetaVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/externalBetaVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/externalBetaVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersions = "backgroundAssetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/externalBetaVersion/data/type`.
+                        public var _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.ExternalBetaVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/externalBetaVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.BackgroundAsset.RelationshipsPayload.ExternalBetaVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/externalBetaVersion/data`.
+                    public var data: Components.Schemas.BackgroundAsset.RelationshipsPayload.ExternalBetaVersionPayload.DataPayload?
+                    /// Creates a new `ExternalBetaVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.BackgroundAsset.RelationshipsPayload.ExternalBetaVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships/externalBetaVersion`.
+                public var externalBetaVersion: Components.Schemas.BackgroundAsset.RelationshipsPayload.ExternalBetaVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - app:
+                ///   - versions:
+                ///   - appStoreVersion:
+                ///   - internalBetaVersion:
+                ///   - externalBetaVersion:
+                public init(
+                    app: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppPayload? = nil,
+                    versions: Components.Schemas.BackgroundAsset.RelationshipsPayload.VersionsPayload? = nil,
+                    appStoreVersion: Components.Schemas.BackgroundAsset.RelationshipsPayload.AppStoreVersionPayload? = nil,
+                    internalBetaVersion: Components.Schemas.BackgroundAsset.RelationshipsPayload.InternalBetaVersionPayload? = nil,
+                    externalBetaVersion: Components.Schemas.BackgroundAsset.RelationshipsPayload.ExternalBetaVersionPayload? = nil
+                ) {
+                    self.app = app
+                    self.versions = versions
+                    self.appStoreVersion = appStoreVersion
+                    self.internalBetaVersion = internalBetaVersion
+                    self.externalBetaVersion = externalBetaVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case app
+                    case versions
+                    case appStoreVersion
+                    case internalBetaVersion
+                    case externalBetaVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/relationships`.
+            public var relationships: Components.Schemas.BackgroundAsset.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAsset/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `BackgroundAsset`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.BackgroundAsset._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.BackgroundAsset.AttributesPayload? = nil,
+                relationships: Components.Schemas.BackgroundAsset.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse`.
+        public struct BackgroundAssetsResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/data`.
+            public var data: [Components.Schemas.BackgroundAsset]
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/IncludedPayload/App`.
+                case apps(Components.Schemas.App)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/IncludedPayload/BackgroundAssetVersion`.
+                case backgroundAssetVersions(Components.Schemas.BackgroundAssetVersion)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "apps":
+                        self = .apps(try .init(from: decoder))
+                    case "backgroundAssetVersions":
+                        self = .backgroundAssetVersions(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .apps(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersions(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.BackgroundAssetsResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/included`.
+            public var included: Components.Schemas.BackgroundAssetsResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/links`.
+            public var links: Components.Schemas.PagedDocumentLinks
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetsResponse/meta`.
+            public var meta: Components.Schemas.PagingInformation?
+            /// Creates a new `BackgroundAssetsResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            ///   - meta:
+            public init(
+                data: [Components.Schemas.BackgroundAsset],
+                included: Components.Schemas.BackgroundAssetsResponse.IncludedPayload? = nil,
+                links: Components.Schemas.PagedDocumentLinks,
+                meta: Components.Schemas.PagingInformation? = nil
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+                self.meta = meta
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+                case meta
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse`.
+        public struct BackgroundAssetResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse/data`.
+            public var data: Components.Schemas.BackgroundAsset
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse/IncludedPayload/App`.
+                case apps(Components.Schemas.App)
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse/IncludedPayload/BackgroundAssetVersion`.
+                case backgroundAssetVersions(Components.Schemas.BackgroundAssetVersion)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "apps":
+                        self = .apps(try .init(from: decoder))
+                    case "backgroundAssetVersions":
+                        self = .backgroundAssetVersions(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .apps(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersions(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.BackgroundAssetResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse/included`.
+            public var included: Components.Schemas.BackgroundAssetResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `BackgroundAssetResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.BackgroundAsset,
+                included: Components.Schemas.BackgroundAssetResponse.IncludedPayload? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest`.
+        public struct BackgroundAssetCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case backgroundAssets = "backgroundAssets"
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/type`.
+                public var _type: Components.Schemas.BackgroundAssetCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/attributes/assetPackIdentifier`.
+                    public var assetPackIdentifier: Swift.String
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - assetPackIdentifier:
+                    public init(assetPackIdentifier: Swift.String) {
+                        self.assetPackIdentifier = assetPackIdentifier
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case assetPackIdentifier
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.AttributesPayload
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships/app`.
+                    public struct AppPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships/app/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships/app/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case apps = "apps"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships/app/data/type`.
+                            public var _type: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships/app/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships/app/data`.
+                        public var data: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload
+                        /// Creates a new `AppPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships/app`.
+                    public var app: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload.AppPayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - app:
+                    public init(app: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload.AppPayload) {
+                        self.app = app
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case app
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.BackgroundAssetCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.AttributesPayload,
+                    relationships: Components.Schemas.BackgroundAssetCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BackgroundAssetCreateRequest/data`.
+            public var data: Components.Schemas.BackgroundAssetCreateRequest.DataPayload
+            /// Creates a new `BackgroundAssetCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.BackgroundAssetCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/BetaAppLocalization`.
         public struct BetaAppLocalization: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BetaAppLocalization/type`.
@@ -7591,6 +10127,813 @@ extension Components {
                 case links
             }
         }
+        /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2`.
+        public struct GameCenterAchievementVersionV2: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case gameCenterAchievementVersions = "gameCenterAchievementVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/type`.
+            public var _type: Components.Schemas.GameCenterAchievementVersionV2._TypePayload
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/attributes/version`.
+                public var version: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/attributes/state`.
+                public var state: Components.Schemas.GameCenterVersionState?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - state:
+                public init(
+                    version: Swift.Int? = nil,
+                    state: Components.Schemas.GameCenterVersionState? = nil
+                ) {
+                    self.version = version
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/attributes`.
+            public var attributes: Components.Schemas.GameCenterAchievementVersionV2.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/achievement`.
+                public struct AchievementPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/achievement/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/achievement/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterAchievements = "gameCenterAchievements"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/achievement/data/type`.
+                        public var _type: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.AchievementPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/achievement/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.AchievementPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/achievement/data`.
+                    public var data: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.AchievementPayload.DataPayload?
+                    /// Creates a new `AchievementPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.AchievementPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/achievement`.
+                public var achievement: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.AchievementPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations`.
+                public struct LocalizationsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterAchievementLocalizations = "gameCenterAchievementLocalizations"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations/data`.
+                    public var data: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayload?
+                    /// Creates a new `LocalizationsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships/localizations`.
+                public var localizations: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.LocalizationsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - achievement:
+                ///   - localizations:
+                public init(
+                    achievement: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.AchievementPayload? = nil,
+                    localizations: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload.LocalizationsPayload? = nil
+                ) {
+                    self.achievement = achievement
+                    self.localizations = localizations
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case achievement
+                    case localizations
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/relationships`.
+            public var relationships: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterAchievementVersionV2/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `GameCenterAchievementVersionV2`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.GameCenterAchievementVersionV2._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.GameCenterAchievementVersionV2.AttributesPayload? = nil,
+                relationships: Components.Schemas.GameCenterAchievementVersionV2.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion`.
+        public struct GameCenterActivityVersion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case gameCenterActivityVersions = "gameCenterActivityVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/type`.
+            public var _type: Components.Schemas.GameCenterActivityVersion._TypePayload
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/attributes/version`.
+                public var version: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/attributes/state`.
+                public var state: Components.Schemas.GameCenterVersionState?
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/attributes/fallbackUrl`.
+                public var fallbackUrl: Swift.String?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - state:
+                ///   - fallbackUrl:
+                public init(
+                    version: Swift.Int? = nil,
+                    state: Components.Schemas.GameCenterVersionState? = nil,
+                    fallbackUrl: Swift.String? = nil
+                ) {
+                    self.version = version
+                    self.state = state
+                    self.fallbackUrl = fallbackUrl
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case state
+                    case fallbackUrl
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/attributes`.
+            public var attributes: Components.Schemas.GameCenterActivityVersion.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/activity`.
+                public struct ActivityPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/activity/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/activity/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterActivities = "gameCenterActivities"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/activity/data/type`.
+                        public var _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ActivityPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/activity/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ActivityPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/activity/data`.
+                    public var data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ActivityPayload.DataPayload?
+                    /// Creates a new `ActivityPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ActivityPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/activity`.
+                public var activity: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ActivityPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations`.
+                public struct LocalizationsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterActivityLocalizations = "gameCenterActivityLocalizations"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations/data`.
+                    public var data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.LocalizationsPayload.DataPayload?
+                    /// Creates a new `LocalizationsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.LocalizationsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/localizations`.
+                public var localizations: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.LocalizationsPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage`.
+                public struct DefaultImagePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterActivityImages = "gameCenterActivityImages"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage/data/type`.
+                        public var _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.DefaultImagePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.DefaultImagePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage/data`.
+                    public var data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.DefaultImagePayload.DataPayload?
+                    /// Creates a new `DefaultImagePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.DefaultImagePayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/defaultImage`.
+                public var defaultImage: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.DefaultImagePayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases`.
+                public struct ReleasesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterActivityVersionReleases = "gameCenterActivityVersionReleases"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ReleasesPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ReleasesPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ReleasesPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases/data`.
+                    public var data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ReleasesPayload.DataPayload?
+                    /// Creates a new `ReleasesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ReleasesPayload.DataPayload? = nil
+                    ) {
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships/releases`.
+                public var releases: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ReleasesPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - activity:
+                ///   - localizations:
+                ///   - defaultImage:
+                ///   - releases:
+                public init(
+                    activity: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ActivityPayload? = nil,
+                    localizations: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.LocalizationsPayload? = nil,
+                    defaultImage: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.DefaultImagePayload? = nil,
+                    releases: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload.ReleasesPayload? = nil
+                ) {
+                    self.activity = activity
+                    self.localizations = localizations
+                    self.defaultImage = defaultImage
+                    self.releases = releases
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case activity
+                    case localizations
+                    case defaultImage
+                    case releases
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/relationships`.
+            public var relationships: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterActivityVersion/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `GameCenterActivityVersion`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.GameCenterActivityVersion._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.GameCenterActivityVersion.AttributesPayload? = nil,
+                relationships: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion`.
+        public struct GameCenterChallengeVersion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case gameCenterChallengeVersions = "gameCenterChallengeVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/type`.
+            public var _type: Components.Schemas.GameCenterChallengeVersion._TypePayload
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/attributes/version`.
+                public var version: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/attributes/state`.
+                public var state: Components.Schemas.GameCenterVersionState?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - state:
+                public init(
+                    version: Swift.Int? = nil,
+                    state: Components.Schemas.GameCenterVersionState? = nil
+                ) {
+                    self.version = version
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/attributes`.
+            public var attributes: Components.Schemas.GameCenterChallengeVersion.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/challenge`.
+                public struct ChallengePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/challenge/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/challenge/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterChallenges = "gameCenterChallenges"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/challenge/data/type`.
+                        public var _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ChallengePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/challenge/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ChallengePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/challenge/data`.
+                    public var data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ChallengePayload.DataPayload?
+                    /// Creates a new `ChallengePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ChallengePayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/challenge`.
+                public var challenge: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ChallengePayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations`.
+                public struct LocalizationsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterChallengeLocalizations = "gameCenterChallengeLocalizations"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations/data`.
+                    public var data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.LocalizationsPayload.DataPayload?
+                    /// Creates a new `LocalizationsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.LocalizationsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/localizations`.
+                public var localizations: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.LocalizationsPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases`.
+                public struct ReleasesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterChallengeVersionReleases = "gameCenterChallengeVersionReleases"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ReleasesPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ReleasesPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ReleasesPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases/data`.
+                    public var data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ReleasesPayload.DataPayload?
+                    /// Creates a new `ReleasesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ReleasesPayload.DataPayload? = nil
+                    ) {
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/releases`.
+                public var releases: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ReleasesPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage`.
+                public struct DefaultImagePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterChallengeImages = "gameCenterChallengeImages"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage/data/type`.
+                        public var _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.DefaultImagePayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.DefaultImagePayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage/data`.
+                    public var data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.DefaultImagePayload.DataPayload?
+                    /// Creates a new `DefaultImagePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        data: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.DefaultImagePayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships/defaultImage`.
+                public var defaultImage: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.DefaultImagePayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - challenge:
+                ///   - localizations:
+                ///   - releases:
+                ///   - defaultImage:
+                public init(
+                    challenge: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ChallengePayload? = nil,
+                    localizations: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.LocalizationsPayload? = nil,
+                    releases: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.ReleasesPayload? = nil,
+                    defaultImage: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload.DefaultImagePayload? = nil
+                ) {
+                    self.challenge = challenge
+                    self.localizations = localizations
+                    self.releases = releases
+                    self.defaultImage = defaultImage
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case challenge
+                    case localizations
+                    case releases
+                    case defaultImage
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/relationships`.
+            public var relationships: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterChallengeVersion/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `GameCenterChallengeVersion`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.GameCenterChallengeVersion._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.GameCenterChallengeVersion.AttributesPayload? = nil,
+                relationships: Components.Schemas.GameCenterChallengeVersion.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/GameCenterDetail`.
         public struct GameCenterDetail: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/GameCenterDetail/type`.
@@ -9129,6 +12472,388 @@ extension Components {
                 id: Swift.String,
                 attributes: Components.Schemas.GameCenterEnabledVersion.AttributesPayload? = nil,
                 relationships: Components.Schemas.GameCenterEnabledVersion.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2`.
+        public struct GameCenterLeaderboardSetVersionV2: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case gameCenterLeaderboardSetVersions = "gameCenterLeaderboardSetVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/type`.
+            public var _type: Components.Schemas.GameCenterLeaderboardSetVersionV2._TypePayload
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/attributes/version`.
+                public var version: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/attributes/state`.
+                public var state: Components.Schemas.GameCenterVersionState?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - state:
+                public init(
+                    version: Swift.Int? = nil,
+                    state: Components.Schemas.GameCenterVersionState? = nil
+                ) {
+                    self.version = version
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/attributes`.
+            public var attributes: Components.Schemas.GameCenterLeaderboardSetVersionV2.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/leaderboardSet`.
+                public struct LeaderboardSetPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/leaderboardSet/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/leaderboardSet/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterLeaderboardSets = "gameCenterLeaderboardSets"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/leaderboardSet/data/type`.
+                        public var _type: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LeaderboardSetPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/leaderboardSet/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LeaderboardSetPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/leaderboardSet/data`.
+                    public var data: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LeaderboardSetPayload.DataPayload?
+                    /// Creates a new `LeaderboardSetPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LeaderboardSetPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/leaderboardSet`.
+                public var leaderboardSet: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LeaderboardSetPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations`.
+                public struct LocalizationsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterLeaderboardSetLocalizations = "gameCenterLeaderboardSetLocalizations"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations/data`.
+                    public var data: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayload?
+                    /// Creates a new `LocalizationsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships/localizations`.
+                public var localizations: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LocalizationsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - leaderboardSet:
+                ///   - localizations:
+                public init(
+                    leaderboardSet: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LeaderboardSetPayload? = nil,
+                    localizations: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload.LocalizationsPayload? = nil
+                ) {
+                    self.leaderboardSet = leaderboardSet
+                    self.localizations = localizations
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case leaderboardSet
+                    case localizations
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/relationships`.
+            public var relationships: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardSetVersionV2/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `GameCenterLeaderboardSetVersionV2`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.GameCenterLeaderboardSetVersionV2._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.GameCenterLeaderboardSetVersionV2.AttributesPayload? = nil,
+                relationships: Components.Schemas.GameCenterLeaderboardSetVersionV2.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2`.
+        public struct GameCenterLeaderboardVersionV2: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case gameCenterLeaderboardVersions = "gameCenterLeaderboardVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/type`.
+            public var _type: Components.Schemas.GameCenterLeaderboardVersionV2._TypePayload
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/attributes/version`.
+                public var version: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/attributes/state`.
+                public var state: Components.Schemas.GameCenterVersionState?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - state:
+                public init(
+                    version: Swift.Int? = nil,
+                    state: Components.Schemas.GameCenterVersionState? = nil
+                ) {
+                    self.version = version
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/attributes`.
+            public var attributes: Components.Schemas.GameCenterLeaderboardVersionV2.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/leaderboard`.
+                public struct LeaderboardPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/leaderboard/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/leaderboard/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterLeaderboards = "gameCenterLeaderboards"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/leaderboard/data/type`.
+                        public var _type: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LeaderboardPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/leaderboard/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LeaderboardPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/leaderboard/data`.
+                    public var data: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LeaderboardPayload.DataPayload?
+                    /// Creates a new `LeaderboardPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LeaderboardPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/leaderboard`.
+                public var leaderboard: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LeaderboardPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations`.
+                public struct LocalizationsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterLeaderboardLocalizations = "gameCenterLeaderboardLocalizations"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations/data`.
+                    public var data: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayload?
+                    /// Creates a new `LocalizationsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LocalizationsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships/localizations`.
+                public var localizations: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LocalizationsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - leaderboard:
+                ///   - localizations:
+                public init(
+                    leaderboard: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LeaderboardPayload? = nil,
+                    localizations: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload.LocalizationsPayload? = nil
+                ) {
+                    self.leaderboard = leaderboard
+                    self.localizations = localizations
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case leaderboard
+                    case localizations
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/relationships`.
+            public var relationships: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterLeaderboardVersionV2/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `GameCenterLeaderboardVersionV2`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.GameCenterLeaderboardVersionV2._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.GameCenterLeaderboardVersionV2.AttributesPayload? = nil,
+                relationships: Components.Schemas.GameCenterLeaderboardVersionV2.RelationshipsPayload? = nil,
                 links: Components.Schemas.ResourceLinks? = nil
             ) {
                 self._type = _type
@@ -14561,6 +18286,1664 @@ extension Components {
                 case links
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem`.
+        public struct ReviewSubmissionItem: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case reviewSubmissionItems = "reviewSubmissionItems"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/type`.
+            public var _type: Components.Schemas.ReviewSubmissionItem._TypePayload
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/attributes/state`.
+                @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case readyForReview = "READY_FOR_REVIEW"
+                    case accepted = "ACCEPTED"
+                    case approved = "APPROVED"
+                    case rejected = "REJECTED"
+                    case removed = "REMOVED"
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/attributes/state`.
+                public var state: Components.Schemas.ReviewSubmissionItem.AttributesPayload.StatePayload?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - state:
+                public init(state: Components.Schemas.ReviewSubmissionItem.AttributesPayload.StatePayload? = nil) {
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/attributes`.
+            public var attributes: Components.Schemas.ReviewSubmissionItem.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appCustomProductPageVersion`.
+                public struct AppCustomProductPageVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appCustomProductPageVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appCustomProductPageVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appCustomProductPageVersions = "appCustomProductPageVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appCustomProductPageVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appCustomProductPageVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appCustomProductPageVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload?
+                    /// Creates a new `AppCustomProductPageVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appCustomProductPageVersion`.
+                public var appCustomProductPageVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppCustomProductPageVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperiment`.
+                public struct AppStoreVersionExperimentPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperiment/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperiment/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersionExperiments = "appStoreVersionExperiments"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperiment/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperiment/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperiment/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionExperimentPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperiment`.
+                public var appStoreVersionExperiment: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperimentV2`.
+                public struct AppStoreVersionExperimentV2Payload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperimentV2/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperimentV2/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersionExperiments = "appStoreVersionExperiments"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperimentV2/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperimentV2/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperimentV2/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload?
+                    /// Creates a new `AppStoreVersionExperimentV2Payload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appStoreVersionExperimentV2`.
+                public var appStoreVersionExperimentV2: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentV2Payload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appEvent`.
+                public struct AppEventPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appEvent/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appEvent/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appEvents = "appEvents"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appEvent/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppEventPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appEvent/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppEventPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appEvent/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppEventPayload.DataPayload?
+                    /// Creates a new `AppEventPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppEventPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/appEvent`.
+                public var appEvent: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppEventPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/backgroundAssetVersion`.
+                public struct BackgroundAssetVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/backgroundAssetVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/backgroundAssetVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case backgroundAssetVersions = "backgroundAssetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/backgroundAssetVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/backgroundAssetVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/backgroundAssetVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload?
+                    /// Creates a new `BackgroundAssetVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/backgroundAssetVersion`.
+                public var backgroundAssetVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.BackgroundAssetVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterAchievementVersion`.
+                public struct GameCenterAchievementVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterAchievementVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterAchievementVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterAchievementVersions = "gameCenterAchievementVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterAchievementVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterAchievementVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterAchievementVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload?
+                    /// Creates a new `GameCenterAchievementVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterAchievementVersion`.
+                public var gameCenterAchievementVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterAchievementVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterActivityVersion`.
+                public struct GameCenterActivityVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterActivityVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterActivityVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterActivityVersions = "gameCenterActivityVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterActivityVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterActivityVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterActivityVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload?
+                    /// Creates a new `GameCenterActivityVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterActivityVersion`.
+                public var gameCenterActivityVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterActivityVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterChallengeVersion`.
+                public struct GameCenterChallengeVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterChallengeVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterChallengeVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterChallengeVersions = "gameCenterChallengeVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterChallengeVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterChallengeVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterChallengeVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload?
+                    /// Creates a new `GameCenterChallengeVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterChallengeVersion`.
+                public var gameCenterChallengeVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterChallengeVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardSetVersion`.
+                public struct GameCenterLeaderboardSetVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardSetVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardSetVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterLeaderboardSetVersions = "gameCenterLeaderboardSetVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardSetVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardSetVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardSetVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload?
+                    /// Creates a new `GameCenterLeaderboardSetVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardSetVersion`.
+                public var gameCenterLeaderboardSetVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardVersion`.
+                public struct GameCenterLeaderboardVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterLeaderboardVersions = "gameCenterLeaderboardVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload?
+                    /// Creates a new `GameCenterLeaderboardVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/gameCenterLeaderboardVersion`.
+                public var gameCenterLeaderboardVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/inAppPurchaseVersion`.
+                public struct InAppPurchaseVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/inAppPurchaseVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/inAppPurchaseVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case inAppPurchaseVersions = "inAppPurchaseVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/inAppPurchaseVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/inAppPurchaseVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/inAppPurchaseVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload?
+                    /// Creates a new `InAppPurchaseVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/inAppPurchaseVersion`.
+                public var inAppPurchaseVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.InAppPurchaseVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionVersion`.
+                public struct SubscriptionVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case subscriptionVersions = "subscriptionVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionVersionPayload.DataPayload?
+                    /// Creates a new `SubscriptionVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionVersion`.
+                public var subscriptionVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionGroupVersion`.
+                public struct SubscriptionGroupVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionGroupVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionGroupVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case subscriptionGroupVersions = "subscriptionGroupVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionGroupVersion/data/type`.
+                        public var _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionGroupVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionGroupVersion/data`.
+                    public var data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload?
+                    /// Creates a new `SubscriptionGroupVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships/subscriptionGroupVersion`.
+                public var subscriptionGroupVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionGroupVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appStoreVersion:
+                ///   - appCustomProductPageVersion:
+                ///   - appStoreVersionExperiment:
+                ///   - appStoreVersionExperimentV2:
+                ///   - appEvent:
+                ///   - backgroundAssetVersion:
+                ///   - gameCenterAchievementVersion:
+                ///   - gameCenterActivityVersion:
+                ///   - gameCenterChallengeVersion:
+                ///   - gameCenterLeaderboardSetVersion:
+                ///   - gameCenterLeaderboardVersion:
+                ///   - inAppPurchaseVersion:
+                ///   - subscriptionVersion:
+                ///   - subscriptionGroupVersion:
+                public init(
+                    appStoreVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionPayload? = nil,
+                    appCustomProductPageVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppCustomProductPageVersionPayload? = nil,
+                    appStoreVersionExperiment: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentPayload? = nil,
+                    appStoreVersionExperimentV2: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppStoreVersionExperimentV2Payload? = nil,
+                    appEvent: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.AppEventPayload? = nil,
+                    backgroundAssetVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.BackgroundAssetVersionPayload? = nil,
+                    gameCenterAchievementVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterAchievementVersionPayload? = nil,
+                    gameCenterActivityVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterActivityVersionPayload? = nil,
+                    gameCenterChallengeVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterChallengeVersionPayload? = nil,
+                    gameCenterLeaderboardSetVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload? = nil,
+                    gameCenterLeaderboardVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.GameCenterLeaderboardVersionPayload? = nil,
+                    inAppPurchaseVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.InAppPurchaseVersionPayload? = nil,
+                    subscriptionVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionVersionPayload? = nil,
+                    subscriptionGroupVersion: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload.SubscriptionGroupVersionPayload? = nil
+                ) {
+                    self.appStoreVersion = appStoreVersion
+                    self.appCustomProductPageVersion = appCustomProductPageVersion
+                    self.appStoreVersionExperiment = appStoreVersionExperiment
+                    self.appStoreVersionExperimentV2 = appStoreVersionExperimentV2
+                    self.appEvent = appEvent
+                    self.backgroundAssetVersion = backgroundAssetVersion
+                    self.gameCenterAchievementVersion = gameCenterAchievementVersion
+                    self.gameCenterActivityVersion = gameCenterActivityVersion
+                    self.gameCenterChallengeVersion = gameCenterChallengeVersion
+                    self.gameCenterLeaderboardSetVersion = gameCenterLeaderboardSetVersion
+                    self.gameCenterLeaderboardVersion = gameCenterLeaderboardVersion
+                    self.inAppPurchaseVersion = inAppPurchaseVersion
+                    self.subscriptionVersion = subscriptionVersion
+                    self.subscriptionGroupVersion = subscriptionGroupVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appStoreVersion
+                    case appCustomProductPageVersion
+                    case appStoreVersionExperiment
+                    case appStoreVersionExperimentV2
+                    case appEvent
+                    case backgroundAssetVersion
+                    case gameCenterAchievementVersion
+                    case gameCenterActivityVersion
+                    case gameCenterChallengeVersion
+                    case gameCenterLeaderboardSetVersion
+                    case gameCenterLeaderboardVersion
+                    case inAppPurchaseVersion
+                    case subscriptionVersion
+                    case subscriptionGroupVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/relationships`.
+            public var relationships: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `ReviewSubmissionItem`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.ReviewSubmissionItem._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.ReviewSubmissionItem.AttributesPayload? = nil,
+                relationships: Components.Schemas.ReviewSubmissionItem.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse`.
+        public struct ReviewSubmissionItemResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/data`.
+            public var data: Components.Schemas.ReviewSubmissionItem
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/AppCustomProductPageVersion`.
+                case appCustomProductPageVersions(Components.Schemas.AppCustomProductPageVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/AppEvent`.
+                case appEvents(Components.Schemas.AppEvent)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/AppStoreVersionExperiment`.
+                case appStoreVersionExperiments(Components.Schemas.AppStoreVersionExperiment)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/AppStoreVersion`.
+                case appStoreVersions(Components.Schemas.AppStoreVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/BackgroundAssetVersion`.
+                case backgroundAssetVersions(Components.Schemas.BackgroundAssetVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/GameCenterAchievementVersionV2`.
+                case gameCenterAchievementVersions(Components.Schemas.GameCenterAchievementVersionV2)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/GameCenterActivityVersion`.
+                case gameCenterActivityVersions(Components.Schemas.GameCenterActivityVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/GameCenterChallengeVersion`.
+                case gameCenterChallengeVersions(Components.Schemas.GameCenterChallengeVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/GameCenterLeaderboardSetVersionV2`.
+                case gameCenterLeaderboardSetVersions(Components.Schemas.GameCenterLeaderboardSetVersionV2)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/GameCenterLeaderboardVersionV2`.
+                case gameCenterLeaderboardVersions(Components.Schemas.GameCenterLeaderboardVersionV2)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/InAppPurchaseVersion`.
+                case inAppPurchaseVersions(Components.Schemas.InAppPurchaseVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/SubscriptionGroupVersion`.
+                case subscriptionGroupVersions(Components.Schemas.SubscriptionGroupVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/IncludedPayload/SubscriptionVersion`.
+                case subscriptionVersions(Components.Schemas.SubscriptionVersion)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "appCustomProductPageVersions":
+                        self = .appCustomProductPageVersions(try .init(from: decoder))
+                    case "appEvents":
+                        self = .appEvents(try .init(from: decoder))
+                    case "appStoreVersionExperiments":
+                        self = .appStoreVersionExperiments(try .init(from: decoder))
+                    case "appStoreVersions":
+                        self = .appStoreVersions(try .init(from: decoder))
+                    case "backgroundAssetVersions":
+                        self = .backgroundAssetVersions(try .init(from: decoder))
+                    case "gameCenterAchievementVersions":
+                        self = .gameCenterAchievementVersions(try .init(from: decoder))
+                    case "gameCenterActivityVersions":
+                        self = .gameCenterActivityVersions(try .init(from: decoder))
+                    case "gameCenterChallengeVersions":
+                        self = .gameCenterChallengeVersions(try .init(from: decoder))
+                    case "gameCenterLeaderboardSetVersions":
+                        self = .gameCenterLeaderboardSetVersions(try .init(from: decoder))
+                    case "gameCenterLeaderboardVersions":
+                        self = .gameCenterLeaderboardVersions(try .init(from: decoder))
+                    case "inAppPurchaseVersions":
+                        self = .inAppPurchaseVersions(try .init(from: decoder))
+                    case "subscriptionGroupVersions":
+                        self = .subscriptionGroupVersions(try .init(from: decoder))
+                    case "subscriptionVersions":
+                        self = .subscriptionVersions(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .appCustomProductPageVersions(value):
+                        try value.encode(to: encoder)
+                    case let .appEvents(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreVersionExperiments(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreVersions(value):
+                        try value.encode(to: encoder)
+                    case let .backgroundAssetVersions(value):
+                        try value.encode(to: encoder)
+                    case let .gameCenterAchievementVersions(value):
+                        try value.encode(to: encoder)
+                    case let .gameCenterActivityVersions(value):
+                        try value.encode(to: encoder)
+                    case let .gameCenterChallengeVersions(value):
+                        try value.encode(to: encoder)
+                    case let .gameCenterLeaderboardSetVersions(value):
+                        try value.encode(to: encoder)
+                    case let .gameCenterLeaderboardVersions(value):
+                        try value.encode(to: encoder)
+                    case let .inAppPurchaseVersions(value):
+                        try value.encode(to: encoder)
+                    case let .subscriptionGroupVersions(value):
+                        try value.encode(to: encoder)
+                    case let .subscriptionVersions(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.ReviewSubmissionItemResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/included`.
+            public var included: Components.Schemas.ReviewSubmissionItemResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `ReviewSubmissionItemResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.ReviewSubmissionItem,
+                included: Components.Schemas.ReviewSubmissionItemResponse.IncludedPayload? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest`.
+        public struct ReviewSubmissionItemCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case reviewSubmissionItems = "reviewSubmissionItems"
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/type`.
+                public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/reviewSubmission`.
+                    public struct ReviewSubmissionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/reviewSubmission/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/reviewSubmission/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case reviewSubmissions = "reviewSubmissions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/reviewSubmission/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.ReviewSubmissionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/reviewSubmission/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.ReviewSubmissionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/reviewSubmission/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.ReviewSubmissionPayload.DataPayload
+                        /// Creates a new `ReviewSubmissionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.ReviewSubmissionPayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/reviewSubmission`.
+                    public var reviewSubmission: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.ReviewSubmissionPayload
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersion`.
+                    public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case appStoreVersions = "appStoreVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                        /// Creates a new `AppStoreVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersion`.
+                    public var appStoreVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appCustomProductPageVersion`.
+                    public struct AppCustomProductPageVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appCustomProductPageVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appCustomProductPageVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case appCustomProductPageVersions = "appCustomProductPageVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appCustomProductPageVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appCustomProductPageVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appCustomProductPageVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload?
+                        /// Creates a new `AppCustomProductPageVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppCustomProductPageVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appCustomProductPageVersion`.
+                    public var appCustomProductPageVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppCustomProductPageVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperiment`.
+                    public struct AppStoreVersionExperimentPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperiment/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperiment/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case appStoreVersionExperiments = "appStoreVersionExperiments"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperiment/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperiment/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperiment/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload?
+                        /// Creates a new `AppStoreVersionExperimentPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperiment`.
+                    public var appStoreVersionExperiment: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperimentV2`.
+                    public struct AppStoreVersionExperimentV2Payload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperimentV2/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperimentV2/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case appStoreVersionExperiments = "appStoreVersionExperiments"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperimentV2/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperimentV2/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperimentV2/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload?
+                        /// Creates a new `AppStoreVersionExperimentV2Payload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentV2Payload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appStoreVersionExperimentV2`.
+                    public var appStoreVersionExperimentV2: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentV2Payload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appEvent`.
+                    public struct AppEventPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appEvent/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appEvent/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case appEvents = "appEvents"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appEvent/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppEventPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appEvent/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppEventPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appEvent/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppEventPayload.DataPayload?
+                        /// Creates a new `AppEventPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppEventPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/appEvent`.
+                    public var appEvent: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppEventPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/backgroundAssetVersion`.
+                    public struct BackgroundAssetVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/backgroundAssetVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/backgroundAssetVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case backgroundAssetVersions = "backgroundAssetVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/backgroundAssetVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/backgroundAssetVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/backgroundAssetVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload?
+                        /// Creates a new `BackgroundAssetVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/backgroundAssetVersion`.
+                    public var backgroundAssetVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterAchievementVersion`.
+                    public struct GameCenterAchievementVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterAchievementVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterAchievementVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case gameCenterAchievementVersions = "gameCenterAchievementVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterAchievementVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterAchievementVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterAchievementVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload?
+                        /// Creates a new `GameCenterAchievementVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterAchievementVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterAchievementVersion`.
+                    public var gameCenterAchievementVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterAchievementVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterActivityVersion`.
+                    public struct GameCenterActivityVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterActivityVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterActivityVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case gameCenterActivityVersions = "gameCenterActivityVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterActivityVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterActivityVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterActivityVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload?
+                        /// Creates a new `GameCenterActivityVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterActivityVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterActivityVersion`.
+                    public var gameCenterActivityVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterActivityVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterChallengeVersion`.
+                    public struct GameCenterChallengeVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterChallengeVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterChallengeVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case gameCenterChallengeVersions = "gameCenterChallengeVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterChallengeVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterChallengeVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterChallengeVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload?
+                        /// Creates a new `GameCenterChallengeVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterChallengeVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterChallengeVersion`.
+                    public var gameCenterChallengeVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterChallengeVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardSetVersion`.
+                    public struct GameCenterLeaderboardSetVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardSetVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardSetVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case gameCenterLeaderboardSetVersions = "gameCenterLeaderboardSetVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardSetVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardSetVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardSetVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload?
+                        /// Creates a new `GameCenterLeaderboardSetVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardSetVersion`.
+                    public var gameCenterLeaderboardSetVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardVersion`.
+                    public struct GameCenterLeaderboardVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case gameCenterLeaderboardVersions = "gameCenterLeaderboardVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload?
+                        /// Creates a new `GameCenterLeaderboardVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/gameCenterLeaderboardVersion`.
+                    public var gameCenterLeaderboardVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/inAppPurchaseVersion`.
+                    public struct InAppPurchaseVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/inAppPurchaseVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/inAppPurchaseVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case inAppPurchaseVersions = "inAppPurchaseVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/inAppPurchaseVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/inAppPurchaseVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/inAppPurchaseVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload?
+                        /// Creates a new `InAppPurchaseVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/inAppPurchaseVersion`.
+                    public var inAppPurchaseVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionVersion`.
+                    public struct SubscriptionVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case subscriptionVersions = "subscriptionVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionVersionPayload.DataPayload?
+                        /// Creates a new `SubscriptionVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionVersion`.
+                    public var subscriptionVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionVersionPayload?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionGroupVersion`.
+                    public struct SubscriptionGroupVersionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionGroupVersion/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionGroupVersion/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case subscriptionGroupVersions = "subscriptionGroupVersions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionGroupVersion/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionGroupVersion/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionGroupVersion/data`.
+                        public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload?
+                        /// Creates a new `SubscriptionGroupVersionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionGroupVersionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships/subscriptionGroupVersion`.
+                    public var subscriptionGroupVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionGroupVersionPayload?
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - reviewSubmission:
+                    ///   - appStoreVersion:
+                    ///   - appCustomProductPageVersion:
+                    ///   - appStoreVersionExperiment:
+                    ///   - appStoreVersionExperimentV2:
+                    ///   - appEvent:
+                    ///   - backgroundAssetVersion:
+                    ///   - gameCenterAchievementVersion:
+                    ///   - gameCenterActivityVersion:
+                    ///   - gameCenterChallengeVersion:
+                    ///   - gameCenterLeaderboardSetVersion:
+                    ///   - gameCenterLeaderboardVersion:
+                    ///   - inAppPurchaseVersion:
+                    ///   - subscriptionVersion:
+                    ///   - subscriptionGroupVersion:
+                    public init(
+                        reviewSubmission: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.ReviewSubmissionPayload,
+                        appStoreVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionPayload? = nil,
+                        appCustomProductPageVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppCustomProductPageVersionPayload? = nil,
+                        appStoreVersionExperiment: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentPayload? = nil,
+                        appStoreVersionExperimentV2: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppStoreVersionExperimentV2Payload? = nil,
+                        appEvent: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.AppEventPayload? = nil,
+                        backgroundAssetVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.BackgroundAssetVersionPayload? = nil,
+                        gameCenterAchievementVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterAchievementVersionPayload? = nil,
+                        gameCenterActivityVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterActivityVersionPayload? = nil,
+                        gameCenterChallengeVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterChallengeVersionPayload? = nil,
+                        gameCenterLeaderboardSetVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardSetVersionPayload? = nil,
+                        gameCenterLeaderboardVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.GameCenterLeaderboardVersionPayload? = nil,
+                        inAppPurchaseVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseVersionPayload? = nil,
+                        subscriptionVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionVersionPayload? = nil,
+                        subscriptionGroupVersion: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload.SubscriptionGroupVersionPayload? = nil
+                    ) {
+                        self.reviewSubmission = reviewSubmission
+                        self.appStoreVersion = appStoreVersion
+                        self.appCustomProductPageVersion = appCustomProductPageVersion
+                        self.appStoreVersionExperiment = appStoreVersionExperiment
+                        self.appStoreVersionExperimentV2 = appStoreVersionExperimentV2
+                        self.appEvent = appEvent
+                        self.backgroundAssetVersion = backgroundAssetVersion
+                        self.gameCenterAchievementVersion = gameCenterAchievementVersion
+                        self.gameCenterActivityVersion = gameCenterActivityVersion
+                        self.gameCenterChallengeVersion = gameCenterChallengeVersion
+                        self.gameCenterLeaderboardSetVersion = gameCenterLeaderboardSetVersion
+                        self.gameCenterLeaderboardVersion = gameCenterLeaderboardVersion
+                        self.inAppPurchaseVersion = inAppPurchaseVersion
+                        self.subscriptionVersion = subscriptionVersion
+                        self.subscriptionGroupVersion = subscriptionGroupVersion
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case reviewSubmission
+                        case appStoreVersion
+                        case appCustomProductPageVersion
+                        case appStoreVersionExperiment
+                        case appStoreVersionExperimentV2
+                        case appEvent
+                        case backgroundAssetVersion
+                        case gameCenterAchievementVersion
+                        case gameCenterActivityVersion
+                        case gameCenterChallengeVersion
+                        case gameCenterLeaderboardSetVersion
+                        case gameCenterLeaderboardVersion
+                        case inAppPurchaseVersion
+                        case subscriptionVersion
+                        case subscriptionGroupVersion
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload._TypePayload,
+                    relationships: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItemCreateRequest/data`.
+            public var data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload
+            /// Creates a new `ReviewSubmissionItemCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.ReviewSubmissionItemCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ReviewSubmission`.
         public struct ReviewSubmission: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ReviewSubmission/type`.
@@ -14910,6 +20293,283 @@ extension Components {
                 case attributes
                 case relationships
                 case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse`.
+        public struct ReviewSubmissionResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/data`.
+            public var data: Components.Schemas.ReviewSubmission
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/IncludedPayload/Actor`.
+                case actors(Components.Schemas.Actor)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/IncludedPayload/App`.
+                case apps(Components.Schemas.App)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/IncludedPayload/AppStoreVersion`.
+                case appStoreVersions(Components.Schemas.AppStoreVersion)
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/IncludedPayload/ReviewSubmissionItem`.
+                case reviewSubmissionItems(Components.Schemas.ReviewSubmissionItem)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "actors":
+                        self = .actors(try .init(from: decoder))
+                    case "apps":
+                        self = .apps(try .init(from: decoder))
+                    case "appStoreVersions":
+                        self = .appStoreVersions(try .init(from: decoder))
+                    case "reviewSubmissionItems":
+                        self = .reviewSubmissionItems(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .actors(value):
+                        try value.encode(to: encoder)
+                    case let .apps(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreVersions(value):
+                        try value.encode(to: encoder)
+                    case let .reviewSubmissionItems(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.ReviewSubmissionResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/included`.
+            public var included: Components.Schemas.ReviewSubmissionResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `ReviewSubmissionResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.ReviewSubmission,
+                included: Components.Schemas.ReviewSubmissionResponse.IncludedPayload? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest`.
+        public struct ReviewSubmissionCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case reviewSubmissions = "reviewSubmissions"
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/type`.
+                public var _type: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/attributes/platform`.
+                    public var platform: Components.Schemas.Platform?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - platform:
+                    public init(platform: Components.Schemas.Platform? = nil) {
+                        self.platform = platform
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case platform
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.AttributesPayload?
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships/app`.
+                    public struct AppPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships/app/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships/app/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case apps = "apps"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships/app/data/type`.
+                            public var _type: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships/app/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships/app/data`.
+                        public var data: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload
+                        /// Creates a new `AppPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships/app`.
+                    public var app: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload.AppPayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - app:
+                    public init(app: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload.AppPayload) {
+                        self.app = app
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case app
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.AttributesPayload? = nil,
+                    relationships: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionCreateRequest/data`.
+            public var data: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload
+            /// Creates a new `ReviewSubmissionCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.ReviewSubmissionCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest`.
+        public struct ReviewSubmissionUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case reviewSubmissions = "reviewSubmissions"
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/type`.
+                public var _type: Components.Schemas.ReviewSubmissionUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/attributes/platform`.
+                    public var platform: Components.Schemas.Platform?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/attributes/submitted`.
+                    public var submitted: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/attributes/canceled`.
+                    public var canceled: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - platform:
+                    ///   - submitted:
+                    ///   - canceled:
+                    public init(
+                        platform: Components.Schemas.Platform? = nil,
+                        submitted: Swift.Bool? = nil,
+                        canceled: Swift.Bool? = nil
+                    ) {
+                        self.platform = platform
+                        self.submitted = submitted
+                        self.canceled = canceled
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case platform
+                        case submitted
+                        case canceled
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.ReviewSubmissionUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.ReviewSubmissionUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.ReviewSubmissionUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewSubmissionUpdateRequest/data`.
+            public var data: Components.Schemas.ReviewSubmissionUpdateRequest.DataPayload
+            /// Creates a new `ReviewSubmissionUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.ReviewSubmissionUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
             }
         }
         /// - Remark: Generated from `#/components/schemas/SubscriptionAppStoreReviewScreenshot`.
@@ -26916,6 +32576,35 @@ extension Components {
             case waitingForExportCompliance = "WAITING_FOR_EXPORT_COMPLIANCE"
             case waitingForReview = "WAITING_FOR_REVIEW"
         }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionAppStoreReleaseState`.
+        @frozen public enum BackgroundAssetVersionAppStoreReleaseState: String, Codable, Hashable, Sendable, CaseIterable {
+            case prepareForSubmission = "PREPARE_FOR_SUBMISSION"
+            case readyForReview = "READY_FOR_REVIEW"
+            case waitingForReview = "WAITING_FOR_REVIEW"
+            case inReview = "IN_REVIEW"
+            case accepted = "ACCEPTED"
+            case rejected = "REJECTED"
+            case processingForDistribution = "PROCESSING_FOR_DISTRIBUTION"
+            case readyForDistribution = "READY_FOR_DISTRIBUTION"
+            case superseded = "SUPERSEDED"
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionExternalBetaReleaseState`.
+        @frozen public enum BackgroundAssetVersionExternalBetaReleaseState: String, Codable, Hashable, Sendable, CaseIterable {
+            case readyForBetaSubmission = "READY_FOR_BETA_SUBMISSION"
+            case waitingForReview = "WAITING_FOR_REVIEW"
+            case inReview = "IN_REVIEW"
+            case rejected = "REJECTED"
+            case processingForTesting = "PROCESSING_FOR_TESTING"
+            case readyForTesting = "READY_FOR_TESTING"
+            case superseded = "SUPERSEDED"
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundAssetVersionState`.
+        @frozen public enum BackgroundAssetVersionState: String, Codable, Hashable, Sendable, CaseIterable {
+            case awaitingUpload = "AWAITING_UPLOAD"
+            case processing = "PROCESSING"
+            case failed = "FAILED"
+            case complete = "COMPLETE"
+        }
         /// - Remark: Generated from `#/components/schemas/BrazilAgeRating`.
         @frozen public enum BrazilAgeRating: String, Codable, Hashable, Sendable, CaseIterable {
             case l = "L"
@@ -26929,6 +32618,156 @@ extension Components {
         @frozen public enum BuildAudienceType: String, Codable, Hashable, Sendable, CaseIterable {
             case internalOnly = "INTERNAL_ONLY"
             case appStoreEligible = "APP_STORE_ELIGIBLE"
+        }
+        /// - Remark: Generated from `#/components/schemas/ChecksumAlgorithm`.
+        @frozen public enum ChecksumAlgorithm: String, Codable, Hashable, Sendable, CaseIterable {
+            case md5 = "MD5"
+            case sha256 = "SHA_256"
+        }
+        /// - Remark: Generated from `#/components/schemas/Checksums`.
+        public struct Checksums: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Checksums/file`.
+            public struct FilePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Checksums/file/hash`.
+                public var hash: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Checksums/file/algorithm`.
+                public var algorithm: Components.Schemas.ChecksumAlgorithm?
+                /// Creates a new `FilePayload`.
+                ///
+                /// - Parameters:
+                ///   - hash:
+                ///   - algorithm:
+                public init(
+                    hash: Swift.String? = nil,
+                    algorithm: Components.Schemas.ChecksumAlgorithm? = nil
+                ) {
+                    self.hash = hash
+                    self.algorithm = algorithm
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case hash
+                    case algorithm
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Checksums/file`.
+            public var file: Components.Schemas.Checksums.FilePayload?
+            /// - Remark: Generated from `#/components/schemas/Checksums/composite`.
+            public struct CompositePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Checksums/composite/hash`.
+                public var hash: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Checksums/composite/algorithm`.
+                @frozen public enum AlgorithmPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case md5 = "MD5"
+                }
+                /// - Remark: Generated from `#/components/schemas/Checksums/composite/algorithm`.
+                public var algorithm: Components.Schemas.Checksums.CompositePayload.AlgorithmPayload?
+                /// Creates a new `CompositePayload`.
+                ///
+                /// - Parameters:
+                ///   - hash:
+                ///   - algorithm:
+                public init(
+                    hash: Swift.String? = nil,
+                    algorithm: Components.Schemas.Checksums.CompositePayload.AlgorithmPayload? = nil
+                ) {
+                    self.hash = hash
+                    self.algorithm = algorithm
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case hash
+                    case algorithm
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Checksums/composite`.
+            public var composite: Components.Schemas.Checksums.CompositePayload?
+            /// Creates a new `Checksums`.
+            ///
+            /// - Parameters:
+            ///   - file:
+            ///   - composite:
+            public init(
+                file: Components.Schemas.Checksums.FilePayload? = nil,
+                composite: Components.Schemas.Checksums.CompositePayload? = nil
+            ) {
+                self.file = file
+                self.composite = composite
+            }
+            public enum CodingKeys: String, CodingKey {
+                case file
+                case composite
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation`.
+        public struct DeliveryFileUploadOperation: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/method`.
+            public var method: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/url`.
+            public var url: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/length`.
+            public var length: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/offset`.
+            public var offset: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/requestHeaders`.
+            public var requestHeaders: [Components.Schemas.HttpHeader]?
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/expiration`.
+            public var expiration: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/partNumber`.
+            public var partNumber: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/DeliveryFileUploadOperation/entityTag`.
+            public var entityTag: Swift.String?
+            /// Creates a new `DeliveryFileUploadOperation`.
+            ///
+            /// - Parameters:
+            ///   - method:
+            ///   - url:
+            ///   - length:
+            ///   - offset:
+            ///   - requestHeaders:
+            ///   - expiration:
+            ///   - partNumber:
+            ///   - entityTag:
+            public init(
+                method: Swift.String? = nil,
+                url: Swift.String? = nil,
+                length: Swift.Int64? = nil,
+                offset: Swift.Int64? = nil,
+                requestHeaders: [Components.Schemas.HttpHeader]? = nil,
+                expiration: Foundation.Date? = nil,
+                partNumber: Swift.Int64? = nil,
+                entityTag: Swift.String? = nil
+            ) {
+                self.method = method
+                self.url = url
+                self.length = length
+                self.offset = offset
+                self.requestHeaders = requestHeaders
+                self.expiration = expiration
+                self.partNumber = partNumber
+                self.entityTag = entityTag
+            }
+            public enum CodingKeys: String, CodingKey {
+                case method
+                case url
+                case length
+                case offset
+                case requestHeaders
+                case expiration
+                case partNumber
+                case entityTag
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GameCenterVersionState`.
+        @frozen public enum GameCenterVersionState: String, Codable, Hashable, Sendable, CaseIterable {
+            case prepareForSubmission = "PREPARE_FOR_SUBMISSION"
+            case readyForReview = "READY_FOR_REVIEW"
+            case waitingForReview = "WAITING_FOR_REVIEW"
+            case inReview = "IN_REVIEW"
+            case developerRejected = "DEVELOPER_REJECTED"
+            case rejected = "REJECTED"
+            case accepted = "ACCEPTED"
+            case pendingRelease = "PENDING_RELEASE"
+            case live = "LIVE"
+            case replacedWithNewVersion = "REPLACED_WITH_NEW_VERSION"
         }
         /// - Remark: Generated from `#/components/schemas/HttpHeader`.
         public struct HttpHeader: Codable, Hashable, Sendable {
@@ -27052,6 +32891,29 @@ extension Components {
             case macOs = "MAC_OS"
             case tvOs = "TV_OS"
             case visionOs = "VISION_OS"
+        }
+        /// - Remark: Generated from `#/components/schemas/StateDetail`.
+        public struct StateDetail: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StateDetail/code`.
+            public var code: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/StateDetail/description`.
+            public var description: Swift.String?
+            /// Creates a new `StateDetail`.
+            ///
+            /// - Parameters:
+            ///   - code:
+            ///   - description:
+            public init(
+                code: Swift.String? = nil,
+                description: Swift.String? = nil
+            ) {
+                self.code = code
+                self.description = description
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+                case description
+            }
         }
         /// - Remark: Generated from `#/components/schemas/SubscriptionCustomerEligibility`.
         @frozen public enum SubscriptionCustomerEligibility: String, Codable, Hashable, Sendable, CaseIterable {

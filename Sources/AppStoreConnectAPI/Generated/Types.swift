@@ -22,6 +22,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/apps`.
     /// - Remark: Generated from `#/paths//v1/apps/get(apps_getCollection)`.
     func appsGetCollection(_ input: Operations.AppsGetCollection.Input) async throws -> Operations.AppsGetCollection.Output
+    /// - Remark: HTTP `POST /v1/backgroundAssetUploadFiles`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetUploadFiles/post(backgroundAssetUploadFiles_createInstance)`.
+    func backgroundAssetUploadFilesCreateInstance(_ input: Operations.BackgroundAssetUploadFilesCreateInstance.Input) async throws -> Operations.BackgroundAssetUploadFilesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/backgroundAssetUploadFiles/{id}`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetUploadFiles/{id}/patch(backgroundAssetUploadFiles_updateInstance)`.
+    func backgroundAssetUploadFilesUpdateInstance(_ input: Operations.BackgroundAssetUploadFilesUpdateInstance.Input) async throws -> Operations.BackgroundAssetUploadFilesUpdateInstance.Output
+    /// - Remark: HTTP `POST /v1/backgroundAssetVersions`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/post(backgroundAssetVersions_createInstance)`.
+    func backgroundAssetVersionsCreateInstance(_ input: Operations.BackgroundAssetVersionsCreateInstance.Input) async throws -> Operations.BackgroundAssetVersionsCreateInstance.Output
+    /// - Remark: HTTP `GET /v1/backgroundAssetVersions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/{id}/get(backgroundAssetVersions_getInstance)`.
+    func backgroundAssetVersionsGetInstance(_ input: Operations.BackgroundAssetVersionsGetInstance.Input) async throws -> Operations.BackgroundAssetVersionsGetInstance.Output
+    /// - Remark: HTTP `POST /v1/backgroundAssets`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssets/post(backgroundAssets_createInstance)`.
+    func backgroundAssetsCreateInstance(_ input: Operations.BackgroundAssetsCreateInstance.Input) async throws -> Operations.BackgroundAssetsCreateInstance.Output
     /// - Remark: HTTP `POST /v1/inAppPurchaseAppStoreReviewScreenshots`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseAppStoreReviewScreenshots/post(inAppPurchaseAppStoreReviewScreenshots_createInstance)`.
     func inAppPurchaseAppStoreReviewScreenshotsCreateInstance(_ input: Operations.InAppPurchaseAppStoreReviewScreenshotsCreateInstance.Input) async throws -> Operations.InAppPurchaseAppStoreReviewScreenshotsCreateInstance.Output
@@ -55,6 +70,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v2/inAppPurchases/{id}`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/patch(inAppPurchasesV2_updateInstance)`.
     func inAppPurchasesV2UpdateInstance(_ input: Operations.InAppPurchasesV2UpdateInstance.Input) async throws -> Operations.InAppPurchasesV2UpdateInstance.Output
+    /// - Remark: HTTP `POST /v1/reviewSubmissionItems`.
+    /// - Remark: Generated from `#/paths//v1/reviewSubmissionItems/post(reviewSubmissionItems_createInstance)`.
+    func reviewSubmissionItemsCreateInstance(_ input: Operations.ReviewSubmissionItemsCreateInstance.Input) async throws -> Operations.ReviewSubmissionItemsCreateInstance.Output
+    /// - Remark: HTTP `POST /v1/reviewSubmissions`.
+    /// - Remark: Generated from `#/paths//v1/reviewSubmissions/post(reviewSubmissions_createInstance)`.
+    func reviewSubmissionsCreateInstance(_ input: Operations.ReviewSubmissionsCreateInstance.Input) async throws -> Operations.ReviewSubmissionsCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/reviewSubmissions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reviewSubmissions/{id}/patch(reviewSubmissions_updateInstance)`.
+    func reviewSubmissionsUpdateInstance(_ input: Operations.ReviewSubmissionsUpdateInstance.Input) async throws -> Operations.ReviewSubmissionsUpdateInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionAppStoreReviewScreenshots`.
     /// - Remark: Generated from `#/paths//v1/subscriptionAppStoreReviewScreenshots/post(subscriptionAppStoreReviewScreenshots_createInstance)`.
     func subscriptionAppStoreReviewScreenshotsCreateInstance(_ input: Operations.SubscriptionAppStoreReviewScreenshotsCreateInstance.Input) async throws -> Operations.SubscriptionAppStoreReviewScreenshotsCreateInstance.Output
@@ -145,12 +169,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/winBackOffers/{id}`.
     /// - Remark: Generated from `#/paths//v1/winBackOffers/{id}/delete(winBackOffers_deleteInstance)`.
     func winBackOffersDeleteInstance(_ input: Operations.WinBackOffersDeleteInstance.Input) async throws -> Operations.WinBackOffersDeleteInstance.Output
+    /// - Remark: HTTP `GET /v1/apps/{id}/backgroundAssets`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/backgroundAssets/get(apps_backgroundAssets_getToManyRelated)`.
+    func appsBackgroundAssetsGetToManyRelated(_ input: Operations.AppsBackgroundAssetsGetToManyRelated.Input) async throws -> Operations.AppsBackgroundAssetsGetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/apps/{id}/inAppPurchasesV2`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/inAppPurchasesV2/get(apps_inAppPurchasesV2_getToManyRelated)`.
     func appsInAppPurchasesV2GetToManyRelated(_ input: Operations.AppsInAppPurchasesV2GetToManyRelated.Input) async throws -> Operations.AppsInAppPurchasesV2GetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/apps/{id}/subscriptionGroups`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/subscriptionGroups/get(apps_subscriptionGroups_getToManyRelated)`.
     func appsSubscriptionGroupsGetToManyRelated(_ input: Operations.AppsSubscriptionGroupsGetToManyRelated.Input) async throws -> Operations.AppsSubscriptionGroupsGetToManyRelated.Output
+    /// - Remark: HTTP `GET /v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles/get(backgroundAssetVersions_backgroundAssetUploadFiles_getToManyRelated)`.
+    func backgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated(_ input: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input) async throws -> Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Output
+    /// - Remark: HTTP `GET /v1/backgroundAssets/{id}/versions`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssets/{id}/versions/get(backgroundAssets_versions_getToManyRelated)`.
+    func backgroundAssetsVersionsGetToManyRelated(_ input: Operations.BackgroundAssetsVersionsGetToManyRelated.Input) async throws -> Operations.BackgroundAssetsVersionsGetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/inAppPurchaseAvailabilities/{id}/availableTerritories`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseAvailabilities/{id}/availableTerritories/get(inAppPurchaseAvailabilities_availableTerritories_getToManyRelated)`.
     func inAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated(_ input: Operations.InAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated.Input) async throws -> Operations.InAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated.Output
@@ -248,6 +281,65 @@ extension APIProtocol {
         try await appsGetCollection(Operations.AppsGetCollection.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/backgroundAssetUploadFiles`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetUploadFiles/post(backgroundAssetUploadFiles_createInstance)`.
+    public func backgroundAssetUploadFilesCreateInstance(
+        headers: Operations.BackgroundAssetUploadFilesCreateInstance.Input.Headers = .init(),
+        body: Operations.BackgroundAssetUploadFilesCreateInstance.Input.Body
+    ) async throws -> Operations.BackgroundAssetUploadFilesCreateInstance.Output {
+        try await backgroundAssetUploadFilesCreateInstance(Operations.BackgroundAssetUploadFilesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/backgroundAssetUploadFiles/{id}`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetUploadFiles/{id}/patch(backgroundAssetUploadFiles_updateInstance)`.
+    public func backgroundAssetUploadFilesUpdateInstance(
+        path: Operations.BackgroundAssetUploadFilesUpdateInstance.Input.Path,
+        headers: Operations.BackgroundAssetUploadFilesUpdateInstance.Input.Headers = .init(),
+        body: Operations.BackgroundAssetUploadFilesUpdateInstance.Input.Body
+    ) async throws -> Operations.BackgroundAssetUploadFilesUpdateInstance.Output {
+        try await backgroundAssetUploadFilesUpdateInstance(Operations.BackgroundAssetUploadFilesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/backgroundAssetVersions`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/post(backgroundAssetVersions_createInstance)`.
+    public func backgroundAssetVersionsCreateInstance(
+        headers: Operations.BackgroundAssetVersionsCreateInstance.Input.Headers = .init(),
+        body: Operations.BackgroundAssetVersionsCreateInstance.Input.Body
+    ) async throws -> Operations.BackgroundAssetVersionsCreateInstance.Output {
+        try await backgroundAssetVersionsCreateInstance(Operations.BackgroundAssetVersionsCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/backgroundAssetVersions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/{id}/get(backgroundAssetVersions_getInstance)`.
+    public func backgroundAssetVersionsGetInstance(
+        path: Operations.BackgroundAssetVersionsGetInstance.Input.Path,
+        query: Operations.BackgroundAssetVersionsGetInstance.Input.Query = .init(),
+        headers: Operations.BackgroundAssetVersionsGetInstance.Input.Headers = .init()
+    ) async throws -> Operations.BackgroundAssetVersionsGetInstance.Output {
+        try await backgroundAssetVersionsGetInstance(Operations.BackgroundAssetVersionsGetInstance.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/backgroundAssets`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssets/post(backgroundAssets_createInstance)`.
+    public func backgroundAssetsCreateInstance(
+        headers: Operations.BackgroundAssetsCreateInstance.Input.Headers = .init(),
+        body: Operations.BackgroundAssetsCreateInstance.Input.Body
+    ) async throws -> Operations.BackgroundAssetsCreateInstance.Output {
+        try await backgroundAssetsCreateInstance(Operations.BackgroundAssetsCreateInstance.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// - Remark: HTTP `POST /v1/inAppPurchaseAppStoreReviewScreenshots`.
@@ -372,6 +464,41 @@ extension APIProtocol {
         body: Operations.InAppPurchasesV2UpdateInstance.Input.Body
     ) async throws -> Operations.InAppPurchasesV2UpdateInstance.Output {
         try await inAppPurchasesV2UpdateInstance(Operations.InAppPurchasesV2UpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/reviewSubmissionItems`.
+    /// - Remark: Generated from `#/paths//v1/reviewSubmissionItems/post(reviewSubmissionItems_createInstance)`.
+    public func reviewSubmissionItemsCreateInstance(
+        headers: Operations.ReviewSubmissionItemsCreateInstance.Input.Headers = .init(),
+        body: Operations.ReviewSubmissionItemsCreateInstance.Input.Body
+    ) async throws -> Operations.ReviewSubmissionItemsCreateInstance.Output {
+        try await reviewSubmissionItemsCreateInstance(Operations.ReviewSubmissionItemsCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/reviewSubmissions`.
+    /// - Remark: Generated from `#/paths//v1/reviewSubmissions/post(reviewSubmissions_createInstance)`.
+    public func reviewSubmissionsCreateInstance(
+        headers: Operations.ReviewSubmissionsCreateInstance.Input.Headers = .init(),
+        body: Operations.ReviewSubmissionsCreateInstance.Input.Body
+    ) async throws -> Operations.ReviewSubmissionsCreateInstance.Output {
+        try await reviewSubmissionsCreateInstance(Operations.ReviewSubmissionsCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/reviewSubmissions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/reviewSubmissions/{id}/patch(reviewSubmissions_updateInstance)`.
+    public func reviewSubmissionsUpdateInstance(
+        path: Operations.ReviewSubmissionsUpdateInstance.Input.Path,
+        headers: Operations.ReviewSubmissionsUpdateInstance.Input.Headers = .init(),
+        body: Operations.ReviewSubmissionsUpdateInstance.Input.Body
+    ) async throws -> Operations.ReviewSubmissionsUpdateInstance.Output {
+        try await reviewSubmissionsUpdateInstance(Operations.ReviewSubmissionsUpdateInstance.Input(
             path: path,
             headers: headers,
             body: body
@@ -725,6 +852,19 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// - Remark: HTTP `GET /v1/apps/{id}/backgroundAssets`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/backgroundAssets/get(apps_backgroundAssets_getToManyRelated)`.
+    public func appsBackgroundAssetsGetToManyRelated(
+        path: Operations.AppsBackgroundAssetsGetToManyRelated.Input.Path,
+        query: Operations.AppsBackgroundAssetsGetToManyRelated.Input.Query = .init(),
+        headers: Operations.AppsBackgroundAssetsGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.AppsBackgroundAssetsGetToManyRelated.Output {
+        try await appsBackgroundAssetsGetToManyRelated(Operations.AppsBackgroundAssetsGetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// - Remark: HTTP `GET /v1/apps/{id}/inAppPurchasesV2`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/inAppPurchasesV2/get(apps_inAppPurchasesV2_getToManyRelated)`.
     public func appsInAppPurchasesV2GetToManyRelated(
@@ -746,6 +886,32 @@ extension APIProtocol {
         headers: Operations.AppsSubscriptionGroupsGetToManyRelated.Input.Headers = .init()
     ) async throws -> Operations.AppsSubscriptionGroupsGetToManyRelated.Output {
         try await appsSubscriptionGroupsGetToManyRelated(Operations.AppsSubscriptionGroupsGetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles/get(backgroundAssetVersions_backgroundAssetUploadFiles_getToManyRelated)`.
+    public func backgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated(
+        path: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input.Path,
+        query: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input.Query = .init(),
+        headers: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Output {
+        try await backgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated(Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/backgroundAssets/{id}/versions`.
+    /// - Remark: Generated from `#/paths//v1/backgroundAssets/{id}/versions/get(backgroundAssets_versions_getToManyRelated)`.
+    public func backgroundAssetsVersionsGetToManyRelated(
+        path: Operations.BackgroundAssetsVersionsGetToManyRelated.Input.Path,
+        query: Operations.BackgroundAssetsVersionsGetToManyRelated.Input.Query = .init(),
+        headers: Operations.BackgroundAssetsVersionsGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.BackgroundAssetsVersionsGetToManyRelated.Output {
+        try await backgroundAssetsVersionsGetToManyRelated(Operations.BackgroundAssetsVersionsGetToManyRelated.Input(
             path: path,
             query: query,
             headers: headers

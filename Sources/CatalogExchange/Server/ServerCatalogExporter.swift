@@ -56,9 +56,13 @@ public enum ServerCatalogExporter {
             } else {
                 fields.append(("hostedContent", .bool(product.hostedContent != nil)))
             }
+            let packs = AssetPackMap.packs(unlockedBy: product.productID, in: catalog)
+            if !packs.isEmpty { fields.append(("unlocksAssetPacks", .array(packs.map(JSONValue.string)))) }
             fields.append(("localizations", localizations(product.localizations)))
             return .object(fields)
         }
+        var assetPacks: [(String, JSONValue)] = []
+        if !catalog.assetPacks.isEmpty { assetPacks.append(("assetPacks", AssetPackMap.json(catalog))) }
         return JSONValue.object([
             ("schemaVersion", .int(1)),
             ("bundleId", .optional(catalog.app.bundleID)),
@@ -68,7 +72,7 @@ public enum ServerCatalogExporter {
                 .object([("referenceName", .optional(group.referenceName)), ("localizations", localizations(group.localizations)),
                          ("subscriptions", .array(group.subscriptions.map(product)))])
             })),
-        ]).serialized(.pretty)
+        ] + assetPacks).serialized(.pretty)
     }
 
     /// The product IDs as an XML plist array (products, then subscriptions).

@@ -60,6 +60,7 @@ public final class PlanExecutor: Sendable {
         var index = 0
         var changesDone = 0
         asc.observeWaits { delay in progress?(.waiting(delay, reason: "App Store Connect asked to wait")) }
+        context.onWait = { delay, reason in progress?(.waiting(delay, reason: reason)) }
         defer { asc.observeWaits(nil) }
         for change in plan.changes where !change.operations.isEmpty {
             for operation in change.operations {

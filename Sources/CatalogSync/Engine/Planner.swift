@@ -72,6 +72,8 @@ public struct Planner: Sendable {
             if !builder.deferredLevels.isEmpty { builder.appendToLast(builder.deferredLevels) }
         }
 
+        for kind in AppKinds.all { kind.plan(desired, store: store, builder: &builder) }
+
         // What App Store Connect has and the catalog does not: listed, never deleted.
         let wanted = Set(desired.allProducts.map(\.productID))
         for live in store.inAppPurchases where !wanted.contains(live.record.productID) {

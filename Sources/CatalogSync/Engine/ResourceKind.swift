@@ -82,3 +82,17 @@ extension Components.Schemas.PagingInformation? {
         return count < cap
     }
 }
+
+/// One kind of App Store Connect resource that belongs to the app rather than to a product (its asset packs). The
+/// engine reads each kind after the products and plans it after them; adding one is a file and a line in `AppKinds`.
+protocol AppResourceKind {
+    /// Fills this kind's part of the snapshot.
+    static func read(into snapshot: inout StoreSnapshot, reader: StoreReader) async throws(SyncError)
+    /// Adds this kind's changes.
+    static func plan(_ desired: CatalogRecords, store: StoreSnapshot, builder: inout PlanBuilder)
+}
+
+/// The app-level kinds, in the order their changes run (after every product's).
+enum AppKinds {
+    static var all: [any AppResourceKind.Type] { [BackgroundAssetKind.self] }
+}

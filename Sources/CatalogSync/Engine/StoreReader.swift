@@ -74,6 +74,7 @@ public struct StoreReader: Sendable {
             }.compactMap { $0 }
             snapshot.groups.append(live)
         }
+        for kind in AppKinds.all { try await kind.read(into: &snapshot, reader: self) }
         snapshot.today = today
         try await readPriceGrids(into: &snapshot)
         return snapshot

@@ -31,6 +31,8 @@ final class WriteContext: @unchecked Sendable {
     /// from the previous one is updated instead of created twice.
     private var versionLocalizations: [String: [String: String]] = [:]
     private(set) var requests = 0
+    /// Told when an operation waits (App Store Connect processing an upload), for the progress line.
+    var onWait: (@Sendable (Duration, String) -> Void)?
 
     init(asc: AppStoreConnectClient, recorder: RequestRecorder? = nil) {
         self.asc = asc
@@ -77,6 +79,14 @@ final class WriteContext: @unchecked Sendable {
     /// Sends the parts of an upload App Store Connect reserved (`uploadOperations`), or, when recording, one entry
     /// naming the file.
     func upload(file path: String, data: Data, operations: [Components.Schemas.UploadOperation], ref: String) async throws(ASCError) {
+        try await upload(file: path, size: data.count, operations: operations, ref: ref) { offset, length in
+            data.subdata(in: offset..<(offset + length))
+        }
+    }
+
+    /// The same for a file read part by part (`part(offset, length)`), so a large archive is never held whole.
+    func upload(file path: String, size: Int, operations: [Components.Schemas.UploadOperation], ref: String,
+                part: (Int, Int) throws(ASCError) -> Data) async throws(ASCError) {
         if let recorder {
             recorder.note(method: "PUT", path: "${\(ref).uploadOperations}", file: path)
             return
@@ -84,12 +94,12 @@ final class WriteContext: @unchecked Sendable {
         for upload in operations {
             guard let text = upload.url, let url = URL(string: text) else { continue }
             let offset = upload.offset ?? 0
-            let length = upload.length ?? (data.count - offset)
-            guard offset >= 0, length >= 0, offset + length <= data.count else {
+            let length = upload.length ?? (size - offset)
+            guard offset >= 0, length >= 0, offset + length <= size else {
                 throw .unexpectedResponse(operation: "upload of \(path)", status: nil, reason: "an upload part lies outside the file")
             }
             lock.withLock { requests += 1 }
-            try await asc.upload(data.subdata(in: offset..<(offset + length)), to: url, method: upload.method ?? "PUT",
+            try await asc.upload(try part(offset, length), to: url, method: upload.method ?? "PUT",
                                  headers: (upload.requestHeaders ?? []).compactMap { header in
                                      header.name.flatMap { name in header.value.map { (name: name, value: $0) } }
                                  })

@@ -2,10 +2,15 @@
 public struct App: Sendable, Hashable {
     public var bundleID: String?
     public var primaryLocale: String?
+    /// The platforms the app ships on (`iOS`, `macOS`, `tvOS`, `visionOS`); iOS alone when absent.
+    public var platforms: [Located<String>]?
     public init(bundleID: String? = nil, primaryLocale: String? = nil) {
         self.bundleID = bundleID
         self.primaryLocale = primaryLocale
     }
+
+    /// The app's platforms, iOS when the catalog names none.
+    public var effectivePlatforms: [String] { platforms.map { $0.map(\.value) } ?? ["iOS"] }
 }
 
 /// The app's license agreement and privacy policies, as StoreKit configurations (4.0+) carry them.

@@ -14,6 +14,8 @@ public struct Catalog: Sendable {
     public var subscriptionGroups: [SubscriptionGroup]
     public var appPolicies: AppPolicies?
     public var storeKit: StoreKitSettings?
+    /// Apple-hosted asset packs (Background Assets) and the products that unlock them.
+    public var assetPacks: [AssetPack] = []
 
     /// The YAML the catalog was read from, kept to turn a `CatalogPath` into a line and column only when a
     /// finding needs one.

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import AssetPacks
 import HostedContent
 import IAPCatalog
 import IAPCore
@@ -51,6 +52,11 @@ public final class CatalogLintContext: @unchecked Sendable {
         if buffers.isEmpty { consumer(finding) } else { buffers[slot].append(finding) }
     }
 
+    /// Hands on a finding a rule made itself (one about a file rather than a catalog value).
+    func emit(_ finding: Finding) {
+        if buffers.isEmpty { consumer(finding) } else { buffers[slot].append(finding) }
+    }
+
     // Rules that share one pass interleave their findings; each rule's go to its own buffer, handed on in rule
     // order at the end, so reports list them as if every rule had run on its own.
     private var buffers: [[Finding]] = []
@@ -63,6 +69,14 @@ public final class CatalogLintContext: @unchecked Sendable {
         let buffered = buffers
         buffers = []
         for findings in buffered { findings.forEach(consumer) }
+    }
+
+    /// Each asset pack's files as its selectors take them, walked once for every rule that needs them (nil when
+    /// the folder could not be walked; the error says why).
+    public private(set) lazy var assetPackSelections: [Result<AssetPackSelection, IAPKitError>] = catalog.assetPacks.map { pack in
+        do throws(IAPKitError) { return .success(try AssetPackSelector.select(pack, baseDirectory: baseDirectory)) } catch {
+            return .failure(error)
+        }
     }
 
     /// What the first bytes of each review screenshot said, so a file many products share is opened once.

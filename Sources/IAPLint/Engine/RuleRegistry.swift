@@ -9,6 +9,13 @@ public enum RuleRegistry {
         FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, SubscriptionGroupRule.self,
         SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
         OfferCodeRule.self, WinBackOfferRule.self, BillingPlanRule.self, AppPoliciesRule.self, HostedContentTypeRule.self,
+    ] + assetPackRules
+
+    /// The rules over the catalog's asset packs (run with the catalog rules, after them).
+    public static let assetPackRules: [any CatalogRule.Type] = [
+        AssetPackIDRule.self, AssetPackCountRule.self, AssetPackFilesRule.self, AssetPackOverlapRule.self,
+        AssetPackUnlockRule.self, AssetPackPolicyRule.self, AssetPackPlatformRule.self, AssetPackSizeRule.self,
+        AssetPackContentRule.self,
     ]
 
     /// The rules whose errors make exported JSON wrong (with the loader's `schema` findings).

@@ -19,7 +19,7 @@ import IAPLint
 struct AscCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "asc",
-        abstract: "Take the catalog to App Store Connect: pull the live catalog, plan the change, push it.",
+        abstract: "Take the catalog to App Store Connect: pull the live catalog, plan the change, push it, submit asset packs.",
         discussion: """
             Credentials (every asc command): --key-id, --issuer-id, --private-key PATH, or the environment
             ASC_KEY_ID, ASC_ISSUER_ID, and ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY (the PEM text).
@@ -30,8 +30,9 @@ struct AscCommand: ParsableCommand {
               iapkit asc push --yes
               iapkit asc pull -o catalog.yaml
               iapkit asc prices --format csv -o prices.csv
+              iapkit asc submit --yes
             """,
-        subcommands: [Pull.self, PlanCommand.self, Push.self, Prices.self]
+        subcommands: [Pull.self, PlanCommand.self, Push.self, Prices.self, Submit.self]
     )
 
     /// The API key, the server and the app, the same for every `asc` command.
@@ -119,8 +120,9 @@ struct AscCommand: ParsableCommand {
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories)
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
         let snapshot = try await reader.snapshot(app: app)
-        let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
+        var desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
                                          baseDirectory: Path.parent(catalogPath))
+        desired.assetPacks = try AssetPackRecord.desired(catalog: catalog, baseDirectory: Path.parent(catalogPath))
         return (Planner(catalog: catalog, desired: desired).plan(against: snapshot), asc)
     }
 
@@ -200,6 +202,11 @@ struct AscCommand: ParsableCommand {
             if plan.count(.refused) > 0 {
                 Terminal.error("the plan has \(plan.count(.refused)) change(s) App Store Connect forbids (marked !); fix the catalog first")
                 throw ExitCode(1)
+            }
+            let unbuilt = AssetPackPush.unbuilt(plan)
+            if !unbuilt.isEmpty {
+                throw IAPKitError.invalidArgument("no archive matches the content of asset pack\(unbuilt.count == 1 ? "" : "s") "
+                    + unbuilt.joined(separator: ", ") + ": run `iapkit package --catalog \(catalog) --asset-packs` first; nothing was changed")
             }
             guard !plan.operations.isEmpty else {
                 Terminal.writeError("App Store Connect already matches \(catalog); nothing to push.\n")

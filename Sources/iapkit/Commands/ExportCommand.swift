@@ -98,9 +98,10 @@ struct ExportCommand: ParsableCommand {
 
         func run() async throws {
             let catalog = try common.load()
-            let desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
+            var desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
                                              baseDirectory: Path.parent(common.catalog),
                                              unreadableScreenshots: .skip)
+            desired.assetPacks = try AssetPackRecord.desired(catalog: catalog, baseDirectory: Path.parent(common.catalog))
             let empty = StoreSnapshot(app: StoreApp(id: appID, bundleID: catalog.app.bundleID ?? ""), territories: Territories.all)
             let plan = Planner(catalog: catalog, desired: desired).plan(against: empty)
             try common.emit(try await RequestExport.requests(for: plan).serialized(.pretty))
@@ -122,11 +123,24 @@ struct ExportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "plist",
             abstract: "The product IDs as an XML property-list array, for the app bundle.",
-            discussion: "Example:\n  iapkit export plist -o MyApp/ProductIDs.plist")
+            discussion: """
+                With --asset-packs: a dictionary of asset pack ID to its DownloadPolicy and the product IDs whose
+                purchase unlocks it (UnlockedBy), for the app to know which packs a purchase opens.
+
+                Examples:
+                  iapkit export plist -o MyApp/ProductIDs.plist
+                  iapkit export plist --asset-packs -o MyApp/AssetPacks.plist
+                """)
 
         @OptionGroup var common: Common
 
-        func run() throws { try common.emit(try ServerCatalogExporter.plist(try common.load())) }
+        @Flag(help: "Write the asset packs and the products that unlock them instead of the product IDs.")
+        var assetPacks = false
+
+        func run() throws {
+            let catalog = try common.load()
+            try common.emit(assetPacks ? try AssetPackMap.plist(catalog) : try ServerCatalogExporter.plist(catalog))
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetPacks
 import FlatPackage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -11,6 +12,7 @@ import Glibc
 import Musl
 #endif
 import HostedContent
+import IAPCatalog
 import IAPCore
 import IAPLint
 import Packaging
@@ -27,6 +29,12 @@ struct PackageCommand: ParsableCommand {
             Examples:
               iapkit package --catalog catalog.yaml --output build/iap
               iapkit package content/com.example.app.levels.forest --format zip --md5
+              iapkit package --catalog catalog.yaml --asset-packs --output build/packs
+
+            With --asset-packs, each asset pack of the catalog gets its manifest (ID.json) and the archive Apple's tool
+            builds from it (ID.aar): `xcrun ba-package` on macOS; on Linux the ba-package of "Managed Background Assets
+            Developer Tools for Linux", named with --ba-package PATH or IAPKIT_BA_PACKAGE. A pack whose files and
+            manifest did not change since iapkit.lock recorded them is not rebuilt.
             """
     )
 
@@ -48,12 +56,20 @@ struct PackageCommand: ParsableCommand {
     @Flag(help: "Add each archive's MD5 to the manifest, for upload tools that want it.")
     var md5 = false
 
+    @Flag(help: "Build the catalog's asset packs (.aar, with Apple's packaging tool) instead of hosted content.")
+    var assetPacks = false
+
+    @Option(help: "Apple's ba-package tool (or IAPKIT_BA_PACKAGE); on macOS `xcrun ba-package` is found by itself.")
+    var baPackage: String?
+
     func validate() throws {
         if folders.isEmpty && catalog == nil { throw ValidationError("name hosted-content folders, or a catalog with --catalog") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if assetPacks && (catalog == nil || !folders.isEmpty) { throw ValidationError("--asset-packs packages a catalog's packs: give --catalog and no folders") }
     }
 
     func run() throws {
+        if assetPacks { return try runAssetPacks() }
         let collector = FindingCollector()
         var items = folders.map { Packager.Item(folder: $0, expectedProductID: nil) }
         var lockPath: String?
@@ -93,6 +109,28 @@ struct PackageCommand: ParsableCommand {
         }
         try Terminal.output("\(Path.join(output, Packager.manifestName))\n")
         if let lockPath { try Terminal.output("recorded content digests in \(lockPath)\n") }
+    }
+
+    /// `--asset-packs`: manifests and archives of the catalog's asset packs.
+    private func runAssetPacks() throws {
+        guard let catalog else { return }
+        let collector = FindingCollector()
+        let loaded: Catalog
+        do throws(IAPKitError) { loaded = try AssetPackPackager.catalog(at: catalog, findings: collector.consumer) } catch {
+            try refuse(error, findings: collector.findings)
+        }
+        printFindings(collector.findings)
+        if loaded.assetPacks.isEmpty { throw IAPKitError.invalidArgument("\(catalog) declares no assetPacks to package") }
+        let explicit = baPackage
+        let environment = ProcessInfo.processInfo.environment
+        let packager = AssetPackPackager(options: .init(outputDirectory: output, lockPath: ContentLock.path(forCatalog: catalog),
+                                                        tool: { () throws(IAPKitError) in try PackagingTool.locate(explicit: explicit, environment: environment) }))
+        let built = try packager.package(loaded, baseDirectory: Path.parent(catalog))
+        for item in built {
+            try Terminal.output("\(item.archivePath)  \(item.entry.size) bytes  sha256 \(item.entry.sha256)"
+                                + (item.rebuilt ? "" : "  (unchanged, not rebuilt)") + "\n")
+        }
+        try Terminal.output("\(Path.join(output, Packager.manifestName))\nrecorded asset pack digests in \(ContentLock.path(forCatalog: catalog))\n")
     }
 
     private static func build(_ packager: Packager, _ items: [Packager.Item], consumer: @escaping FindingConsumer,

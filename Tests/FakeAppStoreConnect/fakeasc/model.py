@@ -19,6 +19,9 @@ TYPE_PATH = {
     "subscriptionOfferCodes": "/v1/subscriptionOfferCodes", "subscriptionOfferCodePrices": "/v1/subscriptionOfferCodePrices",
     "winBackOffers": "/v1/winBackOffers", "winBackOfferPrices": "/v1/winBackOfferPrices",
     "subscriptionAppStoreReviewScreenshots": "/v1/subscriptionAppStoreReviewScreenshots",
+    "backgroundAssets": "/v1/backgroundAssets", "backgroundAssetVersions": "/v1/backgroundAssetVersions",
+    "backgroundAssetUploadFiles": "/v1/backgroundAssetUploadFiles", "reviewSubmissions": "/v1/reviewSubmissions",
+    "reviewSubmissionItems": "/v1/reviewSubmissionItems",
 }
 
 # Child lists rendered as relationship data even without include= (the fake always did; clients may rely on it).
@@ -94,6 +97,12 @@ RELATIONSHIPS = {
     "winBackOffers": {"prices": many("kids", "prices")},
     "winBackOfferPrices": PRICED,
     "subscriptionAppStoreReviewScreenshots": {"subscription": PARENT},
+    "backgroundAssets": {"app": PARENT, "versions": many("kids", "versions"), "appStoreVersion": NONE_ONE,
+                         "internalBetaVersion": NONE_ONE, "externalBetaVersion": NONE_ONE},
+    "backgroundAssetVersions": {"backgroundAsset": PARENT, "assetFile": STORED_ONE, "manifestFile": STORED_ONE,
+                                "internalBetaRelease": NONE_ONE, "externalBetaRelease": NONE_ONE,
+                                "appStoreRelease": NONE_ONE},
+    "reviewSubmissions": {"app": PARENT, "items": many("kids", "items")},
 }
 
 # include= on a to-many relationship: linkages shown when the request has no limit[...] for it, and the most.

@@ -15,6 +15,9 @@ from .core.ratelimit import RateBudget
 from .core.requestlog import RequestLog
 from .core.store import Store
 from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
+from .resources import background_assets, review_submissions
+from .resources.background_assets import BackgroundAssets
+from .resources.review_submissions import ReviewSubmissions
 from .resources.apps import Apps
 from .resources.in_app_purchases import InAppPurchases
 from .resources.offers import Offers
@@ -28,13 +31,14 @@ from .resources.versions import Versions
 
 # (method, path template, operationId, handler name), in the order they are matched.
 ROUTES = (apps.ROUTES + versions.ROUTES + in_app_purchases.ROUTES + prices.ROUTES + subscriptions.ROUTES
-          + offers.ROUTES + screenshots.ROUTES)
+          + offers.ROUTES + screenshots.ROUTES + background_assets.ROUTES + review_submissions.ROUTES)
 OPERATION_IDS = [r[2] for r in ROUTES]
 
 DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
                     "rateRemaining": 3600, "rateLimitWindowSeconds": 3600, "autoCreateVersions": False,
                     "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
                     "firstPriceByPostFails": True, "latencyMs": 0,
+                    "backgroundAssetProcessing": "COMPLETE", "backgroundAssetProcessingReads": 1,
                     # App Store Connect's today (YYYY-MM-DD): scheduled prices must start after it, and the Date header
                     # says it. None: the real date.
                     "today": None}
@@ -45,7 +49,7 @@ def compile_routes(routes):
 
 
 class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, Screenshots,
-              Seeding):
+              Seeding, BackgroundAssets, ReviewSubmissions):
     def __init__(self, key_id, issuer_id, public_key_pem, openapi=None, page_size=None, state_file=None):
         self.main_key = {key_id: load_public_key(public_key_pem)}  # the --key-id; more through /__fake/keys
         self.key_id, self.issuer_id = key_id, issuer_id

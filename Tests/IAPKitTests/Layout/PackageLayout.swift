@@ -7,6 +7,7 @@ struct PackageLayout {
         ("core", ["IAPCore"]),
         ("catalog model", ["PropertyList", "IAPCatalog"]),
         ("hosted content", ["HostedContent"]),
+        ("asset packs", ["AssetPacks"]),
         ("lint", ["IAPLint"]),
         ("archive and exchange formats", ["FlatPackage", "CatalogExchange"]),
         ("sync plan", ["SyncPlan"]),

@@ -13,7 +13,7 @@ import Testing
                 jsonschema.Draft202012Validator(schema).validate(yaml.safe_load(open(path)))
             print('ok')
             """, [Paths.repository + "/schemas/catalog.schema.json", Paths.examples + "/catalog.yaml",
-                  Paths.repository + "/templates/catalog.yaml"])
+                  Paths.repository + "/templates/catalog.yaml", Paths.fixtures + "/catalogs/asset-packs/catalog.yaml"])
         #expect(out == "ok\n")
     }
 
@@ -24,8 +24,13 @@ import Testing
             bad = {'schemaVersion': 1, 'app': {'bundleId': 'a', 'primaryLocale': 'en-US'},
                    'products': [{'productId': 'a', 'type': 'consumable', 'colour': 'red'}]}
             print(jsonschema.Draft202012Validator(schema).is_valid(bad))
+            app = {'bundleId': 'a', 'primaryLocale': 'en-US'}
+            for pack in [{'id': 'level_1', 'source': 'p', 'downloadPolicy': 'onDemand'},
+                         {'id': 'level1', 'source': 'p', 'downloadPolicy': 'always'},
+                         {'id': 'level1', 'source': 'p', 'downloadPolicy': 'onDemand', 'files': [{'file': 'a', 'directory': 'b'}]}]:
+                print(jsonschema.Draft202012Validator(schema).is_valid({'schemaVersion': 1, 'app': app, 'assetPacks': [pack]}))
             """, [Paths.repository + "/schemas/catalog.schema.json"])
-        #expect(out == "False\n")
+        #expect(out == "False\nFalse\nFalse\nFalse\n")
     }
 
     @Test func schemaKeysMatchTheLoader() throws {
@@ -39,7 +44,9 @@ import Testing
                 'introductoryOffer': keys(d['subscription']['properties']['introductoryOffer']),
                 'promotionalOffer': keys(d['subscription']['properties']['promotionalOffers']['items']),
                 'offerCode': keys(d['subscription']['properties']['offerCodes']['items']),
-                'winBackOffer': keys(d['subscription']['properties']['winBackOffers']['items'])}, sort_keys=True))
+                'winBackOffer': keys(d['subscription']['properties']['winBackOffers']['items']),
+                'assetPack': keys(d['assetPack']),
+                'fileSelector': keys(d['assetPack']['properties']['files']['items'])}, sort_keys=True))
             """, [Paths.repository + "/schemas/catalog.schema.json"])
         let schema = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: [String]]
         let loader: [String: [String]] = [
@@ -48,6 +55,7 @@ import Testing
             "groupLocalization": CatalogKeys.groupLocalization, "review": CatalogKeys.review,
             "introductoryOffer": CatalogKeys.introductoryOffer, "promotionalOffer": CatalogKeys.promotionalOffer,
             "offerCode": CatalogKeys.offerCode, "winBackOffer": CatalogKeys.winBackOffer,
+            "assetPack": CatalogKeys.assetPack, "fileSelector": CatalogKeys.fileSelector,
         ]
         for (name, keys) in loader { #expect(schema[name] == keys.sorted(), "\(name)") }
     }

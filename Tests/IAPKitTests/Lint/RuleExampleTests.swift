@@ -53,6 +53,9 @@ import Testing
         dir.write("shot.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]))
         dir.write("fake.png", "not an image")
         mkfifo(dir.file("pipe.png"), 0o644)
+        // `#@ SPEC` comment lines describe files beside the catalog (asset packs), in ContentExample's notation.
+        let files = yaml.split(separator: "\n").filter { $0.hasPrefix("#@ ") }.map { $0.dropFirst(3) }.joined(separator: "\n")
+        if !files.isEmpty { _ = try Self.materialize(files + "\n", in: dir.path) }
         let path = dir.write("catalog.yaml", yaml)
         let collector = FindingCollector()
         try CatalogLinter().lint(catalogAt: path, consumer: collector.consumer)

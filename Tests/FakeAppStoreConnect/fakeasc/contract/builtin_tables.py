@@ -13,6 +13,7 @@ PLAN_TYPES = ["MONTHLY", "UPFRONT"]
 SUBSCRIPTION_PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", "ONE_YEAR"]
 CUSTOMER_ELIGIBILITIES = ["NEW", "EXISTING", "EXPIRED"]
 OFFER_ELIGIBILITIES = ["STACK_WITH_INTRO_OFFERS", "REPLACE_INTRO_OFFERS"]
+PLATFORMS = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
 VERSION_STATES = ["PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "ACCEPTED",
                   "APPROVED", "REPLACED_WITH_NEW_VERSION", "REJECTED", "DEVELOPER_REJECTED"]
 
@@ -181,6 +182,32 @@ BODIES = {
         {"subscription": ("subscriptions", "one")}, ["subscription"]),
     "subscriptionAppStoreReviewScreenshots_updateInstance": body(
         "subscriptionAppStoreReviewScreenshots", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
+    # Background assets (asset packs) and review submissions.
+    "backgroundAssets_createInstance": body(
+        "backgroundAssets", {"assetPackIdentifier": S}, ["assetPackIdentifier"], {"app": ("apps", "one")}, ["app"]),
+    "backgroundAssetVersions_createInstance": body(
+        "backgroundAssetVersions", None, (), {"backgroundAsset": ("backgroundAssets", "one")}, ["backgroundAsset"]),
+    "backgroundAssetUploadFiles_createInstance": body(
+        "backgroundAssetUploadFiles", {"assetType": ["ASSET", "MANIFEST"], "fileName": S, "fileSize": I},
+        ["fileName", "fileSize", "assetType"], {"backgroundAssetVersion": ("backgroundAssetVersions", "one")},
+        ["backgroundAssetVersion"]),
+    "backgroundAssetUploadFiles_updateInstance": body(
+        "backgroundAssetUploadFiles",
+        {"sourceFileChecksum": N(S), "uploaded": N(B),
+         "sourceFileChecksums": N(("object", {"file": ("object", {"hash": S, "algorithm": ["MD5", "SHA_256"]}),
+                                              "composite": ("object", {"hash": S, "algorithm": ["MD5"]})}))},
+        update=True),
+    "reviewSubmissions_createInstance": body(
+        "reviewSubmissions", {"platform": N(PLATFORMS)}, (), {"app": ("apps", "one")}, ["app"]),
+    "reviewSubmissions_updateInstance": body(
+        "reviewSubmissions", {"platform": N(PLATFORMS), "submitted": N(B), "canceled": N(B)}, update=True),
+    "reviewSubmissionItems_createInstance": body(
+        "reviewSubmissionItems", None, (),
+        {"reviewSubmission": ("reviewSubmissions", "one"), "appStoreVersion": ("appStoreVersions", "one"),
+         "backgroundAssetVersion": ("backgroundAssetVersions", "one"),
+         "inAppPurchaseVersion": ("inAppPurchaseVersions", "one"), "subscriptionVersion": ("subscriptionVersions", "one"),
+         "subscriptionGroupVersion": ("subscriptionGroupVersions", "one")},
+        ["reviewSubmission"]),
 }
 
 # Query parameters each read accepts besides limit, cursor and fields[...]: filters (name -> allowed values or None
@@ -189,6 +216,7 @@ VERSION_FILTER = {"state": VERSION_STATES}
 SUBSCRIPTION_STATES = ["MISSING_METADATA", "READY_TO_SUBMIT", "WAITING_FOR_REVIEW", "IN_REVIEW", "DEVELOPER_ACTION_NEEDED",
                        "PENDING_BINARY_APPROVAL", "APPROVED", "DEVELOPER_REMOVED_FROM_SALE", "REMOVED_FROM_SALE",
                        "REJECTED"]
+BACKGROUND_ASSET_VERSION_STATES = ["AWAITING_UPLOAD", "PROCESSING", "FAILED", "COMPLETE"]
 IAP_STATES = SUBSCRIPTION_STATES[:1] + ["WAITING_FOR_UPLOAD", "PROCESSING_CONTENT"] + SUBSCRIPTION_STATES[1:]
 QUERIES = {
     "apps_getCollection": ({"bundleId": None, "name": None, "sku": None, "id": None}, []),
@@ -240,6 +268,16 @@ QUERIES = {
     "subscriptions_planAvailabilities_getToManyRelated": ({}, ["availableTerritories"]),
     "subscriptionPlanAvailabilities_availableTerritories_getToManyRelated": ({}, []),
     "subscriptions_appStoreReviewScreenshot_getToOneRelated": ({}, ["subscription"]),
+    "apps_backgroundAssets_getToManyRelated": (
+        {"archived": ["true", "false"], "assetPackIdentifier": None, "versions.locale": None,
+         "versions.platforms": PLATFORMS}, ["app", "appStoreVersion", "internalBetaVersion", "externalBetaVersion"]),
+    "backgroundAssets_versions_getToManyRelated": (
+        {"locale": None, "platforms": PLATFORMS, "state": BACKGROUND_ASSET_VERSION_STATES, "version": None,
+         "internalBetaRelease.state": None, "externalBetaRelease.state": None, "appStoreRelease.state": None},
+        ["backgroundAsset", "internalBetaRelease", "externalBetaRelease", "appStoreRelease", "assetFile", "manifestFile"]),
+    "backgroundAssetVersions_getInstance": (
+        {}, ["backgroundAsset", "internalBetaRelease", "externalBetaRelease", "appStoreRelease", "assetFile", "manifestFile"]),
+    "backgroundAssetVersions_backgroundAssetUploadFiles_getToManyRelated": ({}, []),
 }
 # The to-many includes whose linkage count a `limit[name]` (1...50) sets, per operation, as the document lists them.
 INCLUDE_LIMITS = {

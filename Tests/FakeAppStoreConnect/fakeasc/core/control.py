@@ -39,6 +39,7 @@ SETTING_CHECKS = {
     "assetProcessingReads": _count(0), "strictOfferRules": _flag, "emptyToOne": lambda v: v in ("null", "404"),
     "firstPriceByPostFails": _flag, "latencyMs": lambda v: _number(0)(v) and v <= 60000,
     "today": lambda v: v is None or _is_day(v),
+    "backgroundAssetProcessing": lambda v: v in ("COMPLETE", "FAILED"), "backgroundAssetProcessingReads": _count(0),
 }
 
 

@@ -55,15 +55,7 @@ class Screenshots:
                "attributes": {"fileSize": a["fileSize"], "fileName": a["fileName"],
                               "assetDeliveryState": {"state": "AWAITING_UPLOAD", "errors": [], "warnings": []}},
                "rels": {}}
-        token = uuid.uuid4().hex
-        size = a["fileSize"]
-        cuts = [0, size] if size <= SMALL_UPLOAD else [0, size // 2, size]
-        parts = [{"offset": cuts[i], "length": cuts[i + 1] - cuts[i], "data": None} for i in range(len(cuts) - 1)]
-        self.store.uploads[token] = {"type": rec["type"], "id": rec["id"], "parts": parts}
-        rec["attributes"]["uploadOperations"] = [
-            {"method": "PUT", "url": "%s/__upload/%s/%d" % (self.base_url, token, i), "length": p["length"],
-             "offset": p["offset"], "requestHeaders": [{"name": "Content-Type", "value": "application/octet-stream"}]}
-            for i, p in enumerate(parts)]
+        reserve_upload(self, rec, a["fileSize"])
         self.store.set_slot(owner, "screenshot", rec)
         return self.created(rec, c)
 
@@ -92,15 +84,8 @@ class Screenshots:
         if not a.get("sourceFileChecksum"):
             raise entity_error("ENTITY_ERROR.ATTRIBUTE.REQUIRED", "Committing an upload needs sourceFileChecksum",
                                "/data/attributes/sourceFileChecksum")
-        token = next((t for t, u in self.store.uploads.items() if u["id"] == rec["id"]), None)
-        parts = self.store.uploads.pop(token)["parts"] if token else []
-        errors = []
-        missing = [i for i, p in enumerate(parts) if p["data"] is None]
-        if missing or not parts:
-            errors.append({"code": "UPLOAD_INCOMPLETE", "description": "upload parts %s never arrived" % missing})
-            blob = b""
-        else:
-            blob = b"".join(base64.b64decode(p["data"]) for p in parts)
+        blob, errors = take_upload(self, rec)
+        if not errors:
             if hashlib.md5(blob).hexdigest() != a["sourceFileChecksum"].lower():
                 errors.append({"code": "CHECKSUM_MISMATCH",
                                "description": "sourceFileChecksum does not match the MD5 of the uploaded file"})
@@ -127,6 +112,29 @@ class Screenshots:
             rec["_shown"] = {"state": "UPLOAD_COMPLETE", "errors": [], "warnings": []}
         else:
             rec.pop("_shown", None)
+
+
+def reserve_upload(fake, rec, size):
+    """Reserves the upload of `size` bytes for `rec`: one part up to SMALL_UPLOAD bytes, two above, each a PUT to
+    /__upload/TOKEN/N, listed in the record's `uploadOperations`."""
+    token = uuid.uuid4().hex
+    cuts = [0, size] if size <= SMALL_UPLOAD else [0, size // 2, size]
+    parts = [{"offset": cuts[i], "length": cuts[i + 1] - cuts[i], "data": None} for i in range(len(cuts) - 1)]
+    fake.store.uploads[token] = {"type": rec["type"], "id": rec["id"], "parts": parts}
+    rec["attributes"]["uploadOperations"] = [
+        {"method": "PUT", "url": "%s/__upload/%s/%d" % (fake.base_url, token, i), "length": p["length"],
+         "offset": p["offset"], "requestHeaders": [{"name": "Content-Type", "value": "application/octet-stream"}]}
+        for i, p in enumerate(parts)]
+
+
+def take_upload(fake, rec):
+    """The bytes uploaded for `rec` (its reservation is used up), and the errors when a part never arrived."""
+    token = next((t for t, u in fake.store.uploads.items() if u["id"] == rec["id"]), None)
+    parts = fake.store.uploads.pop(token)["parts"] if token else []
+    missing = [i for i, p in enumerate(parts) if p["data"] is None]
+    if missing or not parts:
+        return b"", [{"code": "UPLOAD_INCOMPLETE", "description": "upload parts %s never arrived" % missing}]
+    return b"".join(base64.b64decode(p["data"]) for p in parts), []
 
 
 def image_size(blob):

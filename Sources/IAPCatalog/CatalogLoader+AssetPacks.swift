@@ -1,0 +1,47 @@
+import IAPCore
+
+/// The keys of an `assetPacks` entry and how one is read (`CatalogKeys` lists the other objects).
+extension CatalogKeys {
+    public static let assetPack = ["id", "source", "files", "downloadPolicy", "installationEvents", "platforms", "language",
+                                   "unlockedBy"]
+    public static let fileSelector = ["file", "directory"]
+}
+
+extension NodeReader {
+    func readAssetPack(_ node: Node, path: CatalogPath) throws(IAPKitError) -> AssetPack? {
+        let object = try Object(node, path: path, what: "an asset pack", allowed: CatalogKeys.assetPack, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        var pack = AssetPack(path: path, id: object.string("id", required: true), source: object.string("source", required: true))
+        pack.files = try object.list("files") { node, path throws(IAPKitError) in try readFileSelector(node, path: path) }
+        let policy: (value: AssetPack.DownloadPolicy?, unknownText: String?) = object.choice("downloadPolicy")
+        pack.downloadPolicy = policy.value
+        pack.downloadPolicyText = policy.unknownText
+        pack.installationEvents = try strings(object, "installationEvents")
+        pack.platforms = try strings(object, "platforms")
+        pack.language = object.string("language")
+        pack.unlockedBy = try strings(object, "unlockedBy")
+        return pack
+    }
+
+    private func strings(_ object: Object, _ key: String) throws(IAPKitError) -> [Located<String>] {
+        try object.list(key) { node, path throws(IAPKitError) in
+            try count()
+            return string(node, at: path).map { Located($0, path: path) }
+        }
+    }
+
+    private func readFileSelector(_ node: Node, path: CatalogPath) throws(IAPKitError) -> AssetPack.FileSelector? {
+        let object = try Object(node, path: path, what: "a file selector", allowed: CatalogKeys.fileSelector, reader: self)
+        guard object.valid else { return nil }
+        defer { object.finish() }
+        let file = object.string("file"), directory = object.string("directory")
+        switch (file, directory) {
+        case let (file?, nil): return AssetPack.FileSelector(path: path / "file", kind: .file, value: file)
+        case let (nil, directory?): return AssetPack.FileSelector(path: path / "directory", kind: .directory, value: directory)
+        default:
+            report("a file selector names exactly one `file` or one `directory`", at: path)
+            return nil
+        }
+    }
+}

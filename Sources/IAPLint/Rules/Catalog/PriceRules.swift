@@ -10,9 +10,11 @@ struct PriceRule: ProductRule {
                         Example.product("  tier: 87\n  price: ~")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
-        for change in product.priceSchedules.flatMap(\.changes) {
-            if let price = change.price, let message = Self.gridProblem(price) {
-                context.report(Self.self, message, at: change.path / "price", product: product)
+        if !product.priceChanges.isEmpty || !product.billingPlans.isEmpty {
+            for change in product.priceChanges + product.billingPlans.flatMap(\.priceChanges) {
+                if let price = change.price, let message = Self.gridProblem(price) {
+                    context.report(Self.self, message, at: change.path / "price", product: product)
+                }
             }
         }
         if product.price != nil && product.tier != nil {

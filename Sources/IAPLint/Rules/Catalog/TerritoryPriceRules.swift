@@ -3,6 +3,15 @@ import IAPCore
 
 /// Every territory price of a product: today's (`territoryPrices`, price-sheet rows) and each scheduled change's.
 extension Product {
+    /// Whether the product says anything about territory prices or schedules (most do not: the rules return early,
+    /// so a catalog of 20,000 products pays nothing for them).
+    var hasPricingDetail: Bool {
+        !territoryPrices.isEmpty || !priceChanges.isEmpty || !billingPlans.isEmpty
+            || introductoryOffer.map { !$0.territoryPrices.isEmpty } == true
+            || promotionalOffers.contains { !$0.territoryPrices.isEmpty } || offerCodes.contains { !$0.territoryPrices.isEmpty }
+            || winBackOffers.contains { !$0.territoryPrices.isEmpty }
+    }
+
     var everyTerritoryPrice: [TerritoryPrice] {
         priceSchedules.flatMap { $0.territoryPrices + $0.changes.flatMap(\.territoryPrices) } + allOffers.flatMap(\.territoryPrices)
             + billingPlans.flatMap { $0.allOffers.flatMap(\.territoryPrices) }
@@ -18,6 +27,7 @@ struct TerritoryPriceCodeRule: ProductRule {
         nonTriggering: [Example.product("  territoryPrices:\n    IND: 99\n    BRA: 14.90")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.hasPricingDetail else { return }
         for entry in product.everyTerritoryPrice {
             if entry.territory == Storefronts.base {
                 context.report(Self.self, "USA is the base territory: its price is `price` (USD), equalized everywhere else",
@@ -41,6 +51,7 @@ struct TerritoryPriceDuplicateRule: ProductRule {
         nonTriggering: [Example.product("  territoryPrices: {IND: 99}\n  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices: {IND: 129}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.hasPricingDetail else { return }
         for schedule in product.priceSchedules { check(schedule, of: product, in: context) }
     }
 
@@ -70,7 +81,7 @@ struct TerritoryPriceAvailabilityRule: ProductRule {
                         Example.product("  territoryPrices:\n    IND: 99")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
-        guard let sold = product.availability?.territories else { return }
+        guard product.hasPricingDetail, let sold = product.availability?.territories else { return }
         let set = Set(sold)
         for entry in product.everyTerritoryPrice where Storefronts.isTerritory(entry.territory) && !set.contains(entry.territory) {
             context.report(Self.self, "\(entry.territory) has a price but \(product.productID ?? "the product") is not sold there; "
@@ -87,6 +98,7 @@ struct TerritoryPriceDecimalsRule: ProductRule {
         nonTriggering: [Example.product("  territoryPrices:\n    JPN: 150\n    BRA: 14.90\n    DEU: 1.00")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        guard product.hasPricingDetail else { return }
         for entry in product.everyTerritoryPrice {
             guard let price = entry.price, let allowed = Storefronts.decimals(of: entry.territory),
                   price.significantDecimals > allowed, let currency = Storefronts.currencies[entry.territory] else { continue }
@@ -108,6 +120,7 @@ struct PriceChangeDateRule: ProductRule {
         nonTriggering: [Example.product("  priceChanges:\n    - startDate: 2099-02-01\n      price: 1.29\n    - startDate: 2099-03-01\n      territoryPrices: {IND: 129}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        guard !product.priceChanges.isEmpty || !product.billingPlans.isEmpty else { return }
         for schedule in product.priceSchedules { check(schedule.changes, of: product, in: context) }
     }
 
@@ -149,6 +162,7 @@ struct PriceChangeSubscribersRule: ProductRule {
                         Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 3.99\n      existingSubscribers: move")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
+        guard !product.priceChanges.isEmpty || !product.billingPlans.isEmpty else { return }
         for schedule in product.priceSchedules { check(schedule, of: product, in: context) }
     }
 
@@ -201,7 +215,7 @@ struct OfferPriceChangeRule: ProductRule {
                         Example.subscription("  price: 4.99\n  territoryPrices: {IND: 399}\n  introductoryOffer:\n    mode: pay-as-you-go\n    periods: 3\n    price: 2.99\n    territoryPrices: {IND: 249}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
-        guard product.isSubscription else { return }
+        guard product.isSubscription, product.hasPricingDetail else { return }
         let paid = product.allOffers.filter { $0.mode == .payUpFront || $0.mode == .payAsYouGo }
         // In a territory both price by hand, today and after each change.
         var regular = Dictionary(product.territoryPrices.compactMap { entry in entry.price.map { (entry.territory, [$0.approximateCents]) } },

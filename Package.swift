@@ -25,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -43,7 +42,7 @@ let package = Package(
         // XML property lists read and written through libxml2, in Apple's exact layout.
         .target(name: "PropertyList", dependencies: ["IAPCore", "CLibXML2"]),
         // The catalog model, its YAML loader on libyaml events (with source locations) and writer, Apple's reference data.
-        .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML", .product(name: "CSV", package: "CSV.swift")]),
+        .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML"]),
         // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),

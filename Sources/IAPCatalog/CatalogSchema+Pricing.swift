@@ -1,4 +1,3 @@
-import CSV
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -88,12 +87,13 @@ extension NodeReader {
             return []
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }  // spreadsheets often write a byte-order mark
-        let reader: CSVReader
-        do { reader = try CSVReader(string: text, hasHeaderRow: true, trimFields: true) } catch {
-            report("price sheet `\(relative)` cannot be read as CSV: \(error)", at: path)
+        let records: [CSVRecords.Record]
+        do { records = try CSVRecords.parse(text) } catch {
+            report("price sheet `\(relative)`: a quoted field from line \(error.line) never ends", at: path,
+                   location: SourceLocation(file: file, line: error.line, column: 1))
             return []
         }
-        let header = reader.headerRow ?? []
+        let header = (records.first?.fields ?? []).map { $0.trimmingSpaces() }
         func column(_ name: String) -> Int? { header.firstIndex { $0.lowercased() == name.lowercased() } }
         guard let territoryColumn = column("territory"), let priceColumn = column("price") else {
             report("price sheet `\(relative)` needs a header row with the columns `territory,price` (and optionally `startDate`); "
@@ -102,13 +102,12 @@ extension NodeReader {
         }
         let dateColumn = column("startDate")
         var rows: [TerritoryPrice] = []
-        var line = 1
-        while let fields = reader.next() {
-            line += 1
+        for record in records.dropFirst() {
             try count()
+            let fields = record.fields.map { $0.trimmingSpaces() }
             if fields.allSatisfy({ $0.isEmpty }) { continue }
             let rowPath = path + rows.count
-            sheetLocations[rowPath] = SourceLocation(file: file, line: line, column: 1)
+            sheetLocations[rowPath] = SourceLocation(file: file, line: record.line, column: 1)
             func field(_ index: Int) -> String { index < fields.count ? fields[index] : "" }
             let priceText = field(priceColumn)
             let price = Price(text: priceText)

@@ -1,0 +1,72 @@
+/// The records of an RFC 4180 CSV text (fields separated by commas, optionally in double quotes with `""` for a
+/// quote, records ending in LF or CRLF), each with the line it starts on, for findings that point into a price
+/// sheet. Written here rather than taken from a CSV package: the ones available import all of Foundation, which
+/// would link Foundation and ICU into every iapkit command (11 MB more memory, and the lint benchmark's startup),
+/// and none reports line numbers.
+enum CSVRecords {
+    struct Record: Equatable {
+        var line: Int
+        var fields: [String]
+    }
+
+    /// A quoted field that never ends, from `line`.
+    struct UnterminatedQuote: Error, Equatable {
+        var line: Int
+    }
+
+    static func parse(_ text: String) throws(UnterminatedQuote) -> [Record] {
+        var records: [Record] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var line = 1, recordLine = 1
+        var quoted = false, wasQuoted = false
+        let bytes = Array(text.utf8)
+        var index = 0
+        func endField() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            wasQuoted = false
+        }
+        func endRecord() {
+            endField()
+            records.append(Record(line: recordLine, fields: fields))
+            fields.removeAll()
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        index += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    field.append(byte)
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\"") where field.isEmpty && !wasQuoted:
+                    quoted = true
+                    wasQuoted = true
+                case UInt8(ascii: ","):
+                    endField()
+                case UInt8(ascii: "\r") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n"):
+                    break  // the LF ends the record
+                case UInt8(ascii: "\n"):
+                    endRecord()
+                    line += 1
+                    recordLine = line
+                default:
+                    field.append(byte)
+                }
+            }
+            index += 1
+        }
+        if quoted { throw UnterminatedQuote(line: recordLine) }
+        if !field.isEmpty || !fields.isEmpty || wasQuoted { endRecord() }
+        return records
+    }
+}

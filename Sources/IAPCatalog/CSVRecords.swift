@@ -1,8 +1,8 @@
 /// The records of an RFC 4180 CSV text (fields separated by commas, optionally in double quotes with `""` for a
 /// quote, records ending in LF or CRLF), each with the line it starts on, for findings that point into a price
-/// sheet. Written here rather than taken from a CSV package: the ones available import all of Foundation, which
-/// would link Foundation and ICU into every iapkit command (11 MB more memory, and the lint benchmark's startup),
-/// and none reports line numbers.
+/// sheet. Written here rather than taken from a CSV package: the Swift CSV readers at hand report no line numbers
+/// and import all of Foundation, where every iapkit module keeps to FoundationEssentials. `CSVRecordsTests` checks
+/// it against Python's `csv` module.
 enum CSVRecords {
     struct Record: Equatable {
         var line: Int

@@ -143,7 +143,8 @@ public struct DatedPrice: Sendable, Equatable {
 
     /// Sets a record's prices from what App Store Connect holds: each territory's latest price up to `today` is
     /// today's, later ones are scheduled changes. The base territory's prices are the USD price; another
-    /// territory's price is a territory price unless it is what `equalized` says the base price gives there.
+    /// territory's price is a territory price unless it is what `equalized` says the base price gives there. What
+    /// every territory pays today goes to `currentPrices`.
     public static func apply(_ prices: [DatedPrice], to record: inout ProductRecord, today: Int,
                              equalized: (_ usdCents: Int, _ territory: String) -> String? = { _, _ in nil }) {
         var current: [String: DatedPrice] = [:]
@@ -157,6 +158,7 @@ public struct DatedPrice: Sendable, Equatable {
                 current[price.territory] = price
             }
         }
+        record.currentPrices = current.mapValues(\.price)
         let base = Vocabulary.baseTerritory
         if let usa = current[base], let cents = Price(text: usa.price)?.cents { record.priceCents = cents }
         record.territoryPrices = [:]

@@ -45,17 +45,15 @@ enum SubscriptionPriceKind: ProductResourceKind {
             }
             var view = ProductRecord(productID: product.record.productID, referenceName: "", type: .autoRenewableSubscription)
             DatedPrice.apply(prices, to: &view, today: today) { cents, territory in tables[cents]?[territory] }
-            let current = Dictionary(prices.filter { ($0.day ?? 0) <= today }.sorted { ($0.day ?? 0) < ($1.day ?? 0) }
-                .map { ($0.territory, $0.price) }, uniquingKeysWith: { _, later in later })
             if plan == "MONTHLY" {
                 var monthly = product.record.monthlyPlan ?? MonthlyPlanRecord()
                 (monthly.priceCents, monthly.territoryPrices, monthly.priceChanges) = (view.priceCents, view.territoryPrices, view.priceChanges)
-                monthly.currentPrices = current
+                monthly.currentPrices = view.currentPrices
                 monthly.pricedTerritories = priced[plan]?.sorted()
                 product.record.monthlyPlan = monthly
             } else {
                 (product.record.priceCents, product.record.territoryPrices, product.record.priceChanges) = (view.priceCents, view.territoryPrices, view.priceChanges)
-                product.record.currentPrices = current
+                product.record.currentPrices = view.currentPrices
                 product.record.pricedTerritories = priced[plan]?.sorted()
             }
         }

@@ -6,17 +6,9 @@ import IAPLint
 /// Golden reports: the broken fixture catalog and the examples in every format, compared byte for byte.
 /// Re-record with `IAPKIT_RECORD=1 swift test --filter ReporterTests` and review the diff.
 @Suite struct ReporterTests {
-    static let record = ProcessInfo.processInfo.environment["IAPKIT_RECORD"] == "1"
 
     func golden(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let path = Paths.fixtures + "/golden/" + name
-        if Self.record {
-            try actual.write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(actual == expected, "\(name) differs from its golden file; re-record with IAPKIT_RECORD=1 if intended",
-                sourceLocation: sourceLocation)
+        try Golden.check(name, actual, sourceLocation: sourceLocation)
     }
 
     @Test(arguments: ReportFormat.allCases)

@@ -172,3 +172,19 @@ func python(_ script: String, _ arguments: [String] = [], sourceLocation: Source
 func hasTool(_ name: String) -> Bool {
     (try? run("/usr/bin/env", ["which", name]).status == 0) ?? false
 }
+
+/// Golden files in Tests/Fixtures/golden: compared, or written when `IAPKIT_RECORD=1` (review the diff).
+enum Golden {
+    static let recording = ProcessInfo.processInfo.environment["IAPKIT_RECORD"] == "1"
+
+    static func check(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = Paths.fixtures + "/golden/" + name
+        if recording {
+            try actual.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(actual == expected, "\(name) differs from its golden file; re-record with IAPKIT_RECORD=1 if intended",
+                sourceLocation: sourceLocation)
+    }
+}

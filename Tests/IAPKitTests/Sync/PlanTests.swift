@@ -8,7 +8,6 @@ import Testing
 /// states written as records. Golden plans (text and JSON) under Tests/Fixtures/golden/; re-record with
 /// `IAPKIT_RECORD=1 swift test --filter PlanTests` and review the diff.
 @Suite struct PlanTests {
-    static let record = ProcessInfo.processInfo.environment["IAPKIT_RECORD"] == "1"
     static let app = StoreApp(id: "6400000001", bundleID: "com.example.fruitstand")
 
     static func examples() throws -> (Catalog, CatalogRecords) {
@@ -19,14 +18,7 @@ import Testing
     }
 
     func golden(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let path = Paths.fixtures + "/golden/" + name
-        if Self.record {
-            try actual.write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(actual == expected, "\(name) differs from its golden file; re-record with IAPKIT_RECORD=1 if intended",
-                sourceLocation: sourceLocation)
+        try Golden.check(name, actual, sourceLocation: sourceLocation)
     }
 
     /// App Store Connect holding exactly what the catalog asks, with ids, then changed as `change` says.

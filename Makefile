@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 ENV := source scripts/setup/pkg-config-env.sh &&
 
-.PHONY: setup setup-tests build run test bench clean dist dist-check
+.PHONY: setup setup-tests build run test bench roundtrip clean dist dist-check
 
 setup:
 	bash scripts/setup/setup.sh
@@ -27,6 +27,12 @@ test: setup-tests
 	$(ENV) swift build --build-tests
 	IAPKIT_REFERENCE="$(REFERENCE)" python3 Tests/FakeAppStoreConnect/test_fake_asc.py
 	$(ENV) IAPKIT_REFERENCE="$(REFERENCE)" bash scripts/test/test.sh
+
+# The round-trip invariant over 2,000 generated App Store Connect states (`make test` runs 200); a failing seed
+# prints itself and the command that replays it.
+roundtrip: setup-tests
+	$(ENV) swift build --build-tests
+	$(ENV) IAPKIT_SEEDS=$(or $(SEEDS),2000) swift test --skip-build --filter RoundTripTests
 
 bench: build
 	bash scripts/setup/setup.sh --bench

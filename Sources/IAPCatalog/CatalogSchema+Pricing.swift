@@ -27,6 +27,53 @@ extension NodeReader {
         }
     }
 
+    /// `pricedTerritories: all`, or a list of territory codes.
+    func readPricedTerritories(_ object: Object) throws(IAPKitError) -> PricedTerritories? {
+        guard let node = object.node("pricedTerritories") else { return nil }
+        let path = object.path / "pricedTerritories"
+        if document.isScalar(node) {
+            guard document.string(node) == "all" else {
+                report("`pricedTerritories` is `all` or a list of territory codes, not `\(document.string(node))`", at: path)
+                return nil
+            }
+            return .all
+        }
+        return .only(try object.list("pricedTerritories") { node, path throws(IAPKitError) in
+            try count()
+            return string(node, at: path)
+        })
+    }
+
+    /// `existingSubscribers: keep`, or per territory: `existingSubscribers: {GBR: move, others: keep}`.
+    func readExistingSubscribers(_ change: Object, into result: inout PriceChange) throws(IAPKitError) {
+        guard let node = change.node("existingSubscribers") else { return }
+        let path = change.path / "existingSubscribers"
+        guard document.kind(node) == .mapping else {
+            guard let text = string(node, at: path) else { return }
+            result.existingSubscribers = ExistingSubscribers(rawValue: text)
+            if result.existingSubscribers == nil { result.existingSubscribersText = text }
+            return
+        }
+        let items = document.items(node)
+        var index = items.startIndex
+        while index + 1 < items.endIndex {
+            defer { index += 2 }
+            try count()
+            guard document.isScalar(items[index]), document.isScalar(items[index + 1]) else {
+                report("`existingSubscribers` maps territory codes (and `others`) to `keep` or `move`", at: path)
+                continue
+            }
+            let territory = document.string(items[index]), text = document.string(items[index + 1])
+            if territory == "others" {
+                result.existingSubscribers = ExistingSubscribers(rawValue: text)
+                if result.existingSubscribers == nil { result.existingSubscribersText = text }
+            } else {
+                result.existingSubscribersByTerritory.append(
+                    TerritoryChoice(path: path / territory, territory: territory, choice: ExistingSubscribers(rawValue: text), text: text))
+            }
+        }
+    }
+
     /// `priceChanges:`, a list of changes with their start dates.
     func readPriceChanges(_ object: Object) throws(IAPKitError) -> [PriceChange] {
         try object.list("priceChanges") { node, path throws(IAPKitError) in
@@ -35,10 +82,7 @@ extension NodeReader {
             defer { change.finish() }
             var result = PriceChange(path: path, startDate: change.string("startDate", required: true),
                                      price: change.price("price"), territoryPrices: try readTerritoryPrices(change))
-            if let text = change.string("existingSubscribers") {
-                result.existingSubscribers = ExistingSubscribers(rawValue: text)
-                if result.existingSubscribers == nil { result.existingSubscribersText = text }
-            }
+            try readExistingSubscribers(change, into: &result)
             return result
         }
     }

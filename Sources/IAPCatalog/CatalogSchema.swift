@@ -8,10 +8,11 @@ public enum CatalogKeys {
     public static let app = ["bundleId", "primaryLocale", "platforms"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
                                  "priceChanges", "familySharable", "localizations", "review", "hostedContent",
-                                 "availability"]
+                                 "availability", "baseTerritory"]
     public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
                                       "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review", "introductoryOffer",
-                                      "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability"]
+                                      "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability",
+                                      "pricedTerritories"]
     public static let billingPlan = ["planType", "price", "commitmentPrice", "territoryPrices", "priceChanges", "enabled",
                                      "introductoryOffer",
                                      "promotionalOffers", "offerCodes", "winBackOffers"]
@@ -19,7 +20,7 @@ public enum CatalogKeys {
     public static let groupLocalization = ["locale", "name", "customAppName"]
     public static let group = ["referenceName", "localizations", "subscriptions"]
     public static let review = ["note", "screenshot"]
-    public static let introductoryOffer = ["mode", "duration", "periods", "price", "territoryPrices"]
+    public static let introductoryOffer = ["mode", "duration", "periods", "price", "territoryPrices", "territories"]
     public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
     public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "eligibility",
                                    "stackable"]
@@ -122,6 +123,7 @@ extension NodeReader {
         }
         try readCommon(object, into: &product)
         product.hostedContent = object.string("hostedContent")
+        product.baseTerritory = object.string("baseTerritory")
         return product
     }
 
@@ -178,6 +180,7 @@ extension NodeReader {
         product.period = object.string("period", required: true)
         product.groupLevel = object.int("groupLevel")
         try readCommon(object, into: &product)
+        product.pricedTerritories = try readPricedTerritories(object)
         let offers = try readOffers(object)
         product.introductoryOffer = offers.introductory
         product.promotionalOffers = offers.promotional
@@ -245,6 +248,12 @@ extension NodeReader {
         offer.periods = object.int("periods")
         offer.price = object.price("price")
         offer.territoryPrices = try readTerritoryPrices(object)
+        if kind == .introductory, object.node("territories") != nil {
+            offer.territories = try object.list("territories") { node, path throws(IAPKitError) in
+                try count()
+                return string(node, at: path)
+            }
+        }
         if kind == .promotional || kind == .winBack {
             offer.offerID = object.string("offerId", required: true)
         }

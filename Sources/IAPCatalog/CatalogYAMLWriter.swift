@@ -7,6 +7,27 @@ public enum CatalogYAMLWriter {
         String(decoding: try bytes(catalog, header: header), as: UTF8.self)
     }
 
+    /// The catalog YAML with comment lines above products: `notes` by product ID (what `asc pull` left out).
+    /// libyaml writes no comments, so they go in after, above each product's `- productId:` line.
+    public static func write(_ catalog: Catalog, header: String? = nil, notes: [String: [String]]) throws(IAPKitError) -> String {
+        let text = try write(catalog, header: header)
+        guard !notes.isEmpty else { return text }
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("- productId: ") {
+                var id = trimmed.dropFirst("- productId: ".count)
+                if id.count >= 2, let first = id.first, first == "'" || first == "\"", id.last == first { id = id.dropFirst().dropLast() }
+                let indent = String(repeating: " ", count: line.count - trimmed.count)
+                for note in notes[String(id)] ?? [] {
+                    lines.append(Substring(indent + "# " + note.replacingAll("\n", with: " ")))
+                }
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The catalog YAML as UTF-8 bytes, `header` first: what a command writes, with no copy on the way.
     public static func bytes(_ catalog: Catalog, header: String? = nil) throws(IAPKitError) -> [UInt8] {
         let out = YAMLWriter(preamble: header ?? "")
@@ -71,7 +92,15 @@ public enum CatalogYAMLWriter {
         } else if let tier = product.tier {
             out.pair("tier", number: tier)
         }
+        if let base = product.baseTerritory { out.pair("baseTerritory", base) }
         territoryPrices(product.territoryPrices, into: out)
+        switch product.pricedTerritories {
+        case .all?: out.pair("pricedTerritories", "all")
+        case let .only(territories)?:
+            out.key("pricedTerritories")
+            out.list(territories) { out.text($0) }
+        case nil: break
+        }
         priceChanges(product.priceChanges, into: out)
         if product.familySharable == true { out.pair("familySharable", flag: true) }
         offers(introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
@@ -111,7 +140,15 @@ public enum CatalogYAMLWriter {
             out.pair("startDate", change.startDate)
             if let price = change.price { out.pair("price", price: price) }
             territoryPrices(change.territoryPrices, into: out)
-            if let choice = change.existingSubscribers { out.pair("existingSubscribers", choice.rawValue) }
+            if !change.existingSubscribersByTerritory.isEmpty {
+                out.key("existingSubscribers")
+                out.beginMapping()
+                for entry in change.existingSubscribersByTerritory { out.pair(entry.territory, entry.text) }
+                if let others = change.existingSubscribers { out.pair("others", others.rawValue) }
+                out.endMapping()
+            } else if let choice = change.existingSubscribers {
+                out.pair("existingSubscribers", choice.rawValue)
+            }
             out.endMapping()
         }
     }
@@ -188,6 +225,10 @@ public enum CatalogYAMLWriter {
         if let periods = offer.periods { out.pair("periods", number: periods) }
         if let price = offer.price { out.pair("price", price: price) }
         territoryPrices(offer.territoryPrices, into: out)
+        if let territories = offer.territories {
+            out.key("territories")
+            out.list(territories) { out.text($0) }
+        }
         if let eligibility = offer.eligibility {
             out.key("eligibility")
             out.list(eligibility) { out.text($0.rawValue) }

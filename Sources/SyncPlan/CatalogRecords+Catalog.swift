@@ -48,6 +48,7 @@ extension CatalogRecords {
                                  priceCents: product.resolvedPriceCents, screenshot: try screenshot(product),
                                  path: product.path))
             inAppPurchases[inAppPurchases.count - 1].setPricing(from: product)
+            inAppPurchases[inAppPurchases.count - 1].baseTerritory = product.baseTerritory.flatMap { $0 == Vocabulary.baseTerritory ? nil : $0 }
         }
         groups = []
         for group in catalog.subscriptionGroups {
@@ -62,14 +63,16 @@ extension CatalogRecords {
                     Self.offerRecord(offer, kind: kind, subscriptionPeriod: subscription.period, planType: namesPlans ? "UPFRONT" : nil)
                 }
                 let intro = subscription.introductoryOffer.flatMap { offer($0, .introductory) }
+                let priced = Self.pricedTerritories(subscription, sold: availability, everywhere: territories)
                 subscriptions.append(ProductRecord(
                     productID: id, referenceName: subscription.referenceName ?? id, type: .autoRenewableSubscription,
                     familySharable: subscription.familySharable ?? false, reviewNote: subscription.review?.note,
                     localizations: localizations(subscription.localizations), availability: availability,
                     priceCents: subscription.resolvedPriceCents, screenshot: try screenshot(subscription),
                     period: subscription.period, groupLevel: subscription.groupLevel,
-                    pricedTerritories: subscription.resolvedPriceCents == nil ? nil : availability.territories,
-                    introductoryOffer: intro, introductoryOfferTerritories: intro == nil ? nil : availability.territories,
+                    pricedTerritories: priced,
+                    introductoryOffer: intro,
+                    introductoryOfferTerritories: intro == nil ? nil : (subscription.introductoryOffer?.territories?.sorted() ?? priced ?? availability.territories),
                     promotionalOffers: subscription.promotionalOffers.compactMap { offer($0, .promotional) },
                     offerCodes: subscription.offerCodes.compactMap { offer($0, .offerCode) },
                     winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
@@ -93,6 +96,19 @@ extension CatalogRecords {
             }
             groups.append(GroupRecord(referenceName: name, localizations: localizations(group.localizations),
                                       subscriptions: subscriptions, path: group.path))
+        }
+    }
+
+    /// Where a subscription has prices: as the catalog lists them, else where it is sold when it has a USD price,
+    /// else where it names a territory price.
+    static func pricedTerritories(_ subscription: Product, sold: AvailabilityRecord, everywhere: [String]) -> [String]? {
+        switch subscription.pricedTerritories {
+        case .all?: return everywhere.sorted()
+        case let .only(list)?: return list.sorted()
+        case nil:
+            if subscription.resolvedPriceCents != nil { return sold.territories }
+            let named = subscription.territoryPrices.map(\.territory)
+            return named.isEmpty ? nil : Array(Swift.Set(named)).sorted()
         }
     }
 

@@ -41,6 +41,16 @@ extension CatalogRecords {
         // Hand-set territory prices and scheduled changes, so pull → plan shows no change for prices set on the web.
         product.territoryPrices = Self.territoryPriceList(record.territoryPrices)
         product.priceChanges = Self.changeList(record.priceChanges, subscription: record.isSubscription)
+        product.baseTerritory = record.baseTerritory
+        if record.isSubscription, let priced = record.pricedTerritories {
+            // Written only where it is not what the rest of the product implies.
+            var implied = product
+            implied.pricedTerritories = nil
+            let sold = record.availability ?? everywhere
+            if CatalogRecords.pricedTerritories(implied, sold: sold, everywhere: everywhere.territories) != priced.sorted(), !priced.isEmpty {
+                product.pricedTerritories = priced.count == everywhere.territories.count ? .all : .only(priced.sorted())
+            }
+        }
         if record.reviewNote != nil || screenshot != nil {
             product.review = Review(path: .root, note: record.reviewNote, screenshot: screenshot)
         }
@@ -49,6 +59,10 @@ extension CatalogRecords {
                                                 availableInNewTerritories: availability.availableInNewTerritories)
         }
         product.introductoryOffer = record.introductoryOffer.map { offer($0, subscriptionPeriod: record.period) }
+        if let covered = record.introductoryOfferTerritories, product.introductoryOffer != nil {
+            let implied = record.pricedTerritories ?? (record.availability ?? everywhere).territories
+            if covered.sorted() != implied.sorted() { product.introductoryOffer?.territories = covered.sorted() }
+        }
         product.promotionalOffers = record.promotionalOffers.map { offer($0, subscriptionPeriod: record.period) }
         product.offerCodes = record.offerCodes.map { offer($0, subscriptionPeriod: record.period) }
         product.winBackOffers = record.winBackOffers.map { offer($0, subscriptionPeriod: record.period) }
@@ -105,7 +119,12 @@ extension CatalogRecords {
         changes.map { change in
             var result = PriceChange(path: .root, startDate: change.date, price: change.priceCents.map { Price(cents: $0) },
                                      territoryPrices: territoryPriceList(change.territoryPrices))
-            if subscription { result.existingSubscribers = (change.keepsExistingSubscribers ?? true) ? .keep : .move }
+            if subscription {
+                result.existingSubscribers = (change.keepsExistingSubscribers ?? true) ? .keep : .move
+                result.existingSubscribersByTerritory = change.territoryChoices.sorted { $0.key < $1.key }.map { territory, keeps in
+                    TerritoryChoice(path: .root, territory: territory, choice: keeps ? .keep : .move, text: keeps ? "keep" : "move")
+                }
+            }
             return result
         }
     }

@@ -47,6 +47,10 @@ public struct AvailabilityRecord: Sendable, Equatable {
         self.territories = territories.sorted()
         self.availableInNewTerritories = availableInNewTerritories
     }
+
+    /// Sold nowhere: what App Store Connect holds for a product whose availability was never set, and for one
+    /// removed from sale. The two are one state to the catalog (`availability: {territories: []}`).
+    public static let nowhere = AvailabilityRecord(territories: [], availableInNewTerritories: false)
 }
 
 /// The App Review screenshot: compared by content (MD5, as App Store Connect's `sourceFileChecksum`).
@@ -130,6 +134,8 @@ public struct ProductRecord: Sendable, Equatable {
     public var availability: AvailabilityRecord?
     /// USD customer price in cents in the base territory (USA).
     public var priceCents: Int?
+    /// In-app purchases priced from another territory than the USA: that territory (its price is a territory price).
+    public var baseTerritory: String?
     /// Today's prices in territories' own currencies that differ from equalization: territory → canonical price.
     public var territoryPrices: [String: String] = [:]
     /// Scheduled changes, by date.
@@ -188,7 +194,7 @@ public struct ProductRecord: Sendable, Equatable {
         lhs.productID == rhs.productID && lhs.referenceName == rhs.referenceName && lhs.type == rhs.type
             && lhs.familySharable == rhs.familySharable && lhs.reviewNote == rhs.reviewNote
             && lhs.localizations == rhs.localizations && lhs.availability == rhs.availability
-            && lhs.priceCents == rhs.priceCents && lhs.territoryPrices == rhs.territoryPrices
+            && lhs.priceCents == rhs.priceCents && lhs.baseTerritory == rhs.baseTerritory && lhs.territoryPrices == rhs.territoryPrices
             && lhs.priceChanges == rhs.priceChanges && lhs.screenshot == rhs.screenshot && lhs.period == rhs.period
             && lhs.groupLevel == rhs.groupLevel && lhs.pricedTerritories == rhs.pricedTerritories
             && lhs.introductoryOffer == rhs.introductoryOffer

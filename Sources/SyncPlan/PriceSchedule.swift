@@ -51,8 +51,11 @@ public struct PriceChangeRecord: Sendable, Equatable {
     public var priceCents: Int?
     /// Territory → canonical local price.
     public var territoryPrices: [String: String]
-    /// Subscriptions: App Store Connect's `preserveCurrentPrice`.
+    /// Subscriptions: App Store Connect's `preserveCurrentPrice`, for every territory of the change but those in
+    /// `territoryChoices`.
     public var keepsExistingSubscribers: Bool?
+    /// Subscriptions: the territories whose choice differs from `keepsExistingSubscribers`.
+    public var territoryChoices: [String: Bool] = [:]
     public var path: CatalogPath?
 
     public init(day: Int, priceCents: Int? = nil, territoryPrices: [String: String] = [:], keepsExistingSubscribers: Bool? = nil,
@@ -66,9 +69,22 @@ public struct PriceChangeRecord: Sendable, Equatable {
 
     public var date: String { CalendarDay.format(day) }
 
+    /// Whether `territory`'s existing subscribers keep their price (true when the change does not say).
+    public func keeps(_ territory: String) -> Bool { territoryChoices[territory] ?? keepsExistingSubscribers ?? true }
+
+    /// Sets the choices from each territory's own, in canonical form: the choice most territories take (keep on a
+    /// tie) as the change's, and the territories that differ.
+    public mutating func setChoices(_ choices: [String: Bool]) {
+        guard !choices.isEmpty else { return }
+        let keeping = choices.values.filter { $0 }.count
+        let common = keeping * 2 >= choices.count
+        keepsExistingSubscribers = common
+        territoryChoices = choices.filter { $0.value != common }
+    }
+
     public static func == (lhs: PriceChangeRecord, rhs: PriceChangeRecord) -> Bool {
         lhs.day == rhs.day && lhs.priceCents == rhs.priceCents && lhs.territoryPrices == rhs.territoryPrices
-            && lhs.keepsExistingSubscribers == rhs.keepsExistingSubscribers
+            && lhs.keepsExistingSubscribers == rhs.keepsExistingSubscribers && lhs.territoryChoices == rhs.territoryChoices
     }
 }
 
@@ -94,7 +110,10 @@ extension ProductRecord {
                 continue
             }
             if let new = change.priceCents { cents = new }
-            territoryPrices.merge(change.territoryPrices) { _, new in new }
+            var prices = change.territoryPrices
+            // A change that names the USA among its territories sets the USD price itself.
+            if let usa = prices.removeValue(forKey: Vocabulary.baseTerritory), let new = Price(text: usa)?.cents { cents = new }
+            territoryPrices.merge(prices) { _, new in new }
         }
         return (cents, territoryPrices, later)
     }
@@ -108,9 +127,19 @@ extension ProductRecord {
     static func changes(_ changes: [PriceChange], subscription: Bool) -> [PriceChangeRecord] {
         changes.compactMap { change in
             guard let day = change.day else { return nil }
-            return PriceChangeRecord(day: day, priceCents: change.price?.cents, territoryPrices: territoryPrices(change.territoryPrices),
-                                     keepsExistingSubscribers: subscription ? change.existingSubscribers.map { $0 == .keep } : nil,
-                                     path: change.path)
+            var record = PriceChangeRecord(day: day, priceCents: change.price?.cents, territoryPrices: territoryPrices(change.territoryPrices),
+                                           keepsExistingSubscribers: subscription ? change.existingSubscribers.map { $0 == .keep } : nil,
+                                           path: change.path)
+            if subscription, !change.existingSubscribersByTerritory.isEmpty {
+                let named = Dictionary(change.existingSubscribersByTerritory.compactMap { entry in entry.choice.map { (entry.territory, $0 == .keep) } },
+                                       uniquingKeysWith: { a, _ in a })
+                if let others = record.keepsExistingSubscribers {
+                    record.territoryChoices = named.filter { $0.value != others }
+                } else {
+                    record.setChoices(named)
+                }
+            }
+            return record
         }
     }
 
@@ -142,11 +171,17 @@ public struct DatedPrice: Sendable, Equatable {
     }
 
     /// Sets a record's prices from what App Store Connect holds: each territory's latest price up to `today` is
-    /// today's, later ones are scheduled changes. The base territory's prices are the USD price; another
-    /// territory's price is a territory price unless it is what `equalized` says the base price gives there. What
-    /// every territory pays today goes to `currentPrices`.
-    public static func apply(_ prices: [DatedPrice], to record: inout ProductRecord, today: Int,
-                             equalized: (_ usdCents: Int, _ territory: String) -> String? = { _, _ in nil }) {
+    /// today's, later ones are scheduled changes.
+    ///
+    /// With `base` the USA, its price is the USD price, and another territory's price is a territory price unless it
+    /// is what `equalized` says the base price gives there. A scheduled change is a new USD price only when it moves
+    /// every territory that follows the USD price (App Store Connect does that itself for in-app purchases, whose
+    /// other territories `follow` the base; subscriptions price each territory, so the change must list them all);
+    /// otherwise it is the territory prices it lists, the USA's among them. With another base (an in-app purchase
+    /// priced from France, say) every price is a territory price. What every territory pays today goes to
+    /// `currentPrices`; each territory's choice for existing subscribers to the change's choices.
+    public static func apply(_ prices: [DatedPrice], to record: inout ProductRecord, today: Int, base: String = Vocabulary.baseTerritory,
+                             follow: Bool = false, equalized: (_ usdCents: Int, _ territory: String) -> String? = { _, _ in nil }) {
         var current: [String: DatedPrice] = [:]
         var future: [Int: [DatedPrice]] = [:]
         for price in prices {
@@ -159,26 +194,34 @@ public struct DatedPrice: Sendable, Equatable {
             }
         }
         record.currentPrices = current.mapValues(\.price)
-        let base = Vocabulary.baseTerritory
-        if let usa = current[base], let cents = Price(text: usa.price)?.cents { record.priceCents = cents }
+        let usa = Vocabulary.baseTerritory
+        record.priceCents = nil
+        if base == usa, let price = current[usa], let cents = Price(text: price.price)?.cents { record.priceCents = cents }
         record.territoryPrices = [:]
-        for (territory, price) in current where territory != base {
+        for (territory, price) in current {
+            if record.priceCents != nil, territory == usa { continue }
             if let cents = record.priceCents, equalized(cents, territory) == price.price { continue }
             record.territoryPrices[territory] = price.price
         }
-        var baseCents = record.priceCents
+        // Territories that take the USD price's equalization: every priced one but the hand-set ones.
+        let followers = Swift.Set(current.keys).subtracting(record.territoryPrices.keys).subtracting([usa])
+        let handSet = Swift.Set(record.territoryPrices.keys)
         record.priceChanges = future.keys.sorted().map { day in
             let prices = future[day] ?? []
+            let byTerritory = Dictionary(prices.map { ($0.territory, $0) }, uniquingKeysWith: { a, _ in a })
             var change = PriceChangeRecord(day: day)
-            if let usa = prices.first(where: { $0.territory == base }), let cents = Price(text: usa.price)?.cents {
+            if record.priceCents != nil, let price = byTerritory[usa], let cents = Price(text: price.price)?.cents,
+               follow || followers.allSatisfy({ byTerritory[$0] != nil }) {
                 change.priceCents = cents
-                baseCents = cents
+                for price in prices where price.territory != usa {
+                    if !handSet.contains(price.territory), equalized(cents, price.territory) == price.price { continue }
+                    change.territoryPrices[price.territory] = price.price
+                }
+            } else {
+                for price in prices { change.territoryPrices[price.territory] = price.price }
             }
-            change.keepsExistingSubscribers = prices.first?.keepsExistingSubscribers
-            for price in prices where price.territory != base {
-                if change.priceCents != nil, let cents = baseCents, equalized(cents, price.territory) == price.price { continue }
-                change.territoryPrices[price.territory] = price.price
-            }
+            change.setChoices(Dictionary(prices.compactMap { price in price.keepsExistingSubscribers.map { (price.territory, $0) } },
+                                         uniquingKeysWith: { a, _ in a }))
             return change
         }
     }
@@ -186,19 +229,23 @@ public struct DatedPrice: Sendable, Equatable {
 
 /// A product's prices as one schedule to write: today's base and territory prices, and the changes after today.
 public struct PriceScheduleRecord: Sendable, Equatable {
-    public var cents: Int
+    /// The USD price; nil when the base territory is not the USA (its price is then among `territoryPrices`).
+    public var cents: Int?
     public var territoryPrices: [String: String]
     public var changes: [PriceChangeRecord]
+    /// The territory App Store Connect equalizes the others from.
+    public var base: String
 
-    public init(cents: Int, record: ProductRecord) {
+    public init(cents: Int?, record: ProductRecord, base: String = Vocabulary.baseTerritory) {
         self.cents = cents
         territoryPrices = record.territoryPrices
         changes = record.priceChanges
+        self.base = base
     }
 
     /// Every USD price the schedule uses, for price-point lookups.
     public var baseCents: [Int] {
-        var seen: [Int] = [cents]
+        var seen: [Int] = cents.map { [$0] } ?? []
         for change in changes { if let cents = change.priceCents, !seen.contains(cents) { seen.append(cents) } }
         return seen
     }
@@ -265,9 +312,11 @@ public enum PricingDiff {
             fields += territoryFields(wanted: new?.territoryPrices ?? [:], live: old?.territoryPrices ?? [:], removed: "(none)")
             var detail = ["from \(CalendarDay.format(day))"]
             if new == nil { detail.append("scheduled change withdrawn") }
-            if let keep = (new ?? old)?.keepsExistingSubscribers, wanted.isSubscription {
-                if fields.isEmpty { fields.append(Change.Field("existingSubscribers", from: old?.keepsExistingSubscribers.map(words), to: new?.keepsExistingSubscribers.map(words))) }
+            if let change = new ?? old, let keep = change.keepsExistingSubscribers, wanted.isSubscription {
+                if fields.isEmpty { fields.append(Change.Field("existingSubscribers", from: old.map(choices), to: new.map(choices))) }
                 detail.append(keep ? "existing subscribers keep their price" : "existing subscribers move to the new price")
+                let others = change.territoryChoices.sorted { $0.key < $1.key }.map { "\($0.key) \(words($0.value))" }
+                if !others.isEmpty { detail.append("but " + others.joined(separator: ", ")) }
             }
             lines.append(Line(day: day, detail: detail.joined(separator: ", "), fields: fields, path: new?.path))
         }
@@ -275,6 +324,12 @@ public enum PricingDiff {
     }
 
     static func words(_ keep: Bool) -> String { keep ? "keep" : "move" }
+
+    /// `keep`, or `keep, GBR move` when territories choose otherwise.
+    static func choices(_ change: PriceChangeRecord) -> String {
+        ([change.keepsExistingSubscribers.map(words) ?? "keep"]
+            + change.territoryChoices.sorted { $0.key < $1.key }.map { "\($0.key) \(words($0.value))" }).joined(separator: ", ")
+    }
 
     /// `IND "99" -> "129"` for each territory price that differs; a dropped one goes back to the equalized price.
     public static func territoryFields(wanted: [String: String], live: [String: String], removed: String = "equalized") -> [Change.Field] {

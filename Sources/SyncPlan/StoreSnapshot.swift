@@ -51,6 +51,8 @@ public struct StoreProduct: Sendable {
     public var ids: ProductIDs
     /// App Store Connect's state (`MISSING_METADATA`, `APPROVED`, …), for messages.
     public var state: String?
+    /// What the resource kinds found that the catalog holds differently or not at all.
+    public var notes: [StoreNote] = []
 
     public init(record: ProductRecord, ids: ProductIDs, state: String? = nil) {
         self.record = record
@@ -117,5 +119,23 @@ public struct StoreGroup: Sendable {
         self.versionEditable = versionEditable
         self.localizations = localizations
         self.subscriptions = subscriptions
+    }
+}
+
+/// Something a resource kind read that the catalog says differently or cannot say: `pull` reports each one on
+/// standard error and as a comment at the product; `plan` shows the product as not fully managed (`?`) when the
+/// catalog cannot hold it.
+public struct StoreNote: Sendable, Equatable {
+    /// App Store Connect's resource the note is about (`inAppPurchaseAppStoreReviewScreenshot`, `winBackOffer`, …).
+    public var resource: String
+    /// True when the catalog still says exactly what App Store Connect holds and the note only explains how; false
+    /// when something was left out, so the product is not fully managed.
+    public var managed: Bool
+    public var text: String
+
+    public init(resource: String, managed: Bool, text: String) {
+        self.resource = resource
+        self.managed = managed
+        self.text = text
     }
 }

@@ -74,6 +74,13 @@ public struct Planner: Sendable {
 
         for kind in AppKinds.all { kind.plan(desired, store: store, builder: &builder) }
 
+        // What App Store Connect holds that the catalog cannot say: the product is not fully managed, never "unchanged".
+        for live in store.inAppPurchases + store.groups.flatMap(\.subscriptions) {
+            for note in live.notes where !note.managed {
+                builder.add(.unmanaged, note.resource, live.record, detail: "not fully managed", reason: note.text)
+            }
+        }
+
         // What App Store Connect has and the catalog does not: listed, never deleted.
         let wanted = Set(desired.allProducts.map(\.productID))
         for live in store.inAppPurchases where !wanted.contains(live.record.productID) {

@@ -23,36 +23,39 @@ public struct Puller: Sendable {
         public var catalog: Catalog
         /// What the catalog cannot hold, product by product, each a sentence.
         public var notes: [String]
+        /// The same notes by product ID, for comments at each product.
+        public var notesByProduct: [String: [String]]
+        /// What App Store Connect held, as read: `plan` of the pulled catalog against it shows no change.
+        public var snapshot: StoreSnapshot
     }
 
     /// - Parameter catalogDirectory: the folder the catalog goes to; screenshots land in its `review/`.
     public func pull(app: StoreApp, catalogDirectory: String) async throws(SyncError) -> Result {
         let snapshot = try await reader.snapshot(app: app)
-        var notes: [String] = []
+        var notes: [(productID: String, text: String)] = []
         var screenshotPaths: [String: String] = [:]
         let products = snapshot.inAppPurchases + snapshot.groups.flatMap(\.subscriptions)
         for product in products {
             let id = product.record.productID
-            if let screenshot = product.record.screenshot {
-                guard let url = product.ids.screenshotURL else {
-                    notes.append("\(id): its review screenshot has no image to download yet")
+            notes += product.notes.map { (id, $0.text) }
+            if product.record.screenshot != nil {
+                guard let url = product.ids.screenshotURL.flatMap(URL.init(string:)), url.scheme != nil else {
+                    notes.append((id, "its review screenshot has no image to download yet; the catalog names none"))
                     continue
                 }
-                let relative = "review/" + Self.fileName(productID: id, original: screenshot.fileName)
+                let relative = "review/" + Self.fileName(productID: id, original: product.record.screenshot?.fileName ?? "")
                 try await download(url, to: Path.join(catalogDirectory, relative))
                 screenshotPaths[id] = relative
             }
             if !product.record.winBackOffers.isEmpty {
-                notes.append("\(id): win-back offers' customer eligibility and dates are not held by the catalog; push uses "
-                    + "customers who paid \(WinBackDefaults.paidMonths)+ months and lapsed \(WinBackDefaults.lapsedMonths) months ago")
-            }
-            if let state = product.state, state == "REMOVED_FROM_SALE" || state == "DEVELOPER_REMOVED_FROM_SALE" {
-                notes.append("\(id): removed from sale in App Store Connect; the catalog does not record sale status")
+                notes.append((id, "win-back offers' customer eligibility and dates are not held by the catalog; push uses "
+                    + "customers who paid \(WinBackDefaults.paidMonths)+ months and lapsed \(WinBackDefaults.lapsedMonths) months ago"))
             }
         }
         let catalog = snapshot.records.catalog(bundleID: app.bundleID, allTerritories: snapshot.territories,
                                                screenshotPaths: screenshotPaths)
-        return Result(catalog: catalog, notes: notes)
+        let byProduct = Dictionary(grouping: notes, by: \.productID).mapValues { $0.map { "iapkit asc pull: " + $0.text } }
+        return Result(catalog: catalog, notes: notes.map { "\($0.productID): \($0.text)" }, notesByProduct: byProduct, snapshot: snapshot)
     }
 
     /// `PRODUCT_ID.png`: one file per product, named so it cannot leave `review/`.
@@ -63,8 +66,7 @@ public struct Puller: Sendable {
         return name + "." + (["png", "jpg", "jpeg"].contains(ext) ? ext : "png")
     }
 
-    func download(_ url: String, to path: String) async throws(SyncError) {
-        guard let target = URL(string: url) else { throw .store(context: "downloading \(url)", reason: "not a URL") }
+    func download(_ target: URL, to path: String) async throws(SyncError) {
         let data: Data
         do { data = try await reader.asc.download(target) } catch {
             throw .read(context: "downloading a review screenshot", error: error)

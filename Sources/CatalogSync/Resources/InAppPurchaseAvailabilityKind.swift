@@ -9,7 +9,10 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
 
     /// The availability comes with the list; its territories take one request.
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
-        guard let availability = listing.availability else { return }
+        guard let availability = listing.availability else {
+            product.record.availability = .nowhere
+            return
+        }
         product.ids.availability = availability.id
         let territories = try await reader.pages("reading the territories of in-app purchase \(product.record.productID)") {
             try await $0.inAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: availability.id), query: .init(limit: 200)).ok.body.json
@@ -20,7 +23,7 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         guard let availability = wanted.availability, availability != live?.record.availability else { return }
-        builder.add(live?.record.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted,
+        builder.add(live?.ids.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted,
                     fields: PlanBuilder.availabilityFields(from: live?.record.availability, to: availability),
                     operations: [Set(product: product, availability: availability)])
     }

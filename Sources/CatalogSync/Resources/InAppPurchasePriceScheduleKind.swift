@@ -30,13 +30,21 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                   let canonical = LocalPrice.canonical(point.price) else { return nil }
             return DatedPrice(territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: canonical)
         }
-        DatedPrice.apply(prices, to: &product.record, today: reader.today)
+        let base = schedule.relationships?.baseTerritory?.data?.id ?? Vocabulary.baseTerritory
+        // Every territory without a manual price follows the base territory's: a change of the base price is one.
+        DatedPrice.apply(prices, to: &product.record, today: reader.today, base: base, follow: true)
+        product.record.baseTerritory = base == Vocabulary.baseTerritory ? nil : base
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
-        guard let cents = wanted.priceCents else { return }
+        let base = wanted.baseTerritory ?? Vocabulary.baseTerritory
+        guard wanted.priceCents != nil || wanted.territoryPrices[base] != nil else { return }
         let old = live?.record
-        let lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today)
+        var lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today)
+        if old?.baseTerritory != wanted.baseTerritory {
+            lines.insert(PricingDiff.Line(day: nil, detail: nil, fields: [Change.Field("baseTerritory", from: old.map { $0.baseTerritory ?? Vocabulary.baseTerritory },
+                                                                                       to: base)]), at: 0)
+        }
         guard !lines.isEmpty else { return }
         let path = wanted.path.map { $0 / "price" }
         let refusals = builder.priceRefusals(kind: "inAppPurchase", wanted)
@@ -44,7 +52,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             builder.add(.refused, resource, wanted, path: path, reason: refusals.joined(separator: "; "))
             return
         }
-        let set = Set(product: product, schedule: PriceScheduleRecord(cents: cents, record: wanted))
+        let set = Set(product: product, schedule: PriceScheduleRecord(cents: wanted.priceCents, record: wanted, base: base))
         for (index, line) in lines.enumerated() {
             builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: line.path ?? path, detail: line.detail,
                         fields: line.fields, operations: index == 0 ? [set] : [])
@@ -57,7 +65,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
         var product: ResourceRef
         var schedule: PriceScheduleRecord
         var summary: String {
-            "set the USD price \(Price.format(cents: schedule.cents))"
+            (schedule.cents.map { "set the USD price \(Price.format(cents: $0))" } ?? "set the price from \(schedule.base)")
                 + (schedule.localPrices.isEmpty ? "" : ", " + Format.count(schedule.localPrices.count, "territory price"))
                 + (schedule.changes.isEmpty ? "" : ", \(schedule.changes.count) scheduled changes")
         }
@@ -76,7 +84,9 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                                     relationships: .init(inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
                                                          inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))
             }
-            add(context.pricePoint(product: product, cents: schedule.cents, territory: Vocabulary.baseTerritory), day: nil)
+            if let cents = schedule.cents {
+                add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: nil)
+            }
             for (territory, price) in schedule.territoryPrices.sorted(by: { $0.key < $1.key }) {
                 add(context.localPricePoint(product: product, territory: territory, price: price), day: nil)
             }
@@ -91,7 +101,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             let body = Schemas.InAppPurchasePriceScheduleCreateRequest(
                 data: .init(_type: .inAppPurchasePriceSchedules, relationships: .init(
                     inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: productID)),
-                    baseTerritory: .init(data: .init(_type: .territories, id: Vocabulary.baseTerritory)),
+                    baseTerritory: .init(data: .init(_type: .territories, id: schedule.base)),
                     manualPrices: .init(data: inline.map { .init(_type: .inAppPurchasePrices, id: $0.id ?? "") }))),
                 included: inline.map { .InAppPurchasePriceInlineCreate($0) })
             _ = try await context.send { try await $0.inAppPurchasePriceSchedulesCreateInstance(body: .json(body)).created.body.json.data.id }

@@ -30,10 +30,20 @@ enum IntroductoryOfferKind: ProductResourceKind {
             guard let base = offers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? offers.first,
                   let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue
             else { continue }
-            let basePoint = base.relationships?.subscriptionPricePoint?.data?.id
+            let isUSA = base.relationships?.territory?.data?.id == Vocabulary.baseTerritory
+            let basePoint = isUSA ? base.relationships?.subscriptionPricePoint?.data?.id : nil
             let price = basePoint.flatMap { points[$0] }.flatMap { Price(text: $0)?.cents }
             var offer = OfferRecord(kind: .introductory, mode: mode, duration: duration, periods: attributes.numberOfPeriods ?? 1,
                                     priceCents: mode == "FREE_TRIAL" ? nil : price, planType: plan.isEmpty ? nil : plan)
+            if mode != "FREE_TRIAL", price == nil {
+                // Not offered in the USA: each territory's own price, no USD one.
+                for other in offers {
+                    guard let territory = other.relationships?.territory?.data?.id,
+                          let customer = (other.relationships?.subscriptionPricePoint?.data?.id).flatMap({ points[$0] }).flatMap(LocalPrice.canonical)
+                    else { continue }
+                    offer.territoryPrices[territory] = customer
+                }
+            }
             // A paid offer's territory prices: those that are not what its USD price equalizes to.
             if mode != "FREE_TRIAL", let basePoint, let cents = price, offers.count > 1 {
                 let equalized = try await reader.equalization(ofPoint: basePoint, cents: cents, plan: plan.isEmpty ? "UPFRONT" : plan)
@@ -61,7 +71,8 @@ enum IntroductoryOfferKind: ProductResourceKind {
         let liveSlices = PlanSlice.slices(of: live?.record)
         for (planType, slice) in PlanSlice.slices(of: wanted).sorted(by: { $0.key > $1.key }) {
             let old = liveSlices[planType]
-            let territories = slice.availability?.territories ?? builder.territories
+            let territories = (planType == "MONTHLY" ? wanted.monthlyPlan?.introductoryOfferTerritories : wanted.introductoryOfferTerritories)
+                ?? slice.availability?.territories ?? builder.territories
             let path = slice.path(wanted, "introductoryOffer")
             let existing = (planType == "MONTHLY" ? live?.ids.monthlyIntroductoryOffers : live?.ids.introductoryOffers) ?? [:]
             guard let offer = slice.introductoryOffer else {
@@ -79,6 +90,13 @@ enum IntroductoryOfferKind: ProductResourceKind {
                 builder.add(.create, "subscriptionIntroductoryOffer", wanted, path: path, detail: slice.detail,
                             fields: PlanBuilder.termFields(from: nil, to: offer),
                             operations: [Replace(subscription: product, offer: offer, territories: territories, removing: [])])
+            } else if !covered.isSubset(of: territories) {
+                // Set in a territory the catalog does not name: App Store Connect deletes offers, not territories.
+                let extra = covered.subtracting(territories).sorted()
+                builder.add(.update, "subscriptionIntroductoryOffer", wanted, path: path,
+                            detail: [slice.detail, "not in \(extra.joined(separator: ", "))"].compactMap { $0 }.joined(separator: ", "),
+                            fields: [Change.Field("territories", from: String(covered.count), to: String(territories.count))],
+                            operations: [Replace(subscription: product, offer: offer, territories: territories, removing: existing.values.sorted())])
             } else if case let missing = territories.filter({ !covered.contains($0) }), !missing.isEmpty {
                 builder.add(.update, "subscriptionIntroductoryOffer", wanted, path: path,
                             detail: [slice.detail, "\(missing.count) territories without it"].compactMap { $0 }.joined(separator: ", "),

@@ -27,10 +27,12 @@ enum OfferRequests {
     }
 
     /// An offer's price in every territory: the USA point and its equalizations, or the territory's own price where
-    /// the offer sets one. Free trials have none.
+    /// the offer sets one. A free trial has a price without a point in each territory it is offered in.
     static func prices(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext)
-        async throws(ASCError) -> [(local: String, territory: String, point: String)] {
-        guard offer.priceCents != nil else { return [] }
+        async throws(ASCError) -> [(local: String, territory: String, point: String?)] {
+        guard offer.priceCents != nil || !offer.territoryPrices.isEmpty else {
+            return territories.enumerated().map { index, territory in ("${price-\(index + 1)}", territory, nil) }
+        }
         try await lookUpPoints(offer, subscription: subscription, territories: territories, context: context)
         return territories.enumerated().compactMap { index, territory in
             point(offer, subscription: subscription, territory: territory, context: context).map { ("${price-\(index + 1)}", territory, $0) }
@@ -39,10 +41,11 @@ enum OfferRequests {
 
     /// Looks up the points a paid offer needs in `territories`: the USA point's equalizations, and the hand-set ones.
     static func lookUpPoints(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext) async throws(ASCError) {
-        guard let cents = offer.priceCents else { return }
         let handSet = territories.filter { offer.territoryPrices[$0] != nil }
-        try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents,
-                                            territories: territories.filter { offer.territoryPrices[$0] == nil })
+        if let cents = offer.priceCents {
+            try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents,
+                                                territories: territories.filter { offer.territoryPrices[$0] == nil })
+        }
         try await context.lookUpLocalPricePoints(product: subscription, subscription: true, prices: handSet.map {
             LocalPricePair(territory: $0, price: offer.territoryPrices[$0] ?? "")
         })
@@ -50,10 +53,10 @@ enum OfferRequests {
 
     /// The point of a paid offer in one territory (after `lookUpPoints`); nil for a free trial.
     static func point(_ offer: OfferRecord, subscription: ResourceRef, territory: String, context: WriteContext) -> String? {
-        guard let cents = offer.priceCents else { return nil }
         if let local = offer.territoryPrices[territory] {
             return context.localPricePoint(product: subscription, territory: territory, price: local)
         }
+        guard let cents = offer.priceCents else { return nil }
         return context.pricePoint(product: subscription, cents: cents, territory: territory)
     }
 

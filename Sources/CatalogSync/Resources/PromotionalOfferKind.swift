@@ -45,7 +45,7 @@ enum PromotionalOfferKind: ProductResourceKind {
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         let liveSlices = PlanSlice.slices(of: live?.record)
         for (planType, slice) in PlanSlice.slices(of: wanted).sorted(by: { $0.key > $1.key }) {
-            let territories = slice.availability?.territories ?? builder.territories
+            let territories = (slice.key == nil ? wanted.pricedTerritories : nil) ?? slice.availability?.territories ?? builder.territories
             OfferRequests.compare("subscriptionPromotionalOffer", wanted: slice.promotionalOffers,
                                   existing: liveSlices[planType]?.promotionalOffers ?? [], product: wanted,
                                   key: slice.key ?? "promotionalOffers", builder: &builder) {
@@ -75,7 +75,7 @@ enum PromotionalOfferKind: ProductResourceKind {
                 included: prices.map { price in
                     .init(_type: .subscriptionPromotionalOfferPrices, id: price.local, relationships: .init(
                         territory: .init(data: .init(_type: .territories, id: price.territory)),
-                        subscriptionPricePoint: .init(data: .init(_type: .subscriptionPricePoints, id: price.point))))
+                        subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
                 })
             _ = try await context.send { try await $0.subscriptionPromotionalOffersCreateInstance(body: .json(body)).created.body.json.data.id }
         }

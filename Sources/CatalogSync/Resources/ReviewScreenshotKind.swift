@@ -27,8 +27,22 @@ struct ListedScreenshot: Sendable {
     var id: String
     var fileName: String?
     var checksum: String?
-    var failed: Bool
+    /// `assetDeliveryState.state`: AWAITING_UPLOAD (reserved, bytes never committed), UPLOAD_COMPLETE (committed,
+    /// processing), COMPLETE, FAILED; nil when App Store Connect sends none.
+    var state: String?
     var imageAsset: Components.Schemas.ImageAsset?
+
+    init(id: String, fileName: String?, checksum: String?, state: String?, imageAsset: Components.Schemas.ImageAsset?) {
+        self.id = id
+        self.fileName = fileName
+        self.checksum = checksum
+        self.state = state
+        self.imageAsset = imageAsset
+    }
+
+    /// Whether the screenshot's bytes reached App Store Connect: only then is there a screenshot to compare.
+    /// A reservation never committed (what an interrupted upload leaves) or a failed one is no screenshot.
+    var isCommitted: Bool { checksum?.isEmpty == false && (state == nil || state == "COMPLETE" || state == "UPLOAD_COMPLETE") }
 }
 
 /// A product's App Review screenshot, compared by content (its MD5, App Store Connect's `sourceFileChecksum`).
@@ -39,14 +53,19 @@ enum ReviewScreenshotKind<API: ScreenshotAPI>: ProductResourceKind {
         guard let screenshot = API.listed(listing) else { return }
         product.ids.screenshot = screenshot.id
         product.ids.screenshotURL = downloadURL(screenshot.imageAsset, fileName: screenshot.fileName)
-        if let checksum = screenshot.checksum, !screenshot.failed {
+        if screenshot.isCommitted, let checksum = screenshot.checksum {
             product.record.screenshot = ScreenshotRecord(fileName: screenshot.fileName ?? "screenshot", checksum: checksum.lowercased())
+        } else {
+            let state = screenshot.state.map { " (\($0))" } ?? ""
+            product.notes.append(.init(resource: API.resource, managed: true,
+                                       text: "its review screenshot was never finished in App Store Connect\(state); the catalog holds "
+                                           + "none, and a push with one replaces it"))
         }
     }
 
     /// The full-size image of an asset: its template with the width, height and the file's own format filled in.
     static func downloadURL(_ asset: Components.Schemas.ImageAsset?, fileName: String?) -> String? {
-        guard let asset, let template = asset.templateUrl else { return nil }
+        guard let asset, let template = asset.templateUrl, !template.isEmpty else { return nil }
         let format = (fileName.map { Path.pathExtension($0).lowercased() }).flatMap { $0 == "jpeg" ? "jpg" : ($0.isEmpty ? nil : $0) } ?? "png"
         return template.replacingAll("{w}", with: String(asset.width ?? 0))
             .replacingAll("{h}", with: String(asset.height ?? 0))
@@ -96,7 +115,7 @@ enum InAppPurchaseScreenshotAPI: ScreenshotAPI {
     static func listed(_ listing: InAppPurchaseListing) -> ListedScreenshot? {
         listing.screenshot.map { item in
             ListedScreenshot(id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
-                             failed: item.attributes?.assetDeliveryState?.state?.rawValue == "FAILED", imageAsset: item.attributes?.imageAsset)
+                             state: item.attributes?.assetDeliveryState?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
         }
     }
 
@@ -130,7 +149,7 @@ enum SubscriptionScreenshotAPI: ScreenshotAPI {
     static func listed(_ listing: SubscriptionListing) -> ListedScreenshot? {
         listing.screenshot.map { item in
             ListedScreenshot(id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
-                             failed: item.attributes?.assetDeliveryState?.state?.rawValue == "FAILED", imageAsset: item.attributes?.imageAsset)
+                             state: item.attributes?.assetDeliveryState?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
         }
     }
 

@@ -26,6 +26,7 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
                 product.ids.availability = plan.id
             }
         }
+        if product.record.availability == nil { product.record.availability = .nowhere }
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
@@ -34,7 +35,7 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
             let old = liveSlices[planType]?.availability
             guard let availability = slice.availability, availability != old else { continue }
             let existing = planType == "MONTHLY" ? live?.ids.monthlyAvailability : live?.ids.availability
-            builder.add(old == nil ? .create : .update, "subscriptionPlanAvailability", wanted, detail: slice.detail,
+            builder.add(existing == nil ? .create : .update, "subscriptionPlanAvailability", wanted, detail: slice.detail,
                         fields: PlanBuilder.availabilityFields(from: old, to: availability),
                         operations: [Set(subscription: product, existing: existing, availability: availability, planType: planType)])
         }

@@ -45,6 +45,8 @@ enum SubscriptionPriceKind: ProductResourceKind {
             }
             var view = ProductRecord(productID: product.record.productID, referenceName: "", type: .autoRenewableSubscription)
             DatedPrice.apply(prices, to: &view, today: today) { cents, territory in tables[cents]?[territory] }
+            // Priced today: a territory whose only price is still to come has none yet.
+            priced[plan] = Swift.Set(view.currentPrices.keys)
             if plan == "MONTHLY" {
                 var monthly = product.record.monthlyPlan ?? MonthlyPlanRecord()
                 (monthly.priceCents, monthly.territoryPrices, monthly.priceChanges) = (view.priceCents, view.territoryPrices, view.priceChanges)
@@ -61,10 +63,11 @@ enum SubscriptionPriceKind: ProductResourceKind {
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         for (planType, slice) in PlanSlice.slices(of: wanted).sorted(by: { $0.key > $1.key }) {
-            guard let cents = slice.priceCents else { continue }
-            let territories = slice.availability?.territories ?? builder.territories
-            planSlice(pricing(of: wanted, plan: planType), live: live.map { pricing(of: $0.record, plan: planType) },
-                      scheduled: live?.ids.scheduledPrices[planType] ?? [:], cents: cents, territories: territories,
+            let prices = pricing(of: wanted, plan: planType)
+            guard prices.priceCents != nil || !prices.territoryPrices.isEmpty || !prices.priceChanges.isEmpty else { continue }
+            let territories = prices.pricedTerritories ?? slice.availability?.territories ?? builder.territories
+            planSlice(prices, live: live.map { pricing(of: $0.record, plan: planType) },
+                      scheduled: live?.ids.scheduledPrices[planType] ?? [:], cents: prices.priceCents, territories: territories,
                       planType: slice.named ? planType : nil, detail: slice.detail, path: slice.path(wanted, "price"),
                       product: product, builder: &builder)
         }
@@ -84,16 +87,22 @@ enum SubscriptionPriceKind: ProductResourceKind {
     }
 
     /// One billing plan: today's base and territory prices, then each scheduled change, each as one line and one PATCH.
-    static func planSlice(_ wanted: ProductRecord, live: ProductRecord?, scheduled: [Int: [String]], cents: Int, territories: [String],
+    static func planSlice(_ wanted: ProductRecord, live: ProductRecord?, scheduled: [Int: [String]], cents: Int?, territories: [String],
                           planType: String?, detail: String?, path: CatalogPath?, product: ResourceRef, builder: inout PlanBuilder) {
         var old = live
         // A territory price equal to what that territory pays today is already in place, equalized or not.
         for (territory, price) in wanted.territoryPrices where old?.currentPrices[territory] == price { old?.territoryPrices[territory] = price }
         let overrides = Swift.Set(wanted.territoryPrices.keys)
-        let equalized = territories.filter { !overrides.contains($0) }
-        let refusals = builder.priceRefusals(kind: "subscription", wanted)
+        // Without a USD price nothing is equalized: the subscription is priced where the catalog names a price.
+        let equalized = cents == nil ? [] : territories.filter { !overrides.contains($0) }
+        var refusals = builder.priceRefusals(kind: "subscription", wanted)
+        let unpriced = Swift.Set(old?.currentPrices.keys.map { $0 } ?? []).subtracting(territories).subtracting(overrides)
+        if !unpriced.isEmpty {
+            refusals.append("App Store Connect cannot remove a subscription's price in a territory (\(unpriced.sorted().joined(separator: ", "))); "
+                + "list them in `pricedTerritories` (or `pricedTerritories: all`)")
+        }
         var lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today, equalizedCount: equalized.count)
-        if !refusals.isEmpty, !lines.isEmpty {
+        if !refusals.isEmpty, !lines.isEmpty || !unpriced.isEmpty {
             builder.add(.refused, resource, wanted, path: path, detail: detail, reason: refusals.joined(separator: "; "))
             return
         }
@@ -115,7 +124,8 @@ enum SubscriptionPriceKind: ProductResourceKind {
                     operations.append(Set(subscription: product, cents: change.priceCents ?? cents,
                                           territories: change.priceCents == nil ? [] : territories.filter { !handSet.contains($0) },
                                           localPrices: change.territoryPrices, planType: planType, day: day,
-                                          keepsExistingSubscribers: change.keepsExistingSubscribers ?? true))
+                                          keepsExistingSubscribers: change.keepsExistingSubscribers ?? true,
+                                          territoryChoices: change.territoryChoices))
                 }
             } else if old?.priceCents != cents {
                 operations.append(Set(subscription: product, cents: cents, territories: equalized, localPrices: wanted.territoryPrices,
@@ -127,7 +137,7 @@ enum SubscriptionPriceKind: ProductResourceKind {
                                       planType: planType, keepsExistingSubscribers: true))
             }
             let lineDetail = [detail, line.detail].compactMap { $0 }.joined(separator: ", ")
-            builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: line.path ?? path,
+            builder.add(old?.priceCents == nil && (old?.currentPrices ?? [:]).isEmpty ? .create : .update, resource, wanted, path: line.path ?? path,
                         detail: lineDetail.isEmpty ? nil : lineDetail, fields: line.fields, operations: operations)
         }
     }
@@ -136,7 +146,8 @@ enum SubscriptionPriceKind: ProductResourceKind {
     /// then every price of the change in one PATCH.
     struct Set: WriteOperation {
         var subscription: ResourceRef
-        var cents: Int
+        /// The USD price; nil when no territory is equalized.
+        var cents: Int?
         /// Territories priced by equalizing `cents`.
         var territories: [String]
         /// Territories priced by hand: territory → canonical local price.
@@ -144,27 +155,32 @@ enum SubscriptionPriceKind: ProductResourceKind {
         var planType: String?
         var day: Int?
         var keepsExistingSubscribers = false
+        /// Territories whose existing subscribers' choice differs from `keepsExistingSubscribers`.
+        var territoryChoices: [String: Bool] = [:]
         var summary: String {
-            var text = "set the \(planType.map { $0.lowercased() + " " } ?? "")price \(Price.format(cents: cents)) USD in \(territories.count) territories"
-            if !localPrices.isEmpty { text += " and " + Format.count(localPrices.count, "territory price") }
+            let plan = planType.map { $0.lowercased() + " " } ?? ""
+            var text = cents.map { "set the \(plan)price \(Price.format(cents: $0)) USD in \(territories.count) territories" }
+                ?? "set the \(plan)price in " + Format.count(localPrices.count, "territory")
+            if cents != nil, !localPrices.isEmpty { text += " and " + Format.count(localPrices.count, "territory price") }
             if let day { text += " from \(CalendarDay.format(day))" }
             return text
         }
         var estimatedRequests: Int { (territories.isEmpty ? 1 : 3) + (localPrices.isEmpty ? 0 : 1) }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            if !territories.isEmpty {
+            if let cents, !territories.isEmpty {
                 try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents, territories: territories)
             }
             let pairs = localPrices.map { LocalPricePair(territory: $0.key, price: $0.value) }.sorted { $0.territory < $1.territory }
             try await context.lookUpLocalPricePoints(product: subscription, subscription: true, prices: pairs)
             let id = context.id(subscription)
-            let points = territories.map { ($0, context.pricePoint(product: subscription, cents: cents, territory: $0)) }
+            let points = territories.map { ($0, context.pricePoint(product: subscription, cents: cents ?? 0, territory: $0)) }
                 + pairs.map { ($0.territory, context.localPricePoint(product: subscription, territory: $0.territory, price: $0.price)) }
             let prices = points.enumerated().map { index, entry in
                 Schemas.SubscriptionPriceInlineCreate(
                     _type: .subscriptionPrices, id: "${price-\(index + 1)}",
-                    attributes: .init(startDate: day.map(CalendarDay.format), preserveCurrentPrice: keepsExistingSubscribers,
+                    attributes: .init(startDate: day.map(CalendarDay.format),
+                                      preserveCurrentPrice: territoryChoices[entry.0] ?? keepsExistingSubscribers,
                                       planType: planType.flatMap(Schemas.SubscriptionPlanType.init(rawValue:))),
                     relationships: .init(
                         subscription: .init(data: .init(_type: .subscriptions, id: id)),

@@ -36,7 +36,7 @@ enum WinBackOfferKind: ProductResourceKind {
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
-        let territories = wanted.availability?.territories ?? builder.territories
+        let territories = wanted.pricedTerritories ?? wanted.availability?.territories ?? builder.territories
         OfferRequests.compare("winBackOffer", wanted: wanted.winBackOffers, existing: live?.record.winBackOffers ?? [],
                               product: wanted, key: "winBackOffers", builder: &builder) {
             Create(subscription: product, offer: $0, territories: territories)
@@ -67,7 +67,7 @@ enum WinBackOfferKind: ProductResourceKind {
                 included: prices.map { price in
                     .init(_type: .winBackOfferPrices, id: price.local, relationships: .init(
                         territory: .init(data: .init(_type: .territories, id: price.territory)),
-                        subscriptionPricePoint: .init(data: .init(_type: .subscriptionPricePoints, id: price.point))))
+                        subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
                 })
             _ = try await context.send { try await $0.winBackOffersCreateInstance(body: .json(body)).created.body.json.data.id }
         }

@@ -30,6 +30,8 @@ public struct Offer: Sendable, Hashable {
     public var price: Price?
     /// Paid offers: prices in territories' own currencies instead of the equalized `price`.
     public var territoryPrices: [TerritoryPrice] = []
+    /// Introductory offers: the territories the offer is set in, when not every territory the subscription is priced in.
+    public var territories: [String]?
     /// Promotional and win-back offers.
     public var offerID: String?
     public var referenceName: String?

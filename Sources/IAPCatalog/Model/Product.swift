@@ -31,6 +31,12 @@ public struct Product: Sendable, Hashable {
     public var hostedContent: String?
     /// Where the product is sold; every territory (and new ones) when absent.
     public var availability: Availability?
+    /// In-app purchases: the territory App Store Connect equalizes from, when it is not the USA. Its price is then
+    /// the territory price of that territory, and `price` (USD) is absent.
+    public var baseTerritory: String?
+    /// Auto-renewable subscriptions: where the subscription has prices, when that is not where it is sold (the web
+    /// form prices every territory): a list of codes, or `all`.
+    public var pricedTerritories: PricedTerritories?
     // Auto-renewable subscriptions only.
     public var groupIndex: Int?
     public var period: String?

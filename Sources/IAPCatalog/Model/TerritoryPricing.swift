@@ -31,6 +31,13 @@ public enum ExistingSubscribers: String, Sendable, Hashable, CaseIterable {
     case move
 }
 
+/// Where a subscription has prices, when that is not where it is sold.
+public enum PricedTerritories: Sendable, Hashable {
+    /// Every territory App Store Connect sells in.
+    case all
+    case only([String])
+}
+
 /// A scheduled price change: from `startDate`, a new base price and/or new territory prices.
 public struct PriceChange: Sendable, Hashable {
     public var path: CatalogPath
@@ -43,6 +50,9 @@ public struct PriceChange: Sendable, Hashable {
     public var existingSubscribers: ExistingSubscribers?
     /// The `existingSubscribers` text as written, kept when it names neither choice.
     public var existingSubscribersText: String?
+    /// `existingSubscribers: {GBR: move, others: keep}`: the choice of each territory named, where it differs by
+    /// territory (`existingSubscribers` then holds the `others` choice, if given).
+    public var existingSubscribersByTerritory: [TerritoryChoice] = []
 
     public init(path: CatalogPath, startDate: String? = nil, price: Price? = nil, territoryPrices: [TerritoryPrice] = [],
                 existingSubscribers: ExistingSubscribers? = nil) {
@@ -55,6 +65,22 @@ public struct PriceChange: Sendable, Hashable {
 
     /// The date as a comparable day (`20270115`), nil when it is not a valid `YYYY-MM-DD`.
     public var day: Int? { startDate.flatMap(CalendarDay.parse) }
+}
+
+/// One territory's choice for its existing subscribers in a scheduled change.
+public struct TerritoryChoice: Sendable, Hashable {
+    public var path: CatalogPath
+    public var territory: String
+    /// nil when the text names neither choice (`text` keeps it for the message).
+    public var choice: ExistingSubscribers?
+    public var text: String
+
+    public init(path: CatalogPath, territory: String, choice: ExistingSubscribers?, text: String) {
+        self.path = path
+        self.territory = territory
+        self.choice = choice
+        self.text = text
+    }
 }
 
 /// Days written as `YYYY-MM-DD`, compared as numbers.

@@ -3,6 +3,7 @@ public enum RuleRegistry {
     public static let catalogRules: [any CatalogRule.Type] = [
         SchemaVersionRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self, ProductIDRetiredRule.self,
         ProductIDPrefixRule.self, ReferenceNameRule.self, TypeRule.self, PriceRule.self, PriceFreeRule.self,
+        BaseTerritoryRule.self, PricedTerritoriesRule.self,
         TerritoryPriceCodeRule.self, TerritoryPriceDuplicateRule.self, TerritoryPriceAvailabilityRule.self,
         TerritoryPriceDecimalsRule.self, PriceChangeDateRule.self, PriceChangeSubscribersRule.self, OfferPriceChangeRule.self,
         LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,

@@ -279,7 +279,7 @@ struct AscCommand: ParsableCommand {
             let result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
             result.notes.forEach(Terminal.warning)
             let header = "# yaml-language-server: $schema=catalog.schema.json\n# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
-            try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header), to: output)
+            try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct), to: output)
             Terminal.writeError("wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n")
         }
     }

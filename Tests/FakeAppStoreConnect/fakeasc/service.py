@@ -14,6 +14,8 @@ from .core.jsonapi import Documents
 from .core.ratelimit import RateBudget
 from .core.requestlog import RequestLog
 from .core.store import Store
+from .generator import Generating
+from .managed import ManagedView
 from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
 from .resources import background_assets, review_submissions
 from .resources.background_assets import BackgroundAssets
@@ -49,7 +51,7 @@ def compile_routes(routes):
 
 
 class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, Screenshots,
-              Seeding, BackgroundAssets, ReviewSubmissions):
+              Seeding, BackgroundAssets, ReviewSubmissions, Generating, ManagedView):
     def __init__(self, key_id, issuer_id, public_key_pem, openapi=None, page_size=None, state_file=None):
         self.main_key = {key_id: load_public_key(public_key_pem)}  # the --key-id; more through /__fake/keys
         self.key_id, self.issuer_id = key_id, issuer_id

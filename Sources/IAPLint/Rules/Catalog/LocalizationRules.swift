@@ -40,7 +40,7 @@ extension LocalizationListRule {
 
 struct LocalizationMissingRule: LocalizationListRule {
     static let id = "localization-missing"
-    static let summary = "A product or group has no localizations, or none for `app.primaryLocale`."
+    static let summary = "A product or group has no localizations (a warning: App Store Connect keeps it in Missing Metadata, and it cannot be submitted), or none for `app.primaryLocale`."
     static let examples = RuleExamples(
         triggering: [Example.product("  ↓localizations:\n    - locale: fr-FR\n      name: Un\n      description: Le premier."),
                      Example.product("  ↓localizations: []")],
@@ -49,7 +49,8 @@ struct LocalizationMissingRule: LocalizationListRule {
     func check(_ list: LocalizationList, in context: CatalogLintContext) {
         let primary = context.catalog.app.primaryLocale
         if list.localizations.isEmpty {
-            context.report(Self.self, "\(list.owner) has no localizations; add one for \(primary ?? "the primary locale")",
+            context.report(Self.self, .warning, "\(list.owner) has no localizations: App Store Connect keeps it in Missing Metadata "
+                               + "and it cannot be submitted; add one for \(primary ?? "the primary locale")",
                            at: list.path, productID: list.productID)
         } else if let primary, !list.localizations.contains(where: { $0.locale == primary }) {
             context.report(Self.self, "\(list.owner) has no localization for the primary locale \(primary)",
@@ -130,7 +131,7 @@ struct DisplayNameRule: LocalizationListRule {
 
 struct DescriptionRule: LocalizationListRule {
     static let id = "description"
-    static let summary = "A localized description is empty, missing, or over 55 characters."
+    static let summary = "A localized description is empty or missing (a warning: App Store Connect takes the text without one but requires one before submission), or over 55 characters."
     static let maximumLength = 55
     static let examples = RuleExamples(
         triggering: [Example.product("  localizations:\n    - ↓locale: en-US\n      name: One"),
@@ -141,7 +142,7 @@ struct DescriptionRule: LocalizationListRule {
         guard !list.isGroup else { return }
         for localization in list.localizations {
             guard let description = localization.description, !description.isBlank else {
-                context.report(Self.self, "the \(localization.locale ?? "") localization of \(list.owner) has no description; "
+                context.report(Self.self, .warning, "the \(localization.locale ?? "") localization of \(list.owner) has no description; "
                                    + "App Store Connect requires one before submission", at: localization.path, productID: list.productID)
                 continue
             }

@@ -73,6 +73,9 @@ enum OfferChecks {
     /// A paid offer needs a grid price lower than the regular price over the same span.
     private static func checkPrice(_ offer: Offer, of product: Product, spanDays: Double?, report: (String, String?) -> Void) {
         guard let price = offer.price else {
+            // An offer set in some territories only may give each its own price and no USD one.
+            let priced = Set(offer.territoryPrices.map(\.territory))
+            if !priced.isEmpty, !priced.contains(Storefronts.base), Set(offer.territories ?? Array(priced)).isSubset(of: priced) { return }
             report("a \(offer.mode?.rawValue ?? "paid") offer needs a `price` (USD, lower than the regular price)", nil)
             return
         }

@@ -1,8 +1,9 @@
 import IAPCatalog
+import IAPCore
 
 struct PriceRule: ProductRule {
     static let id = "price"
-    static let summary = "A price is missing, given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
+    static let summary = "A price is missing (a warning: App Store Connect keeps the product in Missing Metadata), given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
     static let examples = RuleExamples(
         triggering: [Example.product("  price: ↓0.98"), Example.product("  tier: ↓88"),
                      Example.product("  tier: ↓3"), Example.product("  price: ↓1200.00")],
@@ -30,9 +31,11 @@ struct PriceRule: ProductRule {
             return
         }
         guard let price = product.price else {
-            context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has no price; "
-                               + "add `price:` with a USD amount on App Store Connect's grid, such as 0.99",
-                           at: product.path, product: product)
+            // Priced from another base territory, or in some territories only: no USD price to check.
+            if product.baseTerritory != nil || !product.territoryPrices.isEmpty { return }
+            context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no price: App Store "
+                               + "Connect keeps it in Missing Metadata and it cannot be submitted; add `price:` with a USD amount on "
+                               + "App Store Connect's grid, such as 0.99", at: product.path, product: product)
             return
         }
         if let message = Self.gridProblem(price) {

@@ -20,15 +20,24 @@ extension Product {
 
 struct TerritoryPriceCodeRule: ProductRule {
     static let id = "territory-price-code"
-    static let summary = "A territory price for a code that is no App Store territory (ISO 3166-1 alpha-3, as App Store Connect writes them), or for the base territory USA, whose price is `price`."
+    static let summary = "A territory price for a code that is no App Store territory (ISO 3166-1 alpha-3, as App Store Connect writes them), or for the USA beside a `price` (the USD price is `price`)."
     static let examples = RuleExamples(
         triggering: [Example.product("  territoryPrices:\n    IN: ↓99"), Example.product("  territoryPrices:\n    USA: ↓1.29"),
                      Example.product("  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices:\n        IDN2: ↓15000")],
-        nonTriggering: [Example.product("  territoryPrices:\n    IND: 99\n    BRA: 14.90")])
+        nonTriggering: [Example.product("  territoryPrices:\n    IND: 99\n    BRA: 14.90"),
+                        Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices: {USA: 5.99, GBR: 4.99}\n      existingSubscribers: {GBR: move, others: keep}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard product.hasPricingDetail else { return }
+        // The USA is a territory like the others where no USD `price` stands beside it: in a change of some
+        // territories only, and in a product priced from another base territory.
+        var allowed = Set<CatalogPath>()
+        for schedule in product.priceSchedules {
+            if product.baseTerritory != nil, schedule.name == nil { schedule.territoryPrices.forEach { allowed.insert($0.path) } }
+            for change in schedule.changes where change.price == nil { change.territoryPrices.forEach { allowed.insert($0.path) } }
+        }
         for entry in product.everyTerritoryPrice {
+            if entry.territory == Storefronts.base, allowed.contains(entry.path) { continue }
             if entry.territory == Storefronts.base {
                 context.report(Self.self, "USA is the base territory: its price is `price` (USD), equalized everywhere else",
                                at: entry.path, product: product)
@@ -74,7 +83,7 @@ struct TerritoryPriceDuplicateRule: ProductRule {
 
 struct TerritoryPriceAvailabilityRule: ProductRule {
     static let id = "territory-price-availability"
-    static let summary = "A territory price for a territory the product is not sold in (see `availability`)."
+    static let summary = "A territory price for a territory the product is not sold in (see `availability`) nor priced in (see `pricedTerritories`): a warning, since App Store Connect keeps the price but no customer there pays it."
     static let examples = RuleExamples(
         triggering: [Example.product("  availability:\n    territories: [USA, FRA]\n  territoryPrices:\n    IND: ↓99")],
         nonTriggering: [Example.product("  availability:\n    territories: [USA, IND]\n  territoryPrices:\n    IND: 99"),
@@ -82,9 +91,14 @@ struct TerritoryPriceAvailabilityRule: ProductRule {
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard product.hasPricingDetail, let sold = product.availability?.territories else { return }
-        let set = Set(sold)
+        var set = Set(sold)
+        switch product.pricedTerritories {
+        case .all?: return
+        case let .only(list)?: set.formUnion(list)
+        case nil: break
+        }
         for entry in product.everyTerritoryPrice where Storefronts.isTerritory(entry.territory) && !set.contains(entry.territory) {
-            context.report(Self.self, "\(entry.territory) has a price but \(product.productID ?? "the product") is not sold there; "
+            context.report(Self.self, .warning, "\(entry.territory) has a price but \(product.productID ?? "the product") is not sold there; "
                                + "add \(entry.territory) to `availability.territories` or remove the price", at: entry.path, product: product)
         }
     }
@@ -178,9 +192,25 @@ struct PriceChangeSubscribersRule: ProductRule {
                 }
                 continue
             }
+            for entry in change.existingSubscribersByTerritory where entry.choice == nil {
+                context.report(Self.self, "`\(entry.text)` is not a choice for \(entry.territory); write `keep` or `move`", at: entry.path, product: product)
+            }
+            let named = Set(change.territoryPrices.map(\.territory))
+            if change.price == nil {
+                for entry in change.existingSubscribersByTerritory where !named.contains(entry.territory) {
+                    context.report(Self.self, "\(entry.territory) has no price in this change; name only the territories it prices",
+                                   at: entry.path, product: product)
+                }
+            }
+            let unnamed = named.subtracting(change.existingSubscribersByTerritory.map(\.territory))
             if let text = change.existingSubscribersText {
                 context.report(Self.self, "`\(text)` is not a choice; write `existingSubscribers: keep` (they keep their price) "
                                    + "or `move` (they pay the new price)", at: at, product: product)
+            } else if change.existingSubscribers == nil, !change.existingSubscribersByTerritory.isEmpty {
+                if change.price != nil || !unnamed.isEmpty {
+                    context.report(Self.self, "say what existing subscribers pay in the territories not named here: add `others: keep` or "
+                                       + "`others: move`", at: at, product: product)
+                }
             } else if change.existingSubscribers == nil {
                 context.report(Self.self, "say what existing subscribers pay from \(change.startDate ?? "this date"): "
                                    + "`existingSubscribers: keep` or `move`", at: change.path / "startDate", product: product)
@@ -196,7 +226,8 @@ struct PriceChangeSubscribersRule: ProductRule {
                 if let old = territories[entry.territory], price.approximateCents > old { raised.append(entry.territory) }
                 territories[entry.territory] = price.approximateCents
             }
-            if change.existingSubscribers == .move, !raised.isEmpty {
+            let moving = change.existingSubscribers == .move || change.existingSubscribersByTerritory.contains { $0.choice == .move }
+            if moving, !raised.isEmpty {
                 context.report(Self.self, .warning, "this increase (\(raised.joined(separator: ", "))) moves existing subscribers: "
                                    + "App Store Connect asks them to agree in many territories and those who do not are not renewed; "
                                    + "consider `existingSubscribers: keep`", at: at, productID: product.productID)

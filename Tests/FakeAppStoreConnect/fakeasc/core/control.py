@@ -85,6 +85,15 @@ def handle(fake, method, name, body):
                 return 201, fake.seed(doc)
             except (ValueError, KeyError, StopIteration, TypeError) as e:
                 return 400, {"error": "bad seed: %r" % (e,)}
+        if (method, name) in (("POST", "generate"), ("POST", "managed")):
+            app = fake.store.get("apps", str(doc.get("appId", "")))
+            if app is None:
+                return 400, {"error": "%s needs the appId of an app created with POST /__fake/apps" % name}
+            if name == "managed":
+                return 200, fake.managed_view(app)
+            if not isinstance(doc.get("seed"), int):
+                return 400, {"error": "generate needs a whole-number seed"}
+            return 201, fake.generate(app, doc["seed"], doc.get("products"))
         if method == "GET" and name == "validations":
             return 200, fake.contract.stats.snapshot()
         if (method, name) == ("POST", "save"):

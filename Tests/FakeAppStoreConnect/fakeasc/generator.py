@@ -1,0 +1,287 @@
+"""Random valid App Store Connect states, built from a seed through the fake's own store, the way people leave apps
+in the web UI: products just created with no text or price, products in review or removed from sale, prices set in
+a few territories only, scheduled changes that touch some territories with each territory's own choice for existing
+subscribers, offers limited to some territories at local prices, uploads reserved and never finished.
+
+`generate(app, seed)` answers the classes each product was built from, so a failing seed says what it held. The
+same seed always builds the same state (ids aside), so a failure replays with `IAPKIT_SEED=N`.
+"""
+
+import hashlib
+import random
+import struct
+import zlib
+
+from .reference import FREE_POINT, TERRITORY_CODES, USD_POINTS, price_point_id, ref
+from .resources.screenshots import reserve_upload
+from .resources.versions import VERSION_TYPES
+
+# Territories the generator picks from for partial states (priced, sold, offered in only some).
+PALETTE = ["USA", "FRA", "GBR", "IND", "JPN", "BRA", "DEU", "CAN", "AUS", "MEX"]
+LOCALES = ["en-US", "fr-FR", "de-DE", "ja", "pt-BR", "es-MX"]
+PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", "ONE_YEAR"]
+IAP_TYPES = ["CONSUMABLE", "NON_CONSUMABLE", "NON_RENEWING_SUBSCRIPTION"]
+PAID_POINTS = [n for n, usd in USD_POINTS if n != FREE_POINT and 0.5 <= float(usd) <= 60]
+
+# Product states as App Store Connect reports them, and the state of the version holding their texts.
+STATES = {"created": ("MISSING_METADATA", None), "ready": ("READY_TO_SUBMIT", "PREPARE_FOR_SUBMISSION"),
+          "in-review": ("WAITING_FOR_REVIEW", "WAITING_FOR_REVIEW"), "approved": ("APPROVED", "APPROVED"),
+          "removed": ("DEVELOPER_REMOVED_FROM_SALE", "APPROVED")}
+
+# Every class the generator builds, for the test's coverage report.
+CLASSES = [
+    "state:created", "state:ready", "state:in-review", "state:approved", "state:removed",
+    "availability:none", "availability:everywhere", "availability:some", "availability:some+new",
+    "price:none", "price:base", "price:base+territories", "price:some-territories", "price:base-not-usa",
+    "price:scheduled", "price:started+scheduled", "price:scheduled-some-territories",
+    "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
+    "intro:none", "intro:free-trial", "intro:paid-some-territories",
+    "promotional", "offer-code",
+    "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
+    "reviewNote:null", "localizations:several",
+]
+
+
+def tiny_png(seed):
+    """A valid 2x2 PNG whose pixels depend on the seed, so two screenshots differ."""
+    pixels = hashlib.sha256(str(seed).encode()).digest()[:12]
+    raw = b"".join(b"\x00" + pixels[row * 6:row * 6 + 6] for row in range(2))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def add_days(day, n):
+    import datetime
+    return (datetime.date.fromisoformat(day) + datetime.timedelta(days=n)).isoformat()
+
+
+class Generating:
+    """Mixin of the service: `generate(app, seed)`."""
+
+    def generate(self, app, seed, products=None):
+        rnd = random.Random(seed)
+        today = self.today()
+        used = {"classes": {}, "allClasses": CLASSES}
+        prefix = "gen%d" % seed
+        for i in range(products if products is not None else rnd.randint(1, 2)):
+            pid = "com.example.%s.item%d" % (prefix, i)
+            used["classes"][pid] = self.generate_iap(app, rnd, pid, "Item %d of %d" % (i, seed), today)
+        for g in range(rnd.choice([0, 1, 1, 2]) if products is None else 1):
+            group = self.new_group(app, "Group %d of %d" % (g, seed))
+            if rnd.random() < 0.7:
+                self.generate_texts("subscriptionGroupVersions", group, rnd, ("name", "customAppName"),
+                                    "PREPARE_FOR_SUBMISSION")
+            for s in range(rnd.randint(1, 2)):
+                pid = "com.example.%s.group%d.sub%d" % (prefix, g, s)
+                used["classes"][pid] = self.generate_subscription(group, rnd, pid, "Plan %d.%d of %d" % (g, s, seed),
+                                                                  today)
+        return used
+
+    # -- shared pieces
+    def generate_texts(self, version_type, owner, rnd, fields, version_state):
+        version = self.new_version(version_type, owner, version_state)
+        loc_type = VERSION_TYPES[version_type][2]
+        locales = ["en-US"] + rnd.sample(LOCALES[1:], rnd.choice([0, 0, 1, 2]))
+        for locale in locales:
+            a = {"locale": locale, "name": "%s %s" % (owner["attributes"].get("name", "Group")[:20], locale)}
+            for field in fields[1:]:
+                if rnd.random() < 0.8:
+                    a[field] = "Text for %s" % locale if field == "description" else "App %s" % locale[:2]
+            rec = self.new_localization(loc_type, version, a)
+            rec["attributes"]["state"] = "APPROVED" if version_state == "APPROVED" else "PREPARE_FOR_SUBMISSION"
+        return len(locales)
+
+    def generate_screenshot(self, owner, rnd, type_, seed_text, classes):
+        kind = rnd.choice(["none", "none", "complete", "awaiting-upload"])
+        classes.append("screenshot:" + kind)
+        if kind == "none":
+            return
+        blob = tiny_png(seed_text)
+        rec = {"type": type_, "id": self.store.new_id(False),
+               "attributes": {"fileSize": len(blob), "fileName": "review.png"}, "rels": {}}
+        if kind == "awaiting-upload":
+            # What an interrupted upload leaves: reserved, no checksum, an image asset with an empty template.
+            rec["attributes"]["assetDeliveryState"] = {"state": "AWAITING_UPLOAD", "errors": [], "warnings": []}
+            rec["attributes"]["imageAsset"] = {"templateUrl": "", "width": 0, "height": 0}
+            reserve_upload(self, rec, len(blob))
+        else:
+            rec["attributes"].update({
+                "sourceFileChecksum": hashlib.md5(blob).hexdigest(),
+                "assetDeliveryState": {"state": "COMPLETE", "errors": [], "warnings": []},
+                "imageAsset": {"templateUrl": "%s/__assets/%s/{w}x{h}bb.{f}" % (self.base_url, rec["id"]),
+                               "width": 2, "height": 2},
+                "assetToken": "fake/%s" % rec["id"]})
+            self.assets[rec["id"]] = blob
+        self.store.set_slot(owner, "screenshot", rec)
+
+    def pick_availability(self, rnd, classes, state):
+        if state == "removed":
+            return "none", []
+        kind = rnd.choice(["everywhere", "everywhere", "some", "some+new", "none"])
+        classes.append("availability:" + kind)
+        if kind == "everywhere":
+            return kind, list(TERRITORY_CODES)
+        if kind == "none":
+            return kind, []
+        return kind, sorted(rnd.sample(PALETTE, rnd.randint(1, 4)))
+
+    @staticmethod
+    def pick_state(rnd, classes, note_text):
+        """A product's App Store Connect state and review note (none, as App Store Connect answers `null`)."""
+        state = rnd.choice(list(STATES))
+        note = rnd.choice([None, note_text])
+        classes += ["state:" + state, "reviewNote:null" if note is None else "reviewNote:text"]
+        return state, note
+
+    # -- in-app purchases
+    def generate_iap(self, app, rnd, pid, name, today):
+        classes = []
+        state, note = self.pick_state(rnd, classes, "Tap Buy in the shop")
+        type_ = rnd.choice(IAP_TYPES)
+        rec = self.new_iap(app, {"name": name, "productId": pid, "inAppPurchaseType": type_, "reviewNote": note,
+                                 "familySharable": type_ == "NON_CONSUMABLE" and rnd.random() < 0.5},
+                           STATES[state][0])
+        if state == "created":
+            return classes  # just created: no text, no price, sold nowhere
+        if self.generate_texts("inAppPurchaseVersions", rec, rnd, ("name", "description"), STATES[state][1]) > 1:
+            classes.append("localizations:several")
+        kind, territories = self.pick_availability(rnd, classes, state)
+        if kind != "none" or state == "removed":
+            self.set_iap_availability(rec, territories, kind in ("everywhere", "some+new"))
+            if state == "removed":
+                classes.append("availability:none")
+        self.generate_iap_prices(rec, rnd, classes, today)
+        self.generate_screenshot(rec, rnd, "inAppPurchaseAppStoreReviewScreenshots", pid, classes)
+        return classes
+
+    def generate_iap_prices(self, iap, rnd, classes, today):
+        kind = rnd.choice(["none", "base", "base", "base+territories", "base-not-usa", "scheduled",
+                           "started+scheduled"])
+        classes.append("price:" + kind)
+        if kind == "none":
+            return
+        base = "FRA" if kind == "base-not-usa" else "USA"
+        number = rnd.choice(PAID_POINTS)
+        prices = [(base, number, None)]
+        if kind == "base+territories":
+            for territory in rnd.sample([t for t in PALETTE if t != base], rnd.randint(1, 3)):
+                prices.append((territory, rnd.choice(PAID_POINTS), None))
+        if kind == "started+scheduled":
+            prices.append((base, rnd.choice(PAID_POINTS), add_days(today, -rnd.randint(1, 60))))
+        if kind in ("scheduled", "started+scheduled"):
+            start = add_days(today, rnd.randint(2, 90))
+            prices.append((base, rnd.choice(PAID_POINTS), start))
+            if rnd.random() < 0.5:
+                prices.append((rnd.choice([t for t in PALETTE if t != base]), rnd.choice(PAID_POINTS), start))
+        self.new_price_schedule(iap, base, [({"s": iap["id"], "t": t, "p": str(n)}, {"startDate": d})
+                                            for t, n, d in prices])
+
+    # -- subscriptions
+    def generate_subscription(self, group, rnd, pid, name, today):
+        classes = []
+        state, note = self.pick_state(rnd, classes, "Subscribe from the settings screen")
+        period = rnd.choice(PERIODS)
+        sub = self.new_subscription(group, {"name": name, "productId": pid, "subscriptionPeriod": period,
+                                            "reviewNote": note, "familySharable": rnd.random() < 0.3},
+                                    STATES[state][0])
+        if state == "created":
+            return classes
+        if self.generate_texts("subscriptionVersions", sub, rnd, ("name", "description"), STATES[state][1]) > 1:
+            classes.append("localizations:several")
+        kind, sold = self.pick_availability(rnd, classes, state)
+        if kind != "none" or state == "removed":
+            self.store.add_kid(sub, "planAvailabilities", {
+                "type": "subscriptionPlanAvailabilities", "id": self.store.new_id(False),
+                "attributes": {"availableInNewTerritories": kind in ("everywhere", "some+new"), "planType": "UPFRONT"},
+                "rels": {"availableTerritories": {"data": [ref("territories", t) for t in sold]}}})
+        priced = self.generate_subscription_prices(sub, rnd, classes, today, sold)
+        if priced:
+            self.generate_offers(sub, rnd, classes, priced, period)
+        self.generate_screenshot(sub, rnd, "subscriptionAppStoreReviewScreenshots", pid, classes)
+        return classes
+
+    def generate_subscription_prices(self, sub, rnd, classes, today, sold):
+        """Prices the subscription; answers the territories priced today."""
+        kinds = ["none", "base", "base", "base+territories", "some-territories", "scheduled",
+                 "started+scheduled", "scheduled-some-territories", "scheduled-back-to-equalized"]
+        if sold and len(sold) < len(TERRITORY_CODES):
+            kinds.append("priced-beyond-availability")
+        kind = rnd.choice(kinds)
+        classes.append("price:" + kind)
+        if kind == "none":
+            return []
+        number = rnd.choice(PAID_POINTS)
+        # The web form prices every territory at the equalized price; a subscription sold in some territories only is
+        # still priced everywhere unless someone removed the others by hand.
+        if kind == "some-territories":
+            territories = sorted(rnd.sample([t for t in PALETTE if t != "USA"], rnd.randint(1, 3)))
+        elif kind == "priced-beyond-availability" or not sold:
+            territories = list(TERRITORY_CODES)
+        else:
+            territories = sold if "USA" in sold or rnd.random() < 0.5 else list(TERRITORY_CODES)
+        overrides = {}
+        if kind in ("base+territories", "scheduled-back-to-equalized"):
+            for territory in rnd.sample([t for t in territories if t != "USA"], min(2, len(territories) - 1)):
+                overrides[territory] = rnd.choice([n for n in PAID_POINTS if n != number])
+        if kind == "some-territories":
+            overrides = {t: rnd.choice(PAID_POINTS) for t in territories}
+        for territory in territories:
+            self.new_subscription_price(sub, territory, price_point_id(sub["id"], territory,
+                                                                       overrides.get(territory, number)))
+        if kind == "started+scheduled":
+            past = add_days(today, -rnd.randint(1, 60))
+            moved = rnd.choice([n for n in PAID_POINTS if n != number])
+            for territory in territories:
+                self.new_subscription_price(sub, territory, price_point_id(sub["id"], territory, moved), past,
+                                            preserved=True)
+        if kind in ("scheduled", "started+scheduled"):
+            start = add_days(today, rnd.randint(2, 90))
+            later = rnd.choice(PAID_POINTS)
+            keep = rnd.random() < 0.5
+            for territory in territories:
+                self.new_subscription_price(sub, territory, price_point_id(sub["id"], territory, later), start,
+                                            preserved=keep)
+        if kind == "scheduled-some-territories":
+            # The USA keeps existing subscribers, another territory moves them, the rest do not change.
+            start = add_days(today, rnd.randint(2, 90))
+            touched = ["USA"] if "USA" in territories else []
+            touched += rnd.sample([t for t in territories if t != "USA"], min(rnd.randint(1, 2), len(territories) - 1))
+            for i, territory in enumerate(touched):
+                self.new_subscription_price(sub, territory, price_point_id(sub["id"], territory, rnd.choice(PAID_POINTS)),
+                                            start, preserved=(i == 0))
+        if kind == "scheduled-back-to-equalized":
+            start = add_days(today, rnd.randint(2, 90))
+            for territory in overrides:
+                self.new_subscription_price(sub, territory, price_point_id(sub["id"], territory, number), start,
+                                            preserved=True)
+        return territories
+
+    def generate_offers(self, sub, rnd, classes, priced, period):
+        kind = rnd.choice(["none", "none", "free-trial", "paid-some-territories"])
+        classes.append("intro:" + kind)
+        if kind == "free-trial":
+            for territory in priced:
+                self.generate_intro(sub, territory, "FREE_TRIAL", "ONE_WEEK", 1, None)
+        elif kind == "paid-some-territories":
+            for territory in sorted(rnd.sample(priced, min(len(priced), rnd.randint(1, 3)))):
+                point = price_point_id(sub["id"], territory, rnd.choice(PAID_POINTS[:20]))
+                self.generate_intro(sub, territory, "PAY_UP_FRONT", "ONE_MONTH", 1, point)
+        if rnd.random() < 0.3:
+            classes.append("promotional")
+            offer = self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
+                "name": "Come back", "offerCode": "comeback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
+                "duration": "ONE_MONTH", "numberOfPeriods": 1}, [(t, None) for t in priced])
+            del offer
+        if rnd.random() < 0.2:
+            classes.append("offer-code")
+            self.commit_priced_offer(sub, "subscriptionOfferCodes", {
+                "name": "Spring %d" % rnd.randint(1, 99), "customerEligibilities": ["NEW"],
+                "offerEligibility": "STACK_WITH_INTRO_OFFERS", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH",
+                "numberOfPeriods": 1}, [(t, None) for t in priced])
+
+    def generate_intro(self, sub, territory, mode, duration, periods, point):
+        self.commit_intro_offer(sub, {"territory": territory, "point": point, "attributes": {
+            "offerMode": mode, "duration": duration, "numberOfPeriods": periods}})

@@ -1,0 +1,143 @@
+"""The managed view of an app: every field iapkit manages, in App Store Connect's own terms, with the ids, the
+history and App Store Connect's own bookkeeping (review states, version numbers) left out.
+
+This is the oracle of the round-trip test: two apps whose managed views are equal hold the same catalog. It is
+written from App Store Connect's data model, not from iapkit's records, so it checks iapkit rather than agreeing
+with it. README.md ("The managed view") lists what is in it and what is not.
+"""
+
+from .reference import USD_BY_ID, decode_price_point, synthetic_price
+
+
+def customer_price(point_id):
+    d = decode_price_point(point_id) if point_id else None
+    if d is None:
+        return None
+    return canonical(synthetic_price(d["t"], USD_BY_ID[int(d["p"])]))
+
+
+def canonical(text):
+    """`14.90` and `14.9` are one price."""
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def dated(prices, today, extra=None):
+    """{"today": {territory: price}, "scheduled": {date: {territory: price or [price, extra]}}}: each territory's latest
+    price up to `today`, and the ones after it. The history before today is App Store Connect's, not managed."""
+    current, scheduled = {}, {}
+    for territory, start, price, more in sorted(prices, key=lambda p: (p[1] or "")):
+        if start is None or start <= today:
+            current[territory] = price
+        else:
+            scheduled.setdefault(start, {})[territory] = [price, more] if extra else price
+    return {"today": current, "scheduled": scheduled}
+
+
+class ManagedView:
+    """Mixin of the service: `managed_view(app)`."""
+
+    def latest_localizations(self, owner, fields):
+        versions = self.store.kid_recs(owner, "versions")
+        if not versions:
+            return {}
+        out = {}
+        for loc in self.store.kid_recs(versions[-1], "localizations"):
+            a = loc["attributes"]
+            out[a["locale"]] = {f: (a.get(f) or None) for f in fields}
+        return out
+
+    def availability_view(self, rec):
+        if rec is None:
+            return None
+        territories = sorted(t["id"] for t in rec["rels"].get("availableTerritories", {}).get("data") or [])
+        new = bool(rec["attributes"].get("availableInNewTerritories"))
+        # Never set, and set to nowhere without new territories, are one state: sold nowhere.
+        return None if not territories and not new else {"territories": territories, "newTerritories": new}
+
+    def screenshot_view(self, owner):
+        shot = self.store.slot(owner, "screenshot")
+        if shot is None or shot["attributes"]["assetDeliveryState"]["state"] != "COMPLETE":
+            return None  # a reservation never uploaded, or a failed upload, is no screenshot
+        return (shot["attributes"].get("sourceFileChecksum") or "").lower()
+
+    def iap_prices(self, iap, today):
+        schedule = self.store.slot(iap, "priceSchedule")
+        if schedule is None:
+            return None
+        prices = [(self.territory_of(p), p["attributes"].get("startDate"),
+                   customer_price(p["rels"]["inAppPurchasePricePoint"]["data"]["id"]), None)
+                  for p in self.store.kid_recs(schedule, "manualPrices")]
+        return dict(dated(prices, today), baseTerritory=schedule["rels"]["baseTerritory"]["data"]["id"])
+
+    def subscription_prices(self, sub, today):
+        plans = {}
+        for p in self.store.kid_recs(sub, "prices"):
+            a = p["attributes"]
+            plans.setdefault(a.get("planType") or "UPFRONT", []).append(
+                (self.territory_of(p), a.get("startDate"),
+                 customer_price(p["rels"]["subscriptionPricePoint"]["data"]["id"]), bool(a.get("preserved"))))
+        return {plan: dated(prices, today, extra=True) for plan, prices in plans.items()}
+
+    def offer_terms(self, a, periods="numberOfPeriods"):
+        return {"mode": a.get("offerMode"), "duration": a.get("duration"), "periods": a.get(periods)}
+
+    def priced_offers(self, sub, kids, key, extra=()):
+        out = {}
+        for offer in self.store.kid_recs(sub, kids):
+            a = offer["attributes"]
+            view = self.offer_terms(a, "periodCount" if kids == "winBackOffers" else "numberOfPeriods")
+            view["name"] = a.get("name") or a.get("referenceName")
+            for field in extra:
+                value = a.get(field)
+                view[field] = sorted(value) if isinstance(value, list) else value
+            view["prices"] = {self.territory_of(p): customer_price((p["rels"].get("subscriptionPricePoint") or {})
+                                                                   .get("data", {}).get("id"))
+                              for p in self.store.kid_recs(offer, "prices")}
+            out[a[key]] = view
+        return out
+
+    def subscription_view(self, sub, today):
+        a = sub["attributes"]
+        intro = {}
+        for offer in self.store.kid_recs(sub, "introductoryOffers"):
+            o = offer["attributes"]
+            plan = o.get("targetSubscriptionPlanType") or "UPFRONT"
+            intro.setdefault(plan, {})[self.territory_of(offer)] = dict(
+                self.offer_terms(o), price=customer_price((offer["rels"].get("subscriptionPricePoint") or {})
+                                                          .get("data", {}).get("id")))
+        availability = {}
+        for plan in self.store.kid_recs(sub, "planAvailabilities"):
+            view = self.availability_view(plan)
+            if view is not None:
+                availability[plan["attributes"]["planType"]] = view
+        return {"name": a["name"], "period": a.get("subscriptionPeriod"), "groupLevel": a.get("groupLevel"),
+                "familySharable": bool(a.get("familySharable")), "reviewNote": a.get("reviewNote") or None,
+                "localizations": self.latest_localizations(sub, ("name", "description")),
+                "availability": availability, "prices": self.subscription_prices(sub, today),
+                "introductoryOffers": intro,
+                "promotionalOffers": self.priced_offers(sub, "promotionalOffers", "offerCode"),
+                "offerCodes": self.priced_offers(sub, "offerCodes", "name",
+                                                 ("customerEligibilities", "offerEligibility")),
+                "winBackOffers": self.priced_offers(sub, "winBackOffers", "offerId"),
+                "screenshot": self.screenshot_view(sub)}
+
+    def managed_view(self, app):
+        today = self.today()
+        iaps = {}
+        for iap in self.store.kid_recs(app, "inAppPurchases"):
+            a = iap["attributes"]
+            iaps[a["productId"]] = {
+                "name": a["name"], "type": a["inAppPurchaseType"], "familySharable": bool(a.get("familySharable")),
+                "reviewNote": a.get("reviewNote") or None,
+                "localizations": self.latest_localizations(iap, ("name", "description")),
+                "availability": self.availability_view(self.store.slot(iap, "availability")),
+                "prices": self.iap_prices(iap, today), "screenshot": self.screenshot_view(iap)}
+        groups = {}
+        for group in self.store.kid_recs(app, "subscriptionGroups"):
+            groups[group["attributes"]["referenceName"]] = {
+                "localizations": self.latest_localizations(group, ("name", "customAppName")),
+                "subscriptions": {s["attributes"]["productId"]: self.subscription_view(s, today)
+                                  for s in self.store.kid_recs(group, "subscriptions")}}
+        return {"inAppPurchases": iaps, "subscriptionGroups": groups}

@@ -1,0 +1,208 @@
+import AppStoreConnect
+import CatalogSync
+import Foundation
+import IAPCatalog
+import IAPLint
+import SyncPlan
+import Testing
+
+/// The mapping between a catalog and App Store Connect, checked on states iapkit did not create: the fake builds a
+/// random valid state from each seed, the way people leave apps in the web UI (`fakeasc/generator.py`), and for
+/// every seed
+///
+///     pull A → lint (no error) → plan against A (nothing to do)
+///            → push to an empty app B → A and B equal on every managed field → plan against B (nothing to do).
+///
+/// "Equal" is the fake's managed view (`fakeasc/managed.py`), written from App Store Connect's data model rather
+/// than from iapkit's records. `IAPKIT_SEEDS=N` runs N seeds (200 by default; `make roundtrip` runs 2,000) and
+/// `IAPKIT_SEED=N` replays one.
+@Suite
+struct RoundTripTests {
+    /// A fixed App Store Connect today, so a seed builds the same dates on every run.
+    static let today = "2031-03-01"
+
+    static var seeds: [Int] {
+        let environment = ProcessInfo.processInfo.environment
+        if let one = environment["IAPKIT_SEED"].flatMap(Int.init) { return [one] }
+        return Array(0..<(environment["IAPKIT_SEEDS"].flatMap(Int.init) ?? 200))
+    }
+
+    @Test func everyGeneratedStateRoundTrips() async throws {
+        // The fake's own contract keeps 200 seeds inside two minutes; `generatedStatesMatchApplesDocument` checks a
+        // sample of the same states against Apple's OpenAPI document.
+        let harness = try Harness(openAPI: nil)
+        var failures: [String] = []
+        var covered = Set<String>()
+        var classes: [String] = []
+        // Two seeds at a time: each has its own apps, and the client's decoding and the fake's answers overlap.
+        let seeds = Self.seeds
+        try await withThrowingTaskGroup(of: (Harness.Generated, String?).self) { group in
+            var next = 0
+            func start() throws {
+                guard next < seeds.count else { return }
+                let generated = try harness.generate(seed: seeds[next])
+                next += 1
+                group.addTask {
+                    do { try await harness.roundTrip(generated) } catch { return (generated, generated.describe(error)) }
+                    return (generated, nil)
+                }
+            }
+            try start()
+            try start()
+            while let (generated, failure) = try await group.next() {
+                covered.formUnion(generated.used.values.flatMap { $0 })
+                classes = generated.all
+                if let failure { failures.append(failure) }
+                try start()
+            }
+        }
+        if ProcessInfo.processInfo.environment["IAPKIT_ROUNDTRIP_STATS"] != nil,
+           let log = try harness.fake.control("GET", "requests") as? [String: Any], let counts = log["byOperation"] as? [String: Int] {
+            print(counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: "\n"))
+        }
+        let failed = failures.count
+        #expect(failed == 0, "\(failed) of \(Self.seeds.count) seeds failed:\n\(failures.prefix(10).joined(separator: "\n\n"))")
+        if Self.seeds.count >= 200 {
+            let missing = Set(classes).subtracting(covered).sorted()
+            #expect(missing == [], "classes no seed built: \(missing)")
+        }
+    }
+
+    /// The two states the issue reported, as fixed seeds of their own.
+    @Test func anUnfinishedScreenshotUploadDoesNotStopThePull() async throws {
+        let harness = try Harness(openAPI: nil)
+        let seed = try harness.firstSeed(with: "screenshot:awaiting-upload")
+        try await harness.roundTrip(try harness.generate(seed: seed))
+    }
+
+    @Test func aChangeOfSomeTerritoriesKeepsEachTerritorysChoice() async throws {
+        let harness = try Harness(openAPI: nil)
+        let seed = try harness.firstSeed(with: "price:scheduled-some-territories")
+        try await harness.roundTrip(try harness.generate(seed: seed))
+    }
+}
+
+/// Failures of one seed, said as a sentence.
+struct RoundTripFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One fake App Store Connect and a client of it, and the steps of a round trip.
+final class Harness: @unchecked Sendable {
+    let fake: FakeAppStoreConnect
+    let asc: AppStoreConnectClient
+
+    init(openAPI: String?) throws {
+        fake = try FakeAppStoreConnect(openAPI: openAPI)
+        try fake.control("POST", "settings", ["today": RoundTripTests.today])
+        asc = try AppStoreConnectClient(credentials: ASCCredentials(keyID: fake.keyID, issuerID: fake.issuerID,
+                                                                    privateKeyPEM: fake.privateKeyPEM),
+                                        serverURL: URL(string: fake.url)!)
+    }
+
+    struct Generated {
+        var seed: Int
+        var source: StoreApp
+        var target: StoreApp
+        /// Product ID → the classes it was built from.
+        var used: [String: [String]]
+        var all: [String]
+
+        func describe(_ error: Error) -> String {
+            let products = used.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value.joined(separator: ", "))" }
+            return "seed \(seed) failed: \(error)\n\(products.joined(separator: "\n"))\n"
+                + "  replay: IAPKIT_SEED=\(seed) swift test --skip-build --filter RoundTripTests/everyGeneratedStateRoundTrips"
+        }
+    }
+
+    /// A source app holding the seed's state and an empty target app.
+    func generate(seed: Int) throws -> Generated {
+        let source = try fake.addApp(bundleID: "com.example.seed\(seed).source", name: "Seed \(seed) source")
+        let target = try fake.addApp(bundleID: "com.example.seed\(seed).target", name: "Seed \(seed) target")
+        let answer = try fake.control("POST", "generate", ["appId": source, "seed": seed]) as? [String: Any] ?? [:]
+        return Generated(seed: seed, source: StoreApp(id: source, bundleID: "com.example.seed\(seed).source"),
+                         target: StoreApp(id: target, bundleID: "com.example.seed\(seed).target"),
+                         used: answer["classes"] as? [String: [String]] ?? [:], all: answer["allClasses"] as? [String] ?? [])
+    }
+
+    /// The first seed whose state has a product of `kind`, asked of the generator without building anything twice.
+    func firstSeed(with kind: String) throws -> Int {
+        for seed in 10_000..<10_200 {
+            let generated = try generate(seed: seed)
+            if generated.used.values.contains(where: { $0.contains(kind) }) { return seed }
+        }
+        throw RoundTripFailure("no seed builds \(kind)")
+    }
+
+    func roundTrip(_ generated: Generated) async throws {
+        let folder = TemporaryDirectory()
+        let (catalog, path, snapshot) = try await pull(generated.source, into: folder)
+        try expectNothingToDo(catalog, path: path, against: snapshot, "the pulled catalog against its own app")
+
+        let reader = StoreReader(asc: asc, gridTerritories: catalog.handPricedTerritories)
+        let empty = try await reader.snapshot(app: generated.target)
+        let plan = try planned(catalog, path: path, against: empty)
+        if plan.count(.refused) > 0 { throw RoundTripFailure("push to an empty app is refused:\n\(PlanReport.text(plan))") }
+        do { _ = try await PlanExecutor(asc: asc).apply(plan) } catch {
+            throw RoundTripFailure("push to an empty app failed: \(error)\n\(PlanReport.text(plan))")
+        }
+        let source = try managed(generated.source), target = try managed(generated.target)
+        if let difference = Self.difference(source, target, at: "") {
+            throw RoundTripFailure("the pushed app differs from the source on a managed field: \(difference)")
+        }
+        try expectNothingToDo(catalog, path: path, against: try await reader.snapshot(app: generated.target),
+                              "the pulled catalog against the app it was pushed to")
+    }
+
+    /// `asc pull` as the command does it, then the YAML written and read back, and lint as a user runs it next.
+    func pull(_ app: StoreApp, into folder: TemporaryDirectory) async throws -> (Catalog, String, StoreSnapshot) {
+        let pulled = try await Puller(reader: StoreReader(asc: asc)).pull(app: app, catalogDirectory: folder.path)
+        let path = folder.write("catalog.yaml", try CatalogYAMLWriter.write(pulled.catalog, notes: pulled.notesByProduct))
+        switch try LintGate.open(path, strictness: .full) {
+        case let .success(catalog): return (catalog, path, pulled.snapshot)
+        case let .failure(refusal):
+            let errors = refusal.errors.map { "  \($0.ruleID): \($0.message) (\($0.path ?? ""))" }.joined(separator: "\n")
+            throw RoundTripFailure("lint refuses the pulled catalog:\n\(errors)\n\(try String(contentsOfFile: path, encoding: .utf8))")
+        }
+    }
+
+    func planned(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot) throws -> SyncPlan.Plan {
+        let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
+                                         baseDirectory: (path as NSString).deletingLastPathComponent)
+        return Planner(catalog: catalog, desired: desired).plan(against: snapshot)
+    }
+
+    func expectNothingToDo(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot, _ what: String) throws {
+        let plan = try planned(catalog, path: path, against: snapshot)
+        let changes = plan.changes.filter { $0.action != .unchanged }
+        guard changes.isEmpty else {
+            throw RoundTripFailure("plan of \(what) is not empty:\n\(PlanReport.text(plan))\n"
+                + (try String(contentsOfFile: path, encoding: .utf8)))
+        }
+    }
+
+    func managed(_ app: StoreApp) throws -> Any { try fake.control("POST", "managed", ["appId": app.id]) }
+
+    /// The first place two JSON values differ, as a path and both values; nil when equal.
+    static func difference(_ a: Any, _ b: Any, at path: String) -> String? {
+        switch (a, b) {
+        case let (a as [String: Any], b as [String: Any]):
+            for key in Set(a.keys).union(b.keys).sorted() {
+                guard let left = a[key], let right = b[key] else {
+                    return "\(path)/\(key): \(a[key].map { "\($0)" } ?? "absent") vs \(b[key].map { "\($0)" } ?? "absent")"
+                }
+                if let found = difference(left, right, at: path + "/" + key) { return found }
+            }
+            return nil
+        case let (a as [Any], b as [Any]):
+            guard a.count == b.count else { return "\(path): \(a) vs \(b)" }
+            for (index, pair) in zip(a, b).enumerated() {
+                if let found = difference(pair.0, pair.1, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        default:
+            return (a as? NSObject) == (b as? NSObject) ? nil : "\(path): \(a) vs \(b)"
+        }
+    }
+}

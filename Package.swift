@@ -60,6 +60,9 @@ let package = Package(
         ]),
         // Catalog files in and out: StoreKit configurations, the server's JSON list, the bundle's product-ID plist.
         .target(name: "CatalogExchange", dependencies: ["IAPCore", "IAPCatalog", "PropertyList"]),
+        // The translators' round trip: product texts out as XLIFF 1.2 and CSV, back into the catalog's text with
+        // App Store Connect's limits checked as lint checks them.
+        .target(name: "Localizations", dependencies: ["IAPCore", "IAPCatalog", "IAPLint", "PropertyList", "CLibXML2"]),
         // App Store Connect API 4.4.1: request and response types and a client, generated from Apple's OpenAPI
         // document by scripts/codegen/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
         .target(name: "AppStoreConnectAPI", dependencies: [
@@ -92,7 +95,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "IAPCatalog", "AssetPacks", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange", "Packaging", "SyncPlan", "CatalogSync",
+            "IAPCore", "IAPCatalog", "AssetPacks", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange", "Localizations", "Packaging", "SyncPlan", "CatalogSync",
             "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Depends on `iapkit` to have the binary built (the tests run it), not to import it.

@@ -3,47 +3,66 @@
 /// sheet. Written here rather than taken from a CSV package: the Swift CSV readers at hand report no line numbers
 /// and import all of Foundation, where every iapkit module keeps to FoundationEssentials. `CSVRecordsTests` checks
 /// it against Python's `csv` module.
-enum CSVRecords {
-    struct Record: Equatable {
-        var line: Int
-        var fields: [String]
+public enum CSVRecords {
+    public struct Record: Equatable, Sendable {
+        public var line: Int
+        public var fields: [String]
+        /// Where each field starts (its opening quote, if quoted): 1-based line and column, counted in characters.
+        public var starts: [Position] = []
+    }
+
+    public struct Position: Equatable, Sendable {
+        public var line: Int
+        public var column: Int
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
     }
 
     /// A quoted field that never ends, from `line`.
-    struct UnterminatedQuote: Error, Equatable {
-        var line: Int
+    public struct UnterminatedQuote: Error, Equatable {
+        public var line: Int
     }
 
-    static func parse(_ text: String) throws(UnterminatedQuote) -> [Record] {
+    public static func parse(_ text: String) throws(UnterminatedQuote) -> [Record] {
         var records: [Record] = []
         var fields: [String] = []
+        var starts: [Position] = []
         var field: [UInt8] = []
         var line = 1, recordLine = 1
+        // The column of the byte at `index`, in characters (UTF-8 lead bytes).
+        var column = 1
         var quoted = false, wasQuoted = false
         let bytes = Array(text.utf8)
         var index = 0
+        var fieldStart = Position(line: 1, column: 1)
         func endField() {
             fields.append(String(decoding: field, as: UTF8.self))
+            starts.append(fieldStart)
             field.removeAll(keepingCapacity: true)
             wasQuoted = false
         }
         func endRecord() {
             endField()
-            records.append(Record(line: recordLine, fields: fields))
+            records.append(Record(line: recordLine, fields: fields, starts: starts))
             fields.removeAll()
+            starts.removeAll()
         }
         while index < bytes.count {
             let byte = bytes[index]
+            if !quoted, field.isEmpty, !wasQuoted, byte != UInt8(ascii: "\n") { fieldStart = Position(line: line, column: column) }
             if quoted {
                 if byte == UInt8(ascii: "\"") {
                     if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
                         field.append(byte)
                         index += 1
+                        column += 1
                     } else {
                         quoted = false
                     }
                 } else {
-                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    if byte == UInt8(ascii: "\n") { line += 1; column = 0 }
                     field.append(byte)
                 }
             } else {
@@ -59,10 +78,13 @@ enum CSVRecords {
                     endRecord()
                     line += 1
                     recordLine = line
+                    column = 0
+                    fieldStart = Position(line: line, column: 1)
                 default:
                     field.append(byte)
                 }
             }
+            if byte & 0xC0 != 0x80 { column += 1 }
             index += 1
         }
         if quoted { throw UnterminatedQuote(line: recordLine) }

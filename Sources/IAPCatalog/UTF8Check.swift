@@ -10,9 +10,9 @@ import Musl
 #endif
 
 /// Checks on a file's bytes before parsing, without copying them into a String.
-enum UTF8Check {
+public enum UTF8Check {
     /// Whether `bytes` are well-formed UTF-8 (no overlongs, surrogates or values above U+10FFFF).
-    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count
         while index < count {

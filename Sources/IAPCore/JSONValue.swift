@@ -114,8 +114,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         return left != right ? left < right : a.0 < b.0
     }
 
-    /// JSON string escaping; raw UTF-8 and unescaped `/`, as Xcode writes.
-    static func quote(_ text: String, into out: inout String) {
+    /// JSON string escaping; raw UTF-8 and unescaped `/`, as Xcode writes. `escapingAlso` names more scalars to write
+    /// as `\uXXXX` (a YAML double-quoted scalar, which reads JSON's escapes, also needs its line separators escaped).
+    public static func quote(_ text: String, into out: inout String, escapingAlso extra: (Unicode.Scalar) -> Bool = { _ in false }) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -125,7 +126,7 @@ public indirect enum JSONValue: Sendable, Equatable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                if scalar.value < 0x20 || extra(scalar) {
                     out += "\\u" + Format.hex(scalar.value, width: 4)
                 } else {
                     out.unicodeScalars.append(scalar)

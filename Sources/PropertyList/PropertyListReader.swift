@@ -13,14 +13,8 @@ import IAPCore
 
 /// Reads XML property lists through libxml2, which reports line numbers for every problem.
 public enum PropertyListReader {
-    private static let initialized: Bool = {
-        xmlInitParser()
-        return true
-    }()
-
     /// Parses `data`; `file` names the source in messages.
     public static func read(_ data: Data, file: String) throws(IAPKitError) -> PropertyListValue {
-        _ = initialized
         if data.starts(with: Array("bplist".utf8)) {
             throw .malformed(location: SourceLocation(file: file),
                              reason: "is a binary property list; iapkit reads XML plists "
@@ -33,37 +27,10 @@ public enum PropertyListReader {
             throw .malformed(location: SourceLocation(file: file),
                              reason: "is \(data.count) bytes; iapkit reads property lists of at most \(InputFile.Limit.propertyList) bytes")
         }
-        // Entities are how a small plist becomes gigabytes (one entity used many times) or reads other files
-        // (an external entity); no property list needs them, so they are refused before libxml2 sees them.
-        if let offset = firstEntityDeclaration(in: data) {
-            throw entityRefusal(file: file, line: data.prefix(offset).reduce(1) { $0 + ($1 == 10 ? 1 : 0) })
-        }
-        // No network, no DTD loading, no entity substitution, and no printing: errors come back as values.
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        xmlResetLastError()
-        let document: xmlDocPtr? = data.withUnsafeBytes { raw in
-            raw.withMemoryRebound(to: CChar.self) { chars in
-                xmlReadMemory(chars.baseAddress, Int32(clamping: chars.count), file, nil, options)
-            }
-        }
-        guard let document else {
-            var location = SourceLocation(file: file)
-            var reason = "is not well-formed XML"
-            if let error = xmlGetLastError() {
-                location.line = Int(error.pointee.line)
-                location.column = Int(error.pointee.int2)
-                if let message = error.pointee.message {
-                    reason += ": " + String(cString: message).trimmingSpaces(andNewlines: true)
-                }
-            }
-            throw .malformed(location: location, reason: reason)
-        }
-        defer { xmlFreeDoc(document) }
-        // The same check after parsing, for encodings the byte scan cannot see (UTF-16).
-        if let subset = document.pointee.intSubset, subset.pointee.entities != nil || subset.pointee.pentities != nil {
-            throw entityRefusal(file: file, line: Int(xmlGetLineNo(OpaquePointer(subset).map { xmlNodePtr($0) }!)))
-        }
-        guard let root = xmlDocGetRootElement(document), name(of: root) == "plist" else {
+        let input = try XMLInput(data, file: file, kind: "property lists")
+        // The nodes below live in its document: it must outlive them.
+        defer { withExtendedLifetime(input) {} }
+        guard let root = input.root, name(of: root) == "plist" else {
             throw .malformed(location: SourceLocation(file: file, line: 1),
                              reason: "is XML but not a property list (no <plist> root element)")
         }
@@ -80,45 +47,9 @@ public enum PropertyListReader {
         try read(InputFile.read(path, limit: InputFile.Limit.propertyList), file: path)
     }
 
-    /// Where `<!ENTITY` first appears, if anywhere.
-    static func firstEntityDeclaration(in data: Data) -> Int? {
-        let needle = Array("<!ENTITY".utf8)
-        return data.withUnsafeBytes { raw -> Int? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard bytes.count >= needle.count else { return nil }
-            var index = 0
-            while index <= bytes.count - needle.count {
-                if bytes[index] == 0x3C && needle.indices.allSatisfy({ bytes[index + $0] == needle[$0] }) { return index }
-                index += 1
-            }
-            return nil
-        }
-    }
-
-    private static func entityRefusal(file: String, line: Int) -> IAPKitError {
-        .malformed(location: SourceLocation(file: file, line: line),
-                   reason: "declares an XML entity; property lists never need entities, and iapkit refuses them")
-    }
-
-    private static func name(of node: xmlNodePtr) -> String {
-        String(cString: node.pointee.name)
-    }
-
-    private static func elementChildren(_ node: xmlNodePtr) -> [xmlNodePtr] {
-        var result: [xmlNodePtr] = []
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { result.append(current) }
-            child = current.pointee.next
-        }
-        return result
-    }
-
-    private static func text(of node: xmlNodePtr) -> String {
-        guard let content = xmlNodeGetContent(node) else { return "" }
-        defer { iapkit_xmlFree(content) }
-        return String(cString: content)
-    }
+    private static func name(of node: xmlNodePtr) -> String { XMLInput.name(of: node) }
+    private static func elementChildren(_ node: xmlNodePtr) -> [xmlNodePtr] { XMLInput.elementChildren(node) }
+    private static func text(of node: xmlNodePtr) -> String { XMLInput.text(of: node) }
 
     private static func value(of node: xmlNodePtr, file: String) throws(IAPKitError) -> PropertyListValue {
         let location = SourceLocation(file: file, line: Int(xmlGetLineNo(node)))

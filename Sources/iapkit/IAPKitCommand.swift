@@ -27,7 +27,7 @@ struct IAPKitCommand: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [InitCommand.self, NewContentCommand.self, LintCommand.self, BumpCommand.self,
-                      PackageCommand.self, ExportCommand.self, ImportCommand.self, AscCommand.self]
+                      PackageCommand.self, ExportCommand.self, ImportCommand.self, LocalizationsCommand.self, AscCommand.self]
     )
 
     /// Runs a command and turns every failure into a message on stderr and exit code 2; the library never exits.

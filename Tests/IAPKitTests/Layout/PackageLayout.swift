@@ -9,7 +9,7 @@ struct PackageLayout {
         ("hosted content", ["HostedContent"]),
         ("asset packs", ["AssetPacks"]),
         ("lint", ["IAPLint"]),
-        ("archive and exchange formats", ["FlatPackage", "CatalogExchange"]),
+        ("archive and exchange formats", ["FlatPackage", "CatalogExchange", "Localizations"]),
         ("sync plan", ["SyncPlan"]),
         ("workflows", ["Packaging", "CatalogSync"]),
         ("command line", ["iapkit"]),

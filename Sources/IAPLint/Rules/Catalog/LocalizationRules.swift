@@ -70,7 +70,7 @@ struct LocaleRule: LocalizationListRule {
                                         + "    - locale: no\n      name: En\n      description: Den første.")])
 
     func start(_ context: CatalogLintContext) {
-        if let primary = context.catalog.app.primaryLocale, let message = Self.problem(with: primary) {
+        if let primary = context.catalog.app.primaryLocale, let message = AppStoreTexts.localeProblem(primary) {
             context.report(Self.self, message, at: CatalogPath.root / "app" / "primaryLocale")
         }
     }
@@ -79,7 +79,7 @@ struct LocaleRule: LocalizationListRule {
         for (index, localization) in list.localizations.enumerated() {
             guard let locale = localization.locale else { continue }
             let path = localization.path / "locale"
-            if let message = Self.problem(with: locale) {
+            if let message = AppStoreTexts.localeProblem(locale) {
                 context.report(Self.self, message, at: path, productID: list.productID)
             } else if LocaleCodes.isValid(locale), ReferenceData.provisionalLocales.contains(locale) {
                 context.report(Self.self, .warning, "`\(locale)` was added to App Store Connect in 2026; check that it is "
@@ -91,24 +91,12 @@ struct LocaleRule: LocalizationListRule {
             }
         }
     }
-
-    static func problem(with locale: String) -> String? {
-        guard !LocaleCodes.isValid(locale) else { return nil }
-        let suggestions = LocaleCodes.suggestions(for: locale)
-        var message = "`\(locale)` is not an App Store Connect locale"
-        switch suggestions.count {
-        case 0: message += "; see the list of 50 codes in iapkit's README"
-        case 1: message += "; use `\(suggestions[0])`"
-        default: message += "; use one of " + suggestions.map { "`\($0)`" }.joined(separator: ", ")
-        }
-        return message
-    }
 }
 
 struct DisplayNameRule: LocalizationListRule {
     static let id = "display-name"
     static let summary = "A localized display name is empty or over 35 characters (counted as characters, not bytes)."
-    static let maximumLength = 35
+    static let maximumLength = AppStoreTexts.displayNameLimit
     static let examples = RuleExamples(
         triggering: [Example.product("  localizations:\n    - locale: en-US\n      name: ↓\(String(repeating: "é", count: 36))\n      description: First."),
                      Example.product("  localizations:\n    - locale: en-US\n      name: ↓\"\"\n      description: First.")],
@@ -121,7 +109,7 @@ struct DisplayNameRule: LocalizationListRule {
             if name.isBlank {
                 context.report(Self.self, "the \(localization.locale ?? "") display name of \(list.owner) is empty",
                                at: localization.path / "name", productID: list.productID)
-            } else if name.utf8.count > Self.maximumLength, name.count > Self.maximumLength {
+            } else if AppStoreTexts.exceeds(name, limit: Self.maximumLength) {
                 context.report(Self.self, "display name \"\(name)\" has \(name.count) characters; App Store Connect allows "
                                    + "at most \(Self.maximumLength)", at: localization.path / "name", productID: list.productID)
             }
@@ -132,7 +120,7 @@ struct DisplayNameRule: LocalizationListRule {
 struct DescriptionRule: LocalizationListRule {
     static let id = "description"
     static let summary = "A localized description is empty or missing (a warning: App Store Connect takes the text without one but requires one before submission), or over 55 characters."
-    static let maximumLength = 55
+    static let maximumLength = AppStoreTexts.descriptionLimit
     static let examples = RuleExamples(
         triggering: [Example.product("  localizations:\n    - ↓locale: en-US\n      name: One"),
                      Example.product("  localizations:\n    - locale: en-US\n      name: One\n      description: ↓\(String(repeating: "d", count: 56))")],
@@ -146,7 +134,7 @@ struct DescriptionRule: LocalizationListRule {
                                    + "App Store Connect requires one before submission", at: localization.path, productID: list.productID)
                 continue
             }
-            if description.utf8.count > Self.maximumLength, description.count > Self.maximumLength {
+            if AppStoreTexts.exceeds(description, limit: Self.maximumLength) {
                 context.report(Self.self, "description has \(description.count) characters; App Store Connect allows at most "
                                    + "\(Self.maximumLength)", at: localization.path / "description", productID: list.productID)
             }

@@ -118,7 +118,7 @@ struct AppPoliciesRule: CatalogRule {
         var seen = Set<String>()
         for policy in policies.policies {
             if let locale = policy.locale {
-                if let message = LocaleRule.problem(with: locale) { context.report(Self.self, message, at: policy.path / "locale") }
+                if let message = AppStoreTexts.localeProblem(locale) { context.report(Self.self, message, at: policy.path / "locale") }
                 if !seen.insert(locale).inserted {
                     context.report(Self.self, "a policy for \(locale) is listed twice", at: policy.path / "locale")
                 }

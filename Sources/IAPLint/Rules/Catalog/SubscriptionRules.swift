@@ -23,12 +23,12 @@ struct SubscriptionGroupRule: CatalogRule {
                 names[name] = group
             }
             for localization in group.localizations {
-                if let name = localization.name, name.count > 75 {
+                if let name = localization.name, AppStoreTexts.exceeds(name, limit: AppStoreTexts.groupNameLimit) {
                     context.report(Self.self, "the \(localization.locale ?? "") name of \(label) has \(name.count) characters; "
-                                       + "App Store Connect allows at most 75", at: localization.path / "name")
+                                       + "App Store Connect allows at most \(AppStoreTexts.groupNameLimit)", at: localization.path / "name")
                 }
-                if let name = localization.customAppName, name.count > 30 {
-                    context.report(Self.self, "custom app name has \(name.count) characters; App Store Connect allows at most 30",
+                if let name = localization.customAppName, AppStoreTexts.exceeds(name, limit: AppStoreTexts.customAppNameLimit) {
+                    context.report(Self.self, "custom app name has \(name.count) characters; App Store Connect allows at most \(AppStoreTexts.customAppNameLimit)",
                                    at: localization.path / "customAppName")
                 }
             }

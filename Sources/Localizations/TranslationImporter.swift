@@ -1,0 +1,156 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import IAPCatalog
+import IAPCore
+import IAPLint
+
+/// `iapkit localizations import`: merges the texts of translation files into the catalog. Every text is checked
+/// first, as lint would check it, and each problem is a finding located in the translation file; with any error,
+/// nothing is written. The catalog is edited as text (comments and order stay), never in its primary locale, read
+/// back to check it holds exactly the merged texts, and replaced atomically; with nothing to change it is not
+/// touched at all.
+public struct TranslationImporter: Sendable {
+    public static let fileRule = "translation-file"
+    public static let unitRule = "translation-unit"
+    public static let localeRule = "translation-locale"
+    public static let lengthRule = "translation-length"
+    public static let untranslatedRule = "translation-untranslated"
+
+    /// The rules' ids with what they report, for reports that list rules.
+    public static let rules: [(id: String, summary: String)] = [
+        (fileRule, "A translation file that is not well-formed XML, declares entities, or is not XLIFF 1.2 or a translation sheet."),
+        (unitRule, "A trans-unit id or row the catalog does not have (an unknown product, group or field)."),
+        (localeRule, "A target locale App Store Connect does not have, the primary locale, or a source locale other than the primary one."),
+        (lengthRule, "A translation over App Store Connect's limit, counted in characters as App Store Connect counts them."),
+        (untranslatedRule, "A unit still untranslated (an empty target, or a `new` target that repeats the source); it is left out."),
+    ]
+
+    public var catalogPath: String
+    public init(catalogPath: String) { self.catalogPath = catalogPath }
+
+    public struct Result: Sendable {
+        public var findings: [Finding]
+        /// Texts changed in existing localizations, and localizations added.
+        public var updatedTexts: Int
+        public var addedLocalizations: Int
+        /// Whether the catalog was replaced.
+        public var wrote: Bool
+    }
+
+    /// Checks every file, then, when no error was found and `dryRun` is false, writes the merged catalog.
+    public func run(files: [String], dryRun: Bool = false) throws(IAPKitError) -> Result {
+        let data = try InputFile.read(catalogPath, limit: InputFile.Limit.catalog)
+        var editor = try CatalogTextEditor(data: data, file: catalogPath)
+        let set = try TranslationSet(editor.catalog)
+        var findings: [Finding] = []
+        func report(_ rule: String, _ message: String, at location: SourceLocation, severity: Severity = .error) {
+            findings.append(Finding(ruleID: rule, severity: severity, message: message, location: location))
+        }
+        var accepted: [(unit: TranslationUnit, locale: String, text: String)] = []
+        for path in files {
+            let file: TranslationFile
+            do { file = try TranslationFiles.read(path) } catch {
+                guard case let .malformed(location, reason) = error else { throw error }
+                report(Self.fileRule, "\(Path.lastComponent(path)) \(reason)", at: location)
+                continue
+            }
+            var refusedLocales = Set<String>()
+            for declared in file.locales {
+                if let problem = AppStoreTexts.localeProblem(declared.locale) {
+                    report(Self.localeRule, problem, at: declared.location)
+                    refusedLocales.insert(declared.locale)
+                } else if declared.locale == set.primaryLocale {
+                    report(Self.localeRule, "`\(declared.locale)` is the catalog's primary locale; its texts are edited in the catalog, "
+                               + "never imported", at: declared.location)
+                    refusedLocales.insert(declared.locale)
+                }
+                if let source = declared.source, source != set.primaryLocale {
+                    report(Self.localeRule, "the file translates from `\(source)`, but the catalog's primary locale is "
+                               + "`\(set.primaryLocale)`; export again from this catalog", at: declared.location)
+                    refusedLocales.insert(declared.locale)
+                }
+            }
+            for imported in file.texts where !refusedLocales.contains(imported.locale) {
+                guard let unit = set.unit(id: imported.unitID) else {
+                    report(Self.unitRule, unknownUnit(imported.unitID, in: set), at: imported.location)
+                    continue
+                }
+                let text = imported.text ?? ""
+                let untranslatedState = ["new", "needs-translation"].contains(imported.state ?? "")
+                if text.isBlank || (untranslatedState && text == unit.source) {
+                    report(Self.untranslatedRule, "`\(unit.id)` is not translated into \(imported.locale) yet; it is left out",
+                           at: imported.location, severity: .warning)
+                    continue
+                }
+                if AppStoreTexts.exceeds(text, limit: unit.limit) {
+                    report(Self.lengthRule, "the \(imported.locale) text of `\(unit.id)` has \(AppStoreTexts.length(of: text)) "
+                               + "characters; App Store Connect allows at most \(unit.limit)", at: imported.location)
+                    continue
+                }
+                accepted.append((unit, imported.locale, text))
+            }
+        }
+        var result = Result(findings: findings, updatedTexts: 0, addedLocalizations: 0, wrote: false)
+        guard findings.errorCount == 0 else { return result }
+
+        // Texts for locales the owner has go into their entries; the rest make one new entry per owner and locale.
+        var added: [(path: CatalogPath, locale: String, pairs: [(key: String, value: String)])] = []
+        var expected: [String: [String: String]] = [:]
+        for (unit, locale, text) in accepted {
+            expected[unit.id, default: [:]][locale] = text
+            if let index = unit.entries[locale] {
+                guard unit.translations[locale] != text else { continue }
+                try editor.set(unit.field.rawValue, to: text, in: unit.localizationsPath.index(index))
+                result.updatedTexts += 1
+            } else if let position = added.firstIndex(where: { $0.path == unit.localizationsPath && $0.locale == locale }) {
+                added[position].pairs.removeAll { $0.key == unit.field.rawValue }
+                added[position].pairs.append((unit.field.rawValue, text))
+            } else {
+                added.append((unit.localizationsPath, locale, [("locale", locale), (unit.field.rawValue, text)]))
+            }
+        }
+        for entry in added { try editor.append(entry.pairs, to: entry.path) }
+        result.addedLocalizations = added.count
+        guard editor.hasEdits else { return result }
+
+        let text = editor.text()
+        try verify(text, expected: expected, primary: set)
+        if !dryRun {
+            try AtomicFile.write(text, to: catalogPath)
+            result.wrote = true
+        }
+        return result
+    }
+
+    /// Reads the edited catalog back: it must load, keep the primary locale's texts, and hold every merged text with
+    /// every other translation as it was.
+    private func verify(_ text: [UInt8], expected: [String: [String: String]], primary before: TranslationSet) throws(IAPKitError) {
+        let reloaded = try CatalogLoader.load(data: Data(text), file: catalogPath, findings: { _ in })
+        let after = try TranslationSet(reloaded)
+        var intact = before.units.map { [$0.id, $0.source] } == after.units.map { [$0.id, $0.source] }
+        for (old, new) in zip(before.units, after.units) where intact {
+            intact = new.translations == old.translations.merging(expected[old.id] ?? [:]) { $1 }
+        }
+        guard intact else {
+            throw .invalidArgument("\(catalogPath): the merged catalog did not read back as expected, so it was left unchanged; "
+                                       + "merge these translations by hand")
+        }
+    }
+
+    private func unknownUnit(_ id: String, in set: TranslationSet) -> String {
+        guard let slash = id.lastIndex(of: "/"), !id.isEmpty else {
+            return "`\(id)` is not a trans-unit id of this catalog; ids look like `PRODUCT_ID/name`"
+        }
+        let owner = String(id[..<slash]), field = String(id[id.index(after: slash)...])
+        if !set.units.contains(where: { $0.id.hasPrefix(owner + "/") }) {
+            return owner.hasPrefix(TranslationSet.groupPrefix)
+                ? "the catalog has no subscription group `\(owner.dropFirst(TranslationSet.groupPrefix.count))`"
+                : "the catalog has no product `\(owner)` with texts in \(set.primaryLocale)"
+        }
+        let fields = set.units.filter { $0.id.hasPrefix(owner + "/") }.map { "`\($0.field.rawValue)`" }
+        return "`\(owner)` has no text `\(field)` to translate; its texts are " + fields.joined(separator: ", ")
+    }
+}

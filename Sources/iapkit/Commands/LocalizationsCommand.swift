@@ -1,0 +1,142 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import IAPCatalog
+import IAPCore
+import IAPLint
+import Localizations
+
+struct LocalizationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "localizations",
+        abstract: "Send product texts to translators as XLIFF or CSV, and merge their translations back.",
+        discussion: """
+            Examples:
+              iapkit localizations export --format xliff --locale fr-FR --locale ja -o translations
+              iapkit localizations import translations/fr-FR.xliff translations/ja.xliff
+              iapkit localizations export --format csv -o texts.csv
+            """,
+        subcommands: [Export.self, Import.self]
+    )
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the catalog's texts in its primary locale, with the translations it has.",
+            discussion: """
+                XLIFF: one file per target locale, LOCALE.xliff in the folder -o names (or the file -o names, for one
+                locale). CSV: one row per text and one column per locale, to -o or standard output. Without --locale, the
+                locales the catalog already has translations in.
+
+                Example:
+                  iapkit localizations export --format xliff --locale de-DE -o translations
+                """)
+
+        enum FileFormat: String, ExpressibleByArgument, CaseIterable { case xliff, csv }
+
+        @Argument(help: "The catalog file.")
+        var catalog: String = "catalog.yaml"
+
+        @Option(help: "xliff (XLIFF 1.2, one file per locale) or csv (one sheet).")
+        var format: FileFormat
+
+        @Option(name: .customLong("locale"), help: "A target locale (App Store Connect's code); repeat for more.")
+        var locales: [String] = []
+
+        @Option(name: .shortAndLong, help: "XLIFF: the folder to write LOCALE.xliff into (or one .xliff file). CSV: the file.")
+        var output: String?
+
+        func run() throws {
+            let loaded = try openCatalog(catalog, strictness: .shape, advice: "fix them before exporting", reportsProducts: false)
+            let set = try TranslationSet(loaded)
+            var targets: [String] = []
+            for locale in locales.isEmpty ? set.translatedLocales : locales where !targets.contains(locale) {
+                if let problem = AppStoreTexts.localeProblem(locale) { throw IAPKitError.invalidArgument(problem) }
+                if locale == set.primaryLocale {
+                    throw IAPKitError.invalidArgument("`\(locale)` is the catalog's primary locale, the language translators translate from")
+                }
+                targets.append(locale)
+            }
+            if targets.isEmpty {
+                throw IAPKitError.invalidArgument("the catalog has no translations yet; name the target locales with --locale")
+            }
+            switch format {
+            case .csv:
+                let bytes = TranslationFiles.writeCSV(set, locales: targets)
+                if let output {
+                    try AtomicFile.write(bytes, to: output)
+                    Terminal.writeError("wrote \(output): \(Format.count(set.units.count, "text")) in \(Format.count(targets.count, "locale"))\n")
+                } else {
+                    try Terminal.output(bytes)
+                }
+            case .xliff:
+                guard let output else { throw ValidationError("name the folder for the XLIFF files with -o") }
+                let singleFile = TranslationFiles.Format(path: output) == .xliff
+                if singleFile, targets.count > 1 {
+                    throw ValidationError("\(targets.count) locales make \(targets.count) files; name a folder with -o")
+                }
+                for locale in targets {
+                    let bytes = try XLIFFWriter.write(set, locale: locale, original: Path.lastComponent(catalog),
+                                                      toolVersion: IAPKitCommand.version)
+                    // The locale passed App Store Connect's list, so the name stays inside the folder.
+                    let path = singleFile ? output : Path.join(output, locale + ".xliff")
+                    try AtomicFile.write(bytes, to: path)
+                    Terminal.writeError("wrote \(path): \(Format.count(set.units.count, "text"))\n")
+                }
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge translated XLIFF or CSV files into the catalog, with App Store Connect's limits checked.",
+            discussion: """
+                Findings are located in the translation files. Any error (a text over its limit, an unknown unit or
+                product, a locale App Store Connect does not have, a malformed file) leaves the catalog untouched and
+                exits 1; untranslated units are warnings and are left out. The primary locale's texts never change, and
+                an import that changes nothing leaves the catalog byte for byte as it was.
+
+                Example:
+                  iapkit localizations import translations/fr-FR.xliff translations/ja.xliff catalog.yaml
+                """)
+
+        @Argument(help: "Translation files (.xliff, .xlf, .csv), then optionally the catalog (.yaml, .yml, .json).")
+        var files: [String]
+
+        @Flag(help: "Check the files and report, without changing the catalog.")
+        var dryRun = false
+
+        @OptionGroup var options: LintCommand.OutputOptions
+
+        func validate() throws {
+            if translationFiles.isEmpty { throw ValidationError("name at least one translation file (.xliff, .xlf or .csv)") }
+        }
+
+        /// The last argument names the catalog when it is a YAML or JSON file.
+        private var catalog: String {
+            guard let last = files.last, ["yaml", "yml", "json"].contains(Path.pathExtension(last).lowercased()) else { return "catalog.yaml" }
+            return last
+        }
+
+        private var translationFiles: [String] { catalog == files.last ? Array(files.dropLast()) : files }
+
+        func run() throws {
+            let result = try TranslationImporter(catalogPath: catalog).run(files: translationFiles, dryRun: dryRun)
+            let summary: String
+            if result.findings.errorCount > 0 {
+                summary = "\(catalog) was left unchanged: fix the errors in the translation files and import them again"
+            } else if result.updatedTexts + result.addedLocalizations == 0 {
+                summary = "\(catalog) already holds these translations; nothing changed"
+            } else {
+                let change = "\(Format.count(result.updatedTexts, "text")) updated and \(Format.count(result.addedLocalizations, "localization")) added"
+                summary = dryRun ? "\(catalog): \(change) (dry run, nothing written)"
+                    : "\(catalog): \(change); check it with `iapkit lint catalog \(catalog)`, then `iapkit asc plan`"
+            }
+            defer { Terminal.writeError(summary + "\n") }
+            try options.finish(result.findings, context: ReportContext(
+                toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: translationFiles.joined(separator: " ")))
+        }
+    }
+}

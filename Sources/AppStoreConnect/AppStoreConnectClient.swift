@@ -52,6 +52,7 @@ public struct AppStoreConnectClient: Sendable {
     private let httpClient: HTTPClient
     private let rateLimitRecorder = ASCRateLimitRecorder()
     private let waitRecorder = ASCWaitRecorder()
+    private let toleranceRecorder = ASCToleranceRecorder()
     private let serverDateRecorder = ASCServerDateRecorder()
 
     /// A client that signs with `credentials` and talks to `serverURL` over AsyncHTTPClient.
@@ -81,6 +82,7 @@ public struct AppStoreConnectClient: Sendable {
         // Outermost first: errors see the final answer; retries wrap authentication, so every attempt is signed.
         let middlewares: [any ClientMiddleware] = [
             ASCErrorMiddleware(),
+            ASCResponseRepairMiddleware(),
             ASCEmptyToOneMiddleware(),
             ASCPageLinkMiddleware(),
             ASCRetryMiddleware(policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
@@ -111,12 +113,26 @@ public struct AppStoreConnectClient: Sendable {
     /// undocumented answer then becomes `ASCError.unexpectedResponse` naming the operation and status.
     public func send<Value>(_ call: (Client) async throws -> Value) async throws(ASCError) -> Value {
         let observation = ASCCallObservation()
-        do {
-            return try await ASCCallObservation.$current.withValue(observation) { try await call(client) }
-        } catch {
-            throw Self.map(error, observation: observation)
+        let repair = ASCResponseRepair()
+        while true {
+            do {
+                return try await ASCResponseRepair.$current.withValue(repair) {
+                    try await ASCCallObservation.$current.withValue(observation) { try await call(client) }
+                }
+            } catch {
+                // An answer the generated types cannot read as it is: decoded again without the value they do not know.
+                if let decoding = ASCError.cause(of: error) as? DecodingError, let note = repair.tolerate(decoding) {
+                    toleranceRecorder.record(note)
+                    continue
+                }
+                throw Self.map(error, observation: observation)
+            }
         }
     }
+
+    /// What was tolerated in App Store Connect's answers so far (values the document does not know, left out), each a
+    /// sentence naming the operation.
+    public var toleratedAnswers: [String] { toleranceRecorder.value }
 
     /// Every page of a list operation, following `links.next` until there is none.
     /// - Parameters:

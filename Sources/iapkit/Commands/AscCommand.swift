@@ -126,6 +126,11 @@ struct AscCommand: ParsableCommand {
         return (Planner(catalog: catalog, desired: desired).plan(against: snapshot), asc)
     }
 
+    /// Values in App Store Connect's answers the client did not know and left out (a new enum value, say).
+    static func reportTolerated(_ asc: AppStoreConnectClient) {
+        for note in asc.toleratedAnswers { Terminal.warning("App Store Connect answered something this iapkit does not know: \(note)") }
+    }
+
     enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     struct PlanCommand: AsyncParsableCommand {
@@ -158,6 +163,7 @@ struct AscCommand: ParsableCommand {
         func run() async throws {
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: false)
             let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            AscCommand.reportTolerated(asc)
             switch format {
             case .text:
                 try Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
@@ -197,6 +203,7 @@ struct AscCommand: ParsableCommand {
         func run() async throws {
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: true)
             let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            AscCommand.reportTolerated(asc)
             Terminal.writeError(PlanReport.text(plan))
             Terminal.writeError(PlanReport.budgetLine(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining) + "\n")
             if plan.count(.refused) > 0 {
@@ -277,6 +284,7 @@ struct AscCommand: ParsableCommand {
             if app.bundleID.isEmpty { app.bundleID = bundleID ?? "" }
             let puller = Puller(reader: reader)
             let result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
+            AscCommand.reportTolerated(asc)
             result.notes.forEach(Terminal.warning)
             let header = "# yaml-language-server: $schema=catalog.schema.json\n# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
             try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct), to: output)

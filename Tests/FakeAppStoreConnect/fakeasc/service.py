@@ -40,6 +40,11 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     "rateRemaining": 3600, "rateLimitWindowSeconds": 3600, "autoCreateVersions": False,
                     "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
                     "firstPriceByPostFails": True, "latencyMs": 0,
+                    # Attributes without a value answered as `null`, as App Store Connect does, instead of left out.
+                    "explicitNulls": False,
+                    # Answers the document does not describe, as App Store Connect sends them: a last page without
+                    # top-level links, and an attribute newer than the document on every resource.
+                    "omitLastPageLinks": False, "unknownAttributes": False,
                     "backgroundAssetProcessing": "COMPLETE", "backgroundAssetProcessingReads": 1,
                     # App Store Connect's today (YYYY-MM-DD): scheduled prices must start after it, and the Date header
                     # says it. None: the real date.

@@ -80,6 +80,51 @@ struct RoundTripTests {
         let seed = try harness.firstSeed(with: "price:scheduled-some-territories")
         try await harness.roundTrip(try harness.generate(seed: seed))
     }
+
+    /// Answers the document does not describe, as App Store Connect sends them (a product state newer than the
+    /// document, an attribute it does not list, a last page without top-level links): read, reported, never a crash.
+    @Test func answersTheDocumentDoesNotKnowAreReadAndReported() throws {
+        let harness = try Harness(openAPI: nil)
+        try harness.fake.control("POST", "settings", ["omitLastPageLinks": true, "unknownAttributes": true])
+        let generated = try harness.generate(seed: 3)
+        try harness.fake.control("POST", "seed", ["appId": generated.source.id, "inAppPurchases": [[
+            "productId": "com.example.future", "name": "Future", "inAppPurchaseType": "CONSUMABLE", "state": "A_STATE_FROM_THE_FUTURE",
+            "localizations": [["locale": "en-US", "name": "Future", "description": "Newer than the document"]],
+            "prices": [["territory": "USA", "usd": "0.99"]]]]])
+        let folder = TemporaryDirectory()
+        let pull = try iapkit(["asc", "pull", "--bundle-id", generated.source.bundleID, "-o", folder.file("catalog.yaml")],
+                              environment: harness.fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(pull.stderr.contains("A_STATE_FROM_THE_FUTURE"), "\(pull.stderr)")
+        #expect(pull.stderr.contains("without its top-level links"), "\(pull.stderr)")
+        let catalog = try String(contentsOfFile: folder.file("catalog.yaml"), encoding: .utf8)
+        #expect(catalog.contains("productId: com.example.future"))
+        let check = try iapkit(["asc", "plan", folder.file("catalog.yaml"), "--check"], environment: harness.fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    /// The commands as a user runs them: `asc pull`, then `asc plan --check` of what it wrote exits 0, and the
+    /// pulled catalog holds each product's note where pull left something out.
+    @Test func pullThenPlanCheckExitsZero() throws {
+        let harness = try Harness(openAPI: nil)
+        for seed in [try harness.firstSeed(with: "screenshot:awaiting-upload"), try harness.firstSeed(with: "price:scheduled-some-territories"), 7, 21] {
+            let generated = try harness.generate(seed: seed)
+            let folder = TemporaryDirectory()
+            let environment = harness.fake.environment
+            let pull = try iapkit(["asc", "pull", "--bundle-id", generated.source.bundleID, "-o", folder.file("catalog.yaml")],
+                                  environment: environment)
+            #expect(pull.status == 0, "seed \(seed): \(pull.stderr)")
+            let check = try iapkit(["asc", "plan", folder.file("catalog.yaml"), "--check"], environment: environment)
+            #expect(check.status == 0, "seed \(seed): \(check.stdout)\(check.stderr)")
+            let lint = try iapkit(["lint", "catalog", folder.file("catalog.yaml")], environment: environment)
+            #expect(lint.status == 0, "seed \(seed): \(lint.stdout)\(lint.stderr)")
+            if generated.used.values.contains(where: { $0.contains("screenshot:awaiting-upload") }) {
+                #expect(pull.stderr.contains("never finished"), "seed \(seed): \(pull.stderr)")
+                let text = try String(contentsOfFile: folder.file("catalog.yaml"), encoding: .utf8)
+                #expect(text.contains("# iapkit asc pull: its review screenshot was never finished"), "\(text)")
+            }
+        }
+    }
 }
 
 /// Failures of one seed, said as a sentence.
@@ -95,7 +140,8 @@ final class Harness: @unchecked Sendable {
 
     init(openAPI: String?) throws {
         fake = try FakeAppStoreConnect(openAPI: openAPI)
-        try fake.control("POST", "settings", ["today": RoundTripTests.today])
+        // Attributes without a value come as `null`, as App Store Connect sends them.
+        try fake.control("POST", "settings", ["today": RoundTripTests.today, "explicitNulls": true])
         asc = try AppStoreConnectClient(credentials: ASCCredentials(keyID: fake.keyID, issuerID: fake.issuerID,
                                                                     privateKeyPEM: fake.privateKeyPEM),
                                         serverURL: URL(string: fake.url)!)

@@ -30,6 +30,7 @@ class OpenAPIContract:
             raise SystemExit("the OpenAPI document lacks operations: %s" % ", ".join(sorted(missing)))
         _nullable_to_jsonschema(doc)
         _allow_empty_to_one(doc["components"]["schemas"])
+        _allow_null_attributes(doc["components"]["schemas"])
         self.doc = doc
         self.components = doc["components"]
         self.jsonschema = jsonschema
@@ -179,6 +180,18 @@ class OpenAPIContract:
 
 
 EMPTY_TO_ONE_REF = "#/components/schemas/FakeEmptyToOneResponse"
+
+
+def _allow_null_attributes(schemas):
+    """The second allowance (README): App Store Connect answers `null` for an attribute it holds no value for
+    (`reviewNote`, `startDate`, `contentHosting`, ...), though the document types most of them as non-nullable. With
+    the `explicitNulls` setting the fake does the same, so clients are tested against both."""
+    for schema in schemas.values():
+        props = schema.get("properties", {}) if isinstance(schema, dict) else {}
+        if "links" not in props or "attributes" not in props:
+            continue
+        for name, attribute in list(props["attributes"].get("properties", {}).items()):
+            props["attributes"]["properties"][name] = {"anyOf": [attribute, {"type": "null"}]}
 
 
 def _allow_empty_to_one(schemas):

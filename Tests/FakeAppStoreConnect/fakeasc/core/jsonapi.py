@@ -31,9 +31,12 @@ class Documents:
         at most `limit` of them, with `meta.paging` {total, limit} so a client can tell the list was cut; empty
         to-one ones `"data": null` — and the records they link are added to `sink` (for the top-level included)."""
         out = {"type": rec["type"], "id": rec["id"]}
-        attrs = {k: v for k, v in rec.get("attributes", {}).items() if v is not None}
+        explicit = self.settings.get("explicitNulls")
+        attrs = {k: v for k, v in rec.get("attributes", {}).items() if v is not None or explicit}
         if "_shown" in rec:
             attrs["assetDeliveryState"] = rec["_shown"]
+        if self.settings.get("unknownAttributes") and rec["type"] != "territories":
+            attrs["attributeNewerThanTheDocument"] = {"since": "a later API version"}
         if attrs or rec["type"] != "territories":
             out["attributes"] = attrs
         rels = {}

@@ -195,4 +195,49 @@ import Testing
         let unreadable = try Self.plan(project, ["--replay", broken], environment: Self.noCredentials)
         #expect(unreadable.status == 2 && unreadable.stderr.contains("broken.jsonl:3: not a JSON object"), "\(unreadable.stderr)")
     }
+
+    /// Retries are traced as they happened and replayed in their order; a push's trace keeps its JSON bodies but of
+    /// each upload only the size and digest (checked against the screenshots with Python's hashlib), and no signed
+    /// upload address.
+    @Test func retriesReplayInOrderAndUploadsLeaveOnlyTheirDigest() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try Self.project()
+        try fake.control("POST", "faults", [
+            ["method": "GET", "pathPattern": "/", "status": 429, "count": 2, "retryAfter": 0, "when": "before", "afterNthMatch": 2],
+            ["method": "GET", "pathPattern": "^/v1/territories", "status": 503, "count": 1, "when": "before"],
+        ])
+        let live = try Self.plan(project, ["--trace", project.file("plan.jsonl")], environment: fake.environment)
+        #expect(live.status == 0, "\(live.stderr)")
+        let trace = try String(contentsOfFile: project.file("plan.jsonl"), encoding: .utf8)
+        #expect(trace.components(separatedBy: #""status":429"#).count - 1 == 2)
+        #expect(trace.components(separatedBy: #""status":503"#).count - 1 == 1)
+        let replayed = try Self.plan(project, ["--replay", project.file("plan.jsonl")], environment: Self.noCredentials)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == live.stdout)
+        try fake.control("POST", "faults", [[String: Any]]())
+
+        let push = try AscSyncTests.push(fake, project.file("catalog.yaml"), extra: ["--trace", project.file("push.jsonl")])
+        #expect(push.status == 0, "\(push.stderr)")
+        try Self.checkHoldsNoSecret(project.file("push.jsonl"), keyPEM: fake.privateKeyPEM)
+        let uploads = try python("""
+            import hashlib, json, os, sys
+            shots = {hashlib.sha256(open(os.path.join(sys.argv[2], name), "rb").read()).hexdigest()
+                     for name in os.listdir(sys.argv[2])}
+            uploads = writes = 0
+            for line in open(sys.argv[1], encoding="utf-8"):
+                entry = json.loads(line)
+                if entry["operation"] == "upload":
+                    body = entry["requestBody"]
+                    assert body["omitted"] == "upload" and body["sha256"] in shots, body
+                    assert "?" not in entry["url"] and entry["query"] in (None, "<redacted>"), entry["url"]
+                    uploads += 1
+                elif entry["method"] in ("POST", "PATCH"):
+                    assert "data" in entry["requestBody"]["json"], entry["path"]
+                    writes += 1
+            print(uploads, writes)
+            """, [project.file("push.jsonl"), project.file("review")])
+        let counts = uploads.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(counts.count == 2 && counts[0] >= 6 && counts[1] > 20, "\(uploads)")
+    }
 }

@@ -69,7 +69,8 @@ let package = Package(
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ], exclude: ["openapi-generator-config.yaml"]),
-        // The App Store Connect client: credentials, JWTs, retries, errors, pagination, uploads. No catalog knowledge.
+        // The App Store Connect client: credentials, JWTs, retries, errors, pagination, uploads, traces and replay.
+        // No catalog knowledge.
         .target(name: "AppStoreConnect", dependencies: [
             "IAPCore", "AppStoreConnectAPI",
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

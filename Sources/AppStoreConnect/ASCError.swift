@@ -27,6 +27,8 @@ public enum ASCError: Error, Sendable, Equatable, CustomStringConvertible {
     case unexpectedResponse(operation: String, status: Int?, reason: String)
     /// The task was cancelled while waiting for an answer or a retry.
     case cancelled
+    /// A trace could not be written, or a replayed trace holds no answer to a request (`--trace`, `--replay`).
+    case trace(String)
 
     public var description: String {
         switch self {
@@ -49,6 +51,8 @@ public enum ASCError: Error, Sendable, Equatable, CustomStringConvertible {
             return "unexpected answer to \(operation)\(statusText): \(reason)"
         case .cancelled:
             return "cancelled"
+        case let .trace(reason):
+            return reason
         }
     }
 

@@ -17,23 +17,57 @@ import NIOHTTP1
 extension AppStoreConnectClient {
     /// Downloads an asset App Store Connect links to (a review screenshot's image), without the API token: asset
     /// URLs belong to Apple's content delivery, not to the API. At most `limit` bytes are read.
+    /// A trace keeps the image's size and digest, not its bytes; replay answers with a short text in their place.
     public func download(_ url: URL, limit: Int = 50_000_000) async throws(ASCError) -> Data {
+        if let replay {
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+            let exchange = try replay.answer(method: "GET", path: components?.percentEncodedPath ?? url.path,
+                                             query: components?.percentEncodedQuery)
+            let data: Data
+            do { data = try replay.response(to: exchange).1 ?? Data() } catch {
+                throw .transport(String(describing: error))
+            }
+            try check(status: exchange.status ?? 0, url: url)
+            try trace?.record(exchange)
+            return data
+        }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
+        let started = Date()
+        let timer = ContinuousClock()
+        let start = timer.now
         do {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             let body = try await response.body.collect(upTo: limit)
-            guard (200..<300).contains(Int(response.status.code)) else {
-                throw ASCError.unexpectedResponse(operation: "download \(url.lastPathComponent)", status: Int(response.status.code),
-                                                  reason: "the asset could not be downloaded")
-            }
-            return Data(buffer: body)
+            let data = Data(buffer: body)
+            try record(url, started: started, milliseconds: ASCTraceExchange.milliseconds(timer.now - start),
+                       status: Int(response.status.code), error: nil,
+                       headers: response.headers.map { ($0.name, $0.value) }, data: data)
+            try check(status: Int(response.status.code), url: url)
+            return data
         } catch let error as ASCError {
             throw error
         } catch is CancellationError {
             throw .cancelled
         } catch {
-            throw .transport(String(describing: error))
+            let reason = ASCRedaction.redact(String(describing: error))
+            try record(url, started: started, milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: nil,
+                       error: reason, headers: [], data: nil)
+            throw .transport(reason)
         }
+    }
+
+    private func check(status: Int, url: URL) throws(ASCError) {
+        guard (200..<300).contains(status) else {
+            throw ASCError.unexpectedResponse(operation: "download \(url.lastPathComponent)", status: status,
+                                              reason: "the asset could not be downloaded")
+        }
+    }
+
+    private func record(_ url: URL, started: Date, milliseconds: Double, status: Int?, error: String?,
+                        headers: [(name: String, value: String)], data: Data?) throws(ASCError) {
+        try trace?.record(.storage(operation: "download", method: "GET", url: url, started: started,
+                                   milliseconds: milliseconds, status: status, error: error, requestHeaders: [],
+                                   uploaded: nil, responseHeaders: headers, received: data))
     }
 }

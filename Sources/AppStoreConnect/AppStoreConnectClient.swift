@@ -48,6 +48,10 @@ public struct AppStoreConnectClient: Sendable {
     public let serverURL: URL
     public let tokens: ASCTokenProvider
     public let retryPolicy: ASCRetryPolicy
+    /// Where every exchange is written (`--trace`), if anywhere.
+    public let trace: ASCTrace?
+    /// The trace that answers instead of App Store Connect (`--replay`), if any.
+    public let replay: ASCReplay?
     private let clock: ASCClock
     private let httpClient: HTTPClient
     private let rateLimitRecorder = ASCRateLimitRecorder()
@@ -60,27 +64,31 @@ public struct AppStoreConnectClient: Sendable {
     ///   - serverURL: the host root (a trailing slash is ignored); a path prefix is kept.
     ///   - timeout: the longest one HTTP exchange may take.
     ///   - httpClient: the connection pool; the shared one by default, which needs no shutdown.
+    ///   - trace: records every exchange, uploads and downloads included.
     public init(credentials: ASCCredentials, serverURL: URL = defaultServerURL, retryPolicy: ASCRetryPolicy = .default,
                 clock: ASCClock = .system, timeout: Duration = .seconds(60),
-                httpClient: HTTPClient = .shared) throws(ASCError) {
+                httpClient: HTTPClient = .shared, trace: ASCTrace? = nil) throws(ASCError) {
         let tokens = try ASCTokenProvider(credentials: credentials, now: clock.now)
         let seconds = Int64(ASCTokenProvider.seconds(timeout).rounded(.up))
         let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .seconds(seconds)))
         self.init(tokens: tokens, serverURL: serverURL, retryPolicy: retryPolicy, clock: clock, transport: transport,
-                  httpClient: httpClient)
+                  httpClient: httpClient, trace: trace)
     }
 
     /// A client over any transport; tests pass one that answers in-process.
     public init(tokens: ASCTokenProvider, serverURL: URL = defaultServerURL, retryPolicy: ASCRetryPolicy = .default,
-                clock: ASCClock = .system, transport: any ClientTransport, httpClient: HTTPClient = .shared) {
+                clock: ASCClock = .system, transport: any ClientTransport, httpClient: HTTPClient = .shared,
+                trace: ASCTrace? = nil, replay: ASCReplay? = nil) {
         let serverURL = Self.hostRoot(serverURL)
+        self.trace = trace
+        self.replay = replay
         self.serverURL = serverURL
         self.tokens = tokens
         self.retryPolicy = retryPolicy
         self.clock = clock
         self.httpClient = httpClient
         // Outermost first: errors see the final answer; retries wrap authentication, so every attempt is signed.
-        let middlewares: [any ClientMiddleware] = [
+        var middlewares: [any ClientMiddleware] = [
             ASCErrorMiddleware(),
             ASCResponseRepairMiddleware(),
             ASCEmptyToOneMiddleware(),
@@ -89,6 +97,7 @@ public struct AppStoreConnectClient: Sendable {
                                serverDate: serverDateRecorder),
             ASCAuthenticationMiddleware(tokens: tokens),
         ]
+        if let trace { middlewares.append(ASCTraceMiddleware(trace: trace)) }
         self.client = Client(serverURL: serverURL, configuration: .init(dateTranscoder: ASCDateTranscoder()),
                              transport: transport, middlewares: middlewares)
     }
@@ -163,6 +172,7 @@ public struct AppStoreConnectClient: Sendable {
     /// retried like the API's idempotent writes.
     public func upload(_ data: Data, to url: URL, method: String = "PUT",
                        headers: [(name: String, value: String)] = []) async throws(ASCError) {
+        if replay != nil { throw .trace("replay answers reads only: an upload would change App Store Connect") }
         var attempt = 1
         var waited = Duration.zero
         let httpMethod = HTTPRequest.Method(method) ?? .put
@@ -171,22 +181,36 @@ public struct AppStoreConnectClient: Sendable {
             request.method = HTTPMethod(rawValue: method)
             for header in headers { request.headers.add(name: header.name, value: header.value) }
             request.body = .bytes(ByteBuffer(bytes: data))
-            let status: Int?
+            var status: Int?
             var retryAfter: Duration?
             var errorItems: [ASCErrorItem] = []
             var failure = ""
+            let started = Date()
+            let timer = ContinuousClock()
+            let start = timer.now
             do {
                 let response = try await httpClient.execute(request, timeout: .seconds(300))
                 let body = try await response.body.collect(upTo: ASCResponseBody.errorBodyLimit)
                 status = Int(response.status.code)
+                try trace?.record(.storage(operation: "upload", method: method, url: url, started: started,
+                                           milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: status,
+                                           error: nil, requestHeaders: headers, uploaded: data,
+                                           responseHeaders: response.headers.map { ($0.name, $0.value) },
+                                           received: Data(buffer: body)))
                 if (200..<300).contains(Int(response.status.code)) { return }
                 retryAfter = ASCRetryAfter.parse(response.headers.first(name: "Retry-After"), now: clock.now())
                 errorItems = ASCErrorItem.parse(errorDocument: Data(buffer: body))
             } catch is CancellationError {
                 throw .cancelled
+            } catch let error as ASCError {
+                throw error
             } catch {
                 status = nil
                 failure = ASCRedaction.redact(String(describing: error))
+                try trace?.record(.storage(operation: "upload", method: method, url: url, started: started,
+                                           milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: nil,
+                                           error: failure, requestHeaders: headers, uploaded: data, responseHeaders: [],
+                                           received: nil))
             }
             let decision = retryPolicy.decide(method: httpMethod, status: status, attempt: attempt, waited: waited,
                                               retryAfter: retryAfter, jitter: clock.jitter())

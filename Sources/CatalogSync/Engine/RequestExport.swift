@@ -80,7 +80,7 @@ struct RecordingTransport: ClientTransport {
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         // `${ref}` placeholders stand in ids; the client percent-encodes them in paths.
-        let path = Self.percentDecoded(String((request.path ?? "").prefix { $0 != "?" }))
+        let path = ASCPercentEncoding.decode(String((request.path ?? "").prefix { $0 != "?" }))
         var document: JSONValue?
         var type = "resources"
         var id = "recorded"
@@ -109,21 +109,5 @@ struct RecordingTransport: ClientTransport {
             let refusal = #"{"errors":[{"status":"404","code":"NOT_FOUND","title":"export asc reads nothing","detail":"export asc plans against an app with no products"}]}"#
             return (HTTPResponse(status: .notFound, headerFields: headers), HTTPBody(refusal))
         }
-    }
-
-    /// `%7B` -> `{`: the client percent-encodes the `${ref}` placeholders that stand in ids in paths.
-    static func percentDecoded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

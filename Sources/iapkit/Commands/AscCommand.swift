@@ -23,6 +23,8 @@ struct AscCommand: ParsableCommand {
         discussion: """
             Credentials (every asc command): --key-id, --issuer-id, --private-key PATH, or the environment
             ASC_KEY_ID, ASC_ISSUER_ID, and ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY (the PEM text).
+            --trace FILE records every request and answer for a bug report (no token, key or upload bytes);
+            --replay FILE runs pull, plan or prices against such a trace, without credentials or network.
 
             Examples:
               iapkit asc plan
@@ -31,6 +33,8 @@ struct AscCommand: ParsableCommand {
               iapkit asc pull -o catalog.yaml
               iapkit asc prices --format csv -o prices.csv
               iapkit asc submit --yes
+              iapkit asc pull -o catalog.yaml --trace pull.jsonl
+              iapkit asc plan --replay plan.jsonl
             """,
         subcommands: [Pull.self, PlanCommand.self, Push.self, Prices.self, Submit.self]
     )
@@ -54,6 +58,26 @@ struct AscCommand: ParsableCommand {
 
         @Option(help: "How many products are read from App Store Connect at once.")
         var concurrency: Int = 4
+
+        @Option(help: ArgumentHelp("Write every request and answer to this file, for a bug report: no token, key or upload bytes.",
+                                   valueName: "file"))
+        var trace: String?
+
+        @Option(help: "The trace's format: jsonl (a JSON object per line) or har (opens in browsers' developer tools).")
+        var traceFormat: TraceFormat = .jsonl
+
+        @Option(help: ArgumentHelp("Answer from a trace written by --trace instead of App Store Connect (pull, plan, prices); "
+                                   + "needs no credentials.", valueName: "file"))
+        var replay: String?
+
+        enum TraceFormat: String, ExpressibleByArgument, CaseIterable { case jsonl, har }
+
+        /// Writes have nothing to replay: a trace can only answer what was read.
+        func refuseReplay(_ command: String) throws {
+            if replay != nil {
+                throw IAPKitError.invalidArgument("\(command) writes to App Store Connect; --replay answers reads from a trace and cannot write")
+            }
+        }
 
         func credentials() throws -> ASCCredentials {
             let environment = ProcessInfo.processInfo.environment
@@ -82,19 +106,38 @@ struct AscCommand: ParsableCommand {
             }
         }
 
+        /// The client for the command: App Store Connect, or the `--replay` trace; recording into `--trace`.
         func client() throws -> AppStoreConnectClient {
-            let credentials = try credentials()
-            let text = apiURL ?? ProcessInfo.processInfo.environment["ASC_API_URL"]
-            var server = AppStoreConnectClient.defaultServerURL
-            if let text {
-                guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
-                    throw IAPKitError.invalidArgument("--api-url \(text) is not an http(s) URL")
+            do {
+                if let replay {
+                    if let trace, Path.standardized(trace) == Path.standardized(replay) {
+                        throw IAPKitError.invalidArgument("--trace \(trace) would overwrite the trace --replay reads; give another file")
+                    }
+                    let answers = try ASCReplay(path: replay)
+                    return try AppStoreConnectClient(replaying: answers, trace: openTrace())
                 }
-                server = url
-            }
-            do { return try AppStoreConnectClient(credentials: credentials, serverURL: server) } catch {
+                // The credentials are checked before the trace file is created, so a refusal leaves no empty trace.
+                let credentials = try credentials()
+                let server = try serverURL()
+                return try AppStoreConnectClient(credentials: credentials, serverURL: server, trace: openTrace())
+            } catch let error as ASCError {
                 throw IAPKitError.invalidArgument(error.description)
             }
+        }
+
+        private func openTrace() throws(ASCError) -> ASCTrace? {
+            guard let trace else { return nil }
+            return try ASCTrace(path: trace, format: traceFormat == .har ? .har : .jsonl, version: IAPKitCommand.version)
+        }
+
+        private func serverURL() throws -> URL {
+            guard let text = apiURL ?? ProcessInfo.processInfo.environment["ASC_API_URL"] else {
+                return AppStoreConnectClient.defaultServerURL
+            }
+            guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                throw IAPKitError.invalidArgument("--api-url \(text) is not an http(s) URL")
+            }
+            return url
         }
 
         /// The app by `--app-id`, or found from its bundle ID.
@@ -201,6 +244,7 @@ struct AscCommand: ParsableCommand {
         @OptionGroup var connection: Connection
 
         func run() async throws {
+            try connection.refuseReplay("push")
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: true)
             let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
             AscCommand.reportTolerated(asc)
@@ -286,6 +330,10 @@ struct AscCommand: ParsableCommand {
             let result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
             AscCommand.reportTolerated(asc)
             result.notes.forEach(Terminal.warning)
+            if let replayed = asc.replay, replayed.placeholderCount > 0 {
+                Terminal.warning("\(Format.count(replayed.placeholderCount, "review screenshot")) written from the trace "
+                    + "hold a placeholder: a trace keeps no image bytes")
+            }
             let header = "# yaml-language-server: $schema=catalog.schema.json\n# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
             try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct), to: output)
             Terminal.writeError("wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n")

@@ -45,6 +45,7 @@ extension AscCommand {
         @OptionGroup var connection: Connection
 
         func run() async throws {
+            try connection.refuseReplay("submit")
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: false)
             let asc = try connection.client()
             let reader = StoreReader(asc: asc, concurrency: connection.concurrency)

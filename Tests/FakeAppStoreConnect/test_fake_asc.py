@@ -18,6 +18,7 @@ sys.path.insert(0, HERE)
 
 from selftest.cases_background_assets import BackgroundAssetCases  # noqa: E402
 from selftest.cases_core import CoreCases  # noqa: E402
+from selftest.cases_generator import GeneratorCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
 from selftest.cases_prices import PriceCases  # noqa: E402
 from selftest.cases_products import ProductCases  # noqa: E402
@@ -28,7 +29,7 @@ from selftest.reference import OPENAPI  # noqa: E402
 
 
 class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
-               BackgroundAssetCases, FakeTestCase):
+               BackgroundAssetCases, GeneratorCases, FakeTestCase):
     pass
 
 

@@ -38,7 +38,7 @@ CLASSES = [
     "intro:none", "intro:free-trial", "intro:paid-some-territories",
     "promotional", "offer-code",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
-    "reviewNote:null", "localizations:several",
+    "reviewNote:null", "reviewNote:text", "localizations:several",
 ]
 
 

@@ -32,6 +32,14 @@ enum WinBackOfferKind: ProductResourceKind {
                 periods: attributes.periodCount ?? 1, priceCents: prices.0, planType: attributes.targetSubscriptionPlanType?.rawValue)
             winBack.territoryPrices = prices.1
             product.record.winBackOffers.append(winBack)
+            // The catalog holds none of the eligibility: an offer with other than push's own is not fully managed.
+            let lapsed = attributes.customerEligibilityTimeSinceLastSubscribedInMonths
+            if attributes.customerEligibilityPaidSubscriptionDurationInMonths.map({ $0 != WinBackDefaults.paidMonths }) == true
+                || lapsed.map({ $0.minimum != WinBackDefaults.lapsedMonths.lowerBound || $0.maximum != WinBackDefaults.lapsedMonths.upperBound }) == true
+                || attributes.priority.map({ $0 != .normal }) == true || attributes.endDate != nil {
+                product.notes.append(StoreNote(resource: "winBackOffer", managed: false,
+                                               text: "win-back offer \(offerID) has customer eligibility, priority or an end date the catalog does not hold yet"))
+            }
         }
     }
 

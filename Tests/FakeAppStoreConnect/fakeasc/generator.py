@@ -12,7 +12,7 @@ import random
 import struct
 import zlib
 
-from .reference import FREE_POINT, TERRITORY_CODES, USD_POINTS, price_point_id, ref
+from .reference import FREE_POINT, USD_POINTS, price_point_id, ref
 from .resources.screenshots import reserve_upload
 from .resources.versions import VERSION_TYPES
 
@@ -123,7 +123,7 @@ class Generating:
         kind = rnd.choice(["everywhere", "everywhere", "some", "some+new", "none"])
         classes.append("availability:" + kind)
         if kind == "everywhere":
-            return kind, list(TERRITORY_CODES)
+            return kind, list(self.territory_codes())
         if kind == "none":
             return kind, []
         return kind, sorted(rnd.sample(PALETTE, rnd.randint(1, 4)))
@@ -207,7 +207,7 @@ class Generating:
         """Prices the subscription; answers the territories priced today."""
         kinds = ["none", "base", "base", "base+territories", "some-territories", "scheduled",
                  "started+scheduled", "scheduled-some-territories", "scheduled-back-to-equalized"]
-        if sold and len(sold) < len(TERRITORY_CODES):
+        if sold and len(sold) < len(self.territory_codes()):
             kinds.append("priced-beyond-availability")
         kind = rnd.choice(kinds)
         classes.append("price:" + kind)
@@ -219,9 +219,9 @@ class Generating:
         if kind == "some-territories":
             territories = sorted(rnd.sample([t for t in PALETTE if t != "USA"], rnd.randint(1, 3)))
         elif kind == "priced-beyond-availability" or not sold:
-            territories = list(TERRITORY_CODES)
+            territories = list(self.territory_codes())
         else:
-            territories = sold if "USA" in sold or rnd.random() < 0.5 else list(TERRITORY_CODES)
+            territories = sold if "USA" in sold or rnd.random() < 0.5 else list(self.territory_codes())
         overrides = {}
         if kind in ("base+territories", "scheduled-back-to-equalized"):
             for territory in rnd.sample([t for t in territories if t != "USA"], min(2, len(territories) - 1)):

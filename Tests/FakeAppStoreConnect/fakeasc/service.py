@@ -14,6 +14,7 @@ from .core.jsonapi import Documents
 from .core.ratelimit import RateBudget
 from .core.requestlog import RequestLog
 from .core.store import Store
+from .territories import CODES as TERRITORY_CODES
 from .generator import Generating
 from .managed import ManagedView
 from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
@@ -45,6 +46,9 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     # Answers the document does not describe, as App Store Connect sends them: a last page without
                     # top-level links, and an attribute newer than the document on every resource.
                     "omitLastPageLinks": False, "unknownAttributes": False,
+                    # The storefronts App Store Connect sells in (territory codes); None: all of them. Tests that need
+                    # many round trips and not every territory set a few.
+                    "storefronts": None,
                     "backgroundAssetProcessing": "COMPLETE", "backgroundAssetProcessingReads": 1,
                     # App Store Connect's today (YYYY-MM-DD): scheduled prices must start after it, and the Date header
                     # says it. None: the real date.
@@ -89,6 +93,11 @@ class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Price
             # Committed screenshots' bytes, served at their imageAsset URL (App Store Connect's CDN renders the
             # template; the fake serves the original file).
             self.assets = {}
+
+    def territory_codes(self):
+        """The storefronts this fake sells in: every territory, or the `storefronts` setting."""
+        chosen = self.settings.get("storefronts")
+        return [t for t in TERRITORY_CODES if t in chosen] if chosen else TERRITORY_CODES
 
     def settings_view(self):
         """The settings as the control API shows them; `rateRemaining` is the --key-id's remaining budget."""

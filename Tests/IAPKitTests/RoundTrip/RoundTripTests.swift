@@ -20,6 +20,10 @@ import Testing
 struct RoundTripTests {
     /// A fixed App Store Connect today, so a seed builds the same dates on every run.
     static let today = "2031-03-01"
+    /// The generator's palette and twenty more, among them storefronts priced in whole numbers and in euros.
+    static let storefronts = ["USA", "FRA", "GBR", "IND", "JPN", "BRA", "DEU", "CAN", "AUS", "MEX", "ALB", "ARE", "BHR", "CHE",
+                              "CHN", "CZE", "EGY", "ESP", "HUN", "IDN", "ITA", "KOR", "NER", "NOR", "POL", "SLB", "TJK", "TUR",
+                              "VNM", "ZAF"]
 
     static var seeds: [Int] {
         let environment = ProcessInfo.processInfo.environment
@@ -59,6 +63,8 @@ struct RoundTripTests {
         if ProcessInfo.processInfo.environment["IAPKIT_ROUNDTRIP_STATS"] != nil,
            let log = try harness.fake.control("GET", "requests") as? [String: Any], let counts = log["byOperation"] as? [String: Int] {
             print(counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: "\n"))
+            let statuses = ((log["requests"] as? [[String: Any]]) ?? []).map { "\($0["status"] ?? "")" }
+            print(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))
         }
         let failed = failures.count
         #expect(failed == 0, "\(failed) of \(Self.seeds.count) seeds failed:\n\(failures.prefix(10).joined(separator: "\n\n"))")
@@ -140,8 +146,10 @@ final class Harness: @unchecked Sendable {
 
     init(openAPI: String?) throws {
         fake = try FakeAppStoreConnect(openAPI: openAPI)
-        // Attributes without a value come as `null`, as App Store Connect sends them.
-        try fake.control("POST", "settings", ["today": RoundTripTests.today, "explicitNulls": true])
+        // Attributes without a value come as `null`, as App Store Connect sends them. Thirty storefronts, not 175:
+        // "everywhere" is every storefront the fake has, and the round trip is about the mapping, not the count.
+        try fake.control("POST", "settings", ["today": RoundTripTests.today, "explicitNulls": true,
+                                              "storefronts": RoundTripTests.storefronts])
         asc = try AppStoreConnectClient(credentials: ASCCredentials(keyID: fake.keyID, issuerID: fake.issuerID,
                                                                     privateKeyPEM: fake.privateKeyPEM),
                                         serverURL: URL(string: fake.url)!)

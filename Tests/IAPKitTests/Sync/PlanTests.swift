@@ -48,6 +48,26 @@ import Testing
         return snapshot
     }
 
+    /// What App Store Connect holds and the catalog cannot say makes the product not fully managed: a `?` line with
+    /// what was left out, never "unchanged"; a note that only explains (the catalog still says it all) does not.
+    @Test func aProductTheCatalogCannotFullyHoldIsShownAsNotFullyManaged() throws {
+        let (catalog, desired) = try Self.examples()
+        let live = Self.live(desired) { snapshot in
+            snapshot.groups[0].subscriptions[0].notes = [
+                StoreNote(resource: "winBackOffer", managed: false, text: "win-back offer back has an end date the catalog does not hold yet"),
+                StoreNote(resource: "subscriptionAppStoreReviewScreenshot", managed: true, text: "its review screenshot was never finished"),
+            ]
+        }
+        let plan = Planner(catalog: catalog, desired: desired).plan(against: live)
+        let partial = plan.changes.filter { $0.detail == "not fully managed" }
+        #expect(partial.count == 1)
+        #expect(partial.first?.action == .unmanaged && partial.first?.resource == "winBackOffer")
+        #expect(partial.first?.productID == desired.groups[0].subscriptions[0].productID)
+        let text = PlanReport.text(plan)
+        #expect(text.contains("? winBackOffer \(desired.groups[0].subscriptions[0].productID) [not fully managed]"), "\(text)")
+        #expect(plan.count(.create) + plan.count(.update) + plan.count(.refused) == 0)
+    }
+
     @Test func theExamplesPlannedAgainstAnEmptyApp() throws {
         let (catalog, desired) = try Self.examples()
         let plan = Planner(catalog: catalog, desired: desired).plan(against: StoreSnapshot(app: Self.app, territories: Territories.all))

@@ -6,6 +6,7 @@ import json
 import time
 
 from .auth import load_public_key
+from ..territories import CURRENCY
 
 
 def _count(minimum):
@@ -37,7 +38,10 @@ SETTING_CHECKS = {
     "rateLimit": _count(0), "rateRemaining": _count(0), "rateLimitRemaining": _count(0),
     "rateLimitWindowSeconds": _number(0, exclusive=True), "autoCreateVersions": _flag,
     "assetProcessingReads": _count(0), "strictOfferRules": _flag, "emptyToOne": lambda v: v in ("null", "404"),
-    "firstPriceByPostFails": _flag, "explicitNulls": _flag, "omitLastPageLinks": _flag, "unknownAttributes": _flag, "latencyMs": lambda v: _number(0)(v) and v <= 60000,
+    "firstPriceByPostFails": _flag, "explicitNulls": _flag, "omitLastPageLinks": _flag,
+    "unknownAttributes": _flag,
+    "storefronts": lambda v: v is None or (isinstance(v, list) and "USA" in v and all(t in CURRENCY for t in v)),
+    "latencyMs": lambda v: _number(0)(v) and v <= 60000,
     "today": lambda v: v is None or _is_day(v),
     "backgroundAssetProcessing": lambda v: v in ("COMPLETE", "FAILED"), "backgroundAssetProcessingReads": _count(0),
 }

@@ -28,6 +28,9 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "FakeAppStoreConnect/1"
     timeout = 60  # an idle keep-alive connection is closed after this, so no connection thread lives forever
+    # Headers and body go out in two writes: without TCP_NODELAY the body waits for the client's delayed ACK of the
+    # headers, 40 ms on every answer of a kept-alive connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):  # quiet: the request log is at /__fake/requests
         pass

@@ -14,7 +14,8 @@ class Apps:
         return 200, self.page(self.filtered(apps, c.q), c.q, c.path)
 
     def get_territories(self, c):
-        return 200, self.page(list(self.store.res["territories"].values()), c.q, c.path)
+        codes = set(self.territory_codes())
+        return 200, self.page([t for t in self.store.res["territories"].values() if t["id"] in codes], c.q, c.path)
 
     def get_app_iaps(self, c):
         app = self.store.need("apps", c.id)

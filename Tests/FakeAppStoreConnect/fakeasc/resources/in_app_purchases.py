@@ -1,7 +1,7 @@
 """In-app purchases (v2) with their availability and price schedule."""
 
 from ..core.errors import entity_error, not_found
-from ..reference import CURRENCY, FREE_POINT, TERRITORY_CODES, decode_price_point, price_point_id, ref
+from ..reference import CURRENCY, FREE_POINT, decode_price_point, price_point_id, ref
 
 ROUTES = [
     ("GET", "/v2/inAppPurchases/{id}/inAppPurchaseAvailability",
@@ -119,7 +119,7 @@ class InAppPurchases:
         manual = self.store.kid_recs(schedule, "manualPrices")
         base = schedule["rels"]["baseTerritory"]["data"]["id"]
         by_hand = {self.territory_of(p) for p in manual}
-        territories = [t for t in TERRITORY_CODES if t not in by_hand]
+        territories = [t for t in self.territory_codes() if t not in by_hand]
         if "filter[territory]" in c.q:
             wanted = set(c.q["filter[territory]"].split(","))
             territories = [t for t in territories if t in wanted]

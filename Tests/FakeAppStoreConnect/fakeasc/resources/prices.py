@@ -4,7 +4,7 @@ prices."""
 import datetime
 
 from ..core.errors import ApiError, entity_error, not_found, parameter_error
-from ..reference import CURRENCY, FREE_POINT, TERRITORY_CODES, USD_POINTS, Points, decode_price_point, ref
+from ..reference import CURRENCY, FREE_POINT, USD_POINTS, Points, decode_price_point, ref
 
 ROUTES = [
     ("GET", "/v2/inAppPurchases/{id}/pricePoints", "inAppPurchasesV2_pricePoints_getToManyRelated", "get_price_points"),
@@ -25,20 +25,20 @@ class Prices:
         else:
             owner, type_ = self.store.need("subscriptions", c.id), "subscriptionPricePoints"
             numbers = [n for n, _ in USD_POINTS if n != FREE_POINT]  # subscriptions can't be free
-        territories = TERRITORY_CODES
+        territories = self.territory_codes()
         if "filter[territory]" in c.q:
             wanted = set(c.q["filter[territory]"].split(","))
             unknown = wanted - set(CURRENCY)
             if unknown:
                 raise parameter_error("unknown territory %s" % ", ".join(sorted(unknown)), "filter[territory]")
-            territories = [t for t in TERRITORY_CODES if t in wanted]
+            territories = [t for t in self.territory_codes() if t in wanted]
         return 200, self.page(Points(type_, owner["id"], territories, numbers), c.q, c.path)
 
     def get_equalizations(self, c):
         d = decode_price_point(c.id)
         if d is None or self.store.get("subscriptions", d["s"]) is None:
             raise not_found("There is no subscription price point with id '%s'" % c.id)
-        territories = [t for t in TERRITORY_CODES if t != d["t"]]
+        territories = [t for t in self.territory_codes() if t != d["t"]]
         if "filter[territory]" in c.q:
             wanted = set(c.q["filter[territory]"].split(","))
             territories = [t for t in territories if t in wanted]

@@ -112,7 +112,7 @@ class Rules:
     def territories_of(self, data, name):
         ids = self.rel_ids(data, name)
         for i, t in enumerate(ids):
-            if t not in CURRENCY:
+            if t not in CURRENCY or t not in self.territory_codes():
                 raise not_found("There is no territory '%s'" % t, "/data/relationships/%s/data/%d" % (name, i))
         if len(set(ids)) != len(ids):
             raise entity_error("ENTITY_ERROR.RELATIONSHIP.INVALID", "A territory is listed twice",

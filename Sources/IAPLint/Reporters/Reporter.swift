@@ -24,6 +24,8 @@ public struct ReportContext: Sendable {
     public var productIDs: [String]
     /// The file linted, for reports that need one even without findings.
     public var subject: String
+    /// Rules of the command beyond lint's own (`localizations import`'s), for reports that list every rule.
+    public var extraRules: [(id: String, summary: String)] = []
 
     public init(toolVersion: String, products: Int, productIDs: [String], subject: String) {
         self.toolVersion = toolVersion

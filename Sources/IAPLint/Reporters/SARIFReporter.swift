@@ -6,7 +6,7 @@ public struct SARIFReporter: Reporter {
     public init() {}
 
     public func report(_ findings: [Finding], context: ReportContext) -> String {
-        let rules = RuleRegistry.all
+        let rules = RuleRegistry.all + context.extraRules
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let descriptors: [JSONValue] = rules.map { rule in
             .object([

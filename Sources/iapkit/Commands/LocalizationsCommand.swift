@@ -135,8 +135,10 @@ struct LocalizationsCommand: ParsableCommand {
                     : "\(catalog): \(change); check it with `iapkit lint catalog \(catalog)`, then `iapkit asc plan`"
             }
             defer { Terminal.writeError(summary + "\n") }
-            try options.finish(result.findings, context: ReportContext(
-                toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: translationFiles.joined(separator: " ")))
+            var context = ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [],
+                                        subject: translationFiles.joined(separator: " "))
+            context.extraRules = TranslationImporter.rules
+            try options.finish(result.findings, context: context)
         }
     }
 }

@@ -12,7 +12,7 @@ import random
 import struct
 import zlib
 
-from .reference import FREE_POINT, USD_POINTS, price_point_id, ref
+from .reference import FREE_POINT, USD_POINTS, decode_price_point, price_point_id, ref
 from .resources.screenshots import reserve_upload
 from .resources.versions import VERSION_TYPES
 
@@ -36,7 +36,7 @@ CLASSES = [
     "price:scheduled", "price:started+scheduled", "price:scheduled-some-territories",
     "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
     "intro:none", "intro:free-trial", "intro:paid-some-territories",
-    "promotional", "offer-code",
+    "promotional", "promotional:paid", "offer-code", "win-back",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
     "reviewNote:null", "reviewNote:text", "localizations:several",
 ]
@@ -266,21 +266,67 @@ class Generating:
             for territory in priced:
                 self.generate_intro(sub, territory, "FREE_TRIAL", "ONE_WEEK", 1, None)
         elif kind == "paid-some-territories":
+            # A discount on every price the territory has, today's and scheduled ones: two periods at a lower point.
+            lowest = self.lowest_numbers(sub)
             for territory in sorted(rnd.sample(priced, min(len(priced), rnd.randint(1, 3)))):
-                point = price_point_id(sub["id"], territory, rnd.choice(PAID_POINTS[:20]))
-                self.generate_intro(sub, territory, "PAY_UP_FRONT", "ONE_MONTH", 1, point)
+                cheaper = [n for n in PAID_POINTS if n < lowest.get(territory, 0)]
+                if cheaper:
+                    point = price_point_id(sub["id"], territory, rnd.choice(cheaper))
+                    self.generate_intro(sub, territory, "PAY_AS_YOU_GO", period, 2, point)
         if rnd.random() < 0.3:
             classes.append("promotional")
-            offer = self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
+            self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
                 "name": "Come back", "offerCode": "comeback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
                 "duration": "ONE_MONTH", "numberOfPeriods": 1}, [(t, None) for t in priced])
-            del offer
+        current = self.current_numbers(sub)
+        cheaper = [n for n in PAID_POINTS if n < self.lowest_numbers(sub).get("USA", 0)]
+        if cheaper and rnd.random() < 0.3:
+            # Pay as you go at a USD discount, equalized, with one territory at a price of its own.
+            classes.append("promotional:paid")
+            number = rnd.choice(cheaper)
+            followers = [t for t in priced if current.get(t) == current["USA"]]
+            own = rnd.choice(followers) if len(followers) > 1 and rnd.random() < 0.5 else None
+            prices = [(t, price_point_id(sub["id"], t, min(cheaper) if t == own and t != "USA" else number))
+                      for t in priced]
+            self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
+                "name": "Half price", "offerCode": "half%d" % rnd.randint(1, 99), "offerMode": "PAY_AS_YOU_GO",
+                "duration": period, "numberOfPeriods": 2}, prices)
+        if rnd.random() < 0.2:
+            classes.append("win-back")
+            self.commit_priced_offer(sub, "winBackOffers", {
+                "referenceName": "Welcome back", "offerId": "winback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
+                "duration": "ONE_MONTH", "periodCount": 1,
+                # What iapkit pushes: the eligibility the catalog does not hold yet (README).
+                "customerEligibilityPaidSubscriptionDurationInMonths": 1,
+                "customerEligibilityTimeSinceLastSubscribedInMonths": {"minimum": 1, "maximum": 24},
+                "startDate": self.today(), "priority": "NORMAL"}, [(t, None) for t in priced])
         if rnd.random() < 0.2:
             classes.append("offer-code")
             self.commit_priced_offer(sub, "subscriptionOfferCodes", {
                 "name": "Spring %d" % rnd.randint(1, 99), "customerEligibilities": ["NEW"],
                 "offerEligibility": "STACK_WITH_INTRO_OFFERS", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH",
                 "numberOfPeriods": 1}, [(t, None) for t in priced])
+
+    def lowest_numbers(self, sub):
+        """Each territory's lowest price point number, today's and scheduled ones (the standard plan's)."""
+        lowest = {}
+        for p in self.store.kid_recs(sub, "prices"):
+            number = int(decode_price_point(p["rels"]["subscriptionPricePoint"]["data"]["id"])["p"])
+            territory = self.territory_of(p)
+            lowest[territory] = min(number, lowest.get(territory, number))
+        return lowest
+
+    def current_numbers(self, sub):
+        """Each territory's price point number in force today (the standard plan's)."""
+        today, latest = self.today(), {}
+        for p in self.store.kid_recs(sub, "prices"):
+            start = p["attributes"].get("startDate")
+            if start and start > today:
+                continue
+            territory = self.territory_of(p)
+            if territory not in latest or (start or "") >= (latest[territory][0] or ""):
+                latest[territory] = (start, int(decode_price_point(p["rels"]["subscriptionPricePoint"]["data"]["id"])["p"]))
+        return {t: n for t, (_, n) in latest.items()}
 
     def generate_intro(self, sub, territory, mode, duration, periods, point):
         self.commit_intro_offer(sub, {"territory": territory, "point": point, "attributes": {

@@ -181,6 +181,19 @@ struct LocalizationsTests {
         #expect(first?["rule"] as? String == "translation-length", "\(result.stdout)")
         #expect(first?["line"] as? Int == 2 && first?["column"] as? Int == 68, "\(result.stdout)")
         #expect(Self.bytes(catalog) == before)
+
+        // SARIF lists the import's rules beside lint's, and each result points at its rule.
+        let report = dir.file("import.sarif")
+        #expect(try iapkit("localizations", "import", sheet, catalog, "--format", "sarif", "-o", report).status == 1)
+        let checked = try python("""
+            import json, sys
+            run = json.load(open(sys.argv[1]))["runs"][0]
+            rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+            result = run["results"][0]
+            assert rules[result["ruleIndex"]] == result["ruleId"] == "translation-length", (result, rules[-5:])
+            print("ok")
+            """, [report])
+        #expect(checked.contains("ok"))
     }
 
     /// The edit keeps each list and mapping in its own style: block or flow, comments and quoting as they were.

@@ -5,7 +5,7 @@ import IAPCore
 public enum CatalogKeys {
     public static let root = ["schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
                               "appPolicies", "storeKit", "assetPacks"]
-    public static let app = ["bundleId", "primaryLocale", "platforms"]
+    public static let app = ["bundleId", "appId", "primaryLocale", "platforms"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
                                  "priceChanges", "familySharable", "localizations", "review", "hostedContent",
                                  "availability"]
@@ -42,6 +42,7 @@ extension NodeReader {
         if let app = try object.object("app", what: "`app`", allowed: CatalogKeys.app) {
             catalog.app = App(bundleID: app.string("bundleId", required: true),
                               primaryLocale: app.string("primaryLocale", required: true))
+            catalog.app.appID = app.string("appId")
             if app.node("platforms") != nil {
                 catalog.app.platforms = try app.list("platforms") { node, path throws(IAPKitError) in
                     try count()

@@ -15,6 +15,7 @@ public enum CatalogYAMLWriter {
         out.key("app")
         out.beginMapping()
         out.pair("bundleId", catalog.app.bundleID)
+        out.pair("appId", ifPresent: catalog.app.appID)
         out.pair("primaryLocale", catalog.app.primaryLocale)
         out.endMapping()
         if !catalog.retiredProductIDs.isEmpty {

@@ -1,6 +1,8 @@
 /// The app the catalog is for.
 public struct App: Sendable, Hashable {
     public var bundleID: String?
+    /// App Store Connect's id for the app (`appId`), when the catalog names it; found from the bundle ID otherwise.
+    public var appID: String?
     public var primaryLocale: String?
     /// The platforms the app ships on (`iOS`, `macOS`, `tvOS`, `visionOS`); iOS alone when absent.
     public var platforms: [Located<String>]?

@@ -59,18 +59,6 @@ struct AscPushReportTests {
         #expect(try fake.writeCount() == 0)
     }
 
-    @Test func anUnreachableServerIsOneSentence() throws {
-        let fake = try FakeAppStoreConnect()
-        let project = try AscSyncTests.project()
-        var environment = fake.environment
-        // Port 9 (discard) on loopback: nothing listens there.
-        environment["ASC_API_URL"] = "http://127.0.0.1:9"
-        let plan = try iapkit(["asc", "plan", project.file("catalog.yaml")], environment: environment)
-        #expect(plan.status == 2)
-        #expect(plan.stderr == "error: finding the app com.example.fruitstand: could not reach App Store Connect: connection refused\n",
-                "\(plan.stderr)")
-    }
-
     @Test func pullFindsTheAppFromTheCatalogBesideIt() throws {
         let fake = try FakeAppStoreConnect()
         let appID = try fake.addApp(bundleID: Self.bundleID)

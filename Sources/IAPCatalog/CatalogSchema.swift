@@ -26,7 +26,7 @@ public enum CatalogKeys {
     public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
     public static let appPolicies = ["eula", "policies"]
     public static let policy = ["locale", "text", "url"]
-    public static let storeKit = ["storefront", "locale"]
+    public static let storeKit = ["storefront", "locale", "formatVersion"]
     public static let availability = ["territories", "availableInNewTerritories"]
     public static let priceChange = ["startDate", "price", "territoryPrices", "existingSubscribers"]
     /// Keys only an auto-renewable subscription has; on a product the offer and billing-plan rules report them.
@@ -79,6 +79,7 @@ extension NodeReader {
         if let settings = try object.object("storeKit", what: "`storeKit`", allowed: CatalogKeys.storeKit) {
             catalog.storeKit = StoreKitSettings(path: settings.path, storefront: settings.string("storefront"),
                                                 locale: settings.string("locale"))
+            catalog.storeKit?.formatVersion = settings.string("formatVersion")
             settings.finish()
         }
         catalog.assetPacks = try object.list("assetPacks") { node, path throws(IAPKitError) in try readAssetPack(node, path: path) }

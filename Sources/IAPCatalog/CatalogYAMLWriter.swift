@@ -46,11 +46,12 @@ public enum CatalogYAMLWriter {
             }
             out.endMapping()
         }
-        if let settings = catalog.storeKit, settings.storefront != nil || settings.locale != nil {
+        if let settings = catalog.storeKit, settings.storefront != nil || settings.locale != nil || settings.formatVersion != nil {
             out.key("storeKit")
             out.beginMapping()
             out.pair("storefront", ifPresent: settings.storefront)
             out.pair("locale", ifPresent: settings.locale)
+            out.pair("formatVersion", ifPresent: settings.formatVersion)
             out.endMapping()
         }
         out.endMapping()

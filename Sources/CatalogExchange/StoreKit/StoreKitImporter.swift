@@ -160,8 +160,12 @@ public struct StoreKitImporter: Sendable {
             catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? Self.placeholderBundleID, primaryLocale: primary)
             catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
             let storeKitLocale = simulatorLocale == primary ? nil : simulatorLocale
-            if foreignStorefront != nil || storeKitLocale != nil {
+            // Export writes the file's own format again; 1.0 and 1.1, which iapkit does not write, become its default.
+            let version = "\(major).\(minor)"
+            let formatVersion = version == "4.0" || ["1.0", "1.1"].contains(version) ? nil : version
+            if foreignStorefront != nil || storeKitLocale != nil || formatVersion != nil {
                 catalog.storeKit = StoreKitSettings(path: .root, storefront: foreignStorefront, locale: storeKitLocale)
+                catalog.storeKit?.formatVersion = formatVersion
             }
             if let policiesValue = root["appPolicies"] {
                 let policiesObject = try object(policiesValue, "$.appPolicies")

@@ -46,6 +46,9 @@ public struct StoreKitSettings: Sendable, Hashable {
     public var storefront: String?
     /// Locale the simulator's store uses; the primary locale when absent.
     public var locale: String?
+    /// The StoreKit configuration format `export storekit` writes when not told (`3.0`): the version of the file the
+    /// catalog was imported from, so a team's Xcode keeps the format it opens.
+    public var formatVersion: String?
     public init(path: CatalogPath, storefront: String? = nil, locale: String? = nil) {
         self.path = path
         self.storefront = storefront

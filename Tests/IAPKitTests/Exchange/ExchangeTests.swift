@@ -207,6 +207,20 @@ enum StoreKitRoundTrip {
         #expect(shown == "6 68\n")
     }
 
+    @Test func exportKeepsTheImportedFormatVersionUnlessTold() throws {
+        let dir = TemporaryDirectory()
+        let catalog = dir.file("catalog.yaml")
+        #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v3.0.storekit", "-o", catalog).status == 0)
+        #expect(try String(contentsOfFile: catalog, encoding: .utf8).contains("formatVersion: \"3.0\""))
+        let kept = try iapkit("export", "storekit", catalog)
+        #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("kept.storekit", kept.stdout)) == "3.0")
+        let told = try iapkit("export", "storekit", catalog, "--format-version", "5.0")
+        #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("told.storekit", told.stdout)) == "5.0")
+        // A 1.x file, which iapkit does not write, leaves the default (4.0) and no setting.
+        #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v1.1.storekit", "-o", catalog, "--force").status == 0)
+        #expect(!(try String(contentsOfFile: catalog, encoding: .utf8)).contains("formatVersion"))
+    }
+
     static let validateYAML = """
         import json, sys, yaml, jsonschema
         jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(yaml.safe_load(open(sys.argv[1])))

@@ -42,9 +42,10 @@ struct LintCommand: ParsableCommand {
         func reportingUnreadableInput(_ context: ReportContext, _ lint: () throws -> Void) throws {
             do { try lint() } catch let error as IAPKitError {
                 guard let finding = UnreadableInputRule.finding(for: error) else { throw error }
-                // The terminal or CI log says it too when the report goes elsewhere or is not meant for reading.
-                if format != .text || output != nil { Terminal.error(error.description) }
-                try write([finding], context: context)
+                // Standard error always says it, as for every input iapkit cannot read; the report says it in its
+                // format, unless it is the same plain line on the same terminal.
+                Terminal.error(error.description)
+                if format != .text || output != nil { try write([finding], context: context) }
                 throw ExitCode(2)
             }
         }

@@ -48,12 +48,15 @@ import Testing
         #expect(read == "unreadable-input nowhere.yaml\n")
     }
 
-    @Test func textStaysOneLine() throws {
+    @Test func textStaysOneLineOnStandardError() throws {
         let dir = TemporaryDirectory()
         dir.write("catalog.yaml", Self.yaml)
         let result = try iapkit("lint", "catalog", "catalog.yaml", in: dir.path)
         #expect(result.status == 2)
-        #expect(result.stdout.hasPrefix("catalog.yaml:4:"), "\(result.stdout)")
-        #expect(result.stderr.isEmpty, "printed once, not twice: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: catalog.yaml:4:"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "printed once, not twice: \(result.stdout)")
+        // Written to a file, the text report holds it too.
+        #expect(try iapkit("lint", "catalog", "catalog.yaml", "-o", "lint.txt", in: dir.path).status == 2)
+        #expect(try String(contentsOfFile: dir.file("lint.txt"), encoding: .utf8).hasPrefix("catalog.yaml:4:"))
     }
 }

@@ -121,7 +121,7 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                                     retryAfter: nil, jitter: clock.jitter())
                     : .stop(.notRetryable)
                 guard case let .retry(after) = decision else {
-                    throw ASCError.transport(ASCRedaction.redact(String(describing: cause)))
+                    throw ASCError.transport(describing: cause)
                 }
                 delay = after
             }

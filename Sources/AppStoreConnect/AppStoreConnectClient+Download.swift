@@ -50,7 +50,7 @@ extension AppStoreConnectClient {
         } catch is CancellationError {
             throw .cancelled
         } catch {
-            let reason = ASCRedaction.redact(String(describing: error))
+            let reason = ASCRedaction.redact(ASCError.plainReason(error))
             try record(url, started: started, milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: nil,
                        error: reason, headers: [], data: nil)
             throw .transport(reason)
@@ -69,5 +69,32 @@ extension AppStoreConnectClient {
         try trace?.record(.storage(operation: "download", method: "GET", url: url, started: started,
                                    milliseconds: milliseconds, status: status, error: error, requestHeaders: [],
                                    uploaded: nil, responseHeaders: headers, received: data))
+    }
+}
+
+extension ASCError {
+    /// A failure that got no answer, said in one plain clause ("connection refused", "the connection timed out")
+    /// rather than the HTTP stack's nested descriptions; redacted like every message.
+    static func transport(describing error: any Error) -> ASCError {
+        .transport(ASCRedaction.redact(plainReason(error)))
+    }
+
+    static func plainReason(_ error: any Error) -> String {
+        if let io = error as? IOError { return lowercasingFirst(String(cString: strerror(io.errnoCode))) }
+        if let client = error as? HTTPClientError {
+            if client == .connectTimeout { return "the connection timed out" }
+            if client == .readTimeout { return "no answer in time" }
+            if client == .remoteConnectionClosed { return "the server closed the connection" }
+        }
+        // Whatever else: its description without the errno tail the stack appends.
+        let text = String(describing: error)
+        let parts = text.split(separator: "(errno: ", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return text }
+        return parts.dropLast().joined(separator: "(errno: ").trimmingSpaces()
+    }
+
+    private static func lowercasingFirst(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.lowercased() + text.dropFirst()
     }
 }

@@ -156,7 +156,7 @@ public struct AppStoreConnectClient: Sendable {
         do {
             while let page = try await iterator.next() { result.append(page) }
         } catch {
-            throw error as? ASCError ?? .transport(ASCRedaction.redact(String(describing: error)))
+            throw error as? ASCError ?? .transport(describing: error)
         }
         return result
     }

@@ -56,6 +56,8 @@ public enum CatalogLoader {
         }
         var catalog = Catalog(file: file, schemaVersion: nil)
         catalog.document = document
+        // libyaml drops comments; the few that accept findings are found in the text itself.
+        catalog.disableComments = bytes.withUnsafeBytes { DisableComment.scan($0.bindMemory(to: UInt8.self)) }
         let reader = NodeReader(catalog: catalog, document: document, consumer: findings)
         try reader.readCatalog(root, into: &catalog)
         catalog.sheetLocations = reader.sheetLocations

@@ -5,7 +5,7 @@ import IAPCore
 public enum CatalogKeys {
     public static let root = ["schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
                               "appPolicies", "storeKit", "assetPacks"]
-    public static let app = ["bundleId", "primaryLocale", "platforms"]
+    public static let app = ["bundleId", "appId", "primaryLocale", "platforms"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
                                  "priceChanges", "familySharable", "localizations", "review", "hostedContent",
                                  "availability", "baseTerritory"]
@@ -27,7 +27,7 @@ public enum CatalogKeys {
     public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
     public static let appPolicies = ["eula", "policies"]
     public static let policy = ["locale", "text", "url"]
-    public static let storeKit = ["storefront", "locale"]
+    public static let storeKit = ["storefront", "locale", "formatVersion"]
     public static let availability = ["territories", "availableInNewTerritories"]
     public static let priceChange = ["startDate", "price", "territoryPrices", "existingSubscribers"]
     /// Keys only an auto-renewable subscription has; on a product the offer and billing-plan rules report them.
@@ -43,6 +43,7 @@ extension NodeReader {
         if let app = try object.object("app", what: "`app`", allowed: CatalogKeys.app) {
             catalog.app = App(bundleID: app.string("bundleId", required: true),
                               primaryLocale: app.string("primaryLocale", required: true))
+            catalog.app.appID = app.string("appId")
             if app.node("platforms") != nil {
                 catalog.app.platforms = try app.list("platforms") { node, path throws(IAPKitError) in
                     try count()
@@ -79,6 +80,7 @@ extension NodeReader {
         if let settings = try object.object("storeKit", what: "`storeKit`", allowed: CatalogKeys.storeKit) {
             catalog.storeKit = StoreKitSettings(path: settings.path, storefront: settings.string("storefront"),
                                                 locale: settings.string("locale"))
+            catalog.storeKit?.formatVersion = settings.string("formatVersion")
             settings.finish()
         }
         catalog.assetPacks = try object.list("assetPacks") { node, path throws(IAPKitError) in try readAssetPack(node, path: path) }

@@ -36,6 +36,7 @@ public enum CatalogYAMLWriter {
         out.key("app")
         out.beginMapping()
         out.pair("bundleId", catalog.app.bundleID)
+        out.pair("appId", ifPresent: catalog.app.appID)
         out.pair("primaryLocale", catalog.app.primaryLocale)
         out.endMapping()
         if !catalog.retiredProductIDs.isEmpty {
@@ -66,11 +67,12 @@ public enum CatalogYAMLWriter {
             }
             out.endMapping()
         }
-        if let settings = catalog.storeKit, settings.storefront != nil || settings.locale != nil {
+        if let settings = catalog.storeKit, settings.storefront != nil || settings.locale != nil || settings.formatVersion != nil {
             out.key("storeKit")
             out.beginMapping()
             out.pair("storefront", ifPresent: settings.storefront)
             out.pair("locale", ifPresent: settings.locale)
+            out.pair("formatVersion", ifPresent: settings.formatVersion)
             out.endMapping()
         }
         out.endMapping()

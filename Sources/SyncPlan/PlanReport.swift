@@ -32,7 +32,7 @@ public enum PlanReport {
 
     public static func summaryLine(_ plan: Plan) -> String {
         "Plan: \(plan.count(.create)) to create, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged, "
-            + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged; \(plan.operations.count) operations."
+            + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged; \(Format.count(plan.operations.count, "operation"))."
     }
 
     public static func json(_ plan: Plan, limit: Int? = nil, remaining: Int? = nil) -> JSONValue {
@@ -80,6 +80,7 @@ public enum PlanReport {
     static func quote(_ value: String?) -> String {
         guard let value else { return "(none)" }
         let short = value.count > 60 ? String(value.prefix(57)) + "..." : value
-        return "\"\(short.replacingAll("\n", with: "\\n"))\""
+        // Backslashes and inner quotes escaped, so a value holding `"` still reads as one quoted value.
+        return "\"\(short.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"").replacingAll("\n", with: "\\n"))\""
     }
 }

@@ -12,6 +12,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import IAPCatalog
 import IAPCore
 
 @main
@@ -30,9 +31,32 @@ struct IAPKitCommand: AsyncParsableCommand {
                       PackageCommand.self, ExportCommand.self, ImportCommand.self, LocalizationsCommand.self, AscCommand.self]
     )
 
+    /// "`lnt` is not an iapkit command; did you mean `lint`?" for a word close to a subcommand's name, where a
+    /// command takes only subcommands (not `lint`, whose default subcommand takes a file).
+    static func mistypedSubcommand(_ arguments: [String]) -> String? {
+        var command: any ParsableCommand.Type = IAPKitCommand.self
+        var path = "iapkit"
+        for word in arguments {
+            let configuration = command.configuration
+            guard !word.hasPrefix("-"), !configuration.subcommands.isEmpty, configuration.defaultSubcommand == nil else { return nil }
+            let names = configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName }
+            guard let index = names.firstIndex(of: word) else {
+                guard word != "help", let nearest = Suggestions.nearest(to: word, in: names) else { return nil }
+                return "`\(word)` is not an \(path) command; did you mean `\(path) \(nearest)`?"
+            }
+            command = configuration.subcommands[index]
+            path += " " + word
+        }
+        return nil
+    }
+
     /// Runs a command and turns every failure into a message on stderr and exit code 2; the library never exits.
     static func main() async {
         Terminal.prepareProcess()
+        if let typo = mistypedSubcommand(Array(CommandLine.arguments.dropFirst())) {
+            Terminal.error(typo)
+            Terminal.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? AsyncParsableCommand {

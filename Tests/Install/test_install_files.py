@@ -7,8 +7,10 @@
   `run:` block through `bash -n`, and the action's shell (scripts/dist/action.sh) run for real: resolving a
   version, installing a release archive from a local folder (checksum checked, a bad one refused), and running
   lint with annotations and SARIF against a stand-in binary that records its arguments.
-- The README's CI example as a workflow: three jobs using the action (lint on pull requests, `asc plan --check`
-  nightly, `asc push --yes` on the release branch).
+- The README's CI example as a workflow: lint on pull requests, `asc plan --check` nightly, packaging then
+  `asc push --yes` on the release branch in a protected environment and a concurrency group, the API key only on
+  the steps that need it; its shell run for real (Apple's packaging tool fetched from a stand-in store and checked,
+  each action step through the action's script against a stand-in release).
 - .pre-commit-hooks.yaml against pre-commit's manifest rules (and pre-commit's own loader when installed), and
   its `files` pattern against the paths it must and must not match.
 - Dockerfile: a Swift build stage, a slim Debian runtime stage with the runtime libraries, entry point iapkit,
@@ -265,16 +267,86 @@ def check_readme_ci_example():
     for name, job in jobs.items():
         for step in job.get("steps", []):
             if re.match(r"[\w-]+/iapkit@v\d", str(step.get("uses", ""))):
-                commands[name] = (job.get("if", ""), step.get("with", {}).get("command", "lint catalog"), step)
-    check("README CI example: three jobs use the iapkit action", len(commands) == 3, list(jobs))
-    found = {c for _, c, _ in commands.values()}
-    check("README CI example: lint, `asc plan --check`, `asc push --yes`",
-          any(c.startswith("lint catalog") for c in found) and "asc plan --check" in found and "asc push --yes" in found,
-          found)
-    conditions = " ".join(i for i, _, _ in commands.values())
+                commands.setdefault(name, []).append(step.get("with", {}).get("command", "lint catalog"))
+    check("README CI example: lint, `asc plan --check`, then package and `asc push --yes`",
+          commands.get("lint", [""])[0].startswith("lint catalog") and commands.get("drift") == ["asc plan --check"]
+          and commands.get("push", [""])[0].startswith("package --catalog") and commands.get("push", [])[-1:] == ["asc push --yes"],
+          commands)
+    conditions = " ".join(job.get("if", "") for job in jobs.values())
     check("README CI example: on pull requests, nightly, and on the release branch",
           "pull_request" in conditions and "schedule" in conditions and "refs/heads/release" in conditions
           and "schedule" in workflow["on"] and "release" in json.dumps(workflow["on"].get("push", {})), conditions)
+    push = jobs.get("push", {})
+    check("README CI example: push runs in a protected environment and a concurrency group that queues",
+          bool(push.get("environment")) and push.get("concurrency", {}).get("group")
+          and push.get("concurrency", {}).get("cancel-in-progress") is False, push)
+    key_steps = [step for job in jobs.values() for step in job.get("steps", []) if "ASC_PRIVATE_KEY" in json.dumps(step)]
+    check("README CI example: the API key reaches only the asc steps, never a whole job",
+          all("ASC_PRIVATE_KEY" not in json.dumps(job.get("env", {})) for job in jobs.values())
+          and [s["with"]["command"] for s in key_steps] == ["asc plan --check", "asc push --yes"], key_steps)
+    for job, step, script in run_blocks(workflow):
+        ok, err = bash_syntax(script)
+        check("README CI example: `%s` parses in bash" % step, ok, err)
+    run_readme_ci_shell(workflow)
+
+
+def run_readme_ci_shell(workflow):
+    """The push job's shell as a runner would run it: the packaging tool fetched from a stand-in store and checked,
+    then each action step through the action's own script against a stand-in release."""
+    work = tempfile.mkdtemp(prefix="iapkit-readme-ci-")
+    try:
+        steps = workflow["jobs"]["push"]["steps"]
+        fetch = [s for s in steps if "run" in s and "ba-package" in s["run"]]
+        if not check("README CI example: a step fetches Apple's ba-package", len(fetch) == 1):
+            return
+        store = os.path.join(work, "store")
+        os.makedirs(store)
+        tool = os.path.join(store, "ba-package")
+        open(tool, "w").write("#!/bin/sh\necho stand-in\n")
+        digest = hashlib.sha256(open(tool, "rb").read()).hexdigest()
+        runner_temp = os.path.join(work, "runner-temp")
+        os.makedirs(runner_temp)
+        github_env = os.path.join(work, "github-env")
+
+        def fetch_tool(sha):
+            open(github_env, "w").close()
+            env = {"PATH": os.environ["PATH"], "HOME": work, "RUNNER_TEMP": runner_temp, "GITHUB_ENV": github_env,
+                   "BA_PACKAGE_URL": "file://" + tool, "BA_PACKAGE_SHA256": sha, "TOOLS_TOKEN": "token"}
+            return subprocess.run(["bash", "-e", "-c", fetch[0]["run"]], env=env, capture_output=True, text=True, cwd=work)
+
+        done = fetch_tool(digest)
+        fetched = os.path.join(runner_temp, "ba-package")
+        check("README CI example: ba-package is fetched, checked and named for iapkit", done.returncode == 0
+              and os.access(fetched, os.X_OK) and open(github_env).read() == "IAPKIT_BA_PACKAGE=%s\n" % fetched,
+              done.stderr)
+        done = fetch_tool("0" * 64)
+        check("README CI example: a ba-package that is not the recorded one fails the step",
+              done.returncode != 0 and open(github_env).read() == "", done.stderr)
+
+        releases = os.path.join(work, "releases")
+        os.makedirs(releases)
+        fake_release(releases, "9.8.7", action_platform())
+        binary = os.path.join(releases, "stage", "iapkit-9.8.7-%s" % action_platform(), "bin", "iapkit")
+        log = os.path.join(work, "calls.log")
+        project = os.path.join(work, "project")
+        os.makedirs(project)
+        expected = []
+        for step in steps:
+            if not re.match(r"[\w-]+/iapkit@v\d", str(step.get("uses", ""))):
+                continue
+            command = step["with"]["command"]
+            expected.append(command)
+            output = os.path.join(work, "output")
+            open(output, "w").close()
+            env = {"PATH": os.environ["PATH"], "HOME": work, "GITHUB_OUTPUT": output, "IAPKIT_BIN": binary,
+                   "FAKE_IAPKIT_LOG": log, "INPUT_COMMAND": command, "INPUT_WORKING_DIRECTORY": project,
+                   "INPUT_ANNOTATIONS": "true", "INPUT_SARIF": ""}
+            subprocess.run(["bash", os.path.join(ROOT, "scripts", "dist", "action.sh"), "run"], env=env,
+                           capture_output=True, text=True, cwd=work)
+        calls = open(log).read().splitlines() if os.path.exists(log) else []
+        check("README CI example: the push job packages, then pushes", calls == expected, calls)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 # -------------------------------------------------------------------------------------------------- pre-commit

@@ -28,6 +28,7 @@ public struct StoreKitExporter: Sendable {
 
     /// The configuration as UTF-8 bytes, ready to write.
     public func exportBytes(_ catalog: Catalog) -> [UInt8] {
+        let catalog = Self.inStorefrontCurrency(catalog)
         var out = XcodeJSONWriter(capacity: 4096 + catalog.products.count * 1024)
         out.beginObject()
         if version.major >= 4 { appPolicies(catalog, into: &out) }
@@ -67,6 +68,46 @@ public struct StoreKitExporter: Sendable {
             out.endObject()
         }
         out.endArray()
+    }
+
+    /// Xcode's simulator shows one storefront, in its currency: where the catalog prices that territory by hand (as
+    /// `import storekit` does for a file of another storefront), its price stands in for the USD one.
+    static func inStorefrontCurrency(_ catalog: Catalog) -> Catalog {
+        guard let storefront = catalog.storeKit?.storefront, storefront != "USA" else { return catalog }
+        func local(_ price: Price?, _ territoryPrices: [TerritoryPrice]) -> Price? {
+            territoryPrices.first { $0.territory == storefront }?.price ?? price
+        }
+        func offer(_ offer: Offer) -> Offer {
+            var offer = offer
+            offer.price = local(offer.price, offer.territoryPrices)
+            return offer
+        }
+        func offers(_ introductory: inout Offer?, _ promotional: inout [Offer], _ codes: inout [Offer], _ winBack: inout [Offer]) {
+            introductory = introductory.map(offer)
+            promotional = promotional.map(offer)
+            codes = codes.map(offer)
+            winBack = winBack.map(offer)
+        }
+        func product(_ product: Product) -> Product {
+            var product = product
+            product.price = local(product.price, product.territoryPrices)
+            offers(&product.introductoryOffer, &product.promotionalOffers, &product.offerCodes, &product.winBackOffers)
+            product.billingPlans = product.billingPlans.map { plan in
+                var plan = plan
+                plan.price = local(plan.price, plan.territoryPrices)
+                offers(&plan.introductoryOffer, &plan.promotionalOffers, &plan.offerCodes, &plan.winBackOffers)
+                return plan
+            }
+            return product
+        }
+        var converted = catalog
+        converted.products = catalog.products.map(product)
+        converted.subscriptionGroups = catalog.subscriptionGroups.map { group in
+            var group = group
+            group.subscriptions = group.subscriptions.map(product)
+            return group
+        }
+        return converted
     }
 
     /// The price as the catalog writes it (an imported price comes back unchanged), else the legacy tier's.

@@ -49,6 +49,10 @@ public struct StoreKitImporter: Sendable {
     struct Reader {
         let file: String
         var notes: [String] = []
+        /// The simulator storefront when it is not the USA: Xcode writes prices in its currency, so they become that
+        /// territory's prices, never the catalog's USD `price`.
+        var foreignStorefront: String?
+        var territoryPricedProducts: [String] = []
 
         init(file: String) { self.file = file }
 
@@ -107,6 +111,12 @@ public struct StoreKitImporter: Sendable {
                 throw fail("$.version", "format version \(major).\(minor) is not one iapkit reads (1.0 to 5.0)")
             }
             var catalog = Catalog(file: "catalog.yaml")
+            // Settings first: the storefront says which currency every price below is in.
+            let settings = try root["settings"].map { settings throws(IAPKitError) in try object(settings, "$.settings") }
+            let storefront = try string(settings?["_storefront"], "$.settings._storefront", optional: true)
+            let settingsLocale = try string(settings?["_locale"], "$.settings._locale", optional: true)
+            let appID = try string(settings?["_applicationInternalID"], "$.settings._applicationInternalID", optional: true)
+            if let storefront, storefront != "USA" { foreignStorefront = storefront }
             var products: [Product] = []
             for (key, type) in [("products", ProductType?.none), ("nonRenewingSubscriptions", .nonRenewingSubscription)] {
                 for (index, item) in try array(root[key], "$.\(key)", optional: key != "products").enumerated() {
@@ -120,11 +130,18 @@ public struct StoreKitImporter: Sendable {
             }
             catalog.subscriptionGroups = groups
 
-            let settings = try root["settings"].map { settings throws(IAPKitError) in try object(settings, "$.settings") }
-            let storefront = try string(settings?["_storefront"], "$.settings._storefront", optional: true)
-            let settingsLocale = try string(settings?["_locale"], "$.settings._locale", optional: true)
-            let dropped = (settings?.keys ?? []).filter { !["_storefront", "_locale", "_timeRate"].contains($0) }
-            if !dropped.isEmpty { notes.append("simulator settings not kept (set them in Xcode): \(dropped.sorted().joined(separator: ", "))") }
+            let carried: Set<String> = ["_storefront", "_locale", "_applicationInternalID"]
+            let dropped = (settings?.keys ?? []).filter { !carried.contains($0) }
+            if !dropped.isEmpty {
+                notes.append("simulator settings not carried into the catalog (set them in Xcode's StoreKit configuration editor): "
+                    + dropped.sorted().joined(separator: ", "))
+            }
+            if let foreignStorefront, !territoryPricedProducts.isEmpty {
+                let currency = Storefronts.currencies[foreignStorefront].map { "in \($0), " } ?? ""
+                notes.append("prices are \(currency)the currency of the simulator storefront \(foreignStorefront): they became "
+                    + "\(foreignStorefront) territory prices (`territoryPrices`), not USD; set each product's USD `price` ("
+                    + territoryPricedProducts.map { "`\($0)`" }.joined(separator: ", ") + ")")
+            }
             if root["subscriptionOffersKeyPair"] != nil {
                 notes.append("subscriptionOffersKeyPair dropped: a signing key does not belong in a reviewed catalog")
             }
@@ -135,10 +152,20 @@ public struct StoreKitImporter: Sendable {
             let mostCommon = counts.keys.sorted { a, b in
                 counts[a]! != counts[b]! ? counts[a]! > counts[b]! : (a == "en-US") != (b == "en-US") ? a == "en-US" : a < b
             }.first
-            let primary = settingsLocale.flatMap { StoreKitLocale.catalog(fromStoreKit: $0) } ?? mostCommon ?? "en-US"
-            catalog.app = App(bundleID: bundleID ?? inferBundleID(catalog.allProducts.compactMap(\.productID)), primaryLocale: primary)
-            if storefront != nil && storefront != "USA" || settingsLocale.flatMap({ StoreKitLocale.catalog(fromStoreKit: $0) }) != primary {
-                catalog.storeKit = StoreKitSettings(path: .root, storefront: storefront == "USA" ? nil : storefront, locale: nil)
+            // The primary locale is the language the products are written in; the simulator's `_locale` is only the
+            // language its store sheet shows, kept as `storeKit.locale` when it differs.
+            let simulatorLocale = settingsLocale.flatMap { StoreKitLocale.catalog(fromStoreKit: $0) }
+            let primary = mostCommon ?? simulatorLocale ?? "en-US"
+            let guessedBundleID = inferBundleID(catalog.allProducts.compactMap(\.productID))
+            catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? Self.placeholderBundleID, primaryLocale: primary)
+            catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
+            let storeKitLocale = simulatorLocale == primary ? nil : simulatorLocale
+            // Export writes the file's own format again; 1.0 and 1.1, which iapkit does not write, become its default.
+            let version = "\(major).\(minor)"
+            let formatVersion = version == "4.0" || ["1.0", "1.1"].contains(version) ? nil : version
+            if foreignStorefront != nil || storeKitLocale != nil || formatVersion != nil {
+                catalog.storeKit = StoreKitSettings(path: .root, storefront: foreignStorefront, locale: storeKitLocale)
+                catalog.storeKit?.formatVersion = formatVersion
             }
             if let policiesValue = root["appPolicies"] {
                 let policiesObject = try object(policiesValue, "$.appPolicies")
@@ -157,19 +184,40 @@ public struct StoreKitImporter: Sendable {
                     catalog.appPolicies = AppPolicies(path: .root, eula: (eula ?? "").isEmpty ? nil : eula, policies: policies)
                 }
             }
-            if bundleID == nil {
-                notes.append("bundle ID guessed as `\(catalog.app.bundleID ?? "")` from the product IDs; pass --bundle-id to set it")
+            if bundleID == nil, let guessedBundleID {
+                notes.append("bundle ID guessed as `\(guessedBundleID)` from the product IDs; pass --bundle-id to set it")
+            } else if bundleID == nil {
+                notes.append("bundle ID set to the placeholder `\(Self.placeholderBundleID)`: the product IDs share no prefix; "
+                    + "pass --bundle-id with the app's bundle ID")
             }
             return Result(catalog: catalog, notes: notes)
         }
 
-        func inferBundleID(_ ids: [String]) -> String {
+        static let placeholderBundleID = "com.example.app"
+
+        /// The product IDs' common prefix of at least two components, nil when they share none.
+        func inferBundleID(_ ids: [String]) -> String? {
             let split = ids.map { $0.split(separator: ".").map(String.init) }
-            guard var prefix = split.first.map({ Array($0.dropLast()) }) else { return "com.example.app" }
+            guard var prefix = split.first.map({ Array($0.dropLast()) }) else { return nil }
             for parts in split.dropFirst() {
                 while !prefix.isEmpty && !(parts.count > prefix.count && Array(parts.prefix(prefix.count)) == prefix) { prefix.removeLast() }
             }
-            return prefix.count >= 2 ? prefix.joined(separator: ".") : "com.example.app"
+            return prefix.count >= 2 ? prefix.joined(separator: ".") : nil
+        }
+
+        /// Places a price Xcode wrote in the storefront's currency: the USD `price` in the USA, else the storefront
+        /// territory's own price. Free is free in every currency.
+        mutating func place(_ read: Price?, owner: String, price: inout Price?, territoryPrices: inout [TerritoryPrice]) {
+            guard let read else { return }
+            guard let territory = foreignStorefront, read.cents != 0 else { price = read; return }
+            territoryPrices.append(TerritoryPrice(path: .root, territory: territory, price: read))
+            if territoryPricedProducts.last != owner { territoryPricedProducts.append(owner) }
+        }
+
+        /// The product's own price as the file wrote it, in the storefront's currency.
+        func storefrontPrice(of product: Product) -> String? {
+            guard let territory = foreignStorefront else { return product.price?.text }
+            return product.territoryPrices.first { $0.territory == territory }?.price?.text ?? product.price?.text
         }
 
         mutating func readLocalizations(_ value: JSONNode?, path: String, owner: String, group: Bool) throws(IAPKitError) -> [Localization] {
@@ -224,7 +272,8 @@ public struct StoreKitImporter: Sendable {
                 product.referenceName = id
                 notes.append("`\(id)`: referenceName was empty; set to the product ID")
             }
-            product.price = try price(item["displayPrice"], path + ".displayPrice")
+            place(try price(item["displayPrice"], path + ".displayPrice"), owner: id, price: &product.price,
+                  territoryPrices: &product.territoryPrices)
             if Self.isEmptyPrice(item["displayPrice"]) { notes.append("`\(id)`: displayPrice was empty; set its `price`") }
             if try bool(item["familyShareable"], path + ".familyShareable") == true { product.familySharable = true }
             product.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "`\(id)`", group: false)
@@ -311,9 +360,12 @@ public struct StoreKitImporter: Sendable {
             _ = try object(item, path)
             var plan = BillingPlan(path: .root, type: try billingPlanType(item["billingPlanType"], path + ".billingPlanType"))
             let price = try price(item["displayPrice"], path + ".displayPrice")
-            if plan.type == .monthly || price?.text != product.price?.text { plan.price = price }
+            if plan.type == .monthly || price?.text != storefrontPrice(of: product) {
+                place(price, owner: product.productID ?? "", price: &plan.price, territoryPrices: &plan.territoryPrices)
+            }
             let commitment = try self.price(item["commitmentDisplayPrice"], path + ".commitmentDisplayPrice")
-            if commitment?.text != plan.defaultCommitmentPrice(of: product)?.text { plan.commitmentPrice = commitment }
+            // A commitment price is USD only; in another storefront's currency it is left to its default.
+            if foreignStorefront == nil, commitment?.text != plan.defaultCommitmentPrice(of: product)?.text { plan.commitmentPrice = commitment }
             if try bool(item["isEnabled"], path + ".isEnabled") == false { plan.enabled = false }
             return plan
         }
@@ -345,7 +397,8 @@ public struct StoreKitImporter: Sendable {
             }
             // A free trial is free whatever its price text says (Xcode writes none, or an empty one).
             if offer.mode != .freeTrial {
-                offer.price = try price(item["displayPrice"], path + ".displayPrice")
+                place(try price(item["displayPrice"], path + ".displayPrice"), owner: id, price: &offer.price,
+                      territoryPrices: &offer.territoryPrices)
                 if Self.isEmptyPrice(item["displayPrice"]) { notes.append("`\(id)`: a \(kind.rawValue) had an empty displayPrice; set its `price`") }
             }
             if kind == .promotional || kind == .winBack { offer.offerID = try string(item["offerID"], path + ".offerID", optional: true) }

@@ -48,11 +48,14 @@ public final class PlanExecutor: Sendable {
         self.budget = budget
     }
 
-    public func apply(_ plan: Plan, progress: Progress? = nil) async throws(SyncError) -> Outcome {
-        try await apply(plan, context: WriteContext(asc: asc), progress: progress)
+    /// Applies `plan`, recording in `ledger` each operation as App Store Connect accepts it, so a failure or an
+    /// interruption can say what was written and what is left.
+    public func apply(_ plan: Plan, ledger: PushLedger? = nil, progress: Progress? = nil) async throws(SyncError) -> Outcome {
+        try await apply(plan, context: WriteContext(asc: asc), ledger: ledger, progress: progress)
     }
 
-    func apply(_ plan: Plan, context: WriteContext, progress: Progress? = nil) async throws(SyncError) -> Outcome {
+    func apply(_ plan: Plan, context: WriteContext, ledger: PushLedger? = nil, progress: Progress? = nil) async throws(SyncError) -> Outcome {
+        ledger?.start(plan)
         var outcome = Outcome()
         outcome.unchanged = plan.count(.unchanged)
         let total = plan.operations.count
@@ -81,6 +84,7 @@ public final class PlanExecutor: Sendable {
                 left -= operation.estimatedRequests
                 outcome.operations += 1
                 index += 1
+                ledger?.operationDone()
             }
             changesDone += 1
             if change.action == .create { outcome.created += 1 } else if change.action == .update { outcome.updated += 1 }
@@ -108,6 +112,67 @@ public final class PlanExecutor: Sendable {
                 // The next answer tells the real remainder; until then assume the wait paid for this operation.
                 asc.assumeRateLimit(remaining: needed)
             }
+        }
+    }
+}
+
+/// What a push has written so far, kept as it goes: read from any thread (an interruption's handler reads it while
+/// the push runs), it says what reached App Store Connect and what is left.
+public final class PushLedger: @unchecked Sendable {
+    private let lock = PThreadLock()
+    /// Each change with operations, as `resource productID`, and how many operations it has.
+    private var changes: [(name: String, operations: Int)] = []
+    private var done = 0
+
+    public init() {}
+
+    func start(_ plan: Plan) {
+        lock.withLock {
+            changes = plan.changes.filter { !$0.operations.isEmpty }.map { change in
+                (change.resource + (change.productID.map { " " + $0 } ?? ""), change.operations.count)
+            }
+            done = 0
+        }
+    }
+
+    func operationDone() { lock.withLock { done += 1 } }
+
+    /// Operations App Store Connect accepted, and how many the plan has.
+    public var progress: (done: Int, total: Int) {
+        lock.withLock { (done, changes.reduce(0) { $0 + $1.operations }) }
+    }
+
+    /// Two sentences for the person who ran the push: what was written (whole changes, and a change written in
+    /// part), what is left, and that running push again finishes it.
+    public func report(listing limit: Int = 5) -> String {
+        lock.withLock {
+            let total = changes.reduce(0) { $0 + $1.operations }
+            guard total > 0 else { return "Nothing was planned, so nothing was written." }
+            var counted = 0
+            var complete: [String] = []
+            var partial: String?
+            var untouched: [String] = []
+            for change in changes {
+                if counted + change.operations <= done { complete.append(change.name) }
+                else if counted < done { partial = "\(change.name) (\(done - counted) of \(change.operations) operations)" }
+                else { untouched.append(change.name) }
+                counted += change.operations
+            }
+            func list(_ names: [String]) -> String {
+                names.count <= limit ? names.joined(separator: ", ") : names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
+            }
+            guard done > 0 else {
+                return "Nothing was written to App Store Connect (\(Format.count(total, "operation")) planned)."
+            }
+            var text = "Written to App Store Connect: \(done) of \(total) operations"
+            if !complete.isEmpty { text += "; complete: \(list(complete))" }
+            if let partial { text += "; in part: \(partial)" }
+            text += ". "
+            if done == total { return text + "Nothing is left." }
+            text += "Left: \(Format.count(total - done, "operation"))"
+            if !untouched.isEmpty { text += " (\(list(untouched)) not started)" }
+            return text + ". Run `iapkit asc push` again to finish: it plans against what App Store Connect holds then, "
+                + "so nothing is created twice."
         }
     }
 }

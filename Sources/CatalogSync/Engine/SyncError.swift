@@ -28,14 +28,15 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
             if let location { text += "\(location): " }
             text += "\(operation)"
             if let productID { text += " (\(productID))" }
-            text += " failed: \(error). \(done) of \(total) operations were done; run push again to finish"
+            text += " failed: \(error). \(done) of \(Format.count(total, "operation")) were done; run push again to finish"
             return text
         case let .store(context, reason):
             return "\(context): \(reason)"
         case let .budgetExhausted(done, total, changesDone, remaining, needed, resumeAfter):
             let minutes = max(1, Int((Double(resumeAfter.components.seconds) / 60).rounded(.up)))
             return "App Store Connect's hourly request budget is nearly used up (\(remaining) left, about \(needed) needed): "
-                + "stopped after \(done) of \(total) operations (\(changesDone) changes done, \(total - done) operations left). "
+                + "stopped after \(done) of \(Format.count(total, "operation")) (\(Format.count(changesDone, "change")) done, "
+                + "\(Format.count(total - done, "operation")) left). "
                 + "Run push again in about \(minutes) minute\(minutes == 1 ? "" : "s"), or pass --wait to wait for the budget"
         }
     }

@@ -1,6 +1,8 @@
 /// The app the catalog is for.
 public struct App: Sendable, Hashable {
     public var bundleID: String?
+    /// App Store Connect's id for the app (`appId`), when the catalog names it; found from the bundle ID otherwise.
+    public var appID: String?
     public var primaryLocale: String?
     /// The platforms the app ships on (`iOS`, `macOS`, `tvOS`, `visionOS`); iOS alone when absent.
     public var platforms: [Located<String>]?
@@ -44,6 +46,9 @@ public struct StoreKitSettings: Sendable, Hashable {
     public var storefront: String?
     /// Locale the simulator's store uses; the primary locale when absent.
     public var locale: String?
+    /// The StoreKit configuration format `export storekit` writes when not told (`3.0`): the version of the file the
+    /// catalog was imported from, so a team's Xcode keeps the format it opens.
+    public var formatVersion: String?
     public init(path: CatalogPath, storefront: String? = nil, locale: String? = nil) {
         self.path = path
         self.storefront = storefront

@@ -20,6 +20,8 @@ public struct Catalog: Sendable {
     /// The YAML the catalog was read from, kept to turn a `CatalogPath` into a line and column only when a
     /// finding needs one.
     var document: YAMLDocument?
+    /// The `# iapkit:disable` comments of the catalog file, each accepting a known finding.
+    public var disableComments: [DisableComment] = []
     /// Price-sheet rows live in CSV files beside the catalog: their paths point there.
     public var sheetLocations: [CatalogPath: SourceLocation] = [:]
 

@@ -33,13 +33,18 @@ public struct CatalogLinter: Sendable {
 
     /// Runs only `rules` over a loaded catalog, without its content folders (for export's shape check).
     public func check(_ catalog: Catalog, rules: [any CatalogRule.Type], baseDirectory: String, consumer: @escaping FindingConsumer) {
-        let context = CatalogLintContext(catalog: catalog, baseDirectory: baseDirectory, consumer: consumer)
+        let context = CatalogLintContext(catalog: catalog, baseDirectory: baseDirectory,
+                                         consumer: DisableCommentFilter(catalog: catalog).wrap(consumer))
         run(rules, in: context)
     }
 
     /// Lints an already loaded catalog.
     @discardableResult
-    public func lint(_ catalog: Catalog, baseDirectory: String, consumer: @escaping FindingConsumer) throws(IAPKitError) -> LintSummary {
+    public func lint(_ catalog: Catalog, baseDirectory: String, consumer given: @escaping FindingConsumer) throws(IAPKitError) -> LintSummary {
+        // Findings a `# iapkit:disable` comment accepts stop here; a comment that accepted none is reported at the end.
+        let filter = DisableCommentFilter(catalog: catalog)
+        let consumer = filter.wrap(given)
+        defer { filter.reportUnused(to: given) }
         let context = CatalogLintContext(catalog: catalog, baseDirectory: baseDirectory, consumer: consumer)
         run(RuleRegistry.catalogRules, in: context)
 

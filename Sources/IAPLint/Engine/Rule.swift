@@ -64,3 +64,26 @@ public struct SchemaRule: RuleDescribing {
         triggering: [Example.product("  ↓colour: red"), Example.product("  familySharable: ↓yes")],
         nonTriggering: [Example.product("")])
 }
+
+/// An input the run cannot read at all (missing, not a regular file, not UTF-8, empty, not YAML or JSON). The tool
+/// fails with exit 2, and the report in the chosen format still says why, on the line libyaml stopped at, so a pull
+/// request's syntax error gets its annotation like any finding.
+public struct UnreadableInputRule: RuleDescribing {
+    public static let id = "unreadable-input"
+    public static let summary = "The catalog or a content folder cannot be read: missing, not a file, not UTF-8, empty, or not YAML or JSON (exit 2)."
+    public static let examples = RuleExamples(
+        triggering: [Example.header + "products:\n  - productId: com.example.app.one\n   ↓referenceName: One\n"],
+        nonTriggering: [Example.product("")])
+
+    /// The finding that stands for `error`, or nil for an error that is not about reading the input.
+    public static func finding(for error: IAPKitError) -> Finding? {
+        switch error {
+        case let .malformed(location, reason):
+            return Finding(ruleID: id, severity: .error, message: reason, location: location)
+        case let .io(path, reason):
+            return Finding(ruleID: id, severity: .error, message: reason, location: SourceLocation(file: path))
+        default:
+            return nil
+        }
+    }
+}

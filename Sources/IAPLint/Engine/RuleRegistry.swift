@@ -10,7 +10,7 @@ public enum RuleRegistry {
         FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, SubscriptionGroupRule.self,
         SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
         OfferCodeRule.self, WinBackOfferRule.self, BillingPlanRule.self, AppPoliciesRule.self, HostedContentTypeRule.self,
-    ] + assetPackRules
+    ] + assetPackRules + [DisableCommentRule.self]
 
     /// The rules over the catalog's asset packs (run with the catalog rules, after them).
     public static let assetPackRules: [any CatalogRule.Type] = [
@@ -32,7 +32,7 @@ public enum RuleRegistry {
 
     /// Every rule id with its summary, for reports (SARIF lists them all) and documentation.
     public static var all: [(id: String, summary: String)] {
-        [(SchemaRule.id, SchemaRule.summary)] + catalogRules.map { ($0.id, $0.summary) }
-            + contentRules.map { ($0.id, $0.summary) }
+        [(UnreadableInputRule.id, UnreadableInputRule.summary), (SchemaRule.id, SchemaRule.summary)]
+            + catalogRules.map { ($0.id, $0.summary) } + contentRules.map { ($0.id, $0.summary) }
     }
 }

@@ -96,13 +96,20 @@ struct AscCommand: ParsableCommand {
                 throw IAPKitError.invalidArgument("App Store Connect credentials are missing: set \(missing.joined(separator: "; ")) "
                     + "(see the README's section on API keys)")
             }
+            if let path {
+                do { return try ASCCredentials.load(keyID: keyID, issuerID: issuerID, privateKeyPath: path) } catch {
+                    throw IAPKitError.invalidArgument(error.description)
+                }
+            }
+            // A secret pasted on one line often carries its line breaks as the two characters `\n`.
+            var text = pem ?? ""
+            if !text.contains("\n") && text.contains("\\n") { text = text.replacingAll("\\n", with: "\n") }
             do {
-                if let path { return try ASCCredentials.load(keyID: keyID, issuerID: issuerID, privateKeyPath: path) }
-                let credentials = ASCCredentials(keyID: keyID, issuerID: issuerID, privateKeyPEM: pem ?? "")
+                let credentials = ASCCredentials(keyID: keyID, issuerID: issuerID, privateKeyPEM: text)
                 _ = try ASCTokenProvider(credentials: credentials)
                 return credentials
             } catch {
-                throw IAPKitError.invalidArgument(error.description)
+                throw IAPKitError.invalidArgument("ASC_PRIVATE_KEY does not hold the API key's PEM text (-----BEGIN PRIVATE KEY----- ...): \(error.description)")
             }
         }
 
@@ -140,9 +147,9 @@ struct AscCommand: ParsableCommand {
             return url
         }
 
-        /// The app by `--app-id`, or found from its bundle ID.
-        func app(_ reader: StoreReader, bundleID: String?) async throws -> StoreApp {
-            if let appID { return StoreApp(id: appID, bundleID: bundleID ?? "") }
+        /// The app by `--app-id`, the catalog's `app.appId`, or found from its bundle ID.
+        func app(_ reader: StoreReader, bundleID: String?, catalogAppID: String? = nil) async throws -> StoreApp {
+            if let id = appID ?? catalogAppID { return StoreApp(id: id, bundleID: bundleID ?? "") }
             guard let bundleID, !bundleID.isEmpty else {
                 throw IAPKitError.invalidArgument("no bundle ID to find the app by: set app.bundleId in the catalog, or pass --app-id")
             }
@@ -157,11 +164,16 @@ struct AscCommand: ParsableCommand {
                         reportsProducts: true)
     }
 
+    /// A catalog read for the app it names (`app.bundleId`, `app.appId`), by the commands that do not plan it.
+    static func namingCatalog(_ path: String) throws -> Catalog {
+        try openCatalog(path, strictness: .shape, advice: "fix them first (`iapkit lint catalog \(path)`)", reportsProducts: true)
+    }
+
     /// Reads App Store Connect and plans the catalog against it.
     static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (SyncPlan.Plan, AppStoreConnectClient) {
         let asc = try connection.client()
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories)
-        let app = try await connection.app(reader, bundleID: catalog.app.bundleID)
+        let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID)
         let snapshot = try await reader.snapshot(app: app)
         var desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
                                          baseDirectory: Path.parent(catalogPath))
@@ -205,7 +217,14 @@ struct AscCommand: ParsableCommand {
 
         func run() async throws {
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: false)
-            let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            var (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            // A pack whose archive is missing or older than its files would stop push before it writes: say so here,
+            // as a refused change, so a CI plan (and --check) catches it before the push job runs.
+            for id in AssetPackPush.unbuilt(plan) {
+                plan.changes.append(Change(action: .refused, resource: "backgroundAssetVersion", detail: id,
+                                           reason: "no archive matches the pack's content (missing, or older than its files): "
+                                               + "run `iapkit package --catalog \(catalog) --asset-packs` before `asc push`"))
+            }
             AscCommand.reportTolerated(asc)
             switch format {
             case .text:
@@ -267,16 +286,20 @@ struct AscCommand: ParsableCommand {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw IAPKitError.invalidArgument("push writes to App Store Connect; pass --yes to apply without a terminal")
                 }
-                Terminal.writeError("Apply \(plan.operations.count) operations to App Store Connect app \(plan.app.id)? [y/N] ")
+                Terminal.writeError("Apply \(Format.count(plan.operations.count, "operation")) to App Store Connect app \(plan.app.id)? [y/N] ")
+                // Declining is a decision, not a failure.
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                    Terminal.writeError("Nothing was changed.\n")
-                    throw ExitCode(1)
+                    Terminal.writeError("Answered no: nothing written.\n")
+                    return
                 }
             }
             let showProgress = Terminal.stderrIsTerminal
             let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop)
+            let ledger = PushLedger()
+            SignalCleanup.setInterruptionNote { ledger.report() }
+            defer { SignalCleanup.setInterruptionNote(nil) }
             do {
-                let outcome = try await executor.apply(plan) { event in
+                let outcome = try await executor.apply(plan, ledger: ledger) { event in
                     switch event {
                     case let .operation(index, total, change, operation):
                         guard showProgress else { return }
@@ -292,7 +315,11 @@ struct AscCommand: ParsableCommand {
                     + "0 failed (\(outcome.requests) requests).\n")
             } catch {
                 if showProgress { Terminal.writeError("\n") }
-                throw error
+                // The error first, then what reached App Store Connect and what is left.
+                Terminal.error(String(describing: error))
+                Terminal.writeError(ledger.report() + "\n")
+                if case SyncError.budgetExhausted = error { throw ExitCode(75) }
+                throw ExitCode(2)
             }
         }
     }
@@ -302,15 +329,21 @@ struct AscCommand: ParsableCommand {
             abstract: "Write the app's in-app purchases and subscriptions in App Store Connect as catalog YAML.",
             discussion: """
                 Review screenshots are downloaded to review/ beside the catalog. What the catalog cannot hold is reported.
+                The app is the one the catalog names (--catalog, else the catalog.yaml beside the output), as for every
+                asc command, unless --bundle-id or --app-id names another.
 
-                Example:
+                Examples:
+                  iapkit asc pull -o catalog.yaml --force
                   iapkit asc pull --bundle-id com.example.myapp -o catalog.yaml
                 """)
 
         @Option(name: .shortAndLong, help: "The catalog file to write.")
         var output: String = "catalog.yaml"
 
-        @Option(help: "The app's bundle ID (or give --app-id).")
+        @Option(help: "The catalog that names the app (default: catalog.yaml beside the output, when present).")
+        var catalog: String?
+
+        @Option(help: "The app's bundle ID (instead of the catalog's).")
         var bundleID: String?
 
         @Flag(help: "Replace an existing catalog file.")
@@ -322,19 +355,31 @@ struct AscCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: output), !force {
                 throw IAPKitError.alreadyExists(path: output, hint: "pass --force to replace it")
             }
+            let beside = Path.join(Path.parent(output), "catalog.yaml")
+            let namingPath = catalog ?? (FileManager.default.fileExists(atPath: beside) ? beside : nil)
+            let naming = try namingPath.map(AscCommand.namingCatalog)
+            var named = App(bundleID: bundleID)
+            if bundleID == nil, connection.appID == nil, let naming { named = naming.app }
             let asc = try connection.client()
             let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
-            var app = try await connection.app(reader, bundleID: bundleID)
-            if app.bundleID.isEmpty { app.bundleID = bundleID ?? "" }
+            var app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID)
+            if app.bundleID.isEmpty { app.bundleID = named.bundleID ?? "" }
             let puller = Puller(reader: reader)
-            let result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
+            var result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
             AscCommand.reportTolerated(asc)
             result.notes.forEach(Terminal.warning)
             if let replayed = asc.replay, replayed.placeholderCount > 0 {
                 Terminal.warning("\(Format.count(replayed.placeholderCount, "review screenshot")) written from the trace "
                     + "hold a placeholder: a trace keeps no image bytes")
             }
-            let header = "# yaml-language-server: $schema=catalog.schema.json\n# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
+            // App Store Connect holds a pack's archives, not its source folder: the catalog's packs are kept as they are.
+            if let naming, let namingPath, !naming.assetPacks.isEmpty {
+                result.catalog.assetPacks = naming.assetPacks
+                Terminal.warning("asset packs are not pulled (App Store Connect keeps no source folder for them): "
+                    + "the \(naming.assetPacks.count) declared in \(namingPath) are kept as they are")
+            }
+            let header = try CatalogSchemaFile.comment(for: output)
+                + "# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
             try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct), to: output)
             Terminal.writeError("wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n")
         }
@@ -369,14 +414,11 @@ struct AscCommand: ParsableCommand {
         @OptionGroup var connection: Connection
 
         func run() async throws {
-            var bundle = bundleID
-            if bundle == nil, connection.appID == nil {
-                bundle = try openCatalog(catalog, strictness: .shape, advice: "fix them first (`iapkit lint catalog \(catalog)`)",
-                                                    reportsProducts: true).app.bundleID
-            }
+            var named = App(bundleID: bundleID)
+            if bundleID == nil, connection.appID == nil { named = try AscCommand.namingCatalog(catalog).app }
             let asc = try connection.client()
             let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
-            let app = try await connection.app(reader, bundleID: bundle)
+            let app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID)
             let rows = try await PriceSheetReader(reader: reader).rows(app: app)
             let text: String
             switch format {

@@ -49,7 +49,7 @@ extension AscCommand {
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: false)
             let asc = try connection.client()
             let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
-            let app = try await connection.app(reader, bundleID: loaded.app.bundleID)
+            let app = try await connection.app(reader, bundleID: loaded.app.bundleID, catalogAppID: loaded.app.appID)
             let snapshot = try await reader.snapshot(app: app)
             var desired = CatalogRecords()
             desired.assetPacks = try AssetPackRecord.desired(catalog: loaded, baseDirectory: Path.parent(catalog))

@@ -63,16 +63,29 @@ struct ExportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "storekit",
             abstract: "A StoreKit configuration for Xcode and the simulator, in Xcode's exact layout.",
-            discussion: "Example:\n  iapkit export storekit --format-version 5.0 -o Products.storekit")
+            discussion: """
+                Without --format-version, the catalog's storeKit.formatVersion (the imported file's), else 4.0.
+
+                Example:
+                  iapkit export storekit --format-version 5.0 -o Products.storekit
+                """)
 
         @OptionGroup var common: Common
 
         @Option(help: "StoreKit configuration format: 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default) or 5.0 (Xcode 26).")
-        var formatVersion: StoreKitExporter.FormatVersion = .v4_0
+        var formatVersion: StoreKitExporter.FormatVersion?
 
         func run() throws {
             let catalog = try common.load()
-            let exporter = StoreKitExporter(version: formatVersion)
+            var version = formatVersion ?? .v4_0
+            if formatVersion == nil, let kept = catalog.storeKit?.formatVersion {
+                guard let known = StoreKitExporter.FormatVersion(rawValue: kept) else {
+                    throw IAPKitError.malformed(location: catalog.location(of: .root / "storeKit" / "formatVersion"),
+                        reason: "storeKit.formatVersion `\(kept)` is not one iapkit writes (1.2, 2.0, 3.0, 4.0, 5.0)")
+                }
+                version = known
+            }
+            let exporter = StoreKitExporter(version: version)
             exporter.unsupported(in: catalog).forEach(Terminal.warning)
             try common.emit(exporter.exportBytes(catalog))
         }

@@ -26,6 +26,8 @@ struct ImportCommand: ParsableCommand {
             abstract: "Read a .storekit file (format 1.0 to 5.0) and write catalog YAML.",
             discussion: """
                 What the catalog cannot hold (simulator settings, signing keys, group descriptions) is reported as a warning.
+                Prices in another storefront's currency become that territory's prices, never a USD price. With -o,
+                catalog.schema.json is written beside the catalog when absent.
 
                 Example:
                   iapkit import storekit MyApp/Products.storekit --bundle-id com.example.myapp -o catalog.yaml
@@ -49,7 +51,8 @@ struct ImportCommand: ParsableCommand {
             }
             let result = try StoreKitImporter(bundleID: bundleID).importFile(file)
             result.notes.forEach(Terminal.warning)
-            let header = "# yaml-language-server: $schema=catalog.schema.json\n# Imported from \(Path.lastComponent(file)) by iapkit import storekit.\n"
+            let header = try CatalogSchemaFile.comment(for: output)
+                + "# Imported from \(Path.lastComponent(file)) by iapkit import storekit.\n"
             let yaml = try CatalogYAMLWriter.bytes(result.catalog, header: header)
             if let output {
                 try AtomicFile.write(yaml, to: output)

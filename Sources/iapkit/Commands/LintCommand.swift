@@ -31,13 +31,47 @@ struct LintCommand: ParsableCommand {
         @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
         var output: String?
 
+        @Option(help: "Accept the findings recorded in this baseline file: only new findings are reported.")
+        var baseline: String?
+
+        @Option(help: "Record every finding of this run in a baseline file, for --baseline.")
+        var writeBaseline: String?
+
+        /// Runs `lint`; an input it cannot read becomes the report's one finding, in the chosen format and written
+        /// where `-o` says, and the run still fails with exit 2.
+        func reportingUnreadableInput(_ context: ReportContext, _ lint: () throws -> Void) throws {
+            do { try lint() } catch let error as IAPKitError {
+                guard let finding = UnreadableInputRule.finding(for: error) else { throw error }
+                // Standard error always says it, as for every input iapkit cannot read; the report says it in its
+                // format, unless it is the same plain line on the same terminal.
+                Terminal.error(error.description)
+                if format != .text || output != nil { try write([finding], context: context) }
+                throw ExitCode(2)
+            }
+        }
+
         /// Prints or writes the report and exits 1 when the findings fail the run.
         func finish(_ findings: [Finding], context: ReportContext) throws {
+            var findings = findings
+            if let writeBaseline {
+                let recorded = IAPLint.Baseline(findings: findings)
+                try AtomicFile.write(recorded.serialized(), to: writeBaseline)
+                Terminal.writeError("wrote \(writeBaseline) (\(recorded.count) finding\(recorded.count == 1 ? "" : "s") accepted)\n")
+            }
+            if let baseline {
+                let (new, accepted) = try IAPLint.Baseline.read(baseline).newFindings(in: findings)
+                findings = new
+                if accepted > 0 { Terminal.writeError("\(accepted) finding\(accepted == 1 ? "" : "s") accepted by \(baseline)\n") }
+            }
             let sorted = findings.sortedForReport()
+            try write(sorted, context: context)
+            if sorted.errorCount > 0 || (strict && sorted.warningCount > 0) { throw ExitCode(1) }
+        }
+
+        private func write(_ sorted: [Finding], context: ReportContext) throws {
             let colour = output == nil && Terminal.colourAllowed(forTerminal: Terminal.stdoutIsTerminal)
             let text = format.makeReporter(colour: colour).report(sorted, context: context)
             if let output { try AtomicFile.write(text, to: output) } else { try Terminal.output(text) }
-            if sorted.errorCount > 0 || (strict && sorted.warningCount > 0) { throw ExitCode(1) }
         }
     }
 
@@ -52,6 +86,11 @@ struct LintCommand: ParsableCommand {
                   iapkit lint catalog
                   iapkit lint catalog examples/catalog.yaml --format sarif -o lint.sarif
                   iapkit lint catalog --format github --strict
+                  iapkit lint catalog --write-baseline lint-baseline.json     # accept today's findings
+                  iapkit lint catalog --strict --baseline lint-baseline.json  # fail only on new ones
+
+                A known finding can also be accepted where it is, with the reason beside it:
+                  productId: legacy_coins  # iapkit:disable product-id-prefix live since 2015, never renamed
                 """
         )
 
@@ -70,9 +109,12 @@ struct LintCommand: ParsableCommand {
                 return
             }
             let collector = FindingCollector()
-            let summary = try CatalogLinter().lint(catalogAt: catalog, consumer: collector.consumer)
+            var summary: LintSummary?
+            try options.reportingUnreadableInput(ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: catalog)) {
+                summary = try CatalogLinter().lint(catalogAt: catalog, consumer: collector.consumer)
+            }
             try options.finish(collector.findings, context: ReportContext(
-                toolVersion: IAPKitCommand.version, products: summary.products, productIDs: summary.productIDs, subject: catalog))
+                toolVersion: IAPKitCommand.version, products: summary?.products ?? 0, productIDs: summary?.productIDs ?? [], subject: catalog))
         }
     }
 
@@ -96,9 +138,11 @@ struct LintCommand: ParsableCommand {
 
         func run() throws {
             let collector = FindingCollector()
-            for folder in folders { try ContentLinter().lint(folder: folder, consumer: collector.consumer) }
-            try options.finish(collector.findings, context: ReportContext(
-                toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: folders.joined(separator: " ")))
+            let context = ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: folders.joined(separator: " "))
+            try options.reportingUnreadableInput(context) {
+                for folder in folders { try ContentLinter().lint(folder: folder, consumer: collector.consumer) }
+            }
+            try options.finish(collector.findings, context: context)
         }
     }
 }

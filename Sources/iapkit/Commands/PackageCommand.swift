@@ -71,17 +71,21 @@ struct PackageCommand: ParsableCommand {
     func run() throws {
         if assetPacks { return try runAssetPacks() }
         let collector = FindingCollector()
-        var items = folders.map { Packager.Item(folder: $0, expectedProductID: nil) }
+        var items: [Packager.Item] = []
         var lockPath: String?
         if let catalog {
             do {
-                items += try Packager.items(forCatalog: catalog, findings: collector.consumer)
+                items = try Packager.items(forCatalog: catalog, findings: collector.consumer)
             } catch {
                 try refuse(error, findings: collector.findings)
             }
             lockPath = ContentLock.path(forCatalog: catalog)
             if items.isEmpty { throw IAPKitError.invalidArgument("\(catalog) names no hostedContent folders to package") }
         }
+        // A folder named twice (on the command line and by the catalog, or twice on the command line) is built once,
+        // as the catalog's item when it is one, which also checks its product ID.
+        var seen = Set(items.map { Self.identity($0.folder) })
+        items = folders.filter { seen.insert(Self.identity($0)).inserted }.map { Packager.Item(folder: $0, expectedProductID: nil) } + items
         let environment = ProcessInfo.processInfo.environment
         var epoch = Packager.defaultEpoch
         if let text = environment["SOURCE_DATE_EPOCH"] {
@@ -109,6 +113,13 @@ struct PackageCommand: ParsableCommand {
         }
         try Terminal.output("\(Path.join(output, Packager.manifestName))\n")
         if let lockPath { try Terminal.output("recorded content digests in \(lockPath)\n") }
+    }
+
+    /// The folder itself, however it is written (`content/x`, `./content/x/`, through a link).
+    static func identity(_ folder: String) -> String {
+        guard let resolved = realpath(folder, nil) else { return folder }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// `--asset-packs`: manifests and archives of the catalog's asset packs.

@@ -75,3 +75,24 @@ enum Resources {
         return argument
     }
 }
+
+/// The catalog's JSON Schema beside a catalog, so the `$schema` comment written at its top names a file that exists.
+enum CatalogSchemaFile {
+    static let name = "catalog.schema.json"
+
+    /// Writes the schema beside `catalogPath` unless one is there already (a team may keep its own copy).
+    static func ensure(beside catalogPath: String) throws {
+        let destination = Path.join(Path.parent(catalogPath), name)
+        guard !FileManager.default.fileExists(atPath: destination) else { return }
+        let schema = try InputFile.read(try Resources.schemas() + "/" + name, limit: InputFile.Limit.templateFile)
+        try AtomicFile.write(schema, to: destination)
+    }
+
+    /// The header line editors with a YAML language server read: only for a catalog written to a file, after
+    /// `ensure` put the schema beside it.
+    static func comment(for catalogPath: String?) throws -> String {
+        guard let catalogPath else { return "" }
+        try ensure(beside: catalogPath)
+        return "# yaml-language-server: $schema=\(name)\n"
+    }
+}

@@ -11,7 +11,7 @@ import Musl
 #endif
 import IAPCore
 
-/// Everything the CLI prints goes through here: messages to stderr, colour only on a terminal and never with NO_COLOR.
+/// Everything the CLI prints goes through here: messages to stderr, colour only on a terminal and never with a non-empty NO_COLOR.
 enum Terminal {
     static func prepareProcess() {
         // A closed standard descriptor would be reused by the next file opened, and output meant for it would land
@@ -33,7 +33,8 @@ enum Terminal {
 
     static func colourAllowed(forTerminal isTerminal: Bool) -> Bool {
         let environment = ProcessInfo.processInfo.environment
-        return isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        // no-color.org: NO_COLOR turns colour off when it is set and not empty.
+        return isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Set when a write to standard error failed; the run then ends with exit 2 (there is nowhere left to say why).
@@ -98,6 +99,12 @@ struct OutputFailure: Error {
 /// destructor runs while the main thread is still working.
 enum SignalCleanup {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    /// What an interrupted run says about work that is not a file (a push: what reached App Store Connect).
+    nonisolated(unsafe) private static var note: (@Sendable () -> String)?
+    private static let noteLock = PThreadLock()
+
+    /// Sets, or with nil clears, the sentence an interruption prints instead of the one about files.
+    static func setInterruptionNote(_ note: (@Sendable () -> String)?) { noteLock.withLock { self.note = note } }
 
     static func install() {
         // A closed pipe is a write error (EPIPE) handled where the write happens, not a silent death.
@@ -107,7 +114,11 @@ enum SignalCleanup {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 StagedFiles.shared.interruptAndRemoveAll()
-                Terminal.writeError("\ninterrupted; partial output removed\n")
+                if let note = noteLock.withLock({ note }) {
+                    Terminal.writeError("\ninterrupted. \(note())\n")
+                } else {
+                    Terminal.writeError("\ninterrupted; partial output removed\n")
+                }
                 _exit(128 + signalNumber)
             }
             source.resume()

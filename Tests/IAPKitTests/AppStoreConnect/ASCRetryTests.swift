@@ -1,4 +1,4 @@
-import AppStoreConnect
+@testable import AppStoreConnect
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -24,6 +24,15 @@ import Testing
         #expect(ASCRetryPolicy.mayRetryAfterTransportFailure(method: .get))
         #expect(!ASCRetryPolicy.mayRetryAfterTransportFailure(method: .post))
         #expect(!ASCRetryPolicy.mayRetryAfterTransportFailure(method: .patch))
+    }
+
+    /// A failure with no answer reads as one clause, not the HTTP stack's nested description with its errno tail.
+    @Test func aTransportFailureIsOneSentence() {
+        struct StackError: Error, CustomStringConvertible { var description: String }
+        let error = ASCError.transport(describing: StackError(description: "connection reset (error set): Connection refused (errno: 111)"))
+        #expect(error.description == "could not reach App Store Connect: connection reset (error set): Connection refused")
+        #expect(ASCError.transport(describing: StackError(description: "TLS handshake failed")).description
+            == "could not reach App Store Connect: TLS handshake failed")
     }
 
     @Test func exponentialBackoffWithEqualJitter() {

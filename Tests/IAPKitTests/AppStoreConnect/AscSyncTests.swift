@@ -126,6 +126,9 @@ struct AscSyncTests {
         #expect(failed.status == 2)
         #expect(failed.stderr.contains("create subscription com.example.fruitstand.club.yearly"), "\(failed.stderr)")
         #expect(failed.stderr.contains("run push again"))
+        // After the error: what reached App Store Connect, what is left, and that push again finishes it.
+        #expect(failed.stderr.contains("Written to App Store Connect: "), "\(failed.stderr)")
+        #expect(failed.stderr.contains("Left: ") && failed.stderr.contains("Run `iapkit asc push` again to finish"), "\(failed.stderr)")
         try fake.control("POST", "faults", [[String: Any]]())
         let resumed = try Self.push(fake, catalog)
         #expect(resumed.status == 0, "\(resumed.stderr)")
@@ -240,6 +243,12 @@ struct AscSyncTests {
         var broken = environment
         broken["ASC_PRIVATE_KEY"] = fake.privateKeyPEM.replacingOccurrences(of: "A", with: "B")
         outputs.append(try iapkit(["asc", "plan", catalog], environment: broken))
+        #expect(outputs.last!.status == 2 && outputs.last!.stderr.contains("ASC_PRIVATE_KEY does not hold"), "\(outputs.last!.stderr)")
+        // A secret stored on one line, its line breaks written as the two characters \n, is read as the PEM it is.
+        var oneLine = environment
+        oneLine["ASC_PRIVATE_KEY"] = fake.privateKeyPEM.replacingOccurrences(of: "\n", with: "\\n")
+        outputs.append(try iapkit(["asc", "plan", catalog], environment: oneLine))
+        #expect(outputs.last!.status == 0, "\(outputs.last!.stderr)")
         #expect(outputs[0].status == 0, "\(outputs[0].stderr)")
         for output in outputs {
             for line in secretLines where line.count > 8 {

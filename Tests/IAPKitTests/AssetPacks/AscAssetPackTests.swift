@@ -89,8 +89,10 @@ import Testing
         try Data("tiles, changed\n".utf8).write(to: URL(fileURLWithPath: setup.project.file("packs/level1/Levels/1/tiles.bin")))
         let text = try iapkit(["asc", "plan", setup.catalog], environment: setup.fake.environment)
         let lines = text.stdout.split(separator: "\n").filter { $0.contains("backgroundAsset") }
-        #expect(lines.count == 1 && lines[0].hasPrefix("~ backgroundAssetVersion [level1]: content digest \""), "\(text.stdout)")
-        // The archive is stale until packaged again: push refuses before writing anything.
+        #expect(lines.count == 2 && lines[0].hasPrefix("~ backgroundAssetVersion [level1]: content digest \""), "\(text.stdout)")
+        // The archive is stale until packaged again: plan says so as a refused change, and push refuses before
+        // writing anything.
+        #expect(lines.last?.hasPrefix("! backgroundAssetVersion [level1] (no archive matches the pack's content") == true, "\(text.stdout)")
         let stale = try setup.push()
         #expect(stale.status == 2 && stale.stderr.contains("iapkit package --catalog"), "\(stale.stderr)")
         #expect(try setup.fake.writeCount() == writes)
@@ -106,6 +108,17 @@ import Testing
         let setup = try Self.setUp()
         try setup.package()
         try FileManager.default.removeItem(atPath: setup.project.file("build/level1.aar"))
+        // plan says it first, as a refused change, so a CI plan catches it before the push job.
+        let plan = try iapkit(["asc", "plan", setup.catalog, "--check"], environment: setup.fake.environment)
+        #expect(plan.status == 1)
+        #expect(plan.stdout.contains("! backgroundAssetVersion [level1] (no archive matches the pack's content"), "\(plan.stdout)")
+        let json = try iapkit(["asc", "plan", setup.catalog, "--format", "json"], environment: setup.fake.environment)
+        let refused = try python("""
+            import json, sys
+            d = json.load(open(sys.argv[1]))
+            print(d['summary']['refused'], [c['detail'] for c in d['changes'] if c['action'] == 'refused'])
+            """, [setup.project.write("plan.json", json.stdout)])
+        #expect(refused == "1 ['level1']\n")
         let push = try setup.push()
         #expect(push.status == 2 && push.stderr.contains("asset pack level1: run `iapkit package --catalog"), "\(push.stderr)")
         #expect(try setup.fake.writeCount() == 0)

@@ -7,7 +7,10 @@ import Testing
 struct ReportConformanceTests {
     @Test func sarifIsValidAgainstTheOfficialSchema() throws {
         let dir = TemporaryDirectory()
-        for (name, catalog) in [("broken", "Tests/Fixtures/catalogs/broken/catalog.yaml"), ("examples", "Tests/Fixtures/" + Paths.examplesCatalog)] {
+        // A catalog that is not YAML at all still gets a valid report: its one result is on the line libyaml stopped at.
+        let unreadable = dir.write("unreadable.yaml", "schemaVersion: 1\napp: [\n")
+        for (name, catalog) in [("broken", "Tests/Fixtures/catalogs/broken/catalog.yaml"), ("examples", "Tests/Fixtures/" + Paths.examplesCatalog),
+                                ("unreadable", unreadable)] {
             let output = dir.file("\(name).sarif")
             _ = try iapkit("lint", catalog, "--format", "sarif", "-o", output, in: Paths.repository)
             let out = try python("""

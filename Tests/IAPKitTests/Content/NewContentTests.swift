@@ -16,8 +16,11 @@ import Testing
         let keys = try python(Self.readInfo, [folder + "/ContentInfo.plist"])
         #expect(keys == "[('ContentVersion', '1.0'), ('IAPProductIdentifier', 'com.example.fruit.banana')]\n")
         let readme = try String(contentsOfFile: folder + "/Contents/README.txt", encoding: .utf8)
-        #expect(readme.contains("com.example.fruit.banana, version 1.0"))
-        #expect(!readme.contains("{{"))
+        #expect(readme.contains("Hosted content for com.example.fruit.banana."))
+        // No version in it: the README ships with the content, and `bump` changes only ContentInfo.plist.
+        #expect(!readme.contains("{{") && !readme.contains("1.0"))
+        #expect(try iapkit("bump", folder).status == 0)
+        #expect(try String(contentsOfFile: folder + "/Contents/README.txt", encoding: .utf8) == readme)
     }
 
     @Test func substitutesInTheLevelPackTemplate() throws {

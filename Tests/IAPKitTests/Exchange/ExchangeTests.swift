@@ -165,6 +165,85 @@ enum StoreKitRoundTrip {
         #expect(written == "'10' '0.5' '4.00' ''\n")
     }
 
+    /// Xcode writes prices in the simulator storefront's currency: a file set to China holds yuan, which must never
+    /// become a USD `price` that a push would charge in dollars.
+    @Test func pricesOfAnotherStorefrontBecomeItsTerritoryPrices() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("Store/catalog.yaml")
+        try FileManager.default.createDirectory(atPath: dir.file("Store"), withIntermediateDirectories: true)
+        let imported = try iapkit("import", "storekit", Paths.storeKitFixtures + "/storefront-chn-v3.0.storekit", "-o", path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("prices are in CNY, the currency of the simulator storefront CHN"), "\(imported.stderr)")
+        // Every simulator setting the catalog cannot carry is named, `_timeRate` too.
+        #expect(imported.stderr.contains("_developerTeamID, _lastSynchronizedDate, _storeKitErrors, _timeRate"), "\(imported.stderr)")
+
+        let catalog = try CatalogLoader.load(path: path, findings: { _ in })
+        let everything = catalog.allProducts
+        #expect(everything.allSatisfy { $0.price == nil }, "no USD price: \(everything.map { $0.price?.text ?? "-" })")
+        let seeds = try #require(everything.first { $0.productID == "com.example.garden.seeds" })
+        #expect(seeds.territoryPrices.map { "\($0.territory) \($0.price?.text ?? "")" } == ["CHN 6"])
+        let offers = everything.flatMap { [$0.introductoryOffer].compactMap { $0 } + $0.promotionalOffers }
+        #expect(offers.allSatisfy { $0.price == nil }, "offers carry no USD price either")
+        #expect(offers.contains { $0.territoryPrices.first?.territory == "CHN" })
+        // The products' texts are English; the simulator's German store sheet stays a simulator setting.
+        #expect(catalog.app.primaryLocale == "en-US" && catalog.storeKit?.locale == "de-DE" && catalog.storeKit?.storefront == "CHN")
+        #expect(catalog.app.appID == "1234567890", "the synced file's App Store Connect app ID is kept")
+
+        // The `$schema` comment names a file that exists beside the catalog, and the catalog passes it.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("# yaml-language-server: $schema=catalog.schema.json\n"))
+        #expect(FileManager.default.fileExists(atPath: dir.file("Store/catalog.schema.json")))
+        #expect(try python(Self.validateYAML, [path, dir.file("Store/catalog.schema.json")]) == "valid\n")
+
+        // The missing USD prices are lint errors on each product's line, never a silent default.
+        let lint = try iapkit("lint", "catalog", path, "--format", "json")
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("\"rule\" : \"price\"") || lint.stdout.contains("\"rule\": \"price\""), "\(lint.stdout)")
+
+        // Exported again for the same storefront, the simulator shows the same yuan.
+        let exported = try iapkit("export", "storekit", path, "--format-version", "3.0")
+        let shown = try python("import json, sys; print(' '.join(p['displayPrice'] for p in json.load(open(sys.argv[1]))['products']))",
+                               [dir.write("out.storekit", exported.stdout)])
+        #expect(shown == "6 68\n")
+    }
+
+    @Test func exportKeepsTheImportedFormatVersionUnlessTold() throws {
+        let dir = TemporaryDirectory()
+        let catalog = dir.file("catalog.yaml")
+        #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v3.0.storekit", "-o", catalog).status == 0)
+        #expect(try String(contentsOfFile: catalog, encoding: .utf8).contains("formatVersion: \"3.0\""))
+        let kept = try iapkit("export", "storekit", catalog)
+        #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("kept.storekit", kept.stdout)) == "3.0")
+        let told = try iapkit("export", "storekit", catalog, "--format-version", "5.0")
+        #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("told.storekit", told.stdout)) == "5.0")
+        // A 1.x file, which iapkit does not write, leaves the default (4.0) and no setting.
+        #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v1.1.storekit", "-o", catalog, "--force").status == 0)
+        #expect(!(try String(contentsOfFile: catalog, encoding: .utf8)).contains("formatVersion"))
+    }
+
+    static let validateYAML = """
+        import json, sys, yaml, jsonschema
+        jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(yaml.safe_load(open(sys.argv[1])))
+        print('valid')
+        """
+
+    @Test func productIDsWithoutACommonPrefixGetAPlaceholderBundleIDThatSaysSo() throws {
+        let dir = TemporaryDirectory()
+        let source = dir.write("in.storekit", """
+            {"version": {"major": 3, "minor": 0}, "identifier": "0000ABCD", "settings": {}, "nonRenewingSubscriptions": [],
+             "products": [
+               {"displayPrice": "0.99", "familyShareable": false, "internalID": "00000001", "localizations": [], "productID": "gems", "referenceName": "Gems", "type": "Consumable"},
+               {"displayPrice": "1.99", "familyShareable": false, "internalID": "00000002", "localizations": [], "productID": "coins", "referenceName": "Coins", "type": "Consumable"}],
+             "subscriptionGroups": []}
+            """)
+        let imported = try iapkit("import", "storekit", source)
+        #expect(imported.status == 0)
+        #expect(imported.stderr.contains("bundle ID set to the placeholder `com.example.app`"), "\(imported.stderr)")
+        #expect(imported.stdout.contains("price: 0.99"), "a file without settings is the USA storefront")
+        // Written to standard output there is no schema file beside it, so no comment points at one.
+        #expect(!imported.stdout.contains("$schema"))
+    }
+
     @Test(arguments: StoreKitExporter.FormatVersion.allCases)
     func examplesExportValidatesInEveryFormat(version: StoreKitExporter.FormatVersion) throws {
         let dir = TemporaryDirectory()

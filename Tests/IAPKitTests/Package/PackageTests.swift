@@ -170,6 +170,20 @@ import Testing
         #expect(try iapkit("lint", project + "/catalog.yaml").status == 0)
     }
 
+    @Test func aFolderTheCatalogAlsoNamesIsBuiltOnce() throws {
+        let dir = try examplesCopy()
+        // Named on the command line (written differently) and by the catalog.
+        let result = try iapkit("package", "./project/content/com.example.fruitstand.kiwi/", "--catalog", "project/catalog.yaml",
+                                "-o", "out", in: dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let built = try python("""
+            import json, sys
+            print(sorted(p['productId'] for p in json.load(open(sys.argv[1]))['packages']))
+            """, [dir.file("out/iapkit-manifest.json")])
+        #expect(built == "['com.example.fruitstand.banana', 'com.example.fruitstand.kiwi']\n")
+        #expect(result.stdout.components(separatedBy: "com.example.fruitstand.kiwi.pkg").count == 2, "\(result.stdout)")
+    }
+
     @Test(arguments: [
         ("Contents/tool", "\u{7F}ELF\u{02}\u{01}", "content-executable"),
         ("Contents/run.sh", "#!/bin/sh\necho", "content-executable"),

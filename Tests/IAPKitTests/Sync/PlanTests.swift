@@ -68,6 +68,14 @@ import Testing
         #expect(plan.count(.create) + plan.count(.update) + plan.count(.refused) == 0)
     }
 
+    @Test func planLinesEscapeInnerQuotesAndBackslashes() {
+        let change = Change(action: .update, resource: "inAppPurchaseLocalization", productID: "com.example.fruitstand.banana",
+                            detail: "en-US", fields: [Change.Field("name", from: #"The "Big" Pack"#, to: #"C:\Packs"#)])
+        let text = PlanReport.text(Plan(app: Self.app, changes: [change]))
+        #expect(text.contains(#"name "The \"Big\" Pack" -> "C:\\Packs""#), "\(text)")
+        #expect(text.contains("; 0 operations.\n"))
+    }
+
     @Test func theExamplesPlannedAgainstAnEmptyApp() throws {
         let (catalog, desired) = try Self.examples()
         let plan = Planner(catalog: catalog, desired: desired).plan(against: StoreSnapshot(app: Self.app, territories: Territories.all))

@@ -24,6 +24,20 @@ public enum LocalPrice {
         return parts[0] + "." + parts[1] + String(repeating: "0", count: decimals - parts[1].count)
     }
 
+    /// An amount App Store Connect computes (proceeds) in the territory's decimals, rounded half up: `104.3` yen is
+    /// `104`, `0.7` dollars `0.70`.
+    public static func rounded(_ canonical: String, territory: String) -> String {
+        guard let decimals = Storefronts.decimals(of: territory), let price = Price(text: canonical) else { return canonical }
+        let parts = canonical.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count > decimals else { return display(canonical, territory: territory) }
+        let scale = (0..<decimals).reduce(1.0) { value, _ in value * 10 }
+        let units = (price.approximateCents / 100 * scale).rounded(.toNearestOrAwayFromZero)
+        let whole = Int(units) / Int(scale), fraction = Int(units) % Int(scale)
+        guard decimals > 0 else { return String(whole) }
+        let digits = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: decimals - digits.count) + digits
+    }
+
     static func value(_ canonical: String) -> Double { Price(text: canonical)?.approximateCents ?? 0 }
 
     /// The prices of a territory's grid just below and just above `wanted`.

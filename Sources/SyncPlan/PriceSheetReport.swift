@@ -35,7 +35,7 @@ public enum PriceSheetReport {
     static func cells(_ row: PriceSheetRow) -> [String] {
         [row.productID, row.plan ?? "", row.territory, row.currency, row.startDate ?? "now",
          LocalPrice.canonical(row.customerPrice).map { LocalPrice.display($0, territory: row.territory) } ?? row.customerPrice,
-         row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.display($0, territory: row.territory) } ?? $0 } ?? "",
+         row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.rounded($0, territory: row.territory) } ?? $0 } ?? "",
          row.byHand ? "by hand" : "equalized"]
     }
 

@@ -102,6 +102,10 @@ public struct PriceSheetReader: Sendable {
             prices[index].byHand = equalized != LocalPrice.canonical(price.price)
         }
         for index in prices.indices where prices[index].territory == Vocabulary.baseTerritory { prices[index].byHand = true }
+        // The plan is named only where the subscription has billing plans: the standard plan is the whole price.
+        if !prices.contains(where: { $0.plan == "MONTHLY" }) {
+            for index in prices.indices { prices[index].plan = nil }
+        }
         return timeline(prices, productID: productID, today: today)
     }
 

@@ -13,6 +13,7 @@ import struct
 import zlib
 
 from .reference import FREE_POINT, USD_POINTS, decode_price_point, price_point_id, ref
+from .resources.offers import PERIOD_OF
 from .resources.screenshots import reserve_upload
 from .resources.versions import VERSION_TYPES
 
@@ -272,7 +273,7 @@ class Generating:
                 cheaper = [n for n in PAID_POINTS if n < lowest.get(territory, 0)]
                 if cheaper:
                     point = price_point_id(sub["id"], territory, rnd.choice(cheaper))
-                    self.generate_intro(sub, territory, "PAY_AS_YOU_GO", period, 2, point)
+                    self.generate_intro(sub, territory, "PAY_AS_YOU_GO", period, min(2, PERIOD_OF[period]), point)
         if rnd.random() < 0.3:
             classes.append("promotional")
             self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
@@ -290,7 +291,7 @@ class Generating:
                       for t in priced]
             self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
                 "name": "Half price", "offerCode": "half%d" % rnd.randint(1, 99), "offerMode": "PAY_AS_YOU_GO",
-                "duration": period, "numberOfPeriods": 2}, prices)
+                "duration": period, "numberOfPeriods": min(2, PERIOD_OF[period])}, prices)
         if rnd.random() < 0.2:
             classes.append("win-back")
             self.commit_priced_offer(sub, "winBackOffers", {

@@ -279,6 +279,9 @@ struct PriceSheetTests {
                 "clubBrazilSet": find(club, "BRA", "now")[0]["set"],
                 "clubIndiaLater": find(club, "IND", "2027-01-15")[0]["customerPrice"],
                 "proceeds": all(r["proceeds"] for r in rows),
+                "clubPlan": find(club, "BRA", "now")[0]["plan"],
+                "japanProceeds": find(gems, "JPN", "now")[0]["proceeds"],
+                "usaProceeds": find(gems, "USA", "now")[0]["proceeds"],
             }))
             """, [dir.file("prices.csv")])
         let sheet = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any] ?? [:]
@@ -290,6 +293,10 @@ struct PriceSheetTests {
         #expect(sheet["clubBrazil"] as? String == "14.90" && sheet["clubBrazilSet"] as? String == "by hand")
         #expect(sheet["clubIndiaLater"] as? String == "499")
         #expect(sheet["proceeds"] as? Bool == true)
+        // A subscription without billing plans names no plan; proceeds in the territory's decimals (yen are whole).
+        #expect(sheet["clubPlan"] as? String == "", "\(summary)")
+        #expect((sheet["japanProceeds"] as? String).map { !$0.isEmpty && $0.allSatisfy(\.isNumber) } == true, "\(summary)")
+        #expect((sheet["usaProceeds"] as? String)?.split(separator: ".").last?.count == 2, "\(summary)")
 
         let json = try iapkit(["asc", "prices", catalog, "--format", "json"], environment: fake.environment)
         #expect(json.status == 0)

@@ -31,8 +31,14 @@ struct PriceRule: ProductRule {
             return
         }
         guard let price = product.price else {
-            // Priced from another base territory, or in some territories only: no USD price to check.
-            if product.baseTerritory != nil || !product.territoryPrices.isEmpty { return }
+            // Priced from another base territory, or a subscription priced in some territories only: no USD price.
+            if product.baseTerritory != nil || (product.isSubscription && !product.territoryPrices.isEmpty) { return }
+            if let first = product.territoryPrices.first {
+                context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has territory prices but no USD "
+                                   + "price: add `price:` (USD, equalized everywhere else), or `baseTerritory: \(first.territory)` to price "
+                                   + "it from \(first.territory)", at: product.path, product: product)
+                return
+            }
             context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no price: App Store "
                                + "Connect keeps it in Missing Metadata and it cannot be submitted; add `price:` with a USD amount on "
                                + "App Store Connect's grid, such as 0.99", at: product.path, product: product)

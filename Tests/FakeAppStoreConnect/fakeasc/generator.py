@@ -12,7 +12,7 @@ import random
 import struct
 import zlib
 
-from .reference import FREE_POINT, USD_POINTS, decode_price_point, price_point_id, ref
+from .reference import FREE_POINT, USD_BY_ID, USD_POINTS, decode_price_point, price_point_id, ref, synthetic_price
 from .resources.offers import PERIOD_OF
 from .resources.screenshots import reserve_upload
 from .resources.versions import VERSION_TYPES
@@ -270,7 +270,7 @@ class Generating:
             # A discount on every price the territory has, today's and scheduled ones: two periods at a lower point.
             lowest = self.lowest_numbers(sub)
             for territory in sorted(rnd.sample(priced, min(len(priced), rnd.randint(1, 3)))):
-                cheaper = [n for n in PAID_POINTS if n < lowest.get(territory, 0)]
+                cheaper = self.cheaper_points(territory, lowest.get(territory))
                 if cheaper:
                     point = price_point_id(sub["id"], territory, rnd.choice(cheaper))
                     self.generate_intro(sub, territory, "PAY_AS_YOU_GO", period, min(2, PERIOD_OF[period]), point)
@@ -280,14 +280,15 @@ class Generating:
                 "name": "Come back", "offerCode": "comeback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
                 "duration": "ONE_MONTH", "numberOfPeriods": 1}, [(t, None) for t in priced])
         current = self.current_numbers(sub)
-        cheaper = [n for n in PAID_POINTS if n < self.lowest_numbers(sub).get("USA", 0)]
+        cheaper = self.cheaper_points("USA", self.lowest_numbers(sub).get("USA"))
         if cheaper and rnd.random() < 0.3:
             # Pay as you go at a USD discount, equalized, with one territory at a price of its own.
             classes.append("promotional:paid")
             number = rnd.choice(cheaper)
             followers = [t for t in priced if current.get(t) == current["USA"]]
             own = rnd.choice(followers) if len(followers) > 1 and rnd.random() < 0.5 else None
-            prices = [(t, price_point_id(sub["id"], t, min(cheaper) if t == own and t != "USA" else number))
+            # Each territory's price lower than the subscription's there: the lowest point is lower everywhere.
+            prices = [(t, price_point_id(sub["id"], t, PAID_POINTS[0] if t == own and t != "USA" else number))
                       for t in priced]
             self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
                 "name": "Half price", "offerCode": "half%d" % rnd.randint(1, 99), "offerMode": "PAY_AS_YOU_GO",
@@ -307,6 +308,15 @@ class Generating:
                 "name": "Spring %d" % rnd.randint(1, 99), "customerEligibilities": ["NEW"],
                 "offerEligibility": "STACK_WITH_INTRO_OFFERS", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH",
                 "numberOfPeriods": 1}, [(t, None) for t in priced])
+
+    @staticmethod
+    def cheaper_points(territory, number):
+        """Points whose price in `territory` is below that of `number` there (two points can round to one local
+        price, so a lower number alone is not enough)."""
+        if number is None:
+            return []
+        ceiling = float(synthetic_price(territory, USD_BY_ID[number]))
+        return [n for n in PAID_POINTS if float(synthetic_price(territory, USD_BY_ID[n])) < ceiling]
 
     def lowest_numbers(self, sub):
         """Each territory's lowest price point number, today's and scheduled ones (the standard plan's)."""

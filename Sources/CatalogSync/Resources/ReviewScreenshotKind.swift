@@ -32,14 +32,6 @@ struct ListedScreenshot: Sendable {
     var state: String?
     var imageAsset: Components.Schemas.ImageAsset?
 
-    init(id: String, fileName: String?, checksum: String?, state: String?, imageAsset: Components.Schemas.ImageAsset?) {
-        self.id = id
-        self.fileName = fileName
-        self.checksum = checksum
-        self.state = state
-        self.imageAsset = imageAsset
-    }
-
     /// Whether the screenshot's bytes reached App Store Connect: only then is there a screenshot to compare.
     /// A reservation never committed (what an interrupted upload leaves) or a failed one is no screenshot.
     var isCommitted: Bool { checksum?.isEmpty == false && (state == nil || state == "COMPLETE" || state == "UPLOAD_COMPLETE") }

@@ -1,3 +1,4 @@
+import IAPCatalog
 import IAPCore
 
 /// A plan as text for people (one line per change, `+` create, `~` update, `!` refused, `?` unmanaged) and as
@@ -44,6 +45,11 @@ public enum PlanReport {
             ("changes", .array(plan.changes.map(change))),
             ("summary", .object(Change.Action.allCases.map { ($0.rawValue, .int(plan.count($0))) })),
             ("budget", .object(budget)),
+            ("storefrontDifferences", .array(plan.storefrontDifferences.map { difference in
+                .object([("territory", .string(difference.territory)), ("kind", .string(difference.kind.rawValue)),
+                         ("table", difference.tableCurrency.map(JSONValue.string) ?? .null),
+                         ("appStoreConnect", difference.liveCurrency.map(JSONValue.string) ?? .null)])
+            })),
         ])
     }
 

@@ -15,6 +15,8 @@ public struct StoreSnapshot: Sendable {
     public var priceGrids: [String: [String]] = [:]
     /// The app's asset packs (background assets) and their versions.
     public var assetPacks: [StoreAssetPack] = []
+    /// Where App Store Connect's storefronts and their currencies differ from the table lint uses offline.
+    public var storefrontDifferences: [StorefrontDifference] = []
 
     public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = [],
                 today: Int = CalendarDay.today) {

@@ -23,7 +23,7 @@ struct IAPKitCommand: AsyncParsableCommand {
         commandName: "iapkit",
         abstract: "Author, check, package and export Apple in-app purchase catalogs.",
         discussion: """
-            Exit codes: 0 success, 1 lint found errors (or warnings with --strict), 2 the command could not do its job,
+            Exit codes: 0 success, 1 lint found errors (or warnings with --strict), 2 the command could not do its job, \
             75 `asc push` stopped for App Store Connect's hourly request budget (run it again later, or pass --wait).
             """,
         version: version,
@@ -71,6 +71,7 @@ struct IAPKitCommand: AsyncParsableCommand {
             Terminal.error(error.description)
             // EX_TEMPFAIL: nothing is wrong, the budget is spent; the next run finishes.
             if case .budgetExhausted = error { Terminal.exit(75) }
+            if case .readBudget = error { Terminal.exit(75) }
             Terminal.exit(2)
         } catch let error as ASCError {
             Terminal.error(error.description)

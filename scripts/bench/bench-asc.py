@@ -10,70 +10,31 @@ first push into an empty app (at most 120).
 
 usage: bench-asc.py IAPKIT CATALOG.yaml
 """
-import collections, json, os, re, subprocess, sys, tempfile, time, urllib.request
+import collections, os, re, subprocess, sys, time
 
 import yaml
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+
+from fake_session import FakeSession
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LATENCY_PRODUCTS = int(os.environ.get("BENCH_ASC_LATENCY_PRODUCTS", "100"))
 iapkit, catalog_path = sys.argv[1], sys.argv[2]
 catalog = yaml.safe_load(open(catalog_path))
-
-work = tempfile.mkdtemp(prefix="iapkit-bench-asc-")
-key = ec.generate_private_key(ec.SECP256R1())
-key_path = os.path.join(work, "AuthKey.p8")
-open(key_path, "wb").write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                             serialization.NoEncryption()))
-public_path = os.path.join(work, "public.pem")
-open(public_path, "wb").write(key.public_key().public_bytes(serialization.Encoding.PEM,
-                                                            serialization.PublicFormat.SubjectPublicKeyInfo))
-fake = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "Tests", "FakeAppStoreConnect", "fake_asc.py"),
-                         "--port", "0", "--key-id", "BENCHKEY", "--issuer-id", "bench-issuer", "--public-key", public_path],
-                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-url = fake.stdout.readline().split()[-1]
-
-
-def control(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url + "/__fake/" + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    return json.load(urllib.request.urlopen(request))
-
-
-def seed(catalog):
-    app = control("POST", "apps", {"name": "Bench", "bundleId": catalog["app"]["bundleId"]})["id"]
-    kinds = {"consumable": "CONSUMABLE", "non-consumable": "NON_CONSUMABLE",
-             "non-renewing-subscription": "NON_RENEWING_SUBSCRIPTION"}
-    purchases = [{"productId": p["productId"], "name": p["referenceName"], "inAppPurchaseType": kinds[p["type"]],
-                  "localizations": p["localizations"], "prices": [{"territory": "USA", "usd": str(p["price"])}]}
-                 for p in catalog.get("products", [])]
-    groups = [{"referenceName": g["referenceName"], "localizations": g.get("localizations", []),
-               "subscriptions": [{"productId": s["productId"], "name": s["referenceName"], "subscriptionPeriod": "ONE_MONTH",
-                                  "groupLevel": s["groupLevel"], "localizations": s["localizations"],
-                                  "prices": [{"territory": "USA", "usd": str(s["price"])}]}
-                                 for s in g["subscriptions"]]}
-              for g in catalog.get("subscriptionGroups", [])]
-    for start in range(0, len(purchases), 500):
-        control("POST", "seed", {"appId": app, "inAppPurchases": purchases[start:start + 500]})
-    control("POST", "seed", {"appId": app, "subscriptionGroups": groups})
-    return len(purchases) + sum(len(g["subscriptions"]) for g in groups)
+fake = FakeSession("iapkit-bench-asc-")
+control, seed = fake.control, fake.seed
 
 
 def plan(path, concurrency=4):
     """Runs `asc plan` on a freshly logged fake; returns (seconds, requests)."""
-    urllib.request.urlopen(urllib.request.Request(url + "/__fake/requests", method="DELETE"))
-    environment = dict(os.environ, ASC_KEY_ID="BENCHKEY", ASC_ISSUER_ID="bench-issuer", ASC_PRIVATE_KEY_PATH=key_path,
-                       ASC_API_URL=url)
+    fake.clear_requests()
+    environment = fake.environment
     started = time.time()
     result = subprocess.run([iapkit, "asc", "plan", path, "--format", "json", "--concurrency", str(concurrency)],
                             env=environment, capture_output=True, text=True)
     elapsed = time.time() - started
     if result.returncode != 0:
         sys.exit("asc plan failed: " + result.stderr[-2000:])
-    logged = control("GET", "requests")
-    return elapsed, (logged["requests"] if isinstance(logged, dict) else logged)
+    return elapsed, fake.requests()
 
 
 try:
@@ -101,16 +62,13 @@ try:
     control("POST", "settings", {"rateLimit": 1000000})
     control("POST", "apps", {"name": "Fruit Stand", "bundleId": "com.example.fruitstand"})
     example = os.path.join(HERE, "..", "examples", "catalog.yaml")
-    environment = dict(os.environ, ASC_KEY_ID="BENCHKEY", ASC_ISSUER_ID="bench-issuer", ASC_PRIVATE_KEY_PATH=key_path,
-                       ASC_API_URL=url)
+    environment = fake.environment
     pushed = subprocess.run([iapkit, "asc", "push", example, "--yes"], env=environment, capture_output=True, text=True)
     if pushed.returncode != 0:
         sys.exit("asc push of the example failed: " + pushed.stderr[-2000:])
-    logged = control("GET", "requests")
-    push_requests = len(logged["requests"] if isinstance(logged, dict) else logged)
+    push_requests = len(fake.requests())
 finally:
-    fake.stdin.close()
-    fake.terminate()
+    fake.close()
 
 collections_ = re.compile(r"^/v1/(apps|territories)(/[^/]+/(inAppPurchasesV2|subscriptionGroups))?$|^/v1/subscriptionGroups/[^/]+/subscriptions$")
 pages = [r for r in requests if collections_.match(r["path"])]

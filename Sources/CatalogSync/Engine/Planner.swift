@@ -14,7 +14,9 @@ public struct Planner: Sendable {
         self.desired = desired
     }
 
-    public func plan(against store: StoreSnapshot) -> Plan {
+    /// The plan of the products in `scope` (nil: every product); see `PlanScope`. App-level resources (asset packs)
+    /// are planned unless `appResources` is false.
+    public func plan(against store: StoreSnapshot, scope: Set<String>? = nil, appResources: Bool = true) -> Plan {
         var builder = PlanBuilder(catalog: catalog, app: store.app, territories: store.territories)
         let retired = Set(catalog.retiredProductIDs.map(\.value))
         let liveInAppPurchases = Dictionary(store.inAppPurchases.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
@@ -22,7 +24,8 @@ public struct Planner: Sendable {
                                            uniquingKeysWith: { a, _ in a })
 
         // Changes that have started by App Store Connect's today are today's prices.
-        var desired = self.desired
+        var desired = self.desired.scoped(to: scope)
+        let inScope = { (productID: String) in scope?.contains(productID) ?? true }
         for index in desired.inAppPurchases.indices { desired.inAppPurchases[index] = desired.inAppPurchases[index].asOf(store.today) }
         for group in desired.groups.indices {
             for index in desired.groups[group].subscriptions.indices {
@@ -72,10 +75,10 @@ public struct Planner: Sendable {
             if !builder.deferredLevels.isEmpty { builder.appendToLast(builder.deferredLevels) }
         }
 
-        for kind in AppKinds.all { kind.plan(desired, store: store, builder: &builder) }
+        if appResources { for kind in AppKinds.all { kind.plan(desired, store: store, builder: &builder) } }
 
         // What App Store Connect holds that the catalog cannot say: the product is not fully managed, never "unchanged".
-        for live in store.inAppPurchases + store.groups.flatMap(\.subscriptions) {
+        for live in store.inAppPurchases + store.groups.flatMap(\.subscriptions) where inScope(live.record.productID) {
             for note in live.notes where !note.managed {
                 builder.add(.unmanaged, note.resource, live.record, detail: "not fully managed", reason: note.text)
             }
@@ -83,17 +86,19 @@ public struct Planner: Sendable {
 
         // What App Store Connect has and the catalog does not: listed, never deleted.
         let wanted = Set(desired.allProducts.map(\.productID))
-        for live in store.inAppPurchases where !wanted.contains(live.record.productID) {
+        for live in store.inAppPurchases where !wanted.contains(live.record.productID) && inScope(live.record.productID) {
             builder.unmanaged("inAppPurchase", live.record)
         }
         let wantedGroups = Set(desired.groups.map(\.referenceName))
         for group in store.groups {
-            if !wantedGroups.contains(group.record.referenceName) {
+            if scope == nil, !wantedGroups.contains(group.record.referenceName) {
                 builder.unmanaged("subscriptionGroup", nil, detail: group.record.referenceName)
             }
-            for live in group.subscriptions where !wanted.contains(live.record.productID) { builder.unmanaged("subscription", live.record) }
+            for live in group.subscriptions where !wanted.contains(live.record.productID) && inScope(live.record.productID) {
+                builder.unmanaged("subscription", live.record)
+            }
         }
-        return Plan(app: store.app, changes: builder.changes)
+        return Plan(app: store.app, changes: builder.changes, storefrontDifferences: store.storefrontDifferences)
     }
 
     static let typeReason = "App Store Connect cannot change a product's type"

@@ -16,6 +16,8 @@ protocol ProductResourceKind<Listing> {
     associatedtype Listing: Sendable
     /// Fills this kind's part of a live product.
     static func read(into product: inout StoreProduct, listing: Listing, reader: StoreReader) async throws(SyncError)
+    /// How many requests `read` sends for this list entry (what a plan's estimate adds up).
+    static func estimatedReads(_ listing: Listing) -> Int
     /// Adds this kind's changes for one product; `product` names the product (created earlier in the plan when new).
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder)
 }
@@ -88,6 +90,8 @@ extension Components.Schemas.PagingInformation? {
 protocol AppResourceKind {
     /// Fills this kind's part of the snapshot.
     static func read(into snapshot: inout StoreSnapshot, reader: StoreReader) async throws(SyncError)
+    /// About how many requests `read` sends.
+    static var estimatedReads: Int { get }
     /// Adds this kind's changes.
     static func plan(_ desired: CatalogRecords, store: StoreSnapshot, builder: inout PlanBuilder)
 }

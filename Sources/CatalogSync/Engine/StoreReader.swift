@@ -20,10 +20,18 @@ public struct StoreReader: Sendable {
     public var gridTerritories: [String]
     let equalizations = EqualizationCache()
 
-    public init(asc: AppStoreConnectClient, concurrency: Int = 4, gridTerritories: [String] = []) {
+    /// What to do when App Store Connect's hourly request budget cannot pay for the detail reads.
+    public var budget: ReadBudget
+    /// Told of waits for the budget and of the reads done, for a progress line.
+    public var progress: ReadProgress?
+
+    public init(asc: AppStoreConnectClient, concurrency: Int = 4, gridTerritories: [String] = [],
+                budget: ReadBudget = .ignore, progress: ReadProgress? = nil) {
         self.asc = asc
         self.concurrency = max(1, concurrency)
         self.gridTerritories = gridTerritories
+        self.budget = budget
+        self.progress = progress
     }
 
     /// App Store Connect's today, from its latest answer (this machine's date before the first one).
@@ -45,32 +53,76 @@ public struct StoreReader: Sendable {
         return StoreApp(id: app.id, bundleID: app.attributes?.bundleId ?? bundleID)
     }
 
-    /// Every territory App Store Connect sells in, sorted.
-    public func territories() async throws(SyncError) -> [String] {
-        try await pages("listing territories") {
-            try await $0.territoriesGetCollection(query: .init(limit: Self.pageSize)).ok.body.json
-        } next: { $0.links.next }.flatMap { $0.data.map(\.id) }.sorted()
+    /// Every storefront App Store Connect sells in, with the currency it prices it in (nil where the answer has none).
+    public func storefronts() async throws(SyncError) -> [String: String?] {
+        let pages = try await pages("listing territories") {
+            try await $0.territoriesGetCollection(query: .init(fieldsTerritories: [.currency], limit: Self.pageSize)).ok.body.json
+        } next: { $0.links.next }
+        var storefronts: [String: String?] = [:]
+        for territory in pages.flatMap(\.data) { storefronts[territory.id] = .some(territory.attributes?.currency) }
+        return storefronts
     }
+
+    /// Every territory App Store Connect sells in, sorted.
+    public func territories() async throws(SyncError) -> [String] { try await storefronts().keys.sorted() }
 
     /// Everything the catalog can hold of the app.
     public func snapshot(app: StoreApp) async throws(SyncError) -> StoreSnapshot {
-        let territories = try await territories()
-        var snapshot = StoreSnapshot(app: app, territories: territories)
-        snapshot.inAppPurchases = try await concurrently(try await inAppPurchaseListings(app: app)) { listing throws(SyncError) in
-            guard var product = InAppPurchaseKind.record(listing.resource) else { return nil }
-            for kind in InAppPurchaseKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
-            return product
-        }.compactMap { $0 }
+        try await snapshot(of: try await listings(app: app))
+    }
+
+    /// The app's storefronts and product lists, read whole (with what `include=` sends along): what a plan knows
+    /// before it reads any product in detail, and what that costs.
+    public func listings(app: StoreApp) async throws(SyncError) -> StoreListings {
+        let storefronts = try await storefronts()
+        let inAppPurchases = try await inAppPurchaseListings(app: app)
         let groups = try await pages("listing subscription groups") {
             try await $0.appsSubscriptionGroupsGetToManyRelated(path: .init(id: app.id), query: .init(limit: Self.pageSize)).ok.body.json
         } next: { $0.links.next }.flatMap(\.data)
-        for group in groups {
-            var live = try await SubscriptionGroupKind.read(group, reader: self)
-            live.subscriptions = try await concurrently(try await subscriptionListings(group: group.id)) { listing throws(SyncError) in
-                guard var product = SubscriptionKind.record(listing.resource) else { return nil }
-                for kind in SubscriptionKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
-                Self.settlePlans(&product.record)
+        let subscriptions = try await concurrently(groups) { group throws(SyncError) in try await subscriptionListings(group: group.id) }
+        return StoreListings(app: app, storefronts: storefronts, inAppPurchases: inAppPurchases,
+                             groups: Array(zip(groups, subscriptions)), gridReads: gridTerritories.isEmpty ? 0 : 2)
+    }
+
+    /// Reads the products in `scope` (nil: all) in detail. Products outside it keep what their list entry says.
+    /// With `budget` `.stop` it reads nothing when App Store Connect's hourly budget cannot pay for the reads
+    /// (`SyncError.readBudget`, exit 75); with `.wait` it paces the reads across hours instead.
+    /// Groups are read in detail (their texts) when they hold a product in scope or are named in `groups`.
+    /// `sharedReads` is what the estimate adds for reads shared by the app (equalizations of USD prices).
+    public func snapshot(of listings: StoreListings, scope: Set<String>? = nil, groups named: Set<String> = [],
+                         sharedReads: Int = 0) async throws(SyncError) -> StoreSnapshot {
+        let app = listings.app
+        let needed = listings.estimatedReads(of: scope, groups: named) + sharedReads
+        let pacer = ReadPacer(asc: asc, budget: budget, total: needed, progress: progress)
+        try pacer.checkBeforeReading(products: listings.count(of: scope))
+        let inScope = { @Sendable (id: String?) in id.map { scope?.contains($0) ?? true } ?? true }
+        var snapshot = StoreSnapshot(app: app, territories: listings.storefronts.keys.sorted())
+        snapshot.storefrontDifferences = StorefrontDifference.between(live: listings.storefronts)
+        snapshot.inAppPurchases = try await concurrently(listings.inAppPurchases) { listing throws(SyncError) in
+            guard var product = InAppPurchaseKind.record(listing.resource) else { return nil }
+            guard inScope(product.record.productID) else { return product }
+            let listed = product
+            return try await pacer.run(InAppPurchaseKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
+                var product = listed
+                for kind in InAppPurchaseKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
                 return product
+            }
+        }.compactMap { $0 }
+        for (group, subscriptions) in listings.groups {
+            var live = StoreGroup(record: GroupRecord(referenceName: group.attributes?.referenceName ?? group.id), id: group.id)
+            if listings.readsInDetail(group: group, subscriptions: subscriptions, scope: scope, named: named) {
+                live = try await pacer.run(1) { () throws(SyncError) in try await SubscriptionGroupKind.read(group, reader: self) }
+            }
+            live.subscriptions = try await concurrently(subscriptions) { listing throws(SyncError) in
+                guard var product = SubscriptionKind.record(listing.resource) else { return nil }
+                guard inScope(product.record.productID) else { return product }
+                let listed = product
+                return try await pacer.run(SubscriptionKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
+                    var product = listed
+                    for kind in SubscriptionKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
+                    Self.settlePlans(&product.record)
+                    return product
+                }
             }.compactMap { $0 }
             snapshot.groups.append(live)
         }

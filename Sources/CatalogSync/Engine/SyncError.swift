@@ -14,6 +14,8 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     /// The hourly request budget left is smaller than the work left: push stopped before operation `done + 1`
     /// (a consistent point; `changesDone` whole changes are in place). Running push again later finishes.
     case budgetExhausted(done: Int, total: Int, changesDone: Int, remaining: Int, needed: Int, resumeAfter: Duration)
+    /// A plan's detail reads cost more than the hour has left: nothing was read past the product lists.
+    case readBudget(products: Int, needed: Int, remaining: Int, hourly: Int?, refill: Duration)
     /// App Store Connect answered in a way the sync cannot use (a missing price point, an upload that failed).
     case store(context: String, reason: String)
 
@@ -32,6 +34,12 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
             return text
         case let .store(context, reason):
             return "\(context): \(reason)"
+        case let .readBudget(products, needed, remaining, hourly, refill):
+            let minutes = max(1, Int((Double(refill.components.seconds) / 60).rounded(.up)))
+            return "reading \(Format.count(products, "product")) in detail needs about \(needed) requests, and App Store Connect's "
+                + "hourly budget has \(remaining) left\(hourly.map { " of \($0)" } ?? ""): nothing was read past the product lists. "
+                + "Plan only what changed (--changed-since REF, --product ID), run again in about \(minutes) minute\(minutes == 1 ? "" : "s"), "
+                + "or pass --wait to pace the reads across hours"
         case let .budgetExhausted(done, total, changesDone, remaining, needed, resumeAfter):
             let minutes = max(1, Int((Double(resumeAfter.components.seconds) / 60).rounded(.up)))
             return "App Store Connect's hourly request budget is nearly used up (\(remaining) left, about \(needed) needed): "

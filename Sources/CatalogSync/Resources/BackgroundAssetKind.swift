@@ -28,6 +28,9 @@ enum BackgroundAssetKind: AppResourceKind {
 
     // MARK: Read
 
+    /// The list of packs (each pack's versions add one more, unknown before the list).
+    static var estimatedReads: Int { 1 }
+
     static func read(into snapshot: inout StoreSnapshot, reader: StoreReader) async throws(SyncError) {
         let app = snapshot.app.id
         let packs = try await reader.pages("listing asset packs") {

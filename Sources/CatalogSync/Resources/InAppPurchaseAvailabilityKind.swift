@@ -8,6 +8,9 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
 
     /// The availability comes with the list; its territories take one request.
+    /// One page of territories (up to 200).
+    static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { listing.availability == nil ? 0 : 1 }
+
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
         guard let availability = listing.availability else {
             product.record.availability = .nowhere

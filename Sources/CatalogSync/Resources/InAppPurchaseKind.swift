@@ -11,6 +11,9 @@ enum InAppPurchaseKind: ProductResourceKind {
     static func ref(_ productID: String) -> String { "iap:\(productID)" }
 
     /// The list entry holds every attribute: nothing more to read.
+    /// The list entry is the whole resource.
+    static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { 0 }
+
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {}
 
     /// The record of a listed in-app purchase, or nil for one the catalog cannot describe.

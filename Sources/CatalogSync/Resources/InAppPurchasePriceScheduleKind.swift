@@ -12,6 +12,9 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
     static let resource = "inAppPurchasePriceSchedule"
 
     /// The schedule comes with the list; its manual prices (every territory, with their points) take one request.
+    /// One page of manual prices with their points.
+    static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { listing.priceSchedule == nil ? 0 : 1 }
+
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
         guard let schedule = listing.priceSchedule else { return }
         let pages = try await reader.pages("reading the prices of in-app purchase \(product.record.productID)") {

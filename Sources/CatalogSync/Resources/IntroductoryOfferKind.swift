@@ -11,6 +11,9 @@ enum IntroductoryOfferKind: ProductResourceKind {
 
     /// Only a subscription whose list entry shows introductory offers costs a request: all of them, each with its
     /// territory and price point.
+    /// One page of offers with their points.
+    static func estimatedReads(_ listing: SubscriptionListing) -> Int { listing.hasIntroductoryOffers ? 1 : 0 }
+
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         guard listing.hasIntroductoryOffers else { return }
         let id = product.ids.resource

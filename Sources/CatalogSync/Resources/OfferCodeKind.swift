@@ -8,6 +8,11 @@ import SyncPlan
 enum OfferCodeKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
 
+    /// The list when it came cut short, and each paid offer's prices.
+    static func estimatedReads(_ listing: SubscriptionListing) -> Int {
+        OfferRequests.estimatedReads(listing.offerCodes) { $0.attributes?.offerMode?.rawValue }
+    }
+
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         let context = "reading the offer codes of subscription \(product.record.productID)"
         let id = product.ids.resource

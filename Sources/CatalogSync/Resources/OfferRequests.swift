@@ -88,6 +88,12 @@ enum OfferRequests {
         }
     }
 
+    /// Requests an offer kind's read sends: the list when the one sent along was cut short, and the prices of each
+    /// offer that is not a free trial.
+    static func estimatedReads<Offer>(_ included: Included<Offer>, mode: (Offer) -> String?) -> Int {
+        (included.complete ? 0 : 1) + included.items.filter { mode($0) != "FREE_TRIAL" }.count
+    }
+
     /// An offer's prices as the catalog says them: the USD price (its USA price), and the territories whose price is
     /// not what that USD price equalizes to. One request, plus the equalization once per USD price for the app.
     static func readPrices<Page: OfferPricePage>(_ context: String, reader: StoreReader, plan: String?,

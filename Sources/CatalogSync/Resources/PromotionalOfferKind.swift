@@ -10,6 +10,11 @@ enum PromotionalOfferKind: ProductResourceKind {
 
     /// The offers come with the list (the rest, when it was cut short, in one request); a paid offer's USD price
     /// takes one request.
+    /// The list when it came cut short, and each paid offer's prices.
+    static func estimatedReads(_ listing: SubscriptionListing) -> Int {
+        OfferRequests.estimatedReads(listing.promotionalOffers) { $0.attributes?.offerMode?.rawValue }
+    }
+
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         let context = "reading the promotional offers of subscription \(product.record.productID)"
         let id = product.ids.resource

@@ -41,6 +41,9 @@ struct ListedScreenshot: Sendable {
 enum ReviewScreenshotKind<API: ScreenshotAPI>: ProductResourceKind {
     typealias Listing = API.Listing
 
+    /// The list entry carries the screenshot whole.
+    static func estimatedReads(_ listing: Listing) -> Int { 0 }
+
     static func read(into product: inout StoreProduct, listing: Listing, reader: StoreReader) async throws(SyncError) {
         guard let screenshot = API.listed(listing) else { return }
         product.ids.screenshot = screenshot.id

@@ -11,6 +11,9 @@ enum SubscriptionKind: ProductResourceKind {
     static func ref(_ productID: String) -> String { "subscription:\(productID)" }
 
     /// The list entry holds every attribute: nothing more to read.
+    /// The list entry is the whole resource.
+    static func estimatedReads(_ listing: SubscriptionListing) -> Int { 0 }
+
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {}
 
     static func record(_ subscription: Schemas.Subscription) -> StoreProduct? {

@@ -9,6 +9,9 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
 
     /// The plan availabilities come with the list; each one's territories take one request.
+    /// One page of territories per billing plan.
+    static func estimatedReads(_ listing: SubscriptionListing) -> Int { listing.planAvailabilities.count }
+
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         for plan in listing.planAvailabilities {
             let planID = plan.id

@@ -14,6 +14,10 @@ enum SubscriptionPriceKind: ProductResourceKind {
 
     /// One request (or a page per 200 prices): every price with its territory and point; plus, once per USD price
     /// and billing plan for the whole app, what it equalizes to, to tell hand-set territory prices from equalized ones.
+    /// One page of prices with their points (what a USD price equalizes to is read once for the app: see
+    /// `CatalogRecords.equalizationReads`).
+    static func estimatedReads(_ listing: SubscriptionListing) -> Int { 1 }
+
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         let id = product.ids.resource
         let pages = try await reader.pages("reading the prices of subscription \(product.record.productID)") {

@@ -40,6 +40,9 @@ struct LocalizationListing: Sendable {
 enum VersionLocalizationsKind<API: LocalizationAPI>: ProductResourceKind {
     typealias Listing = API.Listing
 
+    /// The versions with their localizations, in one request.
+    static func estimatedReads(_ listing: Listing) -> Int { 1 }
+
     static func read(into product: inout StoreProduct, listing: Listing, reader: StoreReader) async throws(SyncError) {
         guard let current = try await currentVersion(owner: product.ids.resource, reader: reader) else { return }
         product.ids.version = current.version.id

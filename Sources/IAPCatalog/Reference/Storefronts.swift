@@ -1,43 +1,51 @@
-/// The App Store's storefront territories (ISO 3166-1 alpha-3) and the currency (ISO 4217) each one prices in,
-/// with the number of decimals its App Store prices have. Written from the public ISO standards; the project's fake
-/// App Store Connect serves the same table, and a test keeps the two equal.
+/// The App Store's storefronts (App Store Connect's territory codes, ISO 3166-1 alpha-3) and the currency App Store
+/// Connect prices each one in (`territories.currency`), with the number of decimals its prices have.
+///
+/// App Store Connect does not price every storefront in its country's own currency: 43 currencies serve 175
+/// storefronts, and most storefronts without one of them price in US dollars (Iceland, Argentina, Kenya, …).
+/// Written from Apple's table of report regions and currencies; `asc plan` compares it with App Store Connect's live
+/// answer and warns when the two differ, and the project's fake serves the same table (a test keeps them equal).
 public enum Storefronts {
-    public static let currencies: [String: String] = [
-        "AFG": "AFN", "AGO": "AOA", "AIA": "XCD", "ALB": "ALL", "ARE": "AED", "ARG": "ARS", "ARM": "AMD",
-        "ATG": "XCD", "AUS": "AUD", "AUT": "EUR", "AZE": "AZN", "BEL": "EUR", "BEN": "XOF", "BFA": "XOF",
-        "BGD": "BDT", "BGR": "BGN", "BHR": "BHD", "BHS": "BSD", "BIH": "BAM", "BLR": "BYN", "BLZ": "BZD",
-        "BMU": "BMD", "BOL": "BOB", "BRA": "BRL", "BRB": "BBD", "BRN": "BND", "BTN": "BTN", "BWA": "BWP",
-        "CAN": "CAD", "CHE": "CHF", "CHL": "CLP", "CHN": "CNY", "CIV": "XOF", "CMR": "XAF", "COD": "CDF",
-        "COG": "XAF", "COL": "COP", "CPV": "CVE", "CRI": "CRC", "CYM": "KYD", "CYP": "EUR", "CZE": "CZK",
-        "DEU": "EUR", "DMA": "XCD", "DNK": "DKK", "DOM": "DOP", "DZA": "DZD", "ECU": "USD", "EGY": "EGP",
-        "ESP": "EUR", "EST": "EUR", "FIN": "EUR", "FJI": "FJD", "FRA": "EUR", "FSM": "USD", "GAB": "XAF",
-        "GBR": "GBP", "GEO": "GEL", "GHA": "GHS", "GMB": "GMD", "GNB": "XOF", "GRC": "EUR", "GRD": "XCD",
-        "GTM": "GTQ", "GUY": "GYD", "HKG": "HKD", "HND": "HNL", "HRV": "EUR", "HUN": "HUF", "IDN": "IDR",
-        "IND": "INR", "IRL": "EUR", "IRQ": "IQD", "ISL": "ISK", "ISR": "ILS", "ITA": "EUR", "JAM": "JMD",
-        "JOR": "JOD", "JPN": "JPY", "KAZ": "KZT", "KEN": "KES", "KGZ": "KGS", "KHM": "KHR", "KNA": "XCD",
-        "KOR": "KRW", "KWT": "KWD", "LAO": "LAK", "LBN": "LBP", "LBR": "LRD", "LBY": "LYD", "LCA": "XCD",
-        "LKA": "LKR", "LTU": "EUR", "LUX": "EUR", "LVA": "EUR", "MAC": "MOP", "MAR": "MAD", "MDA": "MDL",
-        "MDG": "MGA", "MDV": "MVR", "MEX": "MXN", "MKD": "MKD", "MLI": "XOF", "MLT": "EUR", "MMR": "MMK",
-        "MNE": "EUR", "MNG": "MNT", "MOZ": "MZN", "MRT": "MRU", "MSR": "XCD", "MUS": "MUR", "MWI": "MWK",
-        "MYS": "MYR", "NAM": "NAD", "NER": "XOF", "NGA": "NGN", "NIC": "NIO", "NLD": "EUR", "NOR": "NOK",
-        "NPL": "NPR", "NRU": "AUD", "NZL": "NZD", "OMN": "OMR", "PAK": "PKR", "PAN": "PAB", "PER": "PEN",
-        "PHL": "PHP", "PLW": "USD", "PNG": "PGK", "POL": "PLN", "PRT": "EUR", "PRY": "PYG", "QAT": "QAR",
-        "ROU": "RON", "RUS": "RUB", "RWA": "RWF", "SAU": "SAR", "SEN": "XOF", "SGP": "SGD", "SLB": "SBD",
-        "SLE": "SLE", "SLV": "USD", "SRB": "RSD", "STP": "STN", "SUR": "SRD", "SVK": "EUR", "SVN": "EUR",
-        "SWE": "SEK", "SWZ": "SZL", "SYC": "SCR", "TCA": "USD", "TCD": "XAF", "THA": "THB", "TJK": "TJS",
-        "TKM": "TMT", "TON": "TOP", "TTO": "TTD", "TUN": "TND", "TUR": "TRY", "TWN": "TWD", "TZA": "TZS",
-        "UGA": "UGX", "UKR": "UAH", "URY": "UYU", "USA": "USD", "UZB": "UZS", "VCT": "XCD", "VEN": "VES",
-        "VGB": "USD", "VNM": "VND", "VUT": "VUV", "YEM": "YER", "ZAF": "ZAR", "ZMB": "ZMW", "ZWE": "USD"
+    /// Every storefront, sorted.
+    public static let codes: [String] = [
+        "AFG", "AGO", "AIA", "ALB", "ARE", "ARG", "ARM", "ATG", "AUS", "AUT", "AZE", "BEL", "BEN", "BFA", "BGR", "BHR",
+        "BHS", "BIH", "BLR", "BLZ", "BMU", "BOL", "BRA", "BRB", "BRN", "BTN", "BWA", "CAN", "CHE", "CHL", "CHN", "CIV",
+        "CMR", "COD", "COG", "COL", "CPV", "CRI", "CYM", "CYP", "CZE", "DEU", "DMA", "DNK", "DOM", "DZA", "ECU", "EGY",
+        "ESP", "EST", "FIN", "FJI", "FRA", "FSM", "GAB", "GBR", "GEO", "GHA", "GMB", "GNB", "GRC", "GRD", "GTM", "GUY",
+        "HKG", "HND", "HRV", "HUN", "IDN", "IND", "IRL", "IRQ", "ISL", "ISR", "ITA", "JAM", "JOR", "JPN", "KAZ", "KEN",
+        "KGZ", "KHM", "KNA", "KOR", "KWT", "LAO", "LBN", "LBR", "LBY", "LCA", "LKA", "LTU", "LUX", "LVA", "MAC", "MAR",
+        "MDA", "MDG", "MDV", "MEX", "MKD", "MLI", "MLT", "MMR", "MNE", "MNG", "MOZ", "MRT", "MSR", "MUS", "MWI", "MYS",
+        "NAM", "NER", "NGA", "NIC", "NLD", "NOR", "NPL", "NRU", "NZL", "OMN", "PAK", "PAN", "PER", "PHL", "PLW", "PNG",
+        "POL", "PRT", "PRY", "QAT", "ROU", "RUS", "RWA", "SAU", "SEN", "SGP", "SLB", "SLE", "SLV", "SRB", "STP", "SUR",
+        "SVK", "SVN", "SWE", "SWZ", "SYC", "TCA", "TCD", "THA", "TJK", "TKM", "TON", "TTO", "TUN", "TUR", "TWN", "TZA",
+        "UGA", "UKR", "URY", "USA", "UZB", "VCT", "VEN", "VGB", "VNM", "VUT", "XKS", "YEM", "ZAF", "ZMB", "ZWE",
     ]
+
+    /// Storefronts priced in their own currency, other than the euro and the US dollar.
+    static let ownCurrency: [String: String] = [
+        "ARE": "AED", "AUS": "AUD", "BRA": "BRL", "CAN": "CAD", "CHE": "CHF", "CHL": "CLP", "CHN": "CNY", "COL": "COP",
+        "CZE": "CZK", "DNK": "DKK", "EGY": "EGP", "GBR": "GBP", "HKG": "HKD", "HUN": "HUF", "IDN": "IDR", "IND": "INR",
+        "ISR": "ILS", "JPN": "JPY", "KAZ": "KZT", "KOR": "KRW", "MEX": "MXN", "MYS": "MYR", "NGA": "NGN", "NOR": "NOK",
+        "NZL": "NZD", "PAK": "PKR", "PER": "PEN", "PHL": "PHP", "POL": "PLN", "QAT": "QAR", "ROU": "RON", "RUS": "RUB",
+        "SAU": "SAR", "SGP": "SGD", "SWE": "SEK", "THA": "THB", "TUR": "TRY", "TWN": "TWD", "TZA": "TZS", "VNM": "VND",
+        "ZAF": "ZAR",
+    ]
+
+    /// Storefronts priced in euros (the euro area and the storefronts App Store Connect prices with it).
+    static let euro: Set<String> = [
+        "AUT", "BEL", "BGR", "BIH", "CYP", "DEU", "ESP", "EST", "FIN", "FRA", "GRC", "HRV", "IRL", "ITA", "LTU", "LUX",
+        "LVA", "MLT", "MNE", "NLD", "PRT", "SRB", "SVK", "SVN", "XKS",
+    ]
+
+    /// The currency (ISO 4217) each storefront's prices are in; every other storefront prices in US dollars.
+    public static let currencies: [String: String] = Dictionary(uniqueKeysWithValues: codes.map { code in
+        (code, ownCurrency[code] ?? (euro.contains(code) ? "EUR" : "USD"))
+    })
 
     /// Currencies whose App Store prices are whole numbers (¥150, ₩1,500, Rp 15000).
     public static let wholeNumberCurrencies: Set<String> = [
-        "CLP", "COP", "HUF", "IDR", "INR", "IQD", "ISK", "JPY", "KHR", "KRW", "KZT", "LAK", "LBP", "LKR", "MGA", "MMK",
-        "MNT", "NGN", "PKR", "PYG", "RWF", "TWD", "TZS", "UGX", "UZS", "VND", "XAF", "XOF"
+        "CLP", "COP", "HUF", "IDR", "INR", "JPY", "KRW", "KZT", "NGN", "PKR", "TWD", "TZS", "VND",
     ]
-
-    /// Every territory code, sorted.
-    public static let codes: [String] = currencies.keys.sorted()
 
     public static func isTerritory(_ code: String) -> Bool { currencies[code] != nil }
 
@@ -49,4 +57,46 @@ public enum Storefronts {
 
     /// The base territory: catalog prices without a territory are USD prices there.
     public static let base = "USA"
+}
+
+/// Where App Store Connect's storefronts, as it answers them, differ from the table lint checks prices with offline.
+public struct StorefrontDifference: Sendable, Equatable {
+    public enum Kind: String, Sendable { case currency, missingFromTable, notInAppStoreConnect }
+    public let territory: String
+    public let kind: Kind
+    /// The currency in iapkit's table and in App Store Connect's answer (nil where one has no such storefront).
+    public let tableCurrency: String?
+    public let liveCurrency: String?
+
+    public var message: String {
+        switch kind {
+        case .currency:
+            "App Store Connect prices \(territory) in \(liveCurrency ?? "?"); iapkit's table says \(tableCurrency ?? "?"), "
+                + "so lint's offline checks of \(territory) prices (currency, decimals) may be wrong"
+        case .missingFromTable:
+            "App Store Connect sells in \(territory) (\(liveCurrency ?? "no currency")), a storefront iapkit's table does not "
+                + "know: lint refuses \(territory) prices until iapkit is updated"
+        case .notInAppStoreConnect:
+            "iapkit's table lists \(territory), which App Store Connect does not sell in"
+        }
+    }
+
+    /// Compares App Store Connect's storefronts (territory → currency; nil where the answer leaves it out) with the
+    /// offline table.
+    public static func between(live: [String: String?], table: [String: String] = Storefronts.currencies) -> [StorefrontDifference] {
+        var differences: [StorefrontDifference] = []
+        for (territory, currency) in live.sorted(by: { $0.key < $1.key }) {
+            guard let known = table[territory] else {
+                differences.append(.init(territory: territory, kind: .missingFromTable, tableCurrency: nil, liveCurrency: currency))
+                continue
+            }
+            if let currency, currency != known {
+                differences.append(.init(territory: territory, kind: .currency, tableCurrency: known, liveCurrency: currency))
+            }
+        }
+        for territory in table.keys.sorted() where live[territory] == nil {
+            differences.append(.init(territory: territory, kind: .notInAppStoreConnect, tableCurrency: table[territory], liveCurrency: nil))
+        }
+        return differences
+    }
 }

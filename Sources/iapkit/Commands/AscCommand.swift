@@ -21,9 +21,9 @@ struct AscCommand: ParsableCommand {
         commandName: "asc",
         abstract: "Take the catalog to App Store Connect: pull the live catalog, plan the change, push it, submit asset packs.",
         discussion: """
-            Credentials (every asc command): --key-id, --issuer-id, --private-key PATH, or the environment
-            ASC_KEY_ID, ASC_ISSUER_ID, and ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY (the PEM text).
-            --trace FILE records every request and answer for a bug report (no token, key or upload bytes);
+            Credentials (every asc command): --key-id, --issuer-id, --private-key PATH, or the environment \
+            ASC_KEY_ID, ASC_ISSUER_ID, and ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY (the PEM text). \
+            --trace FILE records every request and answer for a bug report (no token, key or upload bytes); \
             --replay FILE runs pull, plan or prices against such a trace, without credentials or network.
 
             Examples:
@@ -169,16 +169,72 @@ struct AscCommand: ParsableCommand {
         try openCatalog(path, strictness: .shape, advice: "fix them first (`iapkit lint catalog \(path)`)", reportsProducts: true)
     }
 
-    /// Reads App Store Connect and plans the catalog against it.
-    static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection) async throws -> (SyncPlan.Plan, AppStoreConnectClient) {
+    /// Which products a plan reads and compares (`--product`, `--changed-since`), shared by plan and push.
+    struct ScopeOptions: ParsableArguments {
+        @Option(name: .customLong("product"), help: ArgumentHelp(
+            "Plan (and push) only this product; repeatable, with glob patterns (com.example.gems.*).", valueName: "id"))
+        var products: [String] = []
+
+        @Option(help: ArgumentHelp("Read in detail only the products whose catalog entries differ from this git revision "
+                                   + "(and those created or deleted on either side).", valueName: "ref"))
+        var changedSince: String?
+    }
+
+    /// Reads App Store Connect and plans the catalog against it: the product lists first, then, within the hour's
+    /// request budget (`budget`), the products in scope in detail.
+    static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection, scope options: ScopeOptions = ScopeOptions(),
+                     budget: ReadBudget = .ignore) async throws -> (SyncPlan.Plan, AppStoreConnectClient) {
         let asc = try connection.client()
-        let reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories)
+        let reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories,
+                                 budget: budget, progress: Self.reportReads)
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID)
-        let snapshot = try await reader.snapshot(app: app)
-        var desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
-                                         baseDirectory: Path.parent(catalogPath))
+        let listings = try await reader.listings(app: app)
+        let territories = listings.storefronts.keys.sorted()
+        var desired = try CatalogRecords(catalog: catalog, territories: territories, baseDirectory: Path.parent(catalogPath))
         desired.assetPacks = try AssetPackRecord.desired(catalog: catalog, baseDirectory: Path.parent(catalogPath))
-        return (Planner(catalog: catalog, desired: desired).plan(against: snapshot), asc)
+        var scope = PlanScope(patterns: options.products)
+        if let revision = options.changedSince {
+            scope.changed = try changedProducts(catalogPath, since: revision, now: desired, territories: territories)
+        }
+        let products = scope.products(catalog: Set(desired.allProducts.map(\.productID)), listed: listings.productIDs)
+        let inScope = desired.scoped(to: products)
+        let groups = Set(inScope.groups.map(\.referenceName))
+        let estimate = listings.estimatedReads(of: products, groups: groups) + inScope.equalizationReads
+        let left = asc.rateLimit?.remaining.map { "; \($0) left this hour" } ?? ""
+        Terminal.writeError("Read the lists of \(Format.count(listings.count(of: nil), "product")); reading "
+            + "\(listings.count(of: products)) in detail: about \(estimate) request\(estimate == 1 ? "" : "s")\(left).\n")
+        let snapshot = try await reader.snapshot(of: listings, scope: products, groups: groups, sharedReads: inScope.equalizationReads)
+        let plan = Planner(catalog: catalog, desired: desired)
+            .plan(against: snapshot, scope: products, appResources: scope.includesAppResources)
+        return (plan, asc)
+    }
+
+    /// The products whose catalog entries differ between `revision` (read with git) and the catalog as it is now.
+    static func changedProducts(_ catalogPath: String, since revision: String, now: CatalogRecords,
+                                territories: [String]) throws -> Set<String> {
+        let old = try GitRevision.file(catalogPath, at: revision)
+        var findings: [Finding] = []
+        guard let earlier = try? CatalogLoader.load(data: old, file: "\(revision):\(catalogPath)", findings: { findings.append($0) }),
+              !findings.contains(where: { $0.severity == .error }),
+              let records = try? CatalogRecords(catalog: earlier, territories: territories, baseDirectory: Path.parent(catalogPath)) else {
+            Terminal.warning("the catalog at \(revision) does not load: every product is planned in detail")
+            return Set(now.allProducts.map(\.productID))
+        }
+        return PlanScope.changedProducts(before: records, after: now)
+    }
+
+    /// Progress of reads paced across hours (--wait): each wait, with how far the reads are.
+    static let reportReads: ReadProgress = { event in
+        guard case let .waiting(wait, done, total) = event else { return }
+        let minutes = max(1, Int((Double(wait.components.seconds) / 60).rounded(.up)))
+        Terminal.writeError("waiting about \(minutes) min for App Store Connect's hourly budget: \(done) of about \(total) "
+            + "requests read\n")
+    }
+
+    /// Where App Store Connect's storefronts or their currencies differ from the table lint uses offline.
+    static func reportStorefronts(_ differences: [StorefrontDifference]) {
+        Plan(app: StoreApp(id: "", bundleID: ""), changes: [], storefrontDifferences: differences).storefrontWarnings
+            .forEach(Terminal.warning)
     }
 
     /// Values in App Store Connect's answers the client did not know and left out (a new enum value, say).
@@ -193,7 +249,7 @@ struct AscCommand: ParsableCommand {
             commandName: "plan",
             abstract: "Show what push would change in App Store Connect, resource by resource.",
             discussion: """
-                `+` create, `~` update (each field old -> new), `!` refused (App Store Connect forbids it), `?` unmanaged
+                `+` create, `~` update (each field old -> new), `!` refused (App Store Connect forbids it), `?` unmanaged \
                 (in App Store Connect, not in the catalog; never deleted). --check exits 1 when anything differs.
 
                 Examples:
@@ -213,11 +269,17 @@ struct AscCommand: ParsableCommand {
         @Flag(help: "List unchanged resources too.")
         var showUnchanged = false
 
+        @Flag(help: "When the hourly request budget cannot pay for the reads, pace them across hours instead of stopping (exit 75).")
+        var wait = false
+
+        @OptionGroup var scope: ScopeOptions
+
         @OptionGroup var connection: Connection
 
         func run() async throws {
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: false)
-            var (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            var (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection, scope: scope,
+                                                        budget: wait ? .wait : .stop)
             // A pack whose archive is missing or older than its files would stop push before it writes: say so here,
             // as a refused change, so a CI plan (and --check) catches it before the push job runs.
             for id in AssetPackPush.unbuilt(plan) {
@@ -226,6 +288,7 @@ struct AscCommand: ParsableCommand {
                                                + "run `iapkit package --catalog \(catalog) --asset-packs` before `asc push`"))
             }
             AscCommand.reportTolerated(asc)
+            AscCommand.reportStorefronts(plan.storefrontDifferences)
             switch format {
             case .text:
                 try Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
@@ -241,9 +304,9 @@ struct AscCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Lint the catalog, show the plan, and apply it to App Store Connect.",
             discussion: """
-                Refuses a catalog with lint errors or refused changes (exit 1). On a terminal it asks before writing;
-                elsewhere it needs --yes. Running it again after a failure finishes the work without duplicates.
-                It never spends more of App Store Connect's hourly request budget than is left: when the budget is too
+                Refuses a catalog with lint errors or refused changes (exit 1). On a terminal it asks before writing; \
+                elsewhere it needs --yes. Running it again after a failure finishes the work without duplicates. \
+                It never spends more of App Store Connect's hourly request budget than is left: when the budget is too \
                 small for the rest, it stops between two operations with exit 75 (--wait waits for it instead).
 
                 Example:
@@ -260,13 +323,17 @@ struct AscCommand: ParsableCommand {
         @Flag(help: "When App Store Connect's hourly request budget runs low, wait for it instead of stopping (exit 75).")
         var wait = false
 
+        @OptionGroup var scope: ScopeOptions
+
         @OptionGroup var connection: Connection
 
         func run() async throws {
             try connection.refuseReplay("push")
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: true)
-            let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection)
+            let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection, scope: scope,
+                                                        budget: wait ? .wait : .stop)
             AscCommand.reportTolerated(asc)
+            AscCommand.reportStorefronts(plan.storefrontDifferences)
             Terminal.writeError(PlanReport.text(plan))
             Terminal.writeError(PlanReport.budgetLine(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining) + "\n")
             if plan.count(.refused) > 0 {
@@ -328,8 +395,8 @@ struct AscCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the app's in-app purchases and subscriptions in App Store Connect as catalog YAML.",
             discussion: """
-                Review screenshots are downloaded to review/ beside the catalog. What the catalog cannot hold is reported.
-                The app is the one the catalog names (--catalog, else the catalog.yaml beside the output), as for every
+                Review screenshots are downloaded to review/ beside the catalog. What the catalog cannot hold is reported. \
+                The app is the one the catalog names (--catalog, else the catalog.yaml beside the output), as for every \
                 asc command, unless --bundle-id or --app-id names another.
 
                 Examples:
@@ -372,11 +439,20 @@ struct AscCommand: ParsableCommand {
                 Terminal.warning("\(Format.count(replayed.placeholderCount, "review screenshot")) written from the trace "
                     + "hold a placeholder: a trace keeps no image bytes")
             }
-            // App Store Connect holds a pack's archives, not its source folder: the catalog's packs are kept as they are.
+            AscCommand.reportStorefronts(result.snapshot.storefrontDifferences)
+            // App Store Connect holds a pack's archives, not its source folder: the catalog's packs are kept as they are,
+            // and packs only App Store Connect has are named so the user can declare them with their folders.
+            let declared = Set((naming?.assetPacks ?? []).map(\.id))
             if let naming, let namingPath, !naming.assetPacks.isEmpty {
                 result.catalog.assetPacks = naming.assetPacks
                 Terminal.warning("asset packs are not pulled (App Store Connect keeps no source folder for them): "
                     + "the \(naming.assetPacks.count) declared in \(namingPath) are kept as they are")
+            }
+            let undeclared = result.snapshot.assetPacks.map(\.id).filter { !declared.contains($0) }.sorted()
+            if !undeclared.isEmpty {
+                Terminal.warning("App Store Connect has \(Format.count(undeclared.count, "asset pack")) the catalog does not "
+                    + "declare (\(undeclared.joined(separator: ", "))): not pulled, since App Store Connect keeps no source "
+                    + "folder for them; declare each with its folder (`iapkit new-content --asset-pack ID`)")
             }
             let header = try CatalogSchemaFile.comment(for: output)
                 + "# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
@@ -391,7 +467,7 @@ struct AscCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print every product's price and proceeds in every territory, today and at each scheduled change.",
             discussion: """
-                As App Store Connect reports them: the customer price in the territory's currency, the proceeds after
+                As App Store Connect reports them: the customer price in the territory's currency, the proceeds after \
                 Apple's commission, and whether the price was set by hand or equalized from the USD base price.
 
                 Examples:

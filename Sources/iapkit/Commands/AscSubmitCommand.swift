@@ -20,9 +20,9 @@ extension AscCommand {
         static let configuration = CommandConfiguration(
             abstract: "Submit the processed asset pack versions (and, with --with-iaps, products ready to submit) for App Store review.",
             discussion: """
-                One review submission holds every asset pack whose latest version App Store Connect has processed
-                (COMPLETE) with the catalog's content; with --with-iaps also the in-app purchases and subscriptions
-                App Store Connect shows as ready to submit. If adding an item fails, the submission is cancelled.
+                One review submission holds every asset pack whose latest version App Store Connect has processed \
+                (COMPLETE) with the catalog's content; with --with-iaps also the in-app purchases and subscriptions \
+                App Store Connect shows as ready to submit. If adding an item fails, the submission is cancelled. \
                 On a terminal it asks first; elsewhere it needs --yes.
 
                 Examples:

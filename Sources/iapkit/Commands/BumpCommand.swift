@@ -7,7 +7,7 @@ struct BumpCommand: ParsableCommand {
         commandName: "bump",
         abstract: "Raise ContentVersion in hosted-content folders.",
         discussion: """
-            --patch (default): 1.0 -> 1.0.1, 1.0.1 -> 1.0.2; --minor: 1.0.1 -> 1.1; --major: 1.4 -> 2.0.
+            --patch (default): 1.0 -> 1.0.1, 1.0.1 -> 1.0.2; --minor: 1.0.1 -> 1.1; --major: 1.4 -> 2.0. \
             Only ContentVersion changes; every other key is kept. All folders are checked before any is written.
 
             Example:

@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write catalog JSON: a StoreKit configuration, App Store Connect requests, a server list, a bundle plist.",
         discussion: """
-            Export refuses (exit 1) a catalog whose shape is wrong (schema, type or product-ID errors); run
+            Export refuses (exit 1) a catalog whose shape is wrong (schema, type or product-ID errors); run \
             `iapkit lint catalog` for every App Store Connect rule.
 
             Examples:
@@ -96,8 +96,8 @@ struct ExportCommand: ParsableCommand {
             commandName: "asc",
             abstract: "The App Store Connect API requests `iapkit asc push` sends to an app with no products, in order.",
             discussion: """
-                Each request is {"method", "path", "body", "ref"}; later bodies name earlier resources as ${ref}, and price
-                points as ${pricePoint:REF:TERRITORY:PRICE} (REF's point whose USA customer price is PRICE, or its
+                Each request is {"method", "path", "body", "ref"}; later bodies name earlier resources as ${ref}, and price \
+                points as ${pricePoint:REF:TERRITORY:PRICE} (REF's point whose USA customer price is PRICE, or its \
                 equalization in TERRITORY). For teams with their own uploader; `iapkit asc push` sends them itself.
 
                 Example:
@@ -137,7 +137,7 @@ struct ExportCommand: ParsableCommand {
             commandName: "plist",
             abstract: "The product IDs as an XML property-list array, for the app bundle.",
             discussion: """
-                With --asset-packs: a dictionary of asset pack ID to its DownloadPolicy and the product IDs whose
+                With --asset-packs: a dictionary of asset pack ID to its DownloadPolicy and the product IDs whose \
                 purchase unlocks it (UnlockedBy), for the app to know which packs a purchase opens.
 
                 Examples:

@@ -25,8 +25,8 @@ struct ImportCommand: ParsableCommand {
             commandName: "storekit",
             abstract: "Read a .storekit file (format 1.0 to 5.0) and write catalog YAML.",
             discussion: """
-                What the catalog cannot hold (simulator settings, signing keys, group descriptions) is reported as a warning.
-                Prices in another storefront's currency become that territory's prices, never a USD price. With -o,
+                What the catalog cannot hold (simulator settings, signing keys, group descriptions) is reported as a warning. \
+                Prices in another storefront's currency become that territory's prices, never a USD price. With -o, \
                 catalog.schema.json is written beside the catalog when absent.
 
                 Example:

@@ -79,7 +79,7 @@ struct LintCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a catalog and every hosted-content folder it names.",
             discussion: """
-                Exit codes: 0 no errors (warnings allowed unless --strict), 1 findings failed the run, 2 the catalog could
+                Exit codes: 0 no errors (warnings allowed unless --strict), 1 findings failed the run, 2 the catalog could \
                 not be read.
 
                 Examples:

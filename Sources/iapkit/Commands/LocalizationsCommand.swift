@@ -26,8 +26,8 @@ struct LocalizationsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the catalog's texts in its primary locale, with the translations it has.",
             discussion: """
-                XLIFF: one file per target locale, LOCALE.xliff in the folder -o names (or the file -o names, for one
-                locale). CSV: one row per text and one column per locale, to -o or standard output. Without --locale, the
+                XLIFF: one file per target locale, LOCALE.xliff in the folder -o names (or the file -o names, for one \
+                locale). CSV: one row per text and one column per locale, to -o or standard output. Without --locale, the \
                 locales the catalog already has translations in.
 
                 Example:
@@ -93,9 +93,9 @@ struct LocalizationsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Merge translated XLIFF or CSV files into the catalog, with App Store Connect's limits checked.",
             discussion: """
-                Findings are located in the translation files. Any error (a text over its limit, an unknown unit or
-                product, a locale App Store Connect does not have, a malformed file) leaves the catalog untouched and
-                exits 1; untranslated units are warnings and are left out. The primary locale's texts never change, and
+                Findings are located in the translation files. Any error (a text over its limit, an unknown unit or \
+                product, a locale App Store Connect does not have, a malformed file) leaves the catalog untouched and \
+                exits 1; untranslated units are warnings and are left out. The primary locale's texts never change, and \
                 an import that changes nothing leaves the catalog byte for byte as it was.
 
                 Example:

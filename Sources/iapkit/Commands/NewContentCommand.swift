@@ -20,9 +20,9 @@ struct NewContentCommand: ParsableCommand {
         discussion: """
             Templates live in templates/content/; text files in them get {{productId}} and {{contentVersion}} replaced.
 
-            With --asset-pack ID it creates an asset pack instead: the folder OUTPUT/ID and its entry in the catalog's
-            assetPacks (an onDemand pack; --unlocked-by names the products whose purchase unlocks it). With
-            --from-hosted-content DIR it declares an existing hosted-content folder as an asset pack, its Contents/
+            With --asset-pack ID it creates an asset pack instead: the folder OUTPUT/ID and its entry in the catalog's \
+            assetPacks (an onDemand pack; --unlocked-by names the products whose purchase unlocks it). With \
+            --from-hosted-content DIR it declares an existing hosted-content folder as an asset pack, its Contents/ \
             in place, unlocked by the folder's product, and says what carries over and what the app must change.
 
             Examples:

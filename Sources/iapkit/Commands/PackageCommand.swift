@@ -22,8 +22,8 @@ struct PackageCommand: ParsableCommand {
         commandName: "package",
         abstract: "Build upload archives for hosted content: Apple's flat .pkg, or .zip for self-hosted content.",
         discussion: """
-            Each folder is linted first; nothing is written when any has errors (exit 1). Archives are named after the
-            product ID and are reproducible (every time is SOURCE_DATE_EPOCH, or 2001-01-01). iapkit-manifest.json is
+            Each folder is linted first; nothing is written when any has errors (exit 1). Archives are named after the \
+            product ID and are reproducible (every time is SOURCE_DATE_EPOCH, or 2001-01-01). iapkit-manifest.json is \
             written beside them, and with --catalog the digests go to iapkit.lock beside the catalog.
 
             Examples:
@@ -31,9 +31,9 @@ struct PackageCommand: ParsableCommand {
               iapkit package content/com.example.app.levels.forest --format zip --md5
               iapkit package --catalog catalog.yaml --asset-packs --output build/packs
 
-            With --asset-packs, each asset pack of the catalog gets its manifest (ID.json) and the archive Apple's tool
-            builds from it (ID.aar): `xcrun ba-package` on macOS; on Linux the ba-package of "Managed Background Assets
-            Developer Tools for Linux", named with --ba-package PATH or IAPKIT_BA_PACKAGE. A pack whose files and
+            With --asset-packs, each asset pack of the catalog gets its manifest (ID.json) and the archive Apple's tool \
+            builds from it (ID.aar): `xcrun ba-package` on macOS; on Linux the ba-package of "Managed Background Assets \
+            Developer Tools for Linux", named with --ba-package PATH or IAPKIT_BA_PACKAGE. A pack whose files and \
             manifest did not change since iapkit.lock recorded them is not rebuilt.
             """
     )

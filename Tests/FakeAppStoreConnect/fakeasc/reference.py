@@ -11,8 +11,7 @@ from .territories import CODES as TERRITORY_CODES, CURRENCY  # noqa: F401  (re-e
 
 # The data files stay beside fake_asc.py, where scripts/codegen/generate-reference-data.py writes them.
 DATA_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ZERO_DECIMAL = {"JPY", "KRW", "IDR", "VND", "CLP", "COP", "HUF", "ISK", "PYG", "UGX", "TZS", "KZT", "LAK", "MMK", "MGA",
-                "RWF", "XOF", "XAF", "IQD", "LBP", "KHR", "MNT", "UZS", "NGN", "PKR", "LKR", "TWD", "INR"}
+ZERO_DECIMAL = {"CLP", "COP", "HUF", "IDR", "INR", "JPY", "KRW", "KZT", "NGN", "PKR", "TWD", "TZS", "VND"}
 
 
 def load_json(name):

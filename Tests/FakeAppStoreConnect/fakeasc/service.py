@@ -49,6 +49,8 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     # The storefronts App Store Connect sells in (territory codes); None: all of them. Tests that need
                     # many round trips and not every territory set a few.
                     "storefronts": None,
+                    # Territory -> currency App Store Connect answers instead of the table's (a stale table).
+                    "currencies": {},
                     "backgroundAssetProcessing": "COMPLETE", "backgroundAssetProcessingReads": 1,
                     # App Store Connect's today (YYYY-MM-DD): scheduled prices must start after it, and the Date header
                     # says it. None: the real date.

@@ -104,6 +104,24 @@ import Testing
         #expect(try iapkit(["asc", "plan", setup.catalog, "--check"], environment: setup.fake.environment).status == 0)
     }
 
+    /// App Store Connect keeps a pack's archives, not its folder: a pull keeps the packs the catalog beside it
+    /// declares and names every pack no catalog declares.
+    @Test func pullNamesTheAssetPacksItCannotPull() throws {
+        let setup = try Self.setUp()
+        try setup.package()
+        #expect(try setup.push().status == 0)
+        let elsewhere = TemporaryDirectory()
+        let bare = try iapkit(["asc", "pull", "--bundle-id", Self.bundleID, "-o", elsewhere.file("catalog.yaml")],
+                              environment: setup.fake.environment)
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stderr.contains("App Store Connect has 3 asset packs the catalog does not declare (intro, level1, tutorial)"),
+                "\(bare.stderr)")
+        let beside = try iapkit(["asc", "pull", "-o", setup.project.file("pulled.yaml"), "--catalog", setup.catalog],
+                                environment: setup.fake.environment)
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(beside.stderr.contains("are kept as they are") && !beside.stderr.contains("does not declare"), "\(beside.stderr)")
+    }
+
     @Test func aMissingArchiveStopsPushBeforeItWrites() throws {
         let setup = try Self.setUp()
         try setup.package()

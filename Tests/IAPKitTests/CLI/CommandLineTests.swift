@@ -15,6 +15,20 @@ import Testing
         #expect(result.stdout.contains("iapkit \(command)"), "\(result.stdout)")
     }
 
+    /// The parser wraps help text to the terminal: prose is written as paragraphs, never broken by hand.
+    @Test(arguments: [["package"], ["export"], ["asc", "plan"], ["asc", "push"], ["asc", "submit"],
+                      ["localizations", "import"], ["new-content"]])
+    func helpTextIsWrappedToTheTerminal(command: [String]) throws {
+        let result = try iapkit(command + ["--help"], environment: ["COLUMNS": "60"])
+        #expect(result.status == 0)
+        let description = result.stdout.components(separatedBy: "USAGE:")[0]
+        let long = description.split(separator: "\n").filter { $0.count > 60 }
+        #expect(long.isEmpty, "lines over 60 columns: \(long)")
+        // And a wide terminal gets long lines: no paragraph is broken at a fixed width.
+        let wide = try iapkit(command + ["--help"], environment: ["COLUMNS": "200"]).stdout.components(separatedBy: "USAGE:")[0]
+        #expect(wide.split(separator: "\n").contains { $0.count > 120 }, "\(wide)")
+    }
+
     @Test func badArgumentsExitWithTwo() throws {
         let result = try iapkit("lint", "catalog", "--format", "xml")
         #expect(result.status == 2)

@@ -245,6 +245,50 @@ struct PricingSyncTests {
     }
 }
 
+/// `asc plan` compares the offline storefront table with App Store Connect's live answer.
+@Suite
+struct StorefrontTableTests {
+    @Test func theTableSaysWhichStorefrontsPriceInUSDollars() {
+        // App Store Connect prices Iceland, Argentina and Kenya in US dollars, the euro area in euros.
+        #expect(Storefronts.currencies["ISL"] == "USD")
+        #expect(Storefronts.currencies["ARG"] == "USD")
+        #expect(Storefronts.currencies["KEN"] == "USD")
+        #expect(Storefronts.currencies["DEU"] == "EUR")
+        #expect(Storefronts.currencies["IND"] == "INR")
+        #expect(Storefronts.codes.count == 175)
+        #expect(Set(Storefronts.currencies.values).count == 43)
+        #expect(Storefronts.decimals(of: "ISL") == 2, "US dollar prices have cents")
+        #expect(Storefronts.decimals(of: "JPN") == 0)
+    }
+
+    @Test func planWarnsWhereAppStoreConnectPricesAStorefrontInAnotherCurrency() throws {
+        let fake = try PricingSyncTests.fake()
+        let dir = TemporaryDirectory()
+        let catalog = try PricingSyncTests.write(PricingSyncTests.catalog(), in: dir)
+        let agreeing = try iapkit(["asc", "plan", catalog, "--format", "json"], environment: fake.environment)
+        #expect(agreeing.status == 0, "\(agreeing.stderr)")
+        #expect(!agreeing.stderr.contains("iapkit's table"), "the fake serves the table: \(agreeing.stderr)")
+        let agreed = try JSONSerialization.jsonObject(with: Data(agreeing.stdout.utf8)) as? [String: Any]
+        #expect((agreed?["storefrontDifferences"] as? [Any])?.isEmpty == true)
+
+        try fake.control("POST", "settings", ["currencies": ["ISL": "ISK", "GBR": "EUR"]])
+        let differing = try iapkit(["asc", "plan", catalog, "--format", "json"], environment: fake.environment)
+        #expect(differing.status == 0, "a stale table is a warning, not a failure: \(differing.stderr)")
+        #expect(differing.stderr.contains("App Store Connect prices ISL in ISK; iapkit's table says USD"), "\(differing.stderr)")
+        #expect(differing.stderr.contains("App Store Connect prices GBR in EUR; iapkit's table says GBP"), "\(differing.stderr)")
+        let plan = try JSONSerialization.jsonObject(with: Data(differing.stdout.utf8)) as? [String: Any]
+        let differences = (plan?["storefrontDifferences"] as? [[String: Any]]) ?? []
+        #expect(differences.map { $0["territory"] as? String } == ["GBR", "ISL"])
+        #expect(differences.first?["appStoreConnect"] as? String == "EUR")
+        #expect(differences.first?["table"] as? String == "GBP")
+
+        try fake.control("POST", "settings", ["currencies": [String: String](), "storefronts": ["USA", "FRA", "JPN"]])
+        let fewer = try PricingSyncTests.plan(fake, catalog)
+        #expect(fewer.text.contains("iapkit's storefront table lists 172 storefronts App Store Connect does not sell in"),
+                "\(fewer.text)")
+    }
+}
+
 private enum Territories {
     static var count: Int { Storefronts.codes.count }
 }

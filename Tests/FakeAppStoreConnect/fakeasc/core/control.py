@@ -41,6 +41,9 @@ SETTING_CHECKS = {
     "firstPriceByPostFails": _flag, "explicitNulls": _flag, "omitLastPageLinks": _flag,
     "unknownAttributes": _flag,
     "storefronts": lambda v: v is None or (isinstance(v, list) and "USA" in v and all(t in CURRENCY for t in v)),
+    # Currencies App Store Connect answers for some storefronts instead of the table's (a table gone stale).
+    "currencies": lambda v: isinstance(v, dict) and all(t in CURRENCY and isinstance(c, str) and len(c) == 3
+                                                         for t, c in v.items()),
     "latencyMs": lambda v: _number(0)(v) and v <= 60000,
     "today": lambda v: v is None or _is_day(v),
     "backgroundAssetProcessing": lambda v: v in ("COMPLETE", "FAILED"), "backgroundAssetProcessingReads": _count(0),

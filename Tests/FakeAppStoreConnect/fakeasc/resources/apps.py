@@ -15,7 +15,10 @@ class Apps:
 
     def get_territories(self, c):
         codes = set(self.territory_codes())
-        return 200, self.page([t for t in self.store.res["territories"].values() if t["id"] in codes], c.q, c.path)
+        changed = self.settings.get("currencies") or {}
+        territories = [dict(t, attributes={"currency": changed.get(t["id"], t["attributes"]["currency"])})
+                       for t in self.store.res["territories"].values() if t["id"] in codes]
+        return 200, self.page(territories, c.q, c.path)
 
     def get_app_iaps(self, c):
         app = self.store.need("apps", c.id)

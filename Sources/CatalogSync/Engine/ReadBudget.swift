@@ -1,0 +1,148 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import IAPCore
+import SyncPlan
+
+/// The app's storefronts and product lists as App Store Connect listed them, before any product is read in detail.
+public struct StoreListings: Sendable {
+    public let app: StoreApp
+    /// Territory → the currency App Store Connect prices it in.
+    public let storefronts: [String: String?]
+    let inAppPurchases: [InAppPurchaseListing]
+    let groups: [(group: Components.Schemas.SubscriptionGroup, subscriptions: [SubscriptionListing])]
+    /// Requests for the price grids of hand-priced territories (read after the products).
+    let gridReads: Int
+
+    /// Every listed product ID.
+    public var productIDs: Set<String> {
+        Set(inAppPurchases.compactMap { $0.resource.attributes?.productId }
+            + groups.flatMap(\.subscriptions).compactMap { $0.resource.attributes?.productId })
+    }
+
+    /// How many listed products are in `scope` (nil: all).
+    public func count(of scope: Set<String>?) -> Int {
+        guard let scope else { return inAppPurchases.count + groups.reduce(0) { $0 + $1.subscriptions.count } }
+        return productIDs.intersection(scope).count
+    }
+
+    /// About how many requests reading the products in `scope` (nil: all) in detail sends: each resource kind
+    /// counts what its read sends for the list entry it is given, plus a request per group and the app's own reads.
+    public func estimatedReads(of scope: Set<String>?, groups named: Set<String> = []) -> Int {
+        let inScope = { (id: String?) in id.map { scope?.contains($0) ?? true } ?? false }
+        var requests = gridReads + AppKinds.all.reduce(0) { $0 + $1.estimatedReads }
+        for listing in inAppPurchases where inScope(listing.resource.attributes?.productId) {
+            requests += InAppPurchaseKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }
+        }
+        for (group, subscriptions) in groups {
+            if readsInDetail(group: group, subscriptions: subscriptions, scope: scope, named: named) { requests += 1 }
+            for listing in subscriptions where inScope(listing.resource.attributes?.productId) {
+                requests += SubscriptionKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }
+            }
+        }
+        return requests
+    }
+}
+
+extension StoreListings {
+    /// Whether a group's own texts are read: always without a scope, else when it holds a product in scope or the
+    /// plan names it (a group the catalog adds a subscription to).
+    func readsInDetail(group: Components.Schemas.SubscriptionGroup, subscriptions: [SubscriptionListing], scope: Set<String>?,
+                       named: Set<String>) -> Bool {
+        guard let scope else { return true }
+        if named.contains(group.attributes?.referenceName ?? group.id) { return true }
+        return subscriptions.contains { $0.resource.attributes?.productId.map(scope.contains) ?? false }
+    }
+}
+
+/// What a plan's reads do when App Store Connect's hourly request budget (`X-Rate-Limit`) cannot pay for them.
+public enum ReadBudget: Sendable {
+    /// Read regardless (pull, and plans that asked for nothing else).
+    case ignore
+    /// Read nothing in detail and stop with `SyncError.readBudget` (exit 75).
+    case stop
+    /// Pace the reads: wait for the budget to come back (at the hourly rate) whenever it runs low.
+    case wait
+}
+
+/// Progress of paced reads: requests read so far of about how many, and any wait for the budget.
+public enum ReadEvent: Sendable {
+    case read(done: Int, total: Int)
+    case waiting(Duration, done: Int, total: Int)
+}
+
+public typealias ReadProgress = @Sendable (ReadEvent) -> Void
+
+/// Keeps the detail reads within the hourly budget, as `PlanExecutor.pace` keeps the writes.
+final class ReadPacer: @unchecked Sendable {
+    let asc: AppStoreConnectClient
+    let budget: ReadBudget
+    let total: Int
+    let progress: ReadProgress?
+    private let lock = PThreadLock()
+    private var done = 0
+
+    init(asc: AppStoreConnectClient, budget: ReadBudget, total: Int, progress: ReadProgress?) {
+        self.asc = asc
+        self.budget = budget
+        self.total = total
+        self.progress = progress
+    }
+
+    /// Before the first detail read: with `.stop`, refuses reads the hour cannot pay for.
+    func checkBeforeReading(products: Int) throws(SyncError) {
+        guard budget == .stop, let limit = asc.rateLimit, let remaining = limit.remaining, remaining < total else { return }
+        throw .readBudget(products: products, needed: total, remaining: remaining, hourly: limit.limit,
+                          refill: Self.refill(total - remaining, hourly: limit.limit))
+    }
+
+    /// Runs one product's reads (`requests` of them, by the estimate). With `.wait` it first waits until the budget
+    /// can pay for them, and when App Store Connect still refuses (429 past the retries) it waits as it asks and reads
+    /// the product again from the start. Concurrent reads share one wait, reported once.
+    func run<Result>(_ requests: Int, _ read: () async throws(SyncError) -> Result) async throws(SyncError) -> Result {
+        while true {
+            if budget == .wait {
+                while let limit = asc.rateLimit, let remaining = limit.remaining, remaining < requests {
+                    try await waitForBudget(Self.refill(requests - remaining, hourly: limit.limit))
+                    // The next answer tells the real remainder; until then assume the wait paid for these reads.
+                    asc.assumeRateLimit(remaining: requests)
+                }
+            }
+            do {
+                let result = try await read()
+                let now = lock.withLock { done += requests; return done }
+                progress?(.read(done: now, total: total))
+                return result
+            } catch let error {
+                guard budget == .wait, case let .read(_, .rateLimited(_, retryAfter)) = error else { throw error }
+                try await waitForBudget(retryAfter ?? Self.refill(requests, hourly: asc.rateLimit?.limit))
+            }
+        }
+    }
+
+    private var resumeAt: ContinuousClock.Instant?
+
+    /// Sleeps `wait`, or until the wait another read already started ends (reported once).
+    private func waitForBudget(_ wait: Duration) async throws(SyncError) {
+        let clock = ContinuousClock()
+        let (until, isNew): (ContinuousClock.Instant, Bool) = lock.withLock {
+            if let resumeAt, resumeAt > clock.now { return (resumeAt, false) }
+            let until = clock.now + wait
+            resumeAt = until
+            return (until, true)
+        }
+        if isNew { progress?(.waiting(wait, done: lock.withLock { done }, total: total)) }
+        do { try await Task.sleep(until: until, clock: clock) } catch {
+            throw .read(context: "waiting for the hourly budget", error: .cancelled)
+        }
+    }
+
+    /// How long App Store Connect takes to give back `requests` of an hourly allowance of `hourly`.
+    static func refill(_ requests: Int, hourly: Int?) -> Duration {
+        .milliseconds(Int64(Double(max(requests, 1)) * 3600.0 / Double(max(hourly ?? 3600, 1)) * 1000))
+    }
+}

@@ -53,7 +53,7 @@ public final class StagedFile: @unchecked Sendable {
     public let handle: OutputHandle
     private var done = false
 
-    public init(finalPath: String, permissions: Int = 0o644) throws(IAPKitError) {
+    public init(finalPath: String, permissions: Int = 0o644, keepingExtension: Bool = false) throws(IAPKitError) {
         let url = URL(fileURLWithPath: finalPath)
         let directory = url.deletingLastPathComponent().path
         do {
@@ -61,7 +61,8 @@ public final class StagedFile: @unchecked Sendable {
         } catch {
             throw .io(path: directory, reason: "cannot create directory: \(AtomicFile.describe(error))")
         }
-        let (fd, path) = try StagedFiles.shared.createFile(directory: directory, name: url.lastPathComponent, finalPath: finalPath)
+        let (fd, path) = try StagedFiles.shared.createFile(directory: directory, name: url.lastPathComponent, finalPath: finalPath,
+                                                           keepingExtension: keepingExtension)
         // A replaced file keeps its mode and, where the process may set it, its owner.
         var existing = stat()
         if stat(finalPath, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG {
@@ -130,12 +131,20 @@ public final class StagedFiles: @unchecked Sendable {
     /// `.NAME.iapkit-PID-XXXXXX`: hidden, marked as ours, and naming the process that owns it.
     static let marker = ".iapkit-"
 
-    func createFile(directory: String, name: String, finalPath: String) throws(IAPKitError) -> (Int32, String) {
+    /// A new temporary file `.NAME.iapkit-PID-XXXXXX` beside `finalPath`; with `keepingExtension`, NAME loses its
+    /// extension and the temporary name ends with it (`.pack.iapkit-PID-XXXXXX.aar`), for tools that insist on it.
+    func createFile(directory: String, name: String, finalPath: String, keepingExtension: Bool = false) throws(IAPKitError) -> (Int32, String) {
         sweepOnce(directory)
         lock.lock(); defer { lock.unlock() }
         if interrupted { throw .interrupted }
-        var template = Array("\(directory)/.\(name)\(Self.marker)\(getpid())-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        var stem = name
+        var suffix = ""
+        if keepingExtension, let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            stem = String(name[..<dot])
+            suffix = String(name[dot...])
+        }
+        var template = Array("\(directory)/.\(stem)\(Self.marker)\(getpid())-XXXXXX\(suffix)".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else {
             throw .io(path: finalPath, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
         }
@@ -221,7 +230,8 @@ public final class StagedFiles: @unchecked Sendable {
     static func owner(ofTemporaryName name: String) -> pid_t? {
         guard name.hasPrefix("."), let range = name.lastRange(of: marker) else { return nil }
         let parts = name[range.upperBound...].split(separator: "-")
-        guard parts.count == 2, parts[1].count == 6, let pid = pid_t(parts[0]), pid > 0 else { return nil }
+        // `PID-XXXXXX`, or `PID-XXXXXX.ext` for a name that kept its extension.
+        guard parts.count == 2, parts[1].prefix { $0 != "." }.count == 6, let pid = pid_t(parts[0]), pid > 0 else { return nil }
         return pid
     }
 

@@ -27,9 +27,10 @@ public final class FileTransaction: @unchecked Sendable {
 
     public init(journalDirectory: String) { self.journalDirectory = journalDirectory }
 
-    /// A new temporary file for `finalPath`, committed with the others.
-    public func stage(_ finalPath: String, permissions: Int = 0o644) throws(IAPKitError) -> StagedFile {
-        let file = try StagedFile(finalPath: finalPath, permissions: permissions)
+    /// A new temporary file for `finalPath`, committed with the others (its temporary name ends with the final
+    /// name's extension with `keepingExtension`).
+    public func stage(_ finalPath: String, permissions: Int = 0o644, keepingExtension: Bool = false) throws(IAPKitError) -> StagedFile {
+        let file = try StagedFile(finalPath: finalPath, permissions: permissions, keepingExtension: keepingExtension)
         staged.append(file)
         return file
     }

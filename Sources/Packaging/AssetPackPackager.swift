@@ -85,7 +85,8 @@ public struct AssetPackPackager: Sendable {
             if tool == nil { tool = try options.tool() }
             let manifest = try transaction.stage(manifestPath)
             try manifest.write(AssetPackManifest.data(pack))
-            let archive = try transaction.stage(archivePath)
+            // Apple documents the tool's output with the .aar extension: the temporary name keeps it.
+            let archive = try transaction.stage(archivePath, keepingExtension: true)
             // The tool refuses to overwrite: free the fresh temporary name for it; the transaction still owns the name.
             unlink(archive.temporaryPath)
             try tool!.package(manifest: manifest.temporaryPath, output: archive.temporaryPath,

@@ -268,10 +268,17 @@ def check_readme_ci_example():
         for step in job.get("steps", []):
             if re.match(r"[\w-]+/iapkit@v\d", str(step.get("uses", ""))):
                 commands.setdefault(name, []).append(step.get("with", {}).get("command", "lint catalog"))
-    check("README CI example: lint, `asc plan --check`, then package and `asc push --yes`",
-          commands.get("lint", [""])[0].startswith("lint catalog") and commands.get("drift") == ["asc plan --check"]
+    check("README CI example: lint and a plan of the change on pull requests, a paced nightly `asc plan --check`, "
+          "then package and `asc push --yes`",
+          commands.get("lint", [""])[0].startswith("lint catalog")
+          and commands.get("plan-the-change", [""])[0].startswith("asc plan --changed-since ")
+          and commands.get("drift") == ["asc plan --check --wait"]
           and commands.get("push", [""])[0].startswith("package --catalog") and commands.get("push", [])[-1:] == ["asc push --yes"],
           commands)
+    change = jobs.get("plan-the-change", {})
+    check("README CI example: the pull request's plan has the base branch to compare with",
+          "pull_request" in change.get("if", "")
+          and any(step.get("with", {}).get("fetch-depth") == 0 for step in change.get("steps", [])), change)
     conditions = " ".join(job.get("if", "") for job in jobs.values())
     check("README CI example: on pull requests, nightly, and on the release branch",
           "pull_request" in conditions and "schedule" in conditions and "refs/heads/release" in conditions
@@ -283,7 +290,7 @@ def check_readme_ci_example():
     key_steps = [step for job in jobs.values() for step in job.get("steps", []) if "ASC_PRIVATE_KEY" in json.dumps(step)]
     check("README CI example: the API key reaches only the asc steps, never a whole job",
           all("ASC_PRIVATE_KEY" not in json.dumps(job.get("env", {})) for job in jobs.values())
-          and [s["with"]["command"] for s in key_steps] == ["asc plan --check", "asc push --yes"], key_steps)
+          and [s["with"]["command"].split(" --")[0] for s in key_steps] == ["asc plan", "asc plan", "asc push"], key_steps)
     for job, step, script in run_blocks(workflow):
         ok, err = bash_syntax(script)
         check("README CI example: `%s` parses in bash" % step, ok, err)

@@ -99,7 +99,7 @@ public struct StoreReader: Sendable {
         var snapshot = StoreSnapshot(app: app, territories: listings.storefronts.keys.sorted())
         snapshot.storefrontDifferences = StorefrontDifference.between(live: listings.storefronts)
         snapshot.inAppPurchases = try await concurrently(listings.inAppPurchases) { listing throws(SyncError) in
-            guard var product = InAppPurchaseKind.record(listing.resource) else { return nil }
+            guard let product = InAppPurchaseKind.record(listing.resource) else { return nil }
             guard inScope(product.record.productID) else { return product }
             let listed = product
             return try await pacer.run(InAppPurchaseKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
@@ -114,7 +114,7 @@ public struct StoreReader: Sendable {
                 live = try await pacer.run(1) { () throws(SyncError) in try await SubscriptionGroupKind.read(group, reader: self) }
             }
             live.subscriptions = try await concurrently(subscriptions) { listing throws(SyncError) in
-                guard var product = SubscriptionKind.record(listing.resource) else { return nil }
+                guard let product = SubscriptionKind.record(listing.resource) else { return nil }
                 guard inScope(product.record.productID) else { return product }
                 let listed = product
                 return try await pacer.run(SubscriptionKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in

@@ -66,6 +66,14 @@ import Testing
         #expect(rebuilt["level1.aar"] != built["level1.aar"])
         if AssetPackFixture.usingStandIn { #expect(AssetPackFixture.builds(log) == ["intro", "tutorial", "level1", "level1"]) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: output).allSatisfy { !$0.contains(".iapkit-") })
+
+        // The tool is given a temporary name that keeps the .aar extension (the stand-in refuses any other); one left
+        // by a run that was killed is swept by the next run.
+        _ = project.write("build/.level1.iapkit-999999-AbC123.aar", "left by a killed run")
+        try Data("tiles, changed again\n".utf8).write(to: URL(fileURLWithPath: project.file("packs/level1/Levels/1/tiles.bin")))
+        let fourth = try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", output], environment: environment)
+        #expect(fourth.status == 0, "\(fourth.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).allSatisfy { !$0.contains(".iapkit-") })
     }
 
     @Test func withoutThePackagingToolPackagingSaysWhereToGetIt() throws {

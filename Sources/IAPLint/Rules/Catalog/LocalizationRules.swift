@@ -46,8 +46,11 @@ struct LocalizationMissingRule: LocalizationListRule {
                      Example.product("  ↓localizations: []")],
         nonTriggering: [Example.product("")])
 
+    private var primary: String?
+
+    mutating func start(_ context: CatalogLintContext) { primary = context.catalog.app.primaryLocale }
+
     func check(_ list: LocalizationList, in context: CatalogLintContext) {
-        let primary = context.catalog.app.primaryLocale
         if list.localizations.isEmpty {
             context.report(Self.self, .warning, "\(list.owner) has no localizations: App Store Connect keeps it in Missing Metadata "
                                + "and it cannot be submitted; add one for \(primary ?? "the primary locale")",

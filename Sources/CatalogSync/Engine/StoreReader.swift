@@ -81,7 +81,9 @@ public struct StoreReader: Sendable {
         } next: { $0.links.next }.flatMap(\.data)
         let subscriptions = try await concurrently(groups) { group throws(SyncError) in try await subscriptionListings(group: group.id) }
         return StoreListings(app: app, storefronts: storefronts, inAppPurchases: inAppPurchases,
-                             groups: Array(zip(groups, subscriptions)), gridReads: gridTerritories.isEmpty ? 0 : 2)
+                             groups: Array(zip(groups, subscriptions)),
+                             // One request per product kind App Store Connect has a product of to read the grid through.
+                             gridReads: gridTerritories.isEmpty ? 0 : (inAppPurchases.isEmpty ? 0 : 1) + (subscriptions.joined().isEmpty ? 0 : 1))
     }
 
     /// Reads the products in `scope` (nil: all) in detail. Products outside it keep what their list entry says.

@@ -199,11 +199,13 @@ struct AscCommand: ParsableCommand {
         let products = scope.products(catalog: Set(desired.allProducts.map(\.productID)), listed: listings.productIDs)
         let inScope = desired.scoped(to: products)
         let groups = Set(inScope.groups.map(\.referenceName))
-        let estimate = listings.estimatedReads(of: products, groups: groups) + inScope.equalizationReads
+        // Equalizations are read for subscriptions App Store Connect already has.
+        let equalizations = desired.scoped(to: (products ?? listings.productIDs).intersection(listings.productIDs)).equalizationReads
+        let estimate = listings.estimatedReads(of: products, groups: groups) + equalizations
         let left = asc.rateLimit?.remaining.map { "; \($0) left this hour" } ?? ""
         Terminal.writeError("Read the lists of \(Format.count(listings.count(of: nil), "product")); reading "
             + "\(listings.count(of: products)) in detail: about \(estimate) request\(estimate == 1 ? "" : "s")\(left).\n")
-        let snapshot = try await reader.snapshot(of: listings, scope: products, groups: groups, sharedReads: inScope.equalizationReads)
+        let snapshot = try await reader.snapshot(of: listings, scope: products, groups: groups, sharedReads: equalizations)
         let plan = Planner(catalog: catalog, desired: desired)
             .plan(against: snapshot, scope: products, appResources: scope.includesAppResources)
         return (plan, asc)

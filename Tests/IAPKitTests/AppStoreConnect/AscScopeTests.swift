@@ -127,6 +127,18 @@ struct AscScopeTests {
             || path.hasSuffix("/subscriptionGroups") || path.hasSuffix("/subscriptions")
     }
 
+    @Test func anEmptyAppsEstimateIsWhatItSends() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let project = try AscSyncTests.project()
+        let result = try iapkit(["asc", "plan", project.file("catalog.yaml")], environment: fake.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let estimate = try #require(result.stderr.firstMatch(of: /in detail: about (\d+) requests?/).flatMap { Int($0.1) },
+                                    "\(result.stderr)")
+        let sent = try Self.paths(fake).filter { !Self.isListRead($0) }
+        #expect(estimate == sent.count, "estimated \(estimate), sent \(sent)")
+    }
+
     @Test func theEstimateIsWithinTenPercentOfTheReadsSent() throws {
         let (fake, project) = try Self.pushedExamples()
         let result = try iapkit(["asc", "plan", project.file("catalog.yaml")], environment: fake.environment)

@@ -161,7 +161,9 @@ struct AscSyncTests {
     @Test func anExpiredTokenIsRenewed() throws {
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: Self.bundleID)
-        try fake.control("POST", "settings", ["maxTokenAgeSeconds": 1])
+        // Tokens older than a second are refused, and each answer takes 50 ms: the push (about 75 requests) outlives
+        // its first token however fast the machine is.
+        try fake.control("POST", "settings", ["maxTokenAgeSeconds": 1, "latencyMs": 50])
         let project = try Self.project()
         let result = try Self.push(fake, project.file("catalog.yaml"))
         #expect(result.status == 0, "\(result.stderr)")

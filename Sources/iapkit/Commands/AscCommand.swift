@@ -196,16 +196,19 @@ struct AscCommand: ParsableCommand {
         if let revision = options.changedSince {
             scope.changed = try changedProducts(catalogPath, since: revision, now: desired, territories: territories)
         }
-        let products = scope.products(catalog: Set(desired.allProducts.map(\.productID)), listed: listings.productIDs)
-        let inScope = desired.scoped(to: products)
-        let groups = Set(inScope.groups.map(\.referenceName))
+        let catalogIDs = Set(desired.allProducts.map(\.productID))
+        let products = scope.products(catalog: catalogIDs, listed: listings.productIDs)
+        // Only products the catalog has are read in detail: one App Store Connect alone has is shown as `?` from its
+        // list entry, which is all the plan says of it.
+        let read = (products ?? listings.productIDs).intersection(catalogIDs)
+        let groups = Set(desired.scoped(to: products).groups.map(\.referenceName))
         // Equalizations are read for subscriptions App Store Connect already has.
-        let equalizations = desired.scoped(to: (products ?? listings.productIDs).intersection(listings.productIDs)).equalizationReads
-        let estimate = listings.estimatedReads(of: products, groups: groups) + equalizations
+        let equalizations = desired.scoped(to: read.intersection(listings.productIDs)).equalizationReads
+        let estimate = listings.estimatedReads(of: read, groups: groups) + equalizations
         let left = asc.rateLimit?.remaining.map { "; \($0) left this hour" } ?? ""
         Terminal.writeError("Read the lists of \(Format.count(listings.count(of: nil), "product")); reading "
-            + "\(listings.count(of: products)) in detail: about \(estimate) request\(estimate == 1 ? "" : "s")\(left).\n")
-        let snapshot = try await reader.snapshot(of: listings, scope: products, groups: groups, sharedReads: equalizations)
+            + "\(listings.count(of: read)) in detail: about \(estimate) request\(estimate == 1 ? "" : "s")\(left).\n")
+        let snapshot = try await reader.snapshot(of: listings, scope: read, groups: groups, sharedReads: equalizations)
         let plan = Planner(catalog: catalog, desired: desired)
             .plan(against: snapshot, scope: products, appResources: scope.includesAppResources)
         return (plan, asc)

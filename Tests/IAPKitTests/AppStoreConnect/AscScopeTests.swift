@@ -127,6 +127,26 @@ struct AscScopeTests {
             || path.hasSuffix("/subscriptionGroups") || path.hasSuffix("/subscriptions")
     }
 
+    @Test func aFullPlanReadsOnlyTheCatalogsProductsInDetail() throws {
+        let (fake, project) = try Self.pushedExamples()
+        // The catalog without kiwi: App Store Connect alone has it.
+        _ = try python("""
+            import sys, yaml
+            path = sys.argv[1]
+            catalog = yaml.safe_load(open(path))
+            catalog["products"] = [p for p in catalog["products"] if p["productId"] != sys.argv[2]]
+            yaml.safe_dump(catalog, open(path, "w"), allow_unicode=True, sort_keys=False)
+            """, [project.file("catalog.yaml"), Self.kiwi])
+        let result = try iapkit(["asc", "plan", project.file("catalog.yaml")], environment: fake.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("? inAppPurchase \(Self.kiwi)"), "\(result.stdout)")
+        #expect(result.stderr.contains("Read the lists of 6 products; reading 5 in detail"), "\(result.stderr)")
+        let kiwiID = try AscSyncTests.resources(fake, "inAppPurchases")
+            .first { ($0["attributes"] as? [String: Any])?["productId"] as? String == Self.kiwi }?["id"] as? String
+        let kiwiReads = try Self.paths(fake).filter { path in kiwiID.map { path.contains("/\($0)/") } ?? false }
+        #expect(kiwiID != nil && kiwiReads.isEmpty, "\(kiwiReads)")
+    }
+
     @Test func anEmptyAppsEstimateIsWhatItSends() throws {
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: Self.bundleID)

@@ -1,6 +1,8 @@
+import IAPCore
+
 /// The records of an RFC 4180 CSV text (fields separated by commas, optionally in double quotes with `""` for a
 /// quote, records ending in LF or CRLF), each with the line it starts on, for findings that point into a price
-/// sheet. Written here rather than taken from a CSV package: the Swift CSV readers at hand report no line numbers
+/// sheet or a translation sheet; and a record written the same way. Written here rather than taken from a CSV package: the Swift CSV readers at hand report no line numbers
 /// and import all of Foundation, where every iapkit module keeps to FoundationEssentials. `CSVRecordsTests` checks
 /// it against Python's `csv` module.
 public enum CSVRecords {
@@ -23,6 +25,15 @@ public enum CSVRecords {
     /// A quoted field that never ends, from `line`.
     public struct UnterminatedQuote: Error, Equatable {
         public var line: Int
+    }
+
+    /// One record as RFC 4180 writes it, ending in CRLF: a field with a comma, a quote or a line break in double
+    /// quotes, its quotes doubled.
+    public static func record(_ fields: [String]) -> String {
+        fields.map { field in
+            let special = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+            return special ? "\"" + field.replacingAll("\"", with: "\"\"") + "\"" : field
+        }.joined(separator: ",") + "\r\n"
     }
 
     public static func parse(_ text: String) throws(UnterminatedQuote) -> [Record] {

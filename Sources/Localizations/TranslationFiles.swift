@@ -119,17 +119,12 @@ public enum TranslationFiles {
     /// programs open it as UTF-8, CRLF line ends and quotes where RFC 4180 needs them.
     public static func writeCSV(_ set: TranslationSet, locales: [String]) -> [UInt8] {
         var out = "\u{FEFF}"
-        func row(_ fields: [String]) { out += fields.map(csvField).joined(separator: ",") + "\r\n" }
+        func row(_ fields: [String]) { out += CSVRecords.record(fields) }
         row([csvKeyColumn] + csvInfoColumns + [set.primaryLocale] + locales)
         for unit in set.units {
             row([unit.id, String(unit.limit), unit.context, unit.source] + locales.map { unit.translations[$0] ?? "" })
         }
         return Array(out.utf8)
-    }
-
-    static func csvField(_ text: String) -> String {
-        let special = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
-        return special ? "\"" + text.replacingAll("\"", with: "\"\"") + "\"" : text
     }
 
     static func readCSV(_ data: Data, file: String) throws(IAPKitError) -> TranslationFile {

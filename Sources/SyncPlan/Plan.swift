@@ -15,19 +15,6 @@ public struct Plan: Sendable {
         self.storefrontDifferences = storefrontDifferences
     }
 
-    /// The storefront differences as warnings: one line per currency or unknown storefront, and one for the table's
-    /// storefronts App Store Connect does not sell in.
-    public var storefrontWarnings: [String] {
-        var lines = storefrontDifferences.filter { $0.kind != .notInAppStoreConnect }.map(\.message)
-        let absent = storefrontDifferences.filter { $0.kind == .notInAppStoreConnect }.map(\.territory)
-        if !absent.isEmpty {
-            let shown = absent.prefix(12).joined(separator: ", ") + (absent.count > 12 ? ", …" : "")
-            lines.append("iapkit's storefront table lists \(absent.count) storefront\(absent.count == 1 ? "" : "s") "
-                + "App Store Connect does not sell in for this app's account: \(shown)")
-        }
-        return lines
-    }
-
     /// Every write, in dependency order.
     public var operations: [any PlannedOperation] { changes.flatMap(\.operations) }
 

@@ -41,10 +41,7 @@ public enum PriceSheetReport {
 
     /// RFC 4180 CSV with a header row, for a spreadsheet.
     public static func csv(_ rows: [PriceSheetRow]) -> String {
-        func field(_ text: String) -> String {
-            text.contains(",") || text.contains("\"") || text.contains("\n") ? "\"" + text.replacingAll("\"", with: "\"\"") + "\"" : text
-        }
-        return ([columns] + rows.map(cells)).map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        ([columns] + rows.map(cells)).map(CSVRecords.record).joined()
     }
 
     public static func json(_ rows: [PriceSheetRow]) -> String {

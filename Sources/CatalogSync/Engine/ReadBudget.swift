@@ -1,63 +1,10 @@
 import AppStoreConnect
-import AppStoreConnectAPI
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import IAPCore
-import SyncPlan
-
-/// The app's storefronts and product lists as App Store Connect listed them, before any product is read in detail.
-public struct StoreListings: Sendable {
-    public let app: StoreApp
-    /// Territory → the currency App Store Connect prices it in.
-    public let storefronts: [String: String?]
-    let inAppPurchases: [InAppPurchaseListing]
-    let groups: [(group: Components.Schemas.SubscriptionGroup, subscriptions: [SubscriptionListing])]
-    /// Requests for the price grids of hand-priced territories (read after the products).
-    let gridReads: Int
-
-    /// Every listed product ID.
-    public var productIDs: Set<String> {
-        Set(inAppPurchases.compactMap { $0.resource.attributes?.productId }
-            + groups.flatMap(\.subscriptions).compactMap { $0.resource.attributes?.productId })
-    }
-
-    /// How many listed products are in `scope` (nil: all).
-    public func count(of scope: Set<String>?) -> Int {
-        guard let scope else { return inAppPurchases.count + groups.reduce(0) { $0 + $1.subscriptions.count } }
-        return productIDs.intersection(scope).count
-    }
-
-    /// About how many requests reading the products in `scope` (nil: all) in detail sends: each resource kind
-    /// counts what its read sends for the list entry it is given, plus a request per group and the app's own reads.
-    public func estimatedReads(of scope: Set<String>?, groups named: Set<String> = []) -> Int {
-        let inScope = { (id: String?) in id.map { scope?.contains($0) ?? true } ?? false }
-        var requests = gridReads + AppKinds.all.reduce(0) { $0 + $1.estimatedReads }
-        for listing in inAppPurchases where inScope(listing.resource.attributes?.productId) {
-            requests += InAppPurchaseKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }
-        }
-        for (group, subscriptions) in groups {
-            if readsInDetail(group: group, subscriptions: subscriptions, scope: scope, named: named) { requests += 1 }
-            for listing in subscriptions where inScope(listing.resource.attributes?.productId) {
-                requests += SubscriptionKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }
-            }
-        }
-        return requests
-    }
-}
-
-extension StoreListings {
-    /// Whether a group's own texts are read: always without a scope, else when it holds a product in scope or the
-    /// plan names it (a group the catalog adds a subscription to).
-    func readsInDetail(group: Components.Schemas.SubscriptionGroup, subscriptions: [SubscriptionListing], scope: Set<String>?,
-                       named: Set<String>) -> Bool {
-        guard let scope else { return true }
-        if named.contains(group.attributes?.referenceName ?? group.id) { return true }
-        return subscriptions.contains { $0.resource.attributes?.productId.map(scope.contains) ?? false }
-    }
-}
 
 /// What a plan's reads do when App Store Connect's hourly request budget (`X-Rate-Limit`) cannot pay for them.
 public enum ReadBudget: Sendable {
@@ -69,9 +16,8 @@ public enum ReadBudget: Sendable {
     case wait
 }
 
-/// Progress of paced reads: requests read so far of about how many, and any wait for the budget.
+/// Progress of paced reads: a wait for the budget, with the requests read so far of about how many.
 public enum ReadEvent: Sendable {
-    case read(done: Int, total: Int)
     case waiting(Duration, done: Int, total: Int)
 }
 
@@ -114,8 +60,7 @@ final class ReadPacer: @unchecked Sendable {
             }
             do {
                 let result = try await read()
-                let now = lock.withLock { done += requests; return done }
-                progress?(.read(done: now, total: total))
+                lock.withLock { done += requests }
                 return result
             } catch let error {
                 guard budget == .wait, case let .read(_, .rateLimited(_, retryAfter)) = error else { throw error }

@@ -31,6 +31,8 @@ enum InAppPurchaseKinds {
         InAppPurchasePriceScheduleKind.self,
         ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.self,
     ] }
+
+    static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
 }
 
 /// The kinds of an auto-renewable subscription, in the order their changes run.
@@ -46,6 +48,8 @@ enum SubscriptionKinds {
         WinBackOfferKind.self,
         ReviewScreenshotKind<SubscriptionScreenshotAPI>.self,
     ] }
+
+    static func estimatedReads(_ listing: SubscriptionListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
 }
 
 /// An in-app purchase as the app's list of them returns it, with the related resources sent along.

@@ -68,7 +68,8 @@ public struct StoreReader: Sendable {
 
     /// Everything the catalog can hold of the app.
     public func snapshot(app: StoreApp) async throws(SyncError) -> StoreSnapshot {
-        try await snapshot(of: try await listings(app: app))
+        let listings = try await listings(app: app)
+        return try await snapshot(of: listings, selection: .everything(listings))
     }
 
     /// The app's storefronts and product lists, read whole (with what `include=` sends along): what a plan knows
@@ -86,45 +87,30 @@ public struct StoreReader: Sendable {
                              gridReads: gridTerritories.isEmpty ? 0 : (inAppPurchases.isEmpty ? 0 : 1) + (subscriptions.joined().isEmpty ? 0 : 1))
     }
 
-    /// Reads the products in `scope` (nil: all) in detail. Products outside it keep what their list entry says.
-    /// With `budget` `.stop` it reads nothing when App Store Connect's hourly budget cannot pay for the reads
-    /// (`SyncError.readBudget`, exit 75); with `.wait` it paces the reads across hours instead.
-    /// Groups are read in detail (their texts) when they hold a product in scope or are named in `groups`.
-    /// `sharedReads` is what the estimate adds for reads shared by the app (equalizations of USD prices).
-    public func snapshot(of listings: StoreListings, scope: Set<String>? = nil, groups named: Set<String> = [],
-                         sharedReads: Int = 0) async throws(SyncError) -> StoreSnapshot {
-        let app = listings.app
-        let needed = listings.estimatedReads(of: scope, groups: named) + sharedReads
-        let pacer = ReadPacer(asc: asc, budget: budget, total: needed, progress: progress)
-        try pacer.checkBeforeReading(products: listings.count(of: scope))
-        let inScope = { @Sendable (id: String?) in id.map { scope?.contains($0) ?? true } ?? true }
-        var snapshot = StoreSnapshot(app: app, territories: listings.storefronts.keys.sorted())
+    /// Reads the products `selection` reads in detail; the others keep what their list entry says. With `budget`
+    /// `.stop` it reads nothing when App Store Connect's hourly budget cannot pay for the reads (`SyncError.readBudget`,
+    /// exit 75); with `.wait` it paces them across hours instead.
+    public func snapshot(of listings: StoreListings, selection: ReadSelection) async throws(SyncError) -> StoreSnapshot {
+        let pacer = ReadPacer(asc: asc, budget: budget, total: selection.estimatedRequests, progress: progress)
+        try pacer.checkBeforeReading(products: selection.products)
+        var snapshot = StoreSnapshot(app: listings.app, territories: listings.storefronts.keys.sorted())
         snapshot.storefrontDifferences = StorefrontDifference.between(live: listings.storefronts)
         snapshot.inAppPurchases = try await concurrently(listings.inAppPurchases) { listing throws(SyncError) in
             guard let product = InAppPurchaseKind.record(listing.resource) else { return nil }
-            guard inScope(product.record.productID) else { return product }
-            let listed = product
-            return try await pacer.run(InAppPurchaseKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
-                var product = listed
-                for kind in InAppPurchaseKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
-                return product
-            }
+            guard selection.reads(product.record.productID) else { return product }
+            return try await readInDetail(product, listing: listing, kinds: InAppPurchaseKinds.all, pacer: pacer)
         }.compactMap { $0 }
         for (group, subscriptions) in listings.groups {
             var live = StoreGroup(record: GroupRecord(referenceName: group.attributes?.referenceName ?? group.id), id: group.id)
-            if listings.readsInDetail(group: group, subscriptions: subscriptions, scope: scope, named: named) {
+            if selection.reads(group: group, subscriptions: subscriptions) {
                 live = try await pacer.run(1) { () throws(SyncError) in try await SubscriptionGroupKind.read(group, reader: self) }
             }
             live.subscriptions = try await concurrently(subscriptions) { listing throws(SyncError) in
                 guard let product = SubscriptionKind.record(listing.resource) else { return nil }
-                guard inScope(product.record.productID) else { return product }
-                let listed = product
-                return try await pacer.run(SubscriptionKinds.all.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
-                    var product = listed
-                    for kind in SubscriptionKinds.all { try await kind.read(into: &product, listing: listing, reader: self) }
-                    Self.settlePlans(&product.record)
-                    return product
-                }
+                guard selection.reads(product.record.productID) else { return product }
+                var read = try await readInDetail(product, listing: listing, kinds: SubscriptionKinds.all, pacer: pacer)
+                Self.settlePlans(&read.record)
+                return read
             }.compactMap { $0 }
             snapshot.groups.append(live)
         }
@@ -132,6 +118,17 @@ public struct StoreReader: Sendable {
         snapshot.today = today
         try await readPriceGrids(into: &snapshot)
         return snapshot
+    }
+
+    /// Runs each kind's read for one listed product, within the budget (started again from the list entry when
+    /// paced reads had to wait for it).
+    func readInDetail<Listing: Sendable>(_ listed: StoreProduct, listing: Listing, kinds: [any ProductResourceKind<Listing>.Type],
+                                         pacer: ReadPacer) async throws(SyncError) -> StoreProduct {
+        try await pacer.run(kinds.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
+            var product = listed
+            for kind in kinds { try await kind.read(into: &product, listing: listing, reader: self) }
+            return product
+        }
     }
 
     /// The customer prices of every territory the catalog prices by hand: one request per product kind, through

@@ -81,6 +81,19 @@ public struct StorefrontDifference: Sendable, Equatable {
         }
     }
 
+    /// The differences as warnings: one line per currency or unknown storefront, and one for all the table's
+    /// storefronts App Store Connect does not sell in.
+    public static func warnings(_ differences: [StorefrontDifference]) -> [String] {
+        var lines = differences.filter { $0.kind != .notInAppStoreConnect }.map(\.message)
+        let absent = differences.filter { $0.kind == .notInAppStoreConnect }.map(\.territory)
+        if !absent.isEmpty {
+            let shown = absent.prefix(12).joined(separator: ", ") + (absent.count > 12 ? ", …" : "")
+            lines.append("iapkit's storefront table lists \(absent.count) storefront\(absent.count == 1 ? "" : "s") "
+                + "App Store Connect does not sell in for this app's account: \(shown)")
+        }
+        return lines
+    }
+
     /// Compares App Store Connect's storefronts (territory → currency; nil where the answer leaves it out) with the
     /// offline table.
     public static func between(live: [String: String?], table: [String: String] = Storefronts.currencies) -> [StorefrontDifference] {

@@ -196,21 +196,13 @@ struct AscCommand: ParsableCommand {
         if let revision = options.changedSince {
             scope.changed = try changedProducts(catalogPath, since: revision, now: desired, territories: territories)
         }
-        let catalogIDs = Set(desired.allProducts.map(\.productID))
-        let products = scope.products(catalog: catalogIDs, listed: listings.productIDs)
-        // Only products the catalog has are read in detail: one App Store Connect alone has is shown as `?` from its
-        // list entry, which is all the plan says of it.
-        let read = (products ?? listings.productIDs).intersection(catalogIDs)
-        let groups = Set(desired.scoped(to: products).groups.map(\.referenceName))
-        // Equalizations are read for subscriptions App Store Connect already has.
-        let equalizations = desired.scoped(to: read.intersection(listings.productIDs)).equalizationReads
-        let estimate = listings.estimatedReads(of: read, groups: groups) + equalizations
+        let selection = ReadSelection(listings: listings, desired: desired, scope: scope)
         let left = asc.rateLimit?.remaining.map { "; \($0) left this hour" } ?? ""
-        Terminal.writeError("Read the lists of \(Format.count(listings.count(of: nil), "product")); reading "
-            + "\(listings.count(of: read)) in detail: about \(estimate) request\(estimate == 1 ? "" : "s")\(left).\n")
-        let snapshot = try await reader.snapshot(of: listings, scope: read, groups: groups, sharedReads: equalizations)
+        Terminal.writeError("Read the lists of \(Format.count(listings.count, "product")); reading \(selection.products) in detail: "
+            + "about \(Format.count(selection.estimatedRequests, "request"))\(left).\n")
+        let snapshot = try await reader.snapshot(of: listings, selection: selection)
         let plan = Planner(catalog: catalog, desired: desired)
-            .plan(against: snapshot, scope: products, appResources: scope.includesAppResources)
+            .plan(against: snapshot, scope: selection.compared, appResources: scope.includesAppResources)
         return (plan, asc)
     }
 
@@ -238,8 +230,7 @@ struct AscCommand: ParsableCommand {
 
     /// Where App Store Connect's storefronts or their currencies differ from the table lint uses offline.
     static func reportStorefronts(_ differences: [StorefrontDifference]) {
-        Plan(app: StoreApp(id: "", bundleID: ""), changes: [], storefrontDifferences: differences).storefrontWarnings
-            .forEach(Terminal.warning)
+        StorefrontDifference.warnings(differences).forEach(Terminal.warning)
     }
 
     /// Values in App Store Connect's answers the client did not know and left out (a new enum value, say).

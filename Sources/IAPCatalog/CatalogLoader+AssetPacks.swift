@@ -3,7 +3,7 @@ import IAPCore
 /// The keys of an `assetPacks` entry and how one is read (`CatalogKeys` lists the other objects).
 extension CatalogKeys {
     public static let assetPack = ["id", "source", "files", "downloadPolicy", "installationEvents", "platforms", "language",
-                                   "unlockedBy"]
+                                   "unlockedBy", "release"]
     public static let fileSelector = ["file", "directory"]
 }
 
@@ -21,6 +21,7 @@ extension NodeReader {
         pack.platforms = try strings(object, "platforms")
         pack.language = object.string("language")
         pack.unlockedBy = try strings(object, "unlockedBy")
+        pack.release = object.string("release")
         return pack
     }
 

@@ -4,7 +4,9 @@ import IAPCore
 /// same format for editors; `CatalogSchemaTests` keeps the two in step.
 public enum CatalogKeys {
     public static let root = ["schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
-                              "appPolicies", "storeKit", "assetPacks"]
+                              "appPolicies", "storeKit", "assetPacks", "billingGracePeriod", "promotedPurchases"]
+    public static let billingGracePeriod = ["enabled", "sandbox", "duration", "renewals"]
+    public static let promotedPurchase = ["productId", "visible", "enabled"]
     public static let app = ["bundleId", "appId", "primaryLocale", "platforms"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
                                  "priceChanges", "familySharable", "localizations", "review", "hostedContent",
@@ -24,7 +26,10 @@ public enum CatalogKeys {
     public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
     public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "eligibility",
                                    "stackable"]
-    public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
+    public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
+                                      "eligibility", "priority", "promotion", "startDate", "endDate"]
+    public static let winBackEligibility = ["paidMonths", "lapsedMonths", "monthsBetweenOffers"]
+    public static let monthRange = ["min", "max"]
     public static let appPolicies = ["eula", "policies"]
     public static let policy = ["locale", "text", "url"]
     public static let storeKit = ["storefront", "locale", "formatVersion"]
@@ -84,6 +89,20 @@ extension NodeReader {
             settings.finish()
         }
         catalog.assetPacks = try object.list("assetPacks") { node, path throws(IAPKitError) in try readAssetPack(node, path: path) }
+        if let grace = try object.object("billingGracePeriod", what: "`billingGracePeriod`", allowed: CatalogKeys.billingGracePeriod) {
+            catalog.billingGracePeriod = BillingGracePeriod(path: grace.path, enabled: grace.bool("enabled"), sandbox: grace.bool("sandbox"),
+                                                            duration: grace.string("duration"), renewals: grace.string("renewals"))
+            grace.finish()
+        }
+        if object.node("promotedPurchases") != nil {
+            catalog.promotedPurchases = try object.list("promotedPurchases") { node, path throws(IAPKitError) in
+                let entry = try Object(node, path: path, what: "a promoted purchase", allowed: CatalogKeys.promotedPurchase, reader: self)
+                guard entry.valid else { return nil }
+                defer { entry.finish() }
+                return PromotedPurchase(path: path, productID: entry.string("productId", required: true),
+                                        visible: entry.bool("visible"), enabled: entry.bool("enabled"))
+            }
+        }
         object.finish()
     }
 
@@ -260,6 +279,7 @@ extension NodeReader {
             offer.offerID = object.string("offerId", required: true)
         }
         if kind != .introductory { offer.referenceName = object.string("referenceName") }
+        if kind == .winBack { offer.winBack = try readWinBackSettings(object) }
         if kind == .offerCode {
             offer.stackable = object.bool("stackable")
             offer.eligibility = try object.list("eligibility") { node, path throws(IAPKitError) in
@@ -272,6 +292,30 @@ extension NodeReader {
             }
         }
         return offer
+    }
+}
+
+extension NodeReader {
+    /// A win-back offer's eligibility, priority, promotion and dates.
+    func readWinBackSettings(_ object: Object) throws(IAPKitError) -> WinBackSettings {
+        var settings = WinBackSettings()
+        settings.priority = object.string("priority")
+        settings.promotion = object.string("promotion")
+        settings.startDate = object.string("startDate")
+        settings.endDate = object.string("endDate")
+        if let eligibility = try object.object("eligibility", what: "a win-back offer's `eligibility`",
+                                               allowed: CatalogKeys.winBackEligibility) {
+            defer { eligibility.finish() }
+            settings.paidMonths = eligibility.int("paidMonths")
+            settings.monthsBetweenOffers = eligibility.int("monthsBetweenOffers")
+            if let lapsed = try eligibility.object("lapsedMonths", what: "`lapsedMonths` (`{min: 1, max: 24}`)",
+                                                   allowed: CatalogKeys.monthRange) {
+                defer { lapsed.finish() }
+                settings.lapsedMinimum = lapsed.int("min", required: true)
+                settings.lapsedMaximum = lapsed.int("max", required: true)
+            }
+        }
+        return settings
     }
 }
 

@@ -75,6 +75,25 @@ public enum CatalogYAMLWriter {
             out.pair("formatVersion", ifPresent: settings.formatVersion)
             out.endMapping()
         }
+        if let grace = catalog.billingGracePeriod {
+            out.key("billingGracePeriod")
+            out.beginMapping()
+            if let enabled = grace.enabled { out.pair("enabled", flag: enabled) }
+            if let sandbox = grace.sandbox { out.pair("sandbox", flag: sandbox) }
+            out.pair("duration", ifPresent: grace.duration)
+            out.pair("renewals", ifPresent: grace.renewals)
+            out.endMapping()
+        }
+        if let promoted = catalog.promotedPurchases {
+            out.key("promotedPurchases")
+            out.list(promoted) { entry in
+                out.beginMapping()
+                out.pair("productId", entry.productID)
+                if let visible = entry.visible { out.pair("visible", flag: visible) }
+                if let enabled = entry.enabled { out.pair("enabled", flag: enabled) }
+                out.endMapping()
+            }
+        }
         out.endMapping()
         return try out.finish()
     }
@@ -236,7 +255,29 @@ public enum CatalogYAMLWriter {
             out.list(eligibility) { out.text($0.rawValue) }
         }
         if let stackable = offer.stackable { out.pair("stackable", flag: stackable) }
+        if offer.kind == .winBack { winBackSettings(offer.winBack, into: out) }
         out.endMapping()
+    }
+
+    static func winBackSettings(_ settings: WinBackSettings, into out: YAMLWriter) {
+        if settings.paidMonths != nil || settings.lapsedMinimum != nil || settings.monthsBetweenOffers != nil {
+            out.key("eligibility")
+            out.beginMapping()
+            if let months = settings.paidMonths { out.pair("paidMonths", number: months) }
+            if let minimum = settings.lapsedMinimum, let maximum = settings.lapsedMaximum {
+                out.key("lapsedMonths")
+                out.beginMapping()
+                out.pair("min", number: minimum)
+                out.pair("max", number: maximum)
+                out.endMapping()
+            }
+            if let months = settings.monthsBetweenOffers { out.pair("monthsBetweenOffers", number: months) }
+            out.endMapping()
+        }
+        out.pair("priority", ifPresent: settings.priority)
+        out.pair("promotion", ifPresent: settings.promotion)
+        out.pair("startDate", ifPresent: settings.startDate)
+        out.pair("endDate", ifPresent: settings.endDate)
     }
 
     static let reservedWords: Set<String> = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "~"]

@@ -27,6 +27,8 @@ public struct AssetPackRecord: Sendable, Equatable {
     public var manifest: Data
     /// The archive `iapkit package --asset-packs` built from exactly this content (from `iapkit.lock`), or nil.
     public var archive: Archive?
+    /// Whether `asc submit` sends the processed version to App Review (`release: app-store`, the default).
+    public var releasesToAppStore = true
 
     public struct Archive: Sendable, Equatable {
         public var path: String
@@ -79,6 +81,7 @@ public struct AssetPackRecord: Sendable, Equatable {
             guard let id = pack.id else { continue }
             let digest = try AssetPackSelector.select(pack, baseDirectory: baseDirectory).contentDigest()
             var record = AssetPackRecord(id: id, path: pack.path, contentDigest: digest, manifest: AssetPackManifest.data(pack))
+            record.releasesToAppStore = pack.releasesToAppStore
             if let entry = lock.assetPacks[id], entry.contentDigest == digest {
                 let path = entry.archive.hasPrefix("/") ? entry.archive : Path.join(Path.parent(lockPath), entry.archive)
                 // The archive must still be there, at its size (its SHA-256 is checked by App Store Connect on commit).
@@ -118,6 +121,9 @@ public struct StoreAssetPackVersion: Sendable, Equatable {
     public var state: String
     /// Read from the uploaded archive's name; nil when nothing (or a file iapkit did not name) was uploaded.
     public var contentDigest: String?
+    /// The version's releases App Store Connect reports (read-only in API 4.4.1), by audience: `internal`,
+    /// `external` (TestFlight) and `appStore`, each with its state (`READY_FOR_TESTING`, `WAITING_FOR_REVIEW`, …).
+    public var releases: [String: String] = [:]
 
     public init(resourceID: String, number: Int, state: String, contentDigest: String?) {
         self.resourceID = resourceID

@@ -97,6 +97,8 @@ extension CatalogRecords {
             groups.append(GroupRecord(referenceName: name, localizations: localizations(group.localizations),
                                       subscriptions: subscriptions, path: group.path))
         }
+        gracePeriod = catalog.billingGracePeriod.map(GracePeriodRecord.init)
+        promotedPurchases = catalog.promotedPurchases.map { $0.compactMap(PromotedRecord.init) }
     }
 
     /// Where a subscription has prices: as the catalog lists them, else where it is sold when it has a USD price,
@@ -136,6 +138,7 @@ extension CatalogRecords {
             offerEligibility: kind == .offerCode ? ((offer.stackable ?? false) ? "STACK_WITH_INTRO_OFFERS" : "REPLACE_INTRO_OFFERS") : nil,
             planType: planType)
         if offer.mode != .freeTrial { record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices) }
+        if kind == .winBack { record.winBack = WinBackRecord(offer.winBack) }
         return record
     }
 }
@@ -157,4 +160,36 @@ extension ScreenshotRecord {
 
     /// Screenshots are a few megabytes; anything far larger is not a screenshot.
     public static let maximumBytes: Int64 = 50_000_000
+}
+
+extension WinBackRecord {
+    /// The catalog's settings, absent ones at App Store Connect's usual choices.
+    public init(_ settings: WinBackSettings) {
+        self.init()
+        if let months = settings.paidMonths { paidMonths = months }
+        if let minimum = settings.lapsedMinimum { lapsedMinimum = minimum }
+        if let maximum = settings.lapsedMaximum { lapsedMaximum = maximum }
+        monthsBetweenOffers = settings.monthsBetweenOffers
+        if settings.priority == "high" { priority = "HIGH" }
+        if settings.promotion == "app-store" { promotionIntent = "USE_AUTO_GENERATED_ASSETS" }
+        startDate = settings.startDate.flatMap(CalendarDay.parse)
+        endDate = settings.endDate.flatMap(CalendarDay.parse)
+    }
+
+    /// The inverse: only what differs from the usual choices is written.
+    public var settings: WinBackSettings {
+        let usual = WinBackRecord()
+        var settings = WinBackSettings()
+        if paidMonths != usual.paidMonths { settings.paidMonths = paidMonths }
+        if lapsedMinimum != usual.lapsedMinimum || lapsedMaximum != usual.lapsedMaximum {
+            settings.lapsedMinimum = lapsedMinimum
+            settings.lapsedMaximum = lapsedMaximum
+        }
+        settings.monthsBetweenOffers = monthsBetweenOffers
+        if priority == "HIGH" { settings.priority = "high" }
+        if promotionIntent == "USE_AUTO_GENERATED_ASSETS" { settings.promotion = "app-store" }
+        settings.startDate = startDate.map(CalendarDay.format)
+        settings.endDate = endDate.map(CalendarDay.format)
+        return settings
+    }
 }

@@ -19,6 +19,8 @@ extension CatalogRecords {
                                   product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID])
                               })
         }
+        catalog.billingGracePeriod = gracePeriod?.catalogEntry
+        if let promoted = promotedPurchases, !promoted.isEmpty { catalog.promotedPurchases = promoted.map(\.catalogEntry) }
         return catalog
     }
 
@@ -100,6 +102,7 @@ extension CatalogRecords {
         case .promotional, .winBack:
             offer.offerID = record.identifier
             offer.referenceName = record.referenceName
+            if let winBack = record.winBack { offer.winBack = winBack.settings }
         case .offerCode:
             offer.referenceName = record.identifier
             offer.eligibility = record.eligibilities?.compactMap { OfferEligibility(rawValue: $0.lowercased()) }

@@ -11,6 +11,10 @@ public struct CatalogRecords: Sendable, Equatable {
     public var groups: [GroupRecord]
     /// The catalog's asset packs, with their content digests (see `AssetPackRecord.desired`).
     public var assetPacks: [AssetPackRecord] = []
+    /// The app's Billing Grace Period; nil when the catalog leaves it alone.
+    public var gracePeriod: GracePeriodRecord?
+    /// The products the App Store shows on the app's page, in order; nil when the catalog leaves them alone.
+    public var promotedPurchases: [PromotedRecord]?
 
     public init(inAppPurchases: [ProductRecord] = [], groups: [GroupRecord] = []) {
         self.inAppPurchases = inAppPurchases
@@ -93,6 +97,8 @@ public struct OfferRecord: Sendable, Equatable {
     public var planType: String?
     /// Paid offers: territory → canonical local price, where the offer does not take the equalized price.
     public var territoryPrices: [String: String] = [:]
+    /// Win-back offers: what can change after the offer exists.
+    public var winBack: WinBackRecord?
 
     public init(kind: Kind, identifier: String? = nil, referenceName: String? = nil, mode: String, duration: String,
                 periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil,
@@ -109,6 +115,13 @@ public struct OfferRecord: Sendable, Equatable {
         self.planType = planType
     }
 
+    /// The offer without what App Store Connect lets its owner change later.
+    public var fixedPart: OfferRecord {
+        var fixed = self
+        fixed.winBack = nil
+        return fixed
+    }
+
     /// The terms App Store Connect cannot change once the offer exists.
     public var terms: [String: String] {
         var fields = ["mode": mode, "duration": duration, "periods": String(periods),
@@ -119,6 +132,51 @@ public struct OfferRecord: Sendable, Equatable {
             fields["territoryPrices"] = territoryPrices.sorted { $0.key < $1.key }
                 .map { "\($0.key) \(LocalPrice.display($0.value, territory: $0.key))" }.joined(separator: ", ")
         }
+        return fields
+    }
+}
+
+/// A win-back offer's eligibility, priority, promotion and dates, in App Store Connect's terms.
+public struct WinBackRecord: Sendable, Equatable {
+    public var paidMonths: Int
+    public var lapsedMinimum: Int
+    public var lapsedMaximum: Int
+    public var monthsBetweenOffers: Int?
+    /// HIGH or NORMAL.
+    public var priority: String
+    /// NOT_PROMOTED or USE_AUTO_GENERATED_ASSETS.
+    public var promotionIntent: String
+    /// The first day (`20310501`); nil once the offer has started, or when the catalog starts it on push.
+    public var startDate: Int?
+    public var endDate: Int?
+
+    /// What App Store Connect's web form starts from, and what an offer the catalog says nothing more of gets:
+    /// customers who paid at least a month and lapsed 1 to 24 months ago, normal priority, not promoted.
+    public init(paidMonths: Int = 1, lapsedMinimum: Int = 1, lapsedMaximum: Int = 24, monthsBetweenOffers: Int? = nil,
+                priority: String = "NORMAL", promotionIntent: String = "NOT_PROMOTED", startDate: Int? = nil, endDate: Int? = nil) {
+        self.paidMonths = paidMonths
+        self.lapsedMinimum = lapsedMinimum
+        self.lapsedMaximum = lapsedMaximum
+        self.monthsBetweenOffers = monthsBetweenOffers
+        self.priority = priority
+        self.promotionIntent = promotionIntent
+        self.startDate = startDate
+        self.endDate = endDate
+    }
+
+    /// The same record with a start on or before `today` read as started.
+    public func started(by today: Int) -> WinBackRecord {
+        var record = self
+        if let start = startDate, start <= today { record.startDate = nil }
+        return record
+    }
+
+    /// Each field as the plan shows it.
+    public var fields: [String: String] {
+        var fields = ["paidMonths": String(paidMonths), "lapsedMonths": "\(lapsedMinimum)-\(lapsedMaximum)",
+                      "priority": priority, "promotionIntent": promotionIntent,
+                      "startDate": startDate.map(CalendarDay.format) ?? "started", "endDate": endDate.map(CalendarDay.format) ?? "none"]
+        fields["monthsBetweenOffers"] = monthsBetweenOffers.map(String.init) ?? "none"
         return fields
     }
 }

@@ -34,8 +34,10 @@ public struct Change: Sendable {
         /// A change App Store Connect forbids (a product ID, a type, a period, family sharing once on, a reused
         /// retired ID): shown, never attempted.
         case refused
-        /// In App Store Connect but not in the catalog: listed, never deleted.
+        /// In App Store Connect but not in the catalog: listed, never deleted (unless `--prune` makes it a `delete`).
         case unmanaged
+        /// In App Store Connect but not in the catalog, and deleted because the plan was asked to prune.
+        case delete
     }
 
     /// One field's old and new value, as text for people and JSON for machines.

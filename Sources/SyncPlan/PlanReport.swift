@@ -1,7 +1,7 @@
 import IAPCatalog
 import IAPCore
 
-/// A plan as text for people (one line per change, `+` create, `~` update, `!` refused, `?` unmanaged) and as
+/// A plan as text for people (one line per change, `+` create, `~` update, `-` delete, `!` refused, `?` unmanaged) and as
 /// JSON for machines (the README documents the shape).
 public enum PlanReport {
     public static func text(_ plan: Plan, showUnchanged: Bool = false) -> String {
@@ -13,6 +13,7 @@ public enum PlanReport {
             case .update: marker = "~"
             case .refused: marker = "!"
             case .unmanaged: marker = "?"
+            case .delete: marker = "-"
             case .unchanged:
                 guard showUnchanged else { continue }
                 marker = "="
@@ -32,7 +33,9 @@ public enum PlanReport {
     }
 
     public static func summaryLine(_ plan: Plan) -> String {
-        "Plan: \(plan.count(.create)) to create, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged, "
+        // Deletions are named only when a pruning plan has some, so plans without them read as they always have.
+        let deletions = plan.count(.delete) > 0 ? "\(plan.count(.delete)) to delete, " : ""
+        return "Plan: \(plan.count(.create)) to create, \(plan.count(.update)) to update, \(deletions)\(plan.count(.unchanged)) unchanged, "
             + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged; \(Format.count(plan.operations.count, "operation"))."
     }
 

@@ -27,14 +27,22 @@ public struct StoreSnapshot: Sendable {
         self.groups = groups
     }
 
+    /// The app's Billing Grace Period and its id (App Store Connect has one per app).
+    public var gracePeriod: (id: String, record: GracePeriodRecord)?
+    /// The app's promoted purchases in the App Store's order, with their ids.
+    public var promotedPurchases: [(id: String, record: PromotedRecord)] = []
+
     /// The records alone, as `pull` writes them.
     public var records: CatalogRecords {
-        CatalogRecords(inAppPurchases: inAppPurchases.map(\.record),
-                       groups: groups.map { group in
-                           var record = group.record
-                           record.subscriptions = group.subscriptions.map(\.record)
-                           return record
-                       })
+        var records = CatalogRecords(inAppPurchases: inAppPurchases.map(\.record),
+                                     groups: groups.map { group in
+                                         var record = group.record
+                                         record.subscriptions = group.subscriptions.map(\.record)
+                                         return record
+                                     })
+        records.gracePeriod = gracePeriod?.record
+        records.promotedPurchases = promotedPurchases.map(\.record)
+        return records
     }
 }
 

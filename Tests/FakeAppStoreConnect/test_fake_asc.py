@@ -22,6 +22,8 @@ from selftest.cases_generator import GeneratorCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
 from selftest.cases_prices import PriceCases  # noqa: E402
 from selftest.cases_products import ProductCases  # noqa: E402
+from selftest.cases_promoted_grace import PromotedGraceCases  # noqa: E402
+from selftest.cases_review_and_removal import ReviewAndRemovalCases  # noqa: E402
 from selftest.cases_service import ServiceCases  # noqa: E402
 from selftest.cases_subscription_writes import SubscriptionWriteCases  # noqa: E402
 from selftest.harness import FakeTestCase  # noqa: E402
@@ -29,7 +31,7 @@ from selftest.reference import OPENAPI  # noqa: E402
 
 
 class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
-               BackgroundAssetCases, GeneratorCases, FakeTestCase):
+               BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, FakeTestCase):
     pass
 
 

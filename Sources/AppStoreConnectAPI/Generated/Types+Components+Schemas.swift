@@ -107,6 +107,139 @@ extension Components {
                 case links
             }
         }
+        /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage`.
+        public struct AlternativeDistributionPackage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case alternativeDistributionPackages = "alternativeDistributionPackages"
+            }
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/type`.
+            public var _type: Components.Schemas.AlternativeDistributionPackage._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/attributes/sourceFileChecksum`.
+                public var sourceFileChecksum: Components.Schemas.Checksums?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - sourceFileChecksum:
+                public init(sourceFileChecksum: Components.Schemas.Checksums? = nil) {
+                    self.sourceFileChecksum = sourceFileChecksum
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case sourceFileChecksum
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/attributes`.
+            public var attributes: Components.Schemas.AlternativeDistributionPackage.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions`.
+                public struct VersionsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case alternativeDistributionPackageVersions = "alternativeDistributionPackageVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/DataPayload/type`.
+                        public var _type: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload.VersionsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload.VersionsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/data`.
+                    public typealias DataPayload = [Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload.VersionsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions/data`.
+                    public var data: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload.VersionsPayload.DataPayload?
+                    /// Creates a new `VersionsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload.VersionsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships/versions`.
+                public var versions: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload.VersionsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - versions:
+                public init(versions: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload.VersionsPayload? = nil) {
+                    self.versions = versions
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case versions
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/relationships`.
+            public var relationships: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/AlternativeDistributionPackage/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AlternativeDistributionPackage`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AlternativeDistributionPackage._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.AlternativeDistributionPackage.AttributesPayload? = nil,
+                relationships: Components.Schemas.AlternativeDistributionPackage.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AndroidToIosAppMappingDetail`.
         public struct AndroidToIosAppMappingDetail: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AndroidToIosAppMappingDetail/type`.
@@ -166,6 +299,301 @@ extension Components {
                 case _type = "type"
                 case id
                 case attributes
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience`.
+        public struct AppClipDefaultExperience: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case appClipDefaultExperiences = "appClipDefaultExperiences"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/type`.
+            public var _type: Components.Schemas.AppClipDefaultExperience._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/attributes/action`.
+                public var action: Components.Schemas.AppClipAction?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - action:
+                public init(action: Components.Schemas.AppClipAction? = nil) {
+                    self.action = action
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case action
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/attributes`.
+            public var attributes: Components.Schemas.AppClipDefaultExperience.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClip`.
+                public struct AppClipPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClip/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClip/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appClips = "appClips"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClip/data/type`.
+                        public var _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClip/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClip/data`.
+                    public var data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipPayload.DataPayload?
+                    /// Creates a new `AppClipPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClip`.
+                public var appClip: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipPayload?
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion`.
+                public struct ReleaseWithAppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion/data/type`.
+                        public var _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.ReleaseWithAppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.ReleaseWithAppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion/data`.
+                    public var data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.ReleaseWithAppStoreVersionPayload.DataPayload?
+                    /// Creates a new `ReleaseWithAppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.ReleaseWithAppStoreVersionPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/releaseWithAppStoreVersion`.
+                public var releaseWithAppStoreVersion: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.ReleaseWithAppStoreVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations`.
+                public struct AppClipDefaultExperienceLocalizationsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appClipDefaultExperienceLocalizations = "appClipDefaultExperienceLocalizations"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/DataPayload/type`.
+                        public var _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipDefaultExperienceLocalizationsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipDefaultExperienceLocalizationsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/data`.
+                    public typealias DataPayload = [Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipDefaultExperienceLocalizationsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations/data`.
+                    public var data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipDefaultExperienceLocalizationsPayload.DataPayload?
+                    /// Creates a new `AppClipDefaultExperienceLocalizationsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipDefaultExperienceLocalizationsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipDefaultExperienceLocalizations`.
+                public var appClipDefaultExperienceLocalizations: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipDefaultExperienceLocalizationsPayload?
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail`.
+                public struct AppClipAppStoreReviewDetailPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appClipAppStoreReviewDetails = "appClipAppStoreReviewDetails"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail/data/type`.
+                        public var _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipAppStoreReviewDetailPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipAppStoreReviewDetailPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail/data`.
+                    public var data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipAppStoreReviewDetailPayload.DataPayload?
+                    /// Creates a new `AppClipAppStoreReviewDetailPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        data: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipAppStoreReviewDetailPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships/appClipAppStoreReviewDetail`.
+                public var appClipAppStoreReviewDetail: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipAppStoreReviewDetailPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appClip:
+                ///   - releaseWithAppStoreVersion:
+                ///   - appClipDefaultExperienceLocalizations:
+                ///   - appClipAppStoreReviewDetail:
+                public init(
+                    appClip: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipPayload? = nil,
+                    releaseWithAppStoreVersion: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.ReleaseWithAppStoreVersionPayload? = nil,
+                    appClipDefaultExperienceLocalizations: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipDefaultExperienceLocalizationsPayload? = nil,
+                    appClipAppStoreReviewDetail: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload.AppClipAppStoreReviewDetailPayload? = nil
+                ) {
+                    self.appClip = appClip
+                    self.releaseWithAppStoreVersion = releaseWithAppStoreVersion
+                    self.appClipDefaultExperienceLocalizations = appClipDefaultExperienceLocalizations
+                    self.appClipAppStoreReviewDetail = appClipAppStoreReviewDetail
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appClip
+                    case releaseWithAppStoreVersion
+                    case appClipDefaultExperienceLocalizations
+                    case appClipAppStoreReviewDetail
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/relationships`.
+            public var relationships: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/AppClipDefaultExperience/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AppClipDefaultExperience`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AppClipDefaultExperience._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.AppClipDefaultExperience.AttributesPayload? = nil,
+                relationships: Components.Schemas.AppClipDefaultExperience.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
                 case links
             }
         }
@@ -2112,6 +2540,233 @@ extension Components {
                 case links
             }
         }
+        /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail`.
+        public struct AppStoreReviewDetail: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case appStoreReviewDetails = "appStoreReviewDetails"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/type`.
+            public var _type: Components.Schemas.AppStoreReviewDetail._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/contactFirstName`.
+                public var contactFirstName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/contactLastName`.
+                public var contactLastName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/contactPhone`.
+                public var contactPhone: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/contactEmail`.
+                public var contactEmail: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/demoAccountName`.
+                public var demoAccountName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/demoAccountPassword`.
+                public var demoAccountPassword: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/demoAccountRequired`.
+                public var demoAccountRequired: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes/notes`.
+                public var notes: Swift.String?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - contactFirstName:
+                ///   - contactLastName:
+                ///   - contactPhone:
+                ///   - contactEmail:
+                ///   - demoAccountName:
+                ///   - demoAccountPassword:
+                ///   - demoAccountRequired:
+                ///   - notes:
+                public init(
+                    contactFirstName: Swift.String? = nil,
+                    contactLastName: Swift.String? = nil,
+                    contactPhone: Swift.String? = nil,
+                    contactEmail: Swift.String? = nil,
+                    demoAccountName: Swift.String? = nil,
+                    demoAccountPassword: Swift.String? = nil,
+                    demoAccountRequired: Swift.Bool? = nil,
+                    notes: Swift.String? = nil
+                ) {
+                    self.contactFirstName = contactFirstName
+                    self.contactLastName = contactLastName
+                    self.contactPhone = contactPhone
+                    self.contactEmail = contactEmail
+                    self.demoAccountName = demoAccountName
+                    self.demoAccountPassword = demoAccountPassword
+                    self.demoAccountRequired = demoAccountRequired
+                    self.notes = notes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case contactFirstName
+                    case contactLastName
+                    case contactPhone
+                    case contactEmail
+                    case demoAccountName
+                    case demoAccountPassword
+                    case demoAccountRequired
+                    case notes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/attributes`.
+            public var attributes: Components.Schemas.AppStoreReviewDetail.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments`.
+                public struct AppStoreReviewAttachmentsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreReviewAttachments = "appStoreReviewAttachments"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/DataPayload/type`.
+                        public var _type: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreReviewAttachmentsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreReviewAttachmentsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/data`.
+                    public typealias DataPayload = [Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreReviewAttachmentsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments/data`.
+                    public var data: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreReviewAttachmentsPayload.DataPayload?
+                    /// Creates a new `AppStoreReviewAttachmentsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreReviewAttachmentsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships/appStoreReviewAttachments`.
+                public var appStoreReviewAttachments: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreReviewAttachmentsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appStoreVersion:
+                ///   - appStoreReviewAttachments:
+                public init(
+                    appStoreVersion: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreVersionPayload? = nil,
+                    appStoreReviewAttachments: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload.AppStoreReviewAttachmentsPayload? = nil
+                ) {
+                    self.appStoreVersion = appStoreVersion
+                    self.appStoreReviewAttachments = appStoreReviewAttachments
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appStoreVersion
+                    case appStoreReviewAttachments
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/relationships`.
+            public var relationships: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreReviewDetail/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AppStoreReviewDetail`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AppStoreReviewDetail._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.AppStoreReviewDetail.AttributesPayload? = nil,
+                relationships: Components.Schemas.AppStoreReviewDetail.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperimentV2`.
         public struct AppStoreVersionExperimentV2: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AppStoreVersionExperimentV2/type`.
@@ -2675,6 +3330,526 @@ extension Components {
                 case _type = "type"
                 case id
                 case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization`.
+        public struct AppStoreVersionLocalization: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case appStoreVersionLocalizations = "appStoreVersionLocalizations"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/type`.
+            public var _type: Components.Schemas.AppStoreVersionLocalization._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes/description`.
+                public var description: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes/locale`.
+                public var locale: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes/keywords`.
+                public var keywords: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes/marketingUrl`.
+                public var marketingUrl: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes/promotionalText`.
+                public var promotionalText: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes/supportUrl`.
+                public var supportUrl: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes/whatsNew`.
+                public var whatsNew: Swift.String?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - description:
+                ///   - locale:
+                ///   - keywords:
+                ///   - marketingUrl:
+                ///   - promotionalText:
+                ///   - supportUrl:
+                ///   - whatsNew:
+                public init(
+                    description: Swift.String? = nil,
+                    locale: Swift.String? = nil,
+                    keywords: Swift.String? = nil,
+                    marketingUrl: Swift.String? = nil,
+                    promotionalText: Swift.String? = nil,
+                    supportUrl: Swift.String? = nil,
+                    whatsNew: Swift.String? = nil
+                ) {
+                    self.description = description
+                    self.locale = locale
+                    self.keywords = keywords
+                    self.marketingUrl = marketingUrl
+                    self.promotionalText = promotionalText
+                    self.supportUrl = supportUrl
+                    self.whatsNew = whatsNew
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case description
+                    case locale
+                    case keywords
+                    case marketingUrl
+                    case promotionalText
+                    case supportUrl
+                    case whatsNew
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/attributes`.
+            public var attributes: Components.Schemas.AppStoreVersionLocalization.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppStoreVersionPayload?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets`.
+                public struct AppScreenshotSetsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appScreenshotSets = "appScreenshotSets"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/DataPayload/type`.
+                        public var _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppScreenshotSetsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppScreenshotSetsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/data`.
+                    public typealias DataPayload = [Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppScreenshotSetsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets/data`.
+                    public var data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppScreenshotSetsPayload.DataPayload?
+                    /// Creates a new `AppScreenshotSetsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppScreenshotSetsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appScreenshotSets`.
+                public var appScreenshotSets: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppScreenshotSetsPayload?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets`.
+                public struct AppPreviewSetsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appPreviewSets = "appPreviewSets"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/DataPayload/type`.
+                        public var _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppPreviewSetsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppPreviewSetsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/data`.
+                    public typealias DataPayload = [Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppPreviewSetsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets/data`.
+                    public var data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppPreviewSetsPayload.DataPayload?
+                    /// Creates a new `AppPreviewSetsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppPreviewSetsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/appPreviewSets`.
+                public var appPreviewSets: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppPreviewSetsPayload?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords`.
+                public struct SearchKeywordsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appKeywords = "appKeywords"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/DataPayload/type`.
+                        public var _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.SearchKeywordsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.SearchKeywordsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/data`.
+                    public typealias DataPayload = [Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.SearchKeywordsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords/data`.
+                    public var data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.SearchKeywordsPayload.DataPayload?
+                    /// Creates a new `SearchKeywordsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.SearchKeywordsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships/searchKeywords`.
+                public var searchKeywords: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.SearchKeywordsPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appStoreVersion:
+                ///   - appScreenshotSets:
+                ///   - appPreviewSets:
+                ///   - searchKeywords:
+                public init(
+                    appStoreVersion: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppStoreVersionPayload? = nil,
+                    appScreenshotSets: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppScreenshotSetsPayload? = nil,
+                    appPreviewSets: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.AppPreviewSetsPayload? = nil,
+                    searchKeywords: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload.SearchKeywordsPayload? = nil
+                ) {
+                    self.appStoreVersion = appStoreVersion
+                    self.appScreenshotSets = appScreenshotSets
+                    self.appPreviewSets = appPreviewSets
+                    self.searchKeywords = searchKeywords
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appStoreVersion
+                    case appScreenshotSets
+                    case appPreviewSets
+                    case searchKeywords
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/relationships`.
+            public var relationships: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionLocalization/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AppStoreVersionLocalization`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AppStoreVersionLocalization._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.AppStoreVersionLocalization.AttributesPayload? = nil,
+                relationships: Components.Schemas.AppStoreVersionLocalization.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease`.
+        public struct AppStoreVersionPhasedRelease: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case appStoreVersionPhasedReleases = "appStoreVersionPhasedReleases"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/type`.
+            public var _type: Components.Schemas.AppStoreVersionPhasedRelease._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/attributes/phasedReleaseState`.
+                public var phasedReleaseState: Components.Schemas.PhasedReleaseState?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/attributes/startDate`.
+                public var startDate: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/attributes/totalPauseDuration`.
+                public var totalPauseDuration: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/attributes/currentDayNumber`.
+                public var currentDayNumber: Swift.Int?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - phasedReleaseState:
+                ///   - startDate:
+                ///   - totalPauseDuration:
+                ///   - currentDayNumber:
+                public init(
+                    phasedReleaseState: Components.Schemas.PhasedReleaseState? = nil,
+                    startDate: Foundation.Date? = nil,
+                    totalPauseDuration: Swift.Int? = nil,
+                    currentDayNumber: Swift.Int? = nil
+                ) {
+                    self.phasedReleaseState = phasedReleaseState
+                    self.startDate = startDate
+                    self.totalPauseDuration = totalPauseDuration
+                    self.currentDayNumber = currentDayNumber
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case phasedReleaseState
+                    case startDate
+                    case totalPauseDuration
+                    case currentDayNumber
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/attributes`.
+            public var attributes: Components.Schemas.AppStoreVersionPhasedRelease.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionPhasedRelease/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AppStoreVersionPhasedRelease`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AppStoreVersionPhasedRelease._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.AppStoreVersionPhasedRelease.AttributesPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission`.
+        @available(*, deprecated)
+        public struct AppStoreVersionSubmission: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case appStoreVersionSubmissions = "appStoreVersionSubmissions"
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/type`.
+            public var _type: Components.Schemas.AppStoreVersionSubmission._TypePayload
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload.AppStoreVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appStoreVersion:
+                public init(appStoreVersion: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload.AppStoreVersionPayload? = nil) {
+                    self.appStoreVersion = appStoreVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appStoreVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/relationships`.
+            public var relationships: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionSubmission/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `AppStoreVersionSubmission`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.AppStoreVersionSubmission._TypePayload,
+                id: Swift.String,
+                relationships: Components.Schemas.AppStoreVersionSubmission.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
                 case relationships
                 case links
             }
@@ -3531,6 +4706,134 @@ extension Components {
                 case attributes
                 case relationships
                 case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse`.
+        public struct AppStoreVersionsResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/data`.
+            public var data: [Components.Schemas.AppStoreVersion]
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/AlternativeDistributionPackage`.
+                case alternativeDistributionPackages(Components.Schemas.AlternativeDistributionPackage)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/AppClipDefaultExperience`.
+                case appClipDefaultExperiences(Components.Schemas.AppClipDefaultExperience)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/App`.
+                case apps(Components.Schemas.App)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/AppStoreReviewDetail`.
+                case appStoreReviewDetails(Components.Schemas.AppStoreReviewDetail)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/AppStoreVersionExperiment`.
+                case appStoreVersionExperiments(Components.Schemas.AppStoreVersionExperiment)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/AppStoreVersionLocalization`.
+                case appStoreVersionLocalizations(Components.Schemas.AppStoreVersionLocalization)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/AppStoreVersionPhasedRelease`.
+                case appStoreVersionPhasedReleases(Components.Schemas.AppStoreVersionPhasedRelease)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/AppStoreVersionSubmission`.
+                case appStoreVersionSubmissions(Components.Schemas.AppStoreVersionSubmission)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/Build`.
+                case builds(Components.Schemas.Build)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/GameCenterAppVersion`.
+                case gameCenterAppVersions(Components.Schemas.GameCenterAppVersion)
+                /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/IncludedPayload/RoutingAppCoverage`.
+                case routingAppCoverages(Components.Schemas.RoutingAppCoverage)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "alternativeDistributionPackages":
+                        self = .alternativeDistributionPackages(try .init(from: decoder))
+                    case "appClipDefaultExperiences":
+                        self = .appClipDefaultExperiences(try .init(from: decoder))
+                    case "apps":
+                        self = .apps(try .init(from: decoder))
+                    case "appStoreReviewDetails":
+                        self = .appStoreReviewDetails(try .init(from: decoder))
+                    case "appStoreVersionExperiments":
+                        self = .appStoreVersionExperiments(try .init(from: decoder))
+                    case "appStoreVersionLocalizations":
+                        self = .appStoreVersionLocalizations(try .init(from: decoder))
+                    case "appStoreVersionPhasedReleases":
+                        self = .appStoreVersionPhasedReleases(try .init(from: decoder))
+                    case "appStoreVersionSubmissions":
+                        self = .appStoreVersionSubmissions(try .init(from: decoder))
+                    case "builds":
+                        self = .builds(try .init(from: decoder))
+                    case "gameCenterAppVersions":
+                        self = .gameCenterAppVersions(try .init(from: decoder))
+                    case "routingAppCoverages":
+                        self = .routingAppCoverages(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .alternativeDistributionPackages(value):
+                        try value.encode(to: encoder)
+                    case let .appClipDefaultExperiences(value):
+                        try value.encode(to: encoder)
+                    case let .apps(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreReviewDetails(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreVersionExperiments(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreVersionLocalizations(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreVersionPhasedReleases(value):
+                        try value.encode(to: encoder)
+                    case let .appStoreVersionSubmissions(value):
+                        try value.encode(to: encoder)
+                    case let .builds(value):
+                        try value.encode(to: encoder)
+                    case let .gameCenterAppVersions(value):
+                        try value.encode(to: encoder)
+                    case let .routingAppCoverages(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.AppStoreVersionsResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/included`.
+            public var included: Components.Schemas.AppStoreVersionsResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/links`.
+            public var links: Components.Schemas.PagedDocumentLinks
+            /// - Remark: Generated from `#/components/schemas/AppStoreVersionsResponse/meta`.
+            public var meta: Components.Schemas.PagingInformation?
+            /// Creates a new `AppStoreVersionsResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            ///   - meta:
+            public init(
+                data: [Components.Schemas.AppStoreVersion],
+                included: Components.Schemas.AppStoreVersionsResponse.IncludedPayload? = nil,
+                links: Components.Schemas.PagedDocumentLinks,
+                meta: Components.Schemas.PagingInformation? = nil
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+                self.meta = meta
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+                case meta
             }
         }
         /// - Remark: Generated from `#/components/schemas/App`.
@@ -10613,6 +11916,197 @@ extension Components {
                 id: Swift.String,
                 attributes: Components.Schemas.GameCenterActivityVersion.AttributesPayload? = nil,
                 relationships: Components.Schemas.GameCenterActivityVersion.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion`.
+        public struct GameCenterAppVersion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case gameCenterAppVersions = "gameCenterAppVersions"
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/type`.
+            public var _type: Components.Schemas.GameCenterAppVersion._TypePayload
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/attributes/enabled`.
+                public var enabled: Swift.Bool?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - enabled:
+                public init(enabled: Swift.Bool? = nil) {
+                    self.enabled = enabled
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case enabled
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/attributes`.
+            public var attributes: Components.Schemas.GameCenterAppVersion.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions`.
+                public struct CompatibilityVersionsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/meta`.
+                    public var meta: Components.Schemas.PagingInformation?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/DataPayload`.
+                    public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/DataPayload/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case gameCenterAppVersions = "gameCenterAppVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/DataPayload/type`.
+                        public var _type: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.CompatibilityVersionsPayload.DataPayloadPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/DataPayload/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.CompatibilityVersionsPayload.DataPayloadPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/data`.
+                    public typealias DataPayload = [Components.Schemas.GameCenterAppVersion.RelationshipsPayload.CompatibilityVersionsPayload.DataPayloadPayload]
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions/data`.
+                    public var data: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.CompatibilityVersionsPayload.DataPayload?
+                    /// Creates a new `CompatibilityVersionsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - meta:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        meta: Components.Schemas.PagingInformation? = nil,
+                        data: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.CompatibilityVersionsPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.meta = meta
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case meta
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/compatibilityVersions`.
+                public var compatibilityVersions: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.CompatibilityVersionsPayload?
+                /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion/links`.
+                    public var links: Components.Schemas.RelationshipLinks?
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - links:
+                    ///   - data:
+                    public init(
+                        links: Components.Schemas.RelationshipLinks? = nil,
+                        data: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil
+                    ) {
+                        self.links = links
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case links
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.AppStoreVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - compatibilityVersions:
+                ///   - appStoreVersion:
+                public init(
+                    compatibilityVersions: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.CompatibilityVersionsPayload? = nil,
+                    appStoreVersion: Components.Schemas.GameCenterAppVersion.RelationshipsPayload.AppStoreVersionPayload? = nil
+                ) {
+                    self.compatibilityVersions = compatibilityVersions
+                    self.appStoreVersion = appStoreVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case compatibilityVersions
+                    case appStoreVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/relationships`.
+            public var relationships: Components.Schemas.GameCenterAppVersion.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/GameCenterAppVersion/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `GameCenterAppVersion`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.GameCenterAppVersion._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.GameCenterAppVersion.AttributesPayload? = nil,
+                relationships: Components.Schemas.GameCenterAppVersion.RelationshipsPayload? = nil,
                 links: Components.Schemas.ResourceLinks? = nil
             ) {
                 self._type = _type
@@ -18286,6 +19780,445 @@ extension Components {
                 case links
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse`.
+        public struct PromotedPurchasesResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/data`.
+            public var data: [Components.Schemas.PromotedPurchase]
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/IncludedPayload/InAppPurchaseV2`.
+                case inAppPurchases(Components.Schemas.InAppPurchaseV2)
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/IncludedPayload/Subscription`.
+                case subscriptions(Components.Schemas.Subscription)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "inAppPurchases":
+                        self = .inAppPurchases(try .init(from: decoder))
+                    case "subscriptions":
+                        self = .subscriptions(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .inAppPurchases(value):
+                        try value.encode(to: encoder)
+                    case let .subscriptions(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.PromotedPurchasesResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/included`.
+            public var included: Components.Schemas.PromotedPurchasesResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/links`.
+            public var links: Components.Schemas.PagedDocumentLinks
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchasesResponse/meta`.
+            public var meta: Components.Schemas.PagingInformation?
+            /// Creates a new `PromotedPurchasesResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            ///   - meta:
+            public init(
+                data: [Components.Schemas.PromotedPurchase],
+                included: Components.Schemas.PromotedPurchasesResponse.IncludedPayload? = nil,
+                links: Components.Schemas.PagedDocumentLinks,
+                meta: Components.Schemas.PagingInformation? = nil
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+                self.meta = meta
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+                case meta
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse`.
+        public struct PromotedPurchaseResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse/data`.
+            public var data: Components.Schemas.PromotedPurchase
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse/IncludedPayload`.
+            @frozen public enum IncludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse/IncludedPayload/InAppPurchaseV2`.
+                case inAppPurchases(Components.Schemas.InAppPurchaseV2)
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse/IncludedPayload/Subscription`.
+                case subscriptions(Components.Schemas.Subscription)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "inAppPurchases":
+                        self = .inAppPurchases(try .init(from: decoder))
+                    case "subscriptions":
+                        self = .subscriptions(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .inAppPurchases(value):
+                        try value.encode(to: encoder)
+                    case let .subscriptions(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse/included`.
+            public typealias IncludedPayload = [Components.Schemas.PromotedPurchaseResponse.IncludedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse/included`.
+            public var included: Components.Schemas.PromotedPurchaseResponse.IncludedPayload?
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `PromotedPurchaseResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.PromotedPurchase,
+                included: Components.Schemas.PromotedPurchaseResponse.IncludedPayload? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest`.
+        public struct PromotedPurchaseCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case promotedPurchases = "promotedPurchases"
+                }
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/type`.
+                public var _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/attributes/visibleForAllUsers`.
+                    public var visibleForAllUsers: Swift.Bool
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/attributes/enabled`.
+                    public var enabled: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - visibleForAllUsers:
+                    ///   - enabled:
+                    public init(
+                        visibleForAllUsers: Swift.Bool,
+                        enabled: Swift.Bool? = nil
+                    ) {
+                        self.visibleForAllUsers = visibleForAllUsers
+                        self.enabled = enabled
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case visibleForAllUsers
+                        case enabled
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.AttributesPayload
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/app`.
+                    public struct AppPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/app/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/app/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case apps = "apps"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/app/data/type`.
+                            public var _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/app/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/app/data`.
+                        public var data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload
+                        /// Creates a new `AppPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.AppPayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/app`.
+                    public var app: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.AppPayload
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/inAppPurchaseV2`.
+                    public struct InAppPurchaseV2Payload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/inAppPurchaseV2/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/inAppPurchaseV2/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case inAppPurchases = "inAppPurchases"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/inAppPurchaseV2/data/type`.
+                            public var _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseV2Payload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/inAppPurchaseV2/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseV2Payload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/inAppPurchaseV2/data`.
+                        public var data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseV2Payload.DataPayload?
+                        /// Creates a new `InAppPurchaseV2Payload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseV2Payload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/inAppPurchaseV2`.
+                    public var inAppPurchaseV2: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseV2Payload?
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/subscription`.
+                    public struct SubscriptionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/subscription/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/subscription/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case subscriptions = "subscriptions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/subscription/data/type`.
+                            public var _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/subscription/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/subscription/data`.
+                        public var data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload?
+                        /// Creates a new `SubscriptionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload? = nil) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships/subscription`.
+                    public var subscription: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload?
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - app:
+                    ///   - inAppPurchaseV2:
+                    ///   - subscription:
+                    public init(
+                        app: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.AppPayload,
+                        inAppPurchaseV2: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.InAppPurchaseV2Payload? = nil,
+                        subscription: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload? = nil
+                    ) {
+                        self.app = app
+                        self.inAppPurchaseV2 = inAppPurchaseV2
+                        self.subscription = subscription
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case app
+                        case inAppPurchaseV2
+                        case subscription
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.AttributesPayload,
+                    relationships: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseCreateRequest/data`.
+            public var data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload
+            /// Creates a new `PromotedPurchaseCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.PromotedPurchaseCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest`.
+        public struct PromotedPurchaseUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case promotedPurchases = "promotedPurchases"
+                }
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data/type`.
+                public var _type: Components.Schemas.PromotedPurchaseUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data/attributes/visibleForAllUsers`.
+                    public var visibleForAllUsers: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data/attributes/enabled`.
+                    public var enabled: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - visibleForAllUsers:
+                    ///   - enabled:
+                    public init(
+                        visibleForAllUsers: Swift.Bool? = nil,
+                        enabled: Swift.Bool? = nil
+                    ) {
+                        self.visibleForAllUsers = visibleForAllUsers
+                        self.enabled = enabled
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case visibleForAllUsers
+                        case enabled
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.PromotedPurchaseUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.PromotedPurchaseUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.PromotedPurchaseUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PromotedPurchaseUpdateRequest/data`.
+            public var data: Components.Schemas.PromotedPurchaseUpdateRequest.DataPayload
+            /// Creates a new `PromotedPurchaseUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.PromotedPurchaseUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem`.
         public struct ReviewSubmissionItem: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ReviewSubmissionItem/type`.
@@ -20572,6 +22505,149 @@ extension Components {
                 case data
             }
         }
+        /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage`.
+        public struct RoutingAppCoverage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case routingAppCoverages = "routingAppCoverages"
+            }
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/type`.
+            public var _type: Components.Schemas.RoutingAppCoverage._TypePayload
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/attributes`.
+            public struct AttributesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/attributes/fileSize`.
+                public var fileSize: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/attributes/fileName`.
+                public var fileName: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/attributes/sourceFileChecksum`.
+                public var sourceFileChecksum: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/attributes/uploadOperations`.
+                public var uploadOperations: [Components.Schemas.UploadOperation]?
+                /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/attributes/assetDeliveryState`.
+                public var assetDeliveryState: Components.Schemas.AppMediaAssetState?
+                /// Creates a new `AttributesPayload`.
+                ///
+                /// - Parameters:
+                ///   - fileSize:
+                ///   - fileName:
+                ///   - sourceFileChecksum:
+                ///   - uploadOperations:
+                ///   - assetDeliveryState:
+                public init(
+                    fileSize: Swift.Int? = nil,
+                    fileName: Swift.String? = nil,
+                    sourceFileChecksum: Swift.String? = nil,
+                    uploadOperations: [Components.Schemas.UploadOperation]? = nil,
+                    assetDeliveryState: Components.Schemas.AppMediaAssetState? = nil
+                ) {
+                    self.fileSize = fileSize
+                    self.fileName = fileName
+                    self.sourceFileChecksum = sourceFileChecksum
+                    self.uploadOperations = uploadOperations
+                    self.assetDeliveryState = assetDeliveryState
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case fileSize
+                    case fileName
+                    case sourceFileChecksum
+                    case uploadOperations
+                    case assetDeliveryState
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/attributes`.
+            public var attributes: Components.Schemas.RoutingAppCoverage.AttributesPayload?
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships`.
+            public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships/appStoreVersion`.
+                public struct AppStoreVersionPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships/appStoreVersion/data`.
+                    public struct DataPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships/appStoreVersion/data/type`.
+                        @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case appStoreVersions = "appStoreVersions"
+                        }
+                        /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships/appStoreVersion/data/type`.
+                        public var _type: Components.Schemas.RoutingAppCoverage.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload
+                        /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships/appStoreVersion/data/id`.
+                        public var id: Swift.String
+                        /// Creates a new `DataPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - _type:
+                        ///   - id:
+                        public init(
+                            _type: Components.Schemas.RoutingAppCoverage.RelationshipsPayload.AppStoreVersionPayload.DataPayload._TypePayload,
+                            id: Swift.String
+                        ) {
+                            self._type = _type
+                            self.id = id
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case _type = "type"
+                            case id
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships/appStoreVersion/data`.
+                    public var data: Components.Schemas.RoutingAppCoverage.RelationshipsPayload.AppStoreVersionPayload.DataPayload?
+                    /// Creates a new `AppStoreVersionPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - data:
+                    public init(data: Components.Schemas.RoutingAppCoverage.RelationshipsPayload.AppStoreVersionPayload.DataPayload? = nil) {
+                        self.data = data
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case data
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships/appStoreVersion`.
+                public var appStoreVersion: Components.Schemas.RoutingAppCoverage.RelationshipsPayload.AppStoreVersionPayload?
+                /// Creates a new `RelationshipsPayload`.
+                ///
+                /// - Parameters:
+                ///   - appStoreVersion:
+                public init(appStoreVersion: Components.Schemas.RoutingAppCoverage.RelationshipsPayload.AppStoreVersionPayload? = nil) {
+                    self.appStoreVersion = appStoreVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case appStoreVersion
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/relationships`.
+            public var relationships: Components.Schemas.RoutingAppCoverage.RelationshipsPayload?
+            /// - Remark: Generated from `#/components/schemas/RoutingAppCoverage/links`.
+            public var links: Components.Schemas.ResourceLinks?
+            /// Creates a new `RoutingAppCoverage`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - attributes:
+            ///   - relationships:
+            ///   - links:
+            public init(
+                _type: Components.Schemas.RoutingAppCoverage._TypePayload,
+                id: Swift.String,
+                attributes: Components.Schemas.RoutingAppCoverage.AttributesPayload? = nil,
+                relationships: Components.Schemas.RoutingAppCoverage.RelationshipsPayload? = nil,
+                links: Components.Schemas.ResourceLinks? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.attributes = attributes
+                self.relationships = relationships
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case attributes
+                case relationships
+                case links
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SubscriptionAppStoreReviewScreenshot`.
         public struct SubscriptionAppStoreReviewScreenshot: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SubscriptionAppStoreReviewScreenshot/type`.
@@ -21172,6 +23248,117 @@ extension Components {
                 case id
                 case attributes
                 case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodResponse`.
+        public struct SubscriptionGracePeriodResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodResponse/data`.
+            public var data: Components.Schemas.SubscriptionGracePeriod
+            /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `SubscriptionGracePeriodResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - links:
+            public init(
+                data: Components.Schemas.SubscriptionGracePeriod,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest`.
+        public struct SubscriptionGracePeriodUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionGracePeriods = "subscriptionGracePeriods"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/type`.
+                public var _type: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/attributes/optIn`.
+                    public var optIn: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/attributes/sandboxOptIn`.
+                    public var sandboxOptIn: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/attributes/duration`.
+                    public var duration: Components.Schemas.SubscriptionGracePeriodDuration?
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/attributes/renewalType`.
+                    @frozen public enum RenewalTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case allRenewals = "ALL_RENEWALS"
+                        case paidToPaidOnly = "PAID_TO_PAID_ONLY"
+                    }
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/attributes/renewalType`.
+                    public var renewalType: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload.AttributesPayload.RenewalTypePayload?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - optIn:
+                    ///   - sandboxOptIn:
+                    ///   - duration:
+                    ///   - renewalType:
+                    public init(
+                        optIn: Swift.Bool? = nil,
+                        sandboxOptIn: Swift.Bool? = nil,
+                        duration: Components.Schemas.SubscriptionGracePeriodDuration? = nil,
+                        renewalType: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload.AttributesPayload.RenewalTypePayload? = nil
+                    ) {
+                        self.optIn = optIn
+                        self.sandboxOptIn = sandboxOptIn
+                        self.duration = duration
+                        self.renewalType = renewalType
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case optIn
+                        case sandboxOptIn
+                        case duration
+                        case renewalType
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionGracePeriodUpdateRequest/data`.
+            public var data: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload
+            /// Creates a new `SubscriptionGracePeriodUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionGracePeriodUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
             }
         }
         /// - Remark: Generated from `#/components/schemas/SubscriptionGroupLocalizationV2`.
@@ -32128,6 +34315,50 @@ extension Components {
                 case data
             }
         }
+        /// - Remark: Generated from `#/components/schemas/AppPromotedPurchasesLinkagesRequest`.
+        public struct AppPromotedPurchasesLinkagesRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppPromotedPurchasesLinkagesRequest/DataPayload`.
+            public struct DataPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppPromotedPurchasesLinkagesRequest/DataPayload/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case promotedPurchases = "promotedPurchases"
+                }
+                /// - Remark: Generated from `#/components/schemas/AppPromotedPurchasesLinkagesRequest/DataPayload/type`.
+                public var _type: Components.Schemas.AppPromotedPurchasesLinkagesRequest.DataPayloadPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/AppPromotedPurchasesLinkagesRequest/DataPayload/id`.
+                public var id: Swift.String
+                /// Creates a new `DataPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                public init(
+                    _type: Components.Schemas.AppPromotedPurchasesLinkagesRequest.DataPayloadPayload._TypePayload,
+                    id: Swift.String
+                ) {
+                    self._type = _type
+                    self.id = id
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppPromotedPurchasesLinkagesRequest/data`.
+            public typealias DataPayload = [Components.Schemas.AppPromotedPurchasesLinkagesRequest.DataPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/AppPromotedPurchasesLinkagesRequest/data`.
+            public var data: Components.Schemas.AppPromotedPurchasesLinkagesRequest.DataPayload
+            /// Creates a new `AppPromotedPurchasesLinkagesRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.AppPromotedPurchasesLinkagesRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest`.
         public struct SubscriptionIntroductoryOffersLinkagesRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SubscriptionIntroductoryOffersLinkagesRequest/DataPayload`.
@@ -32438,6 +34669,12 @@ extension Components {
                 case _self = "self"
                 case related
             }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppClipAction`.
+        @frozen public enum AppClipAction: String, Codable, Hashable, Sendable, CaseIterable {
+            case open = "OPEN"
+            case view = "VIEW"
+            case play = "PLAY"
         }
         /// - Remark: Generated from `#/components/schemas/AppEncryptionDeclarationState`.
         @frozen public enum AppEncryptionDeclarationState: String, Codable, Hashable, Sendable, CaseIterable {
@@ -32884,6 +35121,13 @@ extension Components {
         @frozen public enum OfferCodeEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
             case production = "PRODUCTION"
             case sandbox = "SANDBOX"
+        }
+        /// - Remark: Generated from `#/components/schemas/PhasedReleaseState`.
+        @frozen public enum PhasedReleaseState: String, Codable, Hashable, Sendable, CaseIterable {
+            case inactive = "INACTIVE"
+            case active = "ACTIVE"
+            case paused = "PAUSED"
+            case complete = "COMPLETE"
         }
         /// - Remark: Generated from `#/components/schemas/Platform`.
         @frozen public enum Platform: String, Codable, Hashable, Sendable, CaseIterable {

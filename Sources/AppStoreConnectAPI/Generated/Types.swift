@@ -70,6 +70,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v2/inAppPurchases/{id}`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/patch(inAppPurchasesV2_updateInstance)`.
     func inAppPurchasesV2UpdateInstance(_ input: Operations.InAppPurchasesV2UpdateInstance.Input) async throws -> Operations.InAppPurchasesV2UpdateInstance.Output
+    /// - Remark: HTTP `DELETE /v2/inAppPurchases/{id}`.
+    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/delete(inAppPurchasesV2_deleteInstance)`.
+    func inAppPurchasesV2DeleteInstance(_ input: Operations.InAppPurchasesV2DeleteInstance.Input) async throws -> Operations.InAppPurchasesV2DeleteInstance.Output
+    /// - Remark: HTTP `POST /v1/promotedPurchases`.
+    /// - Remark: Generated from `#/paths//v1/promotedPurchases/post(promotedPurchases_createInstance)`.
+    func promotedPurchasesCreateInstance(_ input: Operations.PromotedPurchasesCreateInstance.Input) async throws -> Operations.PromotedPurchasesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/promotedPurchases/{id}`.
+    /// - Remark: Generated from `#/paths//v1/promotedPurchases/{id}/patch(promotedPurchases_updateInstance)`.
+    func promotedPurchasesUpdateInstance(_ input: Operations.PromotedPurchasesUpdateInstance.Input) async throws -> Operations.PromotedPurchasesUpdateInstance.Output
+    /// - Remark: HTTP `DELETE /v1/promotedPurchases/{id}`.
+    /// - Remark: Generated from `#/paths//v1/promotedPurchases/{id}/delete(promotedPurchases_deleteInstance)`.
+    func promotedPurchasesDeleteInstance(_ input: Operations.PromotedPurchasesDeleteInstance.Input) async throws -> Operations.PromotedPurchasesDeleteInstance.Output
     /// - Remark: HTTP `POST /v1/reviewSubmissionItems`.
     /// - Remark: Generated from `#/paths//v1/reviewSubmissionItems/post(reviewSubmissionItems_createInstance)`.
     func reviewSubmissionItemsCreateInstance(_ input: Operations.ReviewSubmissionItemsCreateInstance.Input) async throws -> Operations.ReviewSubmissionItemsCreateInstance.Output
@@ -88,6 +100,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/subscriptionAppStoreReviewScreenshots/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionAppStoreReviewScreenshots/{id}/delete(subscriptionAppStoreReviewScreenshots_deleteInstance)`.
     func subscriptionAppStoreReviewScreenshotsDeleteInstance(_ input: Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Input) async throws -> Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Output
+    /// - Remark: HTTP `PATCH /v1/subscriptionGracePeriods/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionGracePeriods/{id}/patch(subscriptionGracePeriods_updateInstance)`.
+    func subscriptionGracePeriodsUpdateInstance(_ input: Operations.SubscriptionGracePeriodsUpdateInstance.Input) async throws -> Operations.SubscriptionGracePeriodsUpdateInstance.Output
     /// - Remark: HTTP `POST /v2/subscriptionGroupLocalizations`.
     /// - Remark: Generated from `#/paths//v2/subscriptionGroupLocalizations/post(subscriptionGroupLocalizationsV2_createInstance)`.
     func subscriptionGroupLocalizationsV2CreateInstance(_ input: Operations.SubscriptionGroupLocalizationsV2CreateInstance.Input) async throws -> Operations.SubscriptionGroupLocalizationsV2CreateInstance.Output
@@ -157,6 +172,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/subscriptions/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/patch(subscriptions_updateInstance)`.
     func subscriptionsUpdateInstance(_ input: Operations.SubscriptionsUpdateInstance.Input) async throws -> Operations.SubscriptionsUpdateInstance.Output
+    /// - Remark: HTTP `DELETE /v1/subscriptions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/delete(subscriptions_deleteInstance)`.
+    func subscriptionsDeleteInstance(_ input: Operations.SubscriptionsDeleteInstance.Input) async throws -> Operations.SubscriptionsDeleteInstance.Output
     /// - Remark: HTTP `GET /v1/territories`.
     /// - Remark: Generated from `#/paths//v1/territories/get(territories_getCollection)`.
     func territoriesGetCollection(_ input: Operations.TerritoriesGetCollection.Input) async throws -> Operations.TerritoriesGetCollection.Output
@@ -169,12 +187,24 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/winBackOffers/{id}`.
     /// - Remark: Generated from `#/paths//v1/winBackOffers/{id}/delete(winBackOffers_deleteInstance)`.
     func winBackOffersDeleteInstance(_ input: Operations.WinBackOffersDeleteInstance.Input) async throws -> Operations.WinBackOffersDeleteInstance.Output
+    /// - Remark: HTTP `GET /v1/apps/{id}/appStoreVersions`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/appStoreVersions/get(apps_appStoreVersions_getToManyRelated)`.
+    func appsAppStoreVersionsGetToManyRelated(_ input: Operations.AppsAppStoreVersionsGetToManyRelated.Input) async throws -> Operations.AppsAppStoreVersionsGetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/apps/{id}/backgroundAssets`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/backgroundAssets/get(apps_backgroundAssets_getToManyRelated)`.
     func appsBackgroundAssetsGetToManyRelated(_ input: Operations.AppsBackgroundAssetsGetToManyRelated.Input) async throws -> Operations.AppsBackgroundAssetsGetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/apps/{id}/inAppPurchasesV2`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/inAppPurchasesV2/get(apps_inAppPurchasesV2_getToManyRelated)`.
     func appsInAppPurchasesV2GetToManyRelated(_ input: Operations.AppsInAppPurchasesV2GetToManyRelated.Input) async throws -> Operations.AppsInAppPurchasesV2GetToManyRelated.Output
+    /// - Remark: HTTP `PATCH /v1/apps/{id}/relationships/promotedPurchases`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/relationships/promotedPurchases/patch(apps_promotedPurchases_replaceToManyRelationship)`.
+    func appsPromotedPurchasesReplaceToManyRelationship(_ input: Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input) async throws -> Operations.AppsPromotedPurchasesReplaceToManyRelationship.Output
+    /// - Remark: HTTP `GET /v1/apps/{id}/promotedPurchases`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/promotedPurchases/get(apps_promotedPurchases_getToManyRelated)`.
+    func appsPromotedPurchasesGetToManyRelated(_ input: Operations.AppsPromotedPurchasesGetToManyRelated.Input) async throws -> Operations.AppsPromotedPurchasesGetToManyRelated.Output
+    /// - Remark: HTTP `GET /v1/apps/{id}/subscriptionGracePeriod`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/subscriptionGracePeriod/get(apps_subscriptionGracePeriod_getToOneRelated)`.
+    func appsSubscriptionGracePeriodGetToOneRelated(_ input: Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input) async throws -> Operations.AppsSubscriptionGracePeriodGetToOneRelated.Output
     /// - Remark: HTTP `GET /v1/apps/{id}/subscriptionGroups`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/subscriptionGroups/get(apps_subscriptionGroups_getToManyRelated)`.
     func appsSubscriptionGroupsGetToManyRelated(_ input: Operations.AppsSubscriptionGroupsGetToManyRelated.Input) async throws -> Operations.AppsSubscriptionGroupsGetToManyRelated.Output
@@ -469,6 +499,52 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// - Remark: HTTP `DELETE /v2/inAppPurchases/{id}`.
+    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/delete(inAppPurchasesV2_deleteInstance)`.
+    public func inAppPurchasesV2DeleteInstance(
+        path: Operations.InAppPurchasesV2DeleteInstance.Input.Path,
+        headers: Operations.InAppPurchasesV2DeleteInstance.Input.Headers = .init()
+    ) async throws -> Operations.InAppPurchasesV2DeleteInstance.Output {
+        try await inAppPurchasesV2DeleteInstance(Operations.InAppPurchasesV2DeleteInstance.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/promotedPurchases`.
+    /// - Remark: Generated from `#/paths//v1/promotedPurchases/post(promotedPurchases_createInstance)`.
+    public func promotedPurchasesCreateInstance(
+        headers: Operations.PromotedPurchasesCreateInstance.Input.Headers = .init(),
+        body: Operations.PromotedPurchasesCreateInstance.Input.Body
+    ) async throws -> Operations.PromotedPurchasesCreateInstance.Output {
+        try await promotedPurchasesCreateInstance(Operations.PromotedPurchasesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/promotedPurchases/{id}`.
+    /// - Remark: Generated from `#/paths//v1/promotedPurchases/{id}/patch(promotedPurchases_updateInstance)`.
+    public func promotedPurchasesUpdateInstance(
+        path: Operations.PromotedPurchasesUpdateInstance.Input.Path,
+        headers: Operations.PromotedPurchasesUpdateInstance.Input.Headers = .init(),
+        body: Operations.PromotedPurchasesUpdateInstance.Input.Body
+    ) async throws -> Operations.PromotedPurchasesUpdateInstance.Output {
+        try await promotedPurchasesUpdateInstance(Operations.PromotedPurchasesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `DELETE /v1/promotedPurchases/{id}`.
+    /// - Remark: Generated from `#/paths//v1/promotedPurchases/{id}/delete(promotedPurchases_deleteInstance)`.
+    public func promotedPurchasesDeleteInstance(
+        path: Operations.PromotedPurchasesDeleteInstance.Input.Path,
+        headers: Operations.PromotedPurchasesDeleteInstance.Input.Headers = .init()
+    ) async throws -> Operations.PromotedPurchasesDeleteInstance.Output {
+        try await promotedPurchasesDeleteInstance(Operations.PromotedPurchasesDeleteInstance.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// - Remark: HTTP `POST /v1/reviewSubmissionItems`.
     /// - Remark: Generated from `#/paths//v1/reviewSubmissionItems/post(reviewSubmissionItems_createInstance)`.
     public func reviewSubmissionItemsCreateInstance(
@@ -537,6 +613,19 @@ extension APIProtocol {
         try await subscriptionAppStoreReviewScreenshotsDeleteInstance(Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/subscriptionGracePeriods/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionGracePeriods/{id}/patch(subscriptionGracePeriods_updateInstance)`.
+    public func subscriptionGracePeriodsUpdateInstance(
+        path: Operations.SubscriptionGracePeriodsUpdateInstance.Input.Path,
+        headers: Operations.SubscriptionGracePeriodsUpdateInstance.Input.Headers = .init(),
+        body: Operations.SubscriptionGracePeriodsUpdateInstance.Input.Body
+    ) async throws -> Operations.SubscriptionGracePeriodsUpdateInstance.Output {
+        try await subscriptionGracePeriodsUpdateInstance(Operations.SubscriptionGracePeriodsUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// - Remark: HTTP `POST /v2/subscriptionGroupLocalizations`.
@@ -806,6 +895,17 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// - Remark: HTTP `DELETE /v1/subscriptions/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/delete(subscriptions_deleteInstance)`.
+    public func subscriptionsDeleteInstance(
+        path: Operations.SubscriptionsDeleteInstance.Input.Path,
+        headers: Operations.SubscriptionsDeleteInstance.Input.Headers = .init()
+    ) async throws -> Operations.SubscriptionsDeleteInstance.Output {
+        try await subscriptionsDeleteInstance(Operations.SubscriptionsDeleteInstance.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// - Remark: HTTP `GET /v1/territories`.
     /// - Remark: Generated from `#/paths//v1/territories/get(territories_getCollection)`.
     public func territoriesGetCollection(
@@ -852,6 +952,19 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// - Remark: HTTP `GET /v1/apps/{id}/appStoreVersions`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/appStoreVersions/get(apps_appStoreVersions_getToManyRelated)`.
+    public func appsAppStoreVersionsGetToManyRelated(
+        path: Operations.AppsAppStoreVersionsGetToManyRelated.Input.Path,
+        query: Operations.AppsAppStoreVersionsGetToManyRelated.Input.Query = .init(),
+        headers: Operations.AppsAppStoreVersionsGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.AppsAppStoreVersionsGetToManyRelated.Output {
+        try await appsAppStoreVersionsGetToManyRelated(Operations.AppsAppStoreVersionsGetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// - Remark: HTTP `GET /v1/apps/{id}/backgroundAssets`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/backgroundAssets/get(apps_backgroundAssets_getToManyRelated)`.
     public func appsBackgroundAssetsGetToManyRelated(
@@ -873,6 +986,45 @@ extension APIProtocol {
         headers: Operations.AppsInAppPurchasesV2GetToManyRelated.Input.Headers = .init()
     ) async throws -> Operations.AppsInAppPurchasesV2GetToManyRelated.Output {
         try await appsInAppPurchasesV2GetToManyRelated(Operations.AppsInAppPurchasesV2GetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/apps/{id}/relationships/promotedPurchases`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/relationships/promotedPurchases/patch(apps_promotedPurchases_replaceToManyRelationship)`.
+    public func appsPromotedPurchasesReplaceToManyRelationship(
+        path: Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input.Path,
+        headers: Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input.Headers = .init(),
+        body: Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input.Body
+    ) async throws -> Operations.AppsPromotedPurchasesReplaceToManyRelationship.Output {
+        try await appsPromotedPurchasesReplaceToManyRelationship(Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/apps/{id}/promotedPurchases`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/promotedPurchases/get(apps_promotedPurchases_getToManyRelated)`.
+    public func appsPromotedPurchasesGetToManyRelated(
+        path: Operations.AppsPromotedPurchasesGetToManyRelated.Input.Path,
+        query: Operations.AppsPromotedPurchasesGetToManyRelated.Input.Query = .init(),
+        headers: Operations.AppsPromotedPurchasesGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.AppsPromotedPurchasesGetToManyRelated.Output {
+        try await appsPromotedPurchasesGetToManyRelated(Operations.AppsPromotedPurchasesGetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/apps/{id}/subscriptionGracePeriod`.
+    /// - Remark: Generated from `#/paths//v1/apps/{id}/subscriptionGracePeriod/get(apps_subscriptionGracePeriod_getToOneRelated)`.
+    public func appsSubscriptionGracePeriodGetToOneRelated(
+        path: Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input.Path,
+        query: Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input.Query = .init(),
+        headers: Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input.Headers = .init()
+    ) async throws -> Operations.AppsSubscriptionGracePeriodGetToOneRelated.Output {
+        try await appsSubscriptionGracePeriodGetToOneRelated(Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input(
             path: path,
             query: query,
             headers: headers

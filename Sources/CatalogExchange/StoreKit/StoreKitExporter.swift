@@ -286,6 +286,11 @@ public struct StoreKitExporter: Sendable {
         let locale = catalog.storeKit?.locale ?? catalog.app.primaryLocale ?? "en-US"
         out.key("settings")
         out.beginObject()
+        // Xcode's StoreKit testing stands in for the sandbox: it simulates the grace period the sandbox would have.
+        if let grace = catalog.billingGracePeriod {
+            out.key("_billingGracePeriodEnabled")
+            out.bool(grace.sandbox ?? grace.enabled ?? false)
+        }
         out.field("_locale", StoreKitLocale.storeKit(fromCatalog: locale))
         out.field("_storefront", catalog.storeKit?.storefront ?? "USA")
         out.key("_timeRate")

@@ -15,8 +15,9 @@ public struct Planner: Sendable {
     }
 
     /// The plan of the products in `scope` (nil: every product); see `PlanScope`. App-level resources (asset packs)
-    /// are planned unless `appResources` is false.
-    public func plan(against store: StoreSnapshot, scope: Set<String>? = nil, appResources: Bool = true) -> Plan {
+    /// are planned unless `appResources` is false. With `prune`, products App Store Connect has and the catalog does
+    /// not are deleted where App Store Connect allows it (never submitted) instead of listed.
+    public func plan(against store: StoreSnapshot, scope: Set<String>? = nil, appResources: Bool = true, prune: Bool = false) -> Plan {
         var builder = PlanBuilder(catalog: catalog, app: store.app, territories: store.territories)
         let retired = Set(catalog.retiredProductIDs.map(\.value))
         let liveInAppPurchases = Dictionary(store.inAppPurchases.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
@@ -84,10 +85,10 @@ public struct Planner: Sendable {
             }
         }
 
-        // What App Store Connect has and the catalog does not: listed, never deleted.
+        // What App Store Connect has and the catalog does not: listed, or deleted when asked to prune.
         let wanted = Set(desired.allProducts.map(\.productID))
         for live in store.inAppPurchases where !wanted.contains(live.record.productID) && inScope(live.record.productID) {
-            builder.unmanaged("inAppPurchase", live.record)
+            if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged("inAppPurchase", live.record) }
         }
         let wantedGroups = Set(desired.groups.map(\.referenceName))
         for group in store.groups {
@@ -95,13 +96,35 @@ public struct Planner: Sendable {
                 builder.unmanaged("subscriptionGroup", nil, detail: group.record.referenceName)
             }
             for live in group.subscriptions where !wanted.contains(live.record.productID) && inScope(live.record.productID) {
-                builder.unmanaged("subscription", live.record)
+                if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged("subscription", live.record) }
             }
         }
         return Plan(app: store.app, changes: builder.changes, storefrontDifferences: store.storefrontDifferences)
     }
 
     static let typeReason = "App Store Connect cannot change a product's type"
+
+    /// States of a product never sent to review: the only ones App Store Connect deletes.
+    public static let deletableStates: Set<String> = ["MISSING_METADATA", "READY_TO_SUBMIT", "WAITING_FOR_UPLOAD", "PROCESSING_CONTENT"]
+
+    /// A product only App Store Connect has, deleted when it was never submitted, refused otherwise.
+    static func prune(_ live: StoreProduct, builder: inout PlanBuilder) {
+        let resource = live.record.isSubscription ? "subscription" : "inAppPurchase"
+        let state = live.state ?? "unknown"
+        guard deletableStates.contains(state) else {
+            // Left as is rather than refused, so one old product does not stop the rest of a pruning push.
+            builder.add(.unmanaged, resource, live.record, detail: state,
+                        reason: "App Store Connect deletes only products never sent to review; left as is. To stop selling it, "
+                            + "list it with `availability: {territories: []}`")
+            return
+        }
+        let operation: any PlannedOperation = live.record.isSubscription
+            ? SubscriptionKind.Delete(id: live.ids.resource, productID: live.record.productID)
+            : InAppPurchaseKind.Delete(id: live.ids.resource, productID: live.record.productID)
+        builder.add(.delete, resource, live.record, detail: state,
+                    reason: "never submitted; its product ID can never be used again (add it to retiredProductIds)",
+                    operations: [operation])
+    }
 
     static func retiredReason(_ productID: String) -> String {
         "\(productID) is listed in retiredProductIds; App Store Connect never allows a product ID again"

@@ -89,7 +89,8 @@ extension Components.Schemas.PagingInformation? {
     }
 }
 
-/// One kind of App Store Connect resource that belongs to the app rather than to a product (its asset packs). The
+/// One kind of App Store Connect resource that belongs to the app rather than to a product (its grace period, its
+/// promoted purchases, its asset packs). The
 /// engine reads each kind after the products and plans it after them; adding one is a file and a line in `AppKinds`.
 protocol AppResourceKind {
     /// Fills this kind's part of the snapshot.
@@ -102,5 +103,5 @@ protocol AppResourceKind {
 
 /// The app-level kinds, in the order their changes run (after every product's).
 enum AppKinds {
-    static var all: [any AppResourceKind.Type] { [BackgroundAssetKind.self] }
+    static var all: [any AppResourceKind.Type] { [GracePeriodKind.self, PromotedPurchaseKind.self, BackgroundAssetKind.self] }
 }

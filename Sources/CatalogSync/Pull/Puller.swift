@@ -47,10 +47,6 @@ public struct Puller: Sendable {
                 try await download(url, to: Path.join(catalogDirectory, relative))
                 screenshotPaths[id] = relative
             }
-            if !product.record.winBackOffers.isEmpty, !product.notes.contains(where: { $0.resource == "winBackOffer" }) {
-                notes.append((id, "win-back offers' customer eligibility and dates are not held by the catalog; push uses "
-                    + "customers who paid \(WinBackDefaults.paidMonths)+ months and lapsed \(WinBackDefaults.lapsedMonths) months ago"))
-            }
         }
         let catalog = snapshot.records.catalog(bundleID: app.bundleID, allTerritories: snapshot.territories,
                                                screenshotPaths: screenshotPaths)

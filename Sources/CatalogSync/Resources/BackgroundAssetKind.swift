@@ -39,18 +39,36 @@ enum BackgroundAssetKind: AppResourceKind {
         snapshot.assetPacks = try await reader.concurrently(packs) { pack throws(SyncError) in
             let identifier = pack.attributes?.assetPackIdentifier ?? pack.id
             let pages = try await reader.pages("listing the versions of asset pack \(identifier)") {
-                try await $0.backgroundAssetsVersionsGetToManyRelated(path: .init(id: pack.id),
-                                                                       query: .init(limit: StoreReader.pageSize, include: [.assetFile])).ok.body.json
+                try await $0.backgroundAssetsVersionsGetToManyRelated(
+                    path: .init(id: pack.id),
+                    query: .init(limit: StoreReader.pageSize,
+                                 include: [.assetFile, .internalBetaRelease, .externalBetaRelease, .appStoreRelease])).ok.body.json
             } next: { $0.links.next }
             var files: [String: String] = [:]
+            var releaseStates: [String: String] = [:]
             for item in pages.flatMap({ $0.included ?? [] }) {
-                if case let .backgroundAssetUploadFiles(file) = item, let name = file.attributes?.fileName { files[file.id] = name }
+                switch item {
+                case let .backgroundAssetUploadFiles(file): if let name = file.attributes?.fileName { files[file.id] = name }
+                case let .backgroundAssetVersionInternalBetaReleases(release):
+                    releaseStates["internal:" + release.id] = release.attributes?.state?.rawValue
+                case let .backgroundAssetVersionExternalBetaReleases(release):
+                    releaseStates["external:" + release.id] = release.attributes?.state?.rawValue
+                case let .backgroundAssetVersionAppStoreReleases(release):
+                    releaseStates["appStore:" + release.id] = release.attributes?.state?.rawValue
+                default: break
+                }
             }
             let versions = pages.flatMap(\.data).map { version in
                 let fileName = version.relationships?.assetFile?.data.flatMap { files[$0.id] }
-                return StoreAssetPackVersion(resourceID: version.id, number: Int(version.attributes?.version ?? "") ?? 0,
-                                             state: version.attributes?.state?.rawValue ?? "AWAITING_UPLOAD",
-                                             contentDigest: fileName.flatMap { AssetPackRecord.digest(fromUploadFileName: $0, id: identifier) })
+                var read = StoreAssetPackVersion(resourceID: version.id, number: Int(version.attributes?.version ?? "") ?? 0,
+                                                 state: version.attributes?.state?.rawValue ?? "AWAITING_UPLOAD",
+                                                 contentDigest: fileName.flatMap { AssetPackRecord.digest(fromUploadFileName: $0, id: identifier) })
+                let links = version.relationships
+                for (audience, id) in [("internal", links?.internalBetaRelease?.data?.id), ("external", links?.externalBetaRelease?.data?.id),
+                                       ("appStore", links?.appStoreRelease?.data?.id)] {
+                    if let id, let state = releaseStates["\(audience):\(id)"] { read.releases[audience] = state }
+                }
+                return read
             }.sorted { $0.number < $1.number }
             return StoreAssetPack(id: identifier, resourceID: pack.id, versions: versions,
                                   usedBytes: Int(pack.attributes?.usedBytes ?? 0))

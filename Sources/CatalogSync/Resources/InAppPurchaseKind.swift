@@ -120,3 +120,16 @@ enum ProductAttributes {
         return update.fields.isEmpty ? nil : update
     }
 }
+
+extension InAppPurchaseKind {
+    /// `DELETE /v2/inAppPurchases/{id}` (`asc push --prune`, for a product never submitted).
+    struct Delete: WriteOperation {
+        var id: String
+        var productID: String
+        var summary: String { "delete in-app purchase \(productID)" }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            _ = try await context.send { try await $0.inAppPurchasesV2DeleteInstance(path: .init(id: id)).noContent }
+        }
+    }
+}

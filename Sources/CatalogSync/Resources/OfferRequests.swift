@@ -66,7 +66,8 @@ enum OfferRequests {
     /// Offers with an id: created when new, refused when their terms changed (App Store Connect cannot change
     /// them), unmanaged when only in App Store Connect.
     static func compare(_ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
-                        builder: inout PlanBuilder, create: (OfferRecord) -> any PlannedOperation) {
+                        builder: inout PlanBuilder, update: ((OfferRecord, OfferRecord) -> Update)? = nil,
+                        create: (OfferRecord) -> any PlannedOperation) {
         let liveByID = Dictionary(existing.map { ($0.identifier ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         for (index, offer) in wanted.enumerated() {
             let path = product.path.map { key == "billingPlans" ? $0 / key : $0 / key + index }
@@ -77,6 +78,13 @@ enum OfferRequests {
             }
             if old == offer {
                 builder.add(.unchanged, resource, product, path: path, detail: offer.identifier)
+            } else if let update, old.fixedPart == offer.fixedPart {
+                switch update(old, offer) {
+                case let .update(fields, operation):
+                    builder.add(.update, resource, product, path: path, detail: offer.identifier, fields: fields, operations: [operation])
+                case let .refused(fields, reason):
+                    builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: fields, reason: reason)
+                }
             } else {
                 builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: PlanBuilder.termFields(from: old, to: offer),
                             reason: "App Store Connect cannot change an offer's terms; give the new terms a new id")
@@ -86,6 +94,12 @@ enum OfferRequests {
         for old in existing where !wantedIDs.contains(old.identifier ?? "") {
             builder.unmanaged(resource, product, detail: old.identifier)
         }
+    }
+
+    /// What changing an existing offer's changeable part takes: an operation, or why App Store Connect refuses it.
+    enum Update {
+        case update([Change.Field], any PlannedOperation)
+        case refused([Change.Field], String)
     }
 
     /// Requests an offer kind's read sends: the list when the one sent along was cut short, and the prices of each
@@ -163,15 +177,4 @@ extension Components.Schemas.WinBackOfferPricesResponse: OfferPricePage {
         (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
     }
     var nextLink: String? { links.next }
-}
-
-/// The eligibility App Store Connect requires of a win-back offer and the catalog does not say: customers who paid
-/// at least one month and lapsed between 1 and 24 months ago, normal priority, starting the day it is created.
-public enum WinBackDefaults {
-    public static let paidMonths = 1
-    public static let lapsedMonths = 1...24
-
-    static func startDate() -> String {
-        HTTPDate.day(Date())
-    }
 }

@@ -92,3 +92,16 @@ enum SubscriptionKind: ProductResourceKind {
         }
     }
 }
+
+extension SubscriptionKind {
+    /// `DELETE /v1/subscriptions/{id}` (`asc push --prune`, for a subscription never submitted).
+    struct Delete: WriteOperation {
+        var id: String
+        var productID: String
+        var summary: String { "delete subscription \(productID)" }
+
+        func perform(_ context: WriteContext) async throws(ASCError) {
+            _ = try await context.send { try await $0.subscriptionsDeleteInstance(path: .init(id: id)).noContent }
+        }
+    }
+}

@@ -44,6 +44,13 @@ public struct AssetPack: Sendable, Hashable {
     public var language: String?
     /// The products whose purchase unlocks the pack.
     public var unlockedBy: [Located<String>]
+    /// Where a processed version goes: `app-store` (the default: `asc submit` sends it to App Review with the app)
+    /// or `testflight` (testers only; App Store Connect releases processed versions to TestFlight by itself).
+    public var release: String?
+
+    public static let releases = ["app-store", "testflight"]
+    /// Whether `asc submit` sends the pack's processed version to App Review.
+    public var releasesToAppStore: Bool { release != "testflight" }
 
     public init(path: CatalogPath, id: String? = nil, source: String? = nil, files: [FileSelector] = [],
                 downloadPolicy: DownloadPolicy? = nil, installationEvents: [Located<String>] = [],

@@ -16,6 +16,10 @@ public struct Catalog: Sendable {
     public var storeKit: StoreKitSettings?
     /// Apple-hosted asset packs (Background Assets) and the products that unlock them.
     public var assetPacks: [AssetPack] = []
+    /// The app's Billing Grace Period; nil leaves App Store Connect's as it is.
+    public var billingGracePeriod: BillingGracePeriod?
+    /// The products the App Store shows on the app's page, in order; nil leaves App Store Connect's as they are.
+    public var promotedPurchases: [PromotedPurchase]?
 
     /// The YAML the catalog was read from, kept to turn a `CatalogPath` into a line and column only when a
     /// finding needs one.

@@ -38,6 +38,8 @@ public struct Offer: Sendable, Hashable {
     /// Offer codes only.
     public var eligibility: [OfferEligibility]?
     public var stackable: Bool?
+    /// Win-back offers only: who is eligible, how the App Store shows the offer, and when it runs.
+    public var winBack = WinBackSettings()
 
     public init(path: CatalogPath, kind: OfferKind, mode: OfferMode? = nil, duration: String? = nil,
                 periods: Int? = nil, price: Price? = nil, offerID: String? = nil, referenceName: String? = nil,
@@ -53,6 +55,38 @@ public struct Offer: Sendable, Hashable {
         self.eligibility = eligibility
         self.stackable = stackable
     }
+}
+
+/// What a win-back offer's owner can change after it exists (App Store Connect fixes the terms: mode, duration,
+/// periods, prices). Absent values take App Store Connect's usual choices (`WinBackSettings.defaults`).
+public struct WinBackSettings: Sendable, Hashable {
+    /// Months the customer must have paid for the subscription (`eligibility.paidMonths`).
+    public var paidMonths: Int?
+    /// The range of months since the subscription lapsed (`eligibility.lapsedMonths: {min, max}`).
+    public var lapsedMinimum: Int?
+    public var lapsedMaximum: Int?
+    /// Months a customer waits after redeeming a win-back offer before the next (`eligibility.monthsBetweenOffers`).
+    public var monthsBetweenOffers: Int?
+    /// `high` or `normal`, as written.
+    public var priority: String?
+    /// `app-store` (the App Store shows it with generated assets) or `none`, as written.
+    public var promotion: String?
+    /// `YYYY-MM-DD`, as written: the first and last day of the offer.
+    public var startDate: String?
+    public var endDate: String?
+
+    public init() {}
+
+    public var isEmpty: Bool { self == WinBackSettings() }
+
+    public static let priorities = ["high", "normal"]
+    public static let promotions = ["app-store", "none"]
+    /// App Store Connect's choices of months: paid at least, lapsed between, and waited between offers.
+    public static let paidMonths = Array(1...24) + [36, 48, 60]
+    public static let lapsedMonths = 1...24
+    public static let monthsBetweenOffers = 2...24
+    /// An offer runs at least this many days, its first and last day counted.
+    public static let minimumDays = 3
 }
 
 /// How a subscription's price is collected (App Store Connect's `planType`): the whole period up front, or monthly

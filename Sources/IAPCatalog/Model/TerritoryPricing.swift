@@ -122,6 +122,18 @@ public enum CalendarDay {
     /// Today in UTC.
     public static var today: Int { of(Date()) }
 
+    /// Days since 1970-01-01 (days-from-civil), so two days can be subtracted.
+    public static func ordinal(_ day: Int) -> Int {
+        var year = day / 10_000
+        let month = day / 100 % 100, date = day % 100
+        year -= month <= 2 ? 1 : 0
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + date - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// 20270115 → `2027-01-15`.
     public static func format(_ day: Int) -> String {
         let year = day / 10_000, month = day / 100 % 100, date = day % 100

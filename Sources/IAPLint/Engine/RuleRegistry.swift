@@ -9,13 +9,14 @@ public enum RuleRegistry {
         LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
         FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, SubscriptionGroupRule.self,
         SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
-        OfferCodeRule.self, WinBackOfferRule.self, BillingPlanRule.self, AppPoliciesRule.self, HostedContentTypeRule.self,
+        OfferCodeRule.self, WinBackOfferRule.self, WinBackSettingsRule.self, BillingPlanRule.self, AppPoliciesRule.self, BillingGracePeriodRule.self,
+        PromotedPurchaseRule.self, HostedContentTypeRule.self,
     ] + assetPackRules + [DisableCommentRule.self]
 
     /// The rules over the catalog's asset packs (run with the catalog rules, after them).
     public static let assetPackRules: [any CatalogRule.Type] = [
         AssetPackIDRule.self, AssetPackCountRule.self, AssetPackFilesRule.self, AssetPackOverlapRule.self,
-        AssetPackUnlockRule.self, AssetPackPolicyRule.self, AssetPackPlatformRule.self, AssetPackSizeRule.self,
+        AssetPackUnlockRule.self, AssetPackPolicyRule.self, AssetPackReleaseRule.self, AssetPackPlatformRule.self, AssetPackSizeRule.self,
         AssetPackContentRule.self,
     ]
 

@@ -178,6 +178,10 @@ struct AscCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Read in detail only the products whose catalog entries differ from this git revision "
                                    + "(and those created or deleted on either side).", valueName: "ref"))
         var changedSince: String?
+
+        @Flag(help: ArgumentHelp("Delete the products App Store Connect has and the catalog does not, where App Store Connect "
+                                 + "allows it (never sent to review); the plan shows them as `-` first."))
+        var prune = false
     }
 
     /// Reads App Store Connect and plans the catalog against it: the product lists first, then, within the hour's
@@ -202,7 +206,7 @@ struct AscCommand: ParsableCommand {
             + "about \(Format.count(selection.estimatedRequests, "request"))\(left).\n")
         let snapshot = try await reader.snapshot(of: listings, selection: selection)
         let plan = Planner(catalog: catalog, desired: desired)
-            .plan(against: snapshot, scope: selection.compared, appResources: scope.includesAppResources)
+            .plan(against: snapshot, scope: selection.compared, appResources: scope.includesAppResources, prune: options.prune)
         return (plan, asc)
     }
 
@@ -245,8 +249,9 @@ struct AscCommand: ParsableCommand {
             commandName: "plan",
             abstract: "Show what push would change in App Store Connect, resource by resource.",
             discussion: """
-                `+` create, `~` update (each field old -> new), `!` refused (App Store Connect forbids it), `?` unmanaged \
-                (in App Store Connect, not in the catalog; never deleted). --check exits 1 when anything differs.
+                `+` create, `~` update (each field old -> new), `-` delete (--prune), `!` refused (App Store Connect forbids \
+                it), `?` unmanaged (in App Store Connect, not in the catalog; deleted only with --prune). --check exits 1 \
+                when anything differs.
 
                 Examples:
                   iapkit asc plan

@@ -1,10 +1,12 @@
 """Random valid App Store Connect states, built from a seed through the fake's own store, the way people leave apps
 in the web UI: products just created with no text or price, products in review or removed from sale, prices set in
 a few territories only, scheduled changes that touch some territories with each territory's own choice for existing
-subscribers, offers limited to some territories at local prices, uploads reserved and never finished.
+subscribers, offers limited to some territories at local prices, uploads reserved and never finished; the app's
+Billing Grace Period and its promoted purchases; its App Store versions.
 
-`generate(app, seed)` answers the classes each product was built from, so a failing seed says what it held. The
-same seed always builds the same state (ids aside), so a failure replays with `IAPKIT_SEED=N`.
+`generate(app, seed)` answers the classes each product was built from, and those of the app itself (grace period,
+promoted order, App Store versions), so a failing seed says what it held. The same seed always builds the same state (ids aside), so a
+failure replays with `IAPKIT_SEED=N`.
 """
 
 import hashlib
@@ -13,9 +15,13 @@ import struct
 import zlib
 
 from .reference import FREE_POINT, USD_BY_ID, USD_POINTS, decode_price_point, price_point_id, ref, synthetic_price
+from .resources.grace_periods import GRACE_DEFAULTS, GRACE_DURATIONS, GRACE_RENEWAL_TYPES
 from .resources.offers import PERIOD_OF
+from .resources.promoted_purchases import MAX_PROMOTED
 from .resources.screenshots import reserve_upload
+from .resources.app_store_versions import EDITABLE_APP_VERSION_STATES
 from .resources.versions import VERSION_TYPES
+from .resources.win_back_offers import LAPSED, PAID, WAIT
 
 # Territories the generator picks from for partial states (priced, sold, offered in only some).
 PALETTE = ["USA", "FRA", "GBR", "IND", "JPN", "BRA", "DEU", "CAN", "AUS", "MEX"]
@@ -24,22 +30,29 @@ PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", 
 IAP_TYPES = ["CONSUMABLE", "NON_CONSUMABLE", "NON_RENEWING_SUBSCRIPTION"]
 PAID_POINTS = [n for n, usd in USD_POINTS if n != FREE_POINT and 0.5 <= float(usd) <= 60]
 
-# Product states as App Store Connect reports them, and the state of the version holding their texts.
+# Product states as App Store Connect reports them, and the state of the version holding their texts. A "ready"
+# product's state is then computed from what it holds: READY_TO_SUBMIT, or MISSING_METADATA while a part is missing.
 STATES = {"created": ("MISSING_METADATA", None), "ready": ("READY_TO_SUBMIT", "PREPARE_FOR_SUBMISSION"),
           "in-review": ("WAITING_FOR_REVIEW", "WAITING_FOR_REVIEW"), "approved": ("APPROVED", "APPROVED"),
           "removed": ("DEVELOPER_REMOVED_FROM_SALE", "APPROVED")}
 
 # Every class the generator builds, for the test's coverage report.
 CLASSES = [
-    "state:created", "state:ready", "state:in-review", "state:approved", "state:removed",
+    "state:created", "state:ready", "state:ready-to-submit", "state:in-review", "state:approved", "state:removed",
     "availability:none", "availability:everywhere", "availability:some", "availability:some+new",
     "price:none", "price:base", "price:base+territories", "price:some-territories", "price:base-not-usa",
     "price:scheduled", "price:started+scheduled", "price:scheduled-some-territories",
     "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
     "intro:none", "intro:free-trial", "intro:paid-some-territories",
     "promotional", "promotional:paid", "offer-code", "win-back",
+    "win-back:eligibility", "win-back:high-priority", "win-back:promoted", "win-back:scheduled", "win-back:ends",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
     "reviewNote:null", "reviewNote:text", "localizations:several",
+    "promoted:visible", "promoted:hidden", "promoted:disabled",
+] + [
+    # The app's own classes, answered in `appClasses`.
+    "grace:off-default", "grace:on", "grace:sandbox-only", "grace:off-changed", "promoted:reordered",
+    "app-version:none", "app-version:live", "app-version:editable",
 ]
 
 
@@ -64,8 +77,11 @@ class Generating:
 
     def generate(self, app, seed, products=None):
         rnd = random.Random(seed)
+        # The grace period, promoted purchases and win-back terms draw from a stream of their own, so the products
+        # a seed built before they existed stay the same.
+        more = random.Random("more %d" % seed)
         today = self.today()
-        used = {"classes": {}, "allClasses": CLASSES}
+        used = {"classes": {}, "appClasses": [], "allClasses": CLASSES}
         prefix = "gen%d" % seed
         for i in range(products if products is not None else rnd.randint(1, 2)):
             pid = "com.example.%s.item%d" % (prefix, i)
@@ -78,8 +94,63 @@ class Generating:
             for s in range(rnd.randint(1, 2)):
                 pid = "com.example.%s.group%d.sub%d" % (prefix, g, s)
                 used["classes"][pid] = self.generate_subscription(group, rnd, pid, "Plan %d.%d of %d" % (g, s, seed),
-                                                                  today)
+                                                                  today, more)
+        self.generate_grace_period(app, more, used["appClasses"])
+        self.generate_promoted(app, more, used["classes"], used["appClasses"])
+        # App Store versions draw from a stream of their own too: every product of a seed stays as it was.
+        self.generate_app_versions(app, random.Random("app versions %d" % seed), used["appClasses"])
         return used
+
+    # -- the app's own settings
+    def generate_grace_period(self, app, rnd, app_classes):
+        kind = rnd.choice(["off-default", "on", "sandbox-only", "off-changed"])
+        app_classes.append("grace:" + kind)
+        a = self.grace_period(app)["attributes"]
+        a.update(GRACE_DEFAULTS)  # an app generated into before starts again from the defaults
+        if kind == "on":
+            a.update(optIn=True, sandboxOptIn=rnd.random() < 0.5, duration=rnd.choice(GRACE_DURATIONS),
+                     renewalType=rnd.choice(GRACE_RENEWAL_TYPES))
+        elif kind == "sandbox-only":
+            a.update(sandboxOptIn=True, duration=rnd.choice(GRACE_DURATIONS), renewalType=rnd.choice(GRACE_RENEWAL_TYPES))
+        elif kind == "off-changed":
+            # Turned off again, or set up and never turned on: the settings stay.
+            a.update(duration=rnd.choice([d for d in GRACE_DURATIONS if d != GRACE_DEFAULTS["duration"]]),
+                     renewalType=rnd.choice(GRACE_RENEWAL_TYPES))
+
+    def generate_promoted(self, app, rnd, classes, app_classes):
+        """Promotes some of the products just built (in-app purchases and subscriptions alike), each shown or
+        hidden, enabled or not; in some apps the order was changed after they were added."""
+        if rnd.random() < 0.3:
+            return
+        by_pid = {p["attributes"]["productId"]: p for p in self.products_of(app)}
+        candidates = [pid for pid in classes if self.promoted_purchase_of(by_pid[pid]) is None]
+        room = MAX_PROMOTED - len(self.promoted_purchases(app))
+        made = []
+        for pid in rnd.sample(candidates, min(len(candidates), room, rnd.randint(1, 4))):
+            visible, enabled = rnd.random() < 0.7, rnd.random() < 0.75
+            classes[pid] += ["promoted:visible" if visible else "promoted:hidden"] + ([] if enabled else
+                                                                                      ["promoted:disabled"])
+            made.append(self.new_promoted_purchase(app, by_pid[pid], visible, enabled)["id"])
+        if len(made) >= 2 and rnd.random() < 0.5:
+            app_classes.append("promoted:reordered")
+            order = list(made)
+            while order == made:
+                rnd.shuffle(order)
+            earlier = [r["id"] for r in self.promoted_purchases(app) if r["id"] not in made]
+            self.store.set_kid_order(app, "promotedPurchases", earlier + order)
+
+    def generate_app_versions(self, app, rnd, app_classes):
+        """None yet, a live one, or one being prepared (after a live one, or the first); the class says what the app
+        holds, versions of an app generated into before included."""
+        kind = rnd.choice(["none", "live", "editable", "editable"])
+        if kind == "live" or (kind == "editable" and rnd.random() < 0.5):
+            self.new_app_store_version(app, "IOS", "1.0", "READY_FOR_DISTRIBUTION")
+        if kind == "editable":
+            live = any(v["attributes"]["appVersionState"] == "READY_FOR_DISTRIBUTION" for v in self.app_store_versions(app))
+            self.new_app_store_version(app, "IOS", "1.1" if live else "1.0", rnd.choice(EDITABLE_APP_VERSION_STATES))
+        states = [v["attributes"]["appVersionState"] for v in self.app_store_versions(app)]
+        app_classes.append("app-version:editable" if set(states) & set(EDITABLE_APP_VERSION_STATES) else
+                           "app-version:live" if states else "app-version:none")
 
     # -- shared pieces
     def generate_texts(self, version_type, owner, rnd, fields, version_state):
@@ -137,6 +208,13 @@ class Generating:
         classes += ["state:" + state, "reviewNote:null" if note is None else "reviewNote:text"]
         return state, note
 
+    def ready_state(self, product, state, classes):
+        """A "ready" product shows READY_TO_SUBMIT only when it holds everything review needs."""
+        if state == "ready":
+            self.refresh_readiness(product)
+            if product["attributes"]["state"] == "READY_TO_SUBMIT":
+                classes.append("state:ready-to-submit")
+
     # -- in-app purchases
     def generate_iap(self, app, rnd, pid, name, today):
         classes = []
@@ -156,6 +234,7 @@ class Generating:
                 classes.append("availability:none")
         self.generate_iap_prices(rec, rnd, classes, today)
         self.generate_screenshot(rec, rnd, "inAppPurchaseAppStoreReviewScreenshots", pid, classes)
+        self.ready_state(rec, state, classes)
         return classes
 
     def generate_iap_prices(self, iap, rnd, classes, today):
@@ -181,7 +260,7 @@ class Generating:
                                             for t, n, d in prices])
 
     # -- subscriptions
-    def generate_subscription(self, group, rnd, pid, name, today):
+    def generate_subscription(self, group, rnd, pid, name, today, more):
         classes = []
         state, note = self.pick_state(rnd, classes, "Subscribe from the settings screen")
         period = rnd.choice(PERIODS)
@@ -200,8 +279,9 @@ class Generating:
                 "rels": {"availableTerritories": {"data": [ref("territories", t) for t in sold]}}})
         priced = self.generate_subscription_prices(sub, rnd, classes, today, sold)
         if priced:
-            self.generate_offers(sub, rnd, classes, priced, period)
+            self.generate_offers(sub, rnd, classes, priced, period, more)
         self.generate_screenshot(sub, rnd, "subscriptionAppStoreReviewScreenshots", pid, classes)
+        self.ready_state(sub, state, classes)
         return classes
 
     def generate_subscription_prices(self, sub, rnd, classes, today, sold):
@@ -260,7 +340,7 @@ class Generating:
                                             preserved=True)
         return territories
 
-    def generate_offers(self, sub, rnd, classes, priced, period):
+    def generate_offers(self, sub, rnd, classes, priced, period, more):
         kind = rnd.choice(["none", "none", "free-trial", "paid-some-territories"])
         classes.append("intro:" + kind)
         if kind == "free-trial":
@@ -295,19 +375,41 @@ class Generating:
                 "duration": period, "numberOfPeriods": min(2, PERIOD_OF[period])}, prices)
         if rnd.random() < 0.2:
             classes.append("win-back")
-            self.commit_priced_offer(sub, "winBackOffers", {
+            self.commit_priced_offer(sub, "winBackOffers", dict({
                 "referenceName": "Welcome back", "offerId": "winback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
-                "duration": "ONE_MONTH", "periodCount": 1,
-                # What iapkit pushes: the eligibility the catalog does not hold yet (README).
-                "customerEligibilityPaidSubscriptionDurationInMonths": 1,
-                "customerEligibilityTimeSinceLastSubscribedInMonths": {"minimum": 1, "maximum": 24},
-                "startDate": self.today(), "priority": "NORMAL"}, [(t, None) for t in priced])
+                "duration": "ONE_MONTH", "periodCount": 1}, **self.win_back_terms_of(more, classes)),
+                [(t, None) for t in priced])
         if rnd.random() < 0.2:
             classes.append("offer-code")
             self.commit_priced_offer(sub, "subscriptionOfferCodes", {
                 "name": "Spring %d" % rnd.randint(1, 99), "customerEligibilities": ["NEW"],
                 "offerEligibility": "STACK_WITH_INTRO_OFFERS", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH",
                 "numberOfPeriods": 1}, [(t, None) for t in priced])
+
+    def win_back_terms_of(self, rnd, classes):
+        """Eligibility, schedule, priority and promotion of a win-back offer: App Store Connect's preset ones, or
+        changed. Started offers began on some day up to today; none has ended."""
+        today = self.today()
+        terms = {PAID: 1, LAPSED: {"minimum": 1, "maximum": 24}, WAIT: None, "priority": "NORMAL",
+                 "promotionIntent": "NOT_PROMOTED", "startDate": add_days(today, -rnd.randint(0, 90)), "endDate": None}
+        if rnd.random() < 0.4:
+            classes.append("win-back:eligibility")
+            low = rnd.randint(1, 12)
+            terms.update({PAID: rnd.choice(list(range(2, 25)) + [36, 48, 60]),
+                          LAPSED: {"minimum": low, "maximum": rnd.randint(low, 24)}, WAIT: rnd.randint(2, 24)})
+        if rnd.random() < 0.3:
+            classes.append("win-back:high-priority")
+            terms["priority"] = "HIGH"
+        if rnd.random() < 0.3:
+            classes.append("win-back:promoted")
+            terms["promotionIntent"] = "USE_AUTO_GENERATED_ASSETS"
+        if rnd.random() < 0.35:
+            classes.append("win-back:scheduled")
+            terms["startDate"] = add_days(today, rnd.randint(1, 60))
+        if rnd.random() < 0.35:
+            classes.append("win-back:ends")
+            terms["endDate"] = add_days(max(terms["startDate"], today), rnd.randint(3, 120))
+        return terms
 
     @staticmethod
     def cheaper_points(territory, number):

@@ -7,6 +7,8 @@ with it. README.md ("The managed view") lists what is in it and what is not.
 """
 
 from .reference import USD_BY_ID, decode_price_point, synthetic_price
+from .resources.grace_periods import GRACE_DEFAULTS
+from .resources.win_back_offers import LAPSED, PAID, WAIT
 
 
 def customer_price(point_id):
@@ -83,7 +85,18 @@ class ManagedView:
     def offer_terms(self, a, periods="numberOfPeriods"):
         return {"mode": a.get("offerMode"), "duration": a.get("duration"), "periods": a.get(periods)}
 
-    def priced_offers(self, sub, kids, key, extra=()):
+    @staticmethod
+    def win_back_terms(a, today):
+        """Eligibility, schedule, priority and promotion. A start on or before today shows as null: the offer has
+        started, which is the same catalog state as starting today, and a past start can't be pushed anew."""
+        lapsed = a.get(LAPSED) or {}
+        start = a.get("startDate")
+        return {PAID: a.get(PAID), LAPSED: {"minimum": lapsed.get("minimum"), "maximum": lapsed.get("maximum")},
+                WAIT: a.get(WAIT), "startDate": start if start and start > today else None,
+                "endDate": a.get("endDate"), "priority": a.get("priority"),
+                "promotionIntent": a.get("promotionIntent") or "NOT_PROMOTED"}
+
+    def priced_offers(self, sub, kids, key, extra=(), today=None):
         out = {}
         for offer in self.store.kid_recs(sub, kids):
             a = offer["attributes"]
@@ -92,6 +105,8 @@ class ManagedView:
             for field in extra:
                 value = a.get(field)
                 view[field] = sorted(value) if isinstance(value, list) else value
+            if kids == "winBackOffers":
+                view.update(self.win_back_terms(a, today))
             view["prices"] = {self.territory_of(p): customer_price((p["rels"].get("subscriptionPricePoint") or {})
                                                                    .get("data", {}).get("id"))
                               for p in self.store.kid_recs(offer, "prices")}
@@ -120,7 +135,7 @@ class ManagedView:
                 "promotionalOffers": self.priced_offers(sub, "promotionalOffers", "offerCode"),
                 "offerCodes": self.priced_offers(sub, "offerCodes", "name",
                                                  ("customerEligibilities", "offerEligibility")),
-                "winBackOffers": self.priced_offers(sub, "winBackOffers", "offerId"),
+                "winBackOffers": self.priced_offers(sub, "winBackOffers", "offerId", today=today),
                 "screenshot": self.screenshot_view(sub)}
 
     def managed_view(self, app):
@@ -140,4 +155,14 @@ class ManagedView:
                 "localizations": self.latest_localizations(group, ("name", "customAppName")),
                 "subscriptions": {s["attributes"]["productId"]: self.subscription_view(s, today)
                                   for s in self.store.kid_recs(group, "subscriptions")}}
-        return {"inAppPurchases": iaps, "subscriptionGroups": groups}
+        grace = self.grace_period(app)["attributes"]
+        promoted = []
+        for rec in self.promoted_purchases(app):
+            product = self.promoted_product(rec)
+            a = rec["attributes"]
+            # `state` is App Store Connect's review bookkeeping, not managed.
+            promoted.append({"productId": product["attributes"]["productId"] if product else None,
+                             "visibleForAllUsers": bool(a.get("visibleForAllUsers")), "enabled": bool(a.get("enabled"))})
+        return {"inAppPurchases": iaps, "subscriptionGroups": groups,
+                "subscriptionGracePeriod": {k: grace.get(k) for k in GRACE_DEFAULTS},
+                "promotedPurchases": promoted}

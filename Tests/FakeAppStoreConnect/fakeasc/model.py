@@ -22,6 +22,11 @@ TYPE_PATH = {
     "backgroundAssets": "/v1/backgroundAssets", "backgroundAssetVersions": "/v1/backgroundAssetVersions",
     "backgroundAssetUploadFiles": "/v1/backgroundAssetUploadFiles", "reviewSubmissions": "/v1/reviewSubmissions",
     "reviewSubmissionItems": "/v1/reviewSubmissionItems",
+    "subscriptionGracePeriods": "/v1/subscriptionGracePeriods", "promotedPurchases": "/v1/promotedPurchases",
+    "appStoreVersions": "/v1/appStoreVersions",
+    "backgroundAssetVersionInternalBetaReleases": "/v1/backgroundAssetVersionInternalBetaReleases",
+    "backgroundAssetVersionExternalBetaReleases": "/v1/backgroundAssetVersionExternalBetaReleases",
+    "backgroundAssetVersionAppStoreReleases": "/v1/backgroundAssetVersionAppStoreReleases",
 }
 
 # Child lists rendered as relationship data even without include= (the fake always did; clients may rely on it).
@@ -36,6 +41,7 @@ class Rel:
     """A relationship: `many` or not, and where its records come from:
     ("rel",) the record's stored linkage; ("kids", list) a child list; ("slot", name) a to-one child;
     ("parent",) the record's parent; ("latest", list) that list of the record's latest version;
+    ("lookup", method) the record the service's method finds for it (a relationship stored on the other side);
     ("none",) a relationship App Store Connect has that the fake doesn't model (always empty)."""
     __slots__ = ("many", "source")
 
@@ -52,14 +58,23 @@ def many(*source):
 
 
 STORED_ONE, STORED_MANY, PARENT, NONE_ONE, NONE_MANY = one("rel"), many("rel"), one("parent"), one("none"), many("none")
+PROMOTED = one("lookup", "promoted_purchase_of")  # the promoted purchase names its product
 PRICED = {"territory": STORED_ONE, "subscriptionPricePoint": STORED_ONE}
 
 RELATIONSHIPS = {
-    "apps": {"inAppPurchasesV2": many("kids", "inAppPurchases"), "subscriptionGroups": many("kids", "subscriptionGroups")},
+    "apps": {"inAppPurchasesV2": many("kids", "inAppPurchases"), "subscriptionGroups": many("kids", "subscriptionGroups"),
+             "subscriptionGracePeriod": one("slot", "gracePeriod"), "promotedPurchases": many("kids", "promotedPurchases"),
+             "appStoreVersions": many("kids", "appStoreVersions")},
+    "appStoreVersions": {
+        "app": PARENT, "appStoreVersionLocalizations": NONE_MANY, "build": NONE_ONE,
+        "appStoreVersionPhasedRelease": NONE_ONE, "gameCenterAppVersion": NONE_ONE, "routingAppCoverage": NONE_ONE,
+        "appStoreReviewDetail": NONE_ONE, "appStoreVersionSubmission": NONE_ONE, "appClipDefaultExperience": NONE_ONE,
+        "appStoreVersionExperiments": NONE_MANY, "appStoreVersionExperimentsV2": NONE_MANY,
+        "alternativeDistributionPackage": NONE_ONE},
     "inAppPurchases": {
         "versions": many("kids", "versions"), "inAppPurchaseLocalizations": many("latest", "localizations"),
         "inAppPurchaseAvailability": one("slot", "availability"), "iapPriceSchedule": one("slot", "priceSchedule"),
-        "appStoreReviewScreenshot": one("slot", "screenshot"), "content": NONE_ONE, "promotedPurchase": NONE_ONE,
+        "appStoreReviewScreenshot": one("slot", "screenshot"), "content": NONE_ONE, "promotedPurchase": PROMOTED,
         "images": NONE_MANY, "offerCodes": NONE_MANY},
     "inAppPurchaseVersions": {"inAppPurchase": PARENT, "localizations": many("kids", "localizations"),
                               "image": NONE_ONE, "images": NONE_MANY},
@@ -80,7 +95,7 @@ RELATIONSHIPS = {
         "appStoreReviewScreenshot": one("slot", "screenshot"), "introductoryOffers": many("kids", "introductoryOffers"),
         "promotionalOffers": many("kids", "promotionalOffers"), "offerCodes": many("kids", "offerCodes"),
         "prices": many("kids", "prices"), "winBackOffers": many("kids", "winBackOffers"),
-        "planAvailabilities": many("kids", "planAvailabilities"), "promotedPurchase": NONE_ONE,
+        "planAvailabilities": many("kids", "planAvailabilities"), "promotedPurchase": PROMOTED,
         "subscriptionAvailability": NONE_ONE, "images": NONE_MANY},
     "subscriptionVersions": {"subscription": PARENT, "localizations": many("kids", "localizations"),
                              "image": NONE_ONE, "images": NONE_MANY},
@@ -97,12 +112,19 @@ RELATIONSHIPS = {
     "winBackOffers": {"prices": many("kids", "prices")},
     "winBackOfferPrices": PRICED,
     "subscriptionAppStoreReviewScreenshots": {"subscription": PARENT},
-    "backgroundAssets": {"app": PARENT, "versions": many("kids", "versions"), "appStoreVersion": NONE_ONE,
-                         "internalBetaVersion": NONE_ONE, "externalBetaVersion": NONE_ONE},
+    # A pack's versions on the App Store and in internal testing: the newest with a live release of that kind.
+    "backgroundAssets": {"app": PARENT, "versions": many("kids", "versions"),
+                         "appStoreVersion": one("lookup", "pack_app_store_version"),
+                         "internalBetaVersion": one("lookup", "pack_internal_beta_version"),
+                         "externalBetaVersion": NONE_ONE},
     "backgroundAssetVersions": {"backgroundAsset": PARENT, "assetFile": STORED_ONE, "manifestFile": STORED_ONE,
-                                "internalBetaRelease": NONE_ONE, "externalBetaRelease": NONE_ONE,
-                                "appStoreRelease": NONE_ONE},
+                                "internalBetaRelease": STORED_ONE, "externalBetaRelease": NONE_ONE,
+                                "appStoreRelease": STORED_ONE},
+    "backgroundAssetVersionInternalBetaReleases": {"backgroundAssetVersion": PARENT},
+    "backgroundAssetVersionExternalBetaReleases": {"backgroundAssetVersion": PARENT},
+    "backgroundAssetVersionAppStoreReleases": {"backgroundAssetVersion": PARENT},
     "reviewSubmissions": {"app": PARENT, "items": many("kids", "items")},
+    "promotedPurchases": {"inAppPurchaseV2": STORED_ONE, "subscription": STORED_ONE},
 }
 
 # include= on a to-many relationship: linkages shown when the request has no limit[...] for it, and the most.

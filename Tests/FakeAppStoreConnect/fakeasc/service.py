@@ -18,23 +18,30 @@ from .territories import CODES as TERRITORY_CODES
 from .generator import Generating
 from .managed import ManagedView
 from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
-from .resources import background_assets, review_submissions
+from .resources import app_store_versions, background_assets, grace_periods, product_states, promoted_purchases
+from .resources import review_submissions
+from .resources.app_store_versions import AppStoreVersions
 from .resources.background_assets import BackgroundAssets
 from .resources.review_submissions import ReviewSubmissions
 from .resources.apps import Apps
+from .resources.grace_periods import GracePeriods
 from .resources.in_app_purchases import InAppPurchases
 from .resources.offers import Offers
 from .resources.prices import Prices
+from .resources.product_states import ProductStates
+from .resources.promoted_purchases import PromotedPurchases
 from .resources.relations import Relations
 from .resources.rules import Rules
 from .resources.screenshots import Screenshots
 from .resources.seed import Seeding
 from .resources.subscriptions import Subscriptions
 from .resources.versions import Versions
+from .resources.win_back_offers import WinBackOffers
 
 # (method, path template, operationId, handler name), in the order they are matched.
 ROUTES = (apps.ROUTES + versions.ROUTES + in_app_purchases.ROUTES + prices.ROUTES + subscriptions.ROUTES
-          + offers.ROUTES + screenshots.ROUTES + background_assets.ROUTES + review_submissions.ROUTES)
+          + offers.ROUTES + screenshots.ROUTES + background_assets.ROUTES + review_submissions.ROUTES
+          + grace_periods.ROUTES + promoted_purchases.ROUTES + app_store_versions.ROUTES + product_states.ROUTES)
 OPERATION_IDS = [r[2] for r in ROUTES]
 
 DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
@@ -61,8 +68,9 @@ def compile_routes(routes):
     return [(m, re.compile("^" + p.replace("{id}", "([^/]+)") + "$"), op, h) for m, p, op, h in routes]
 
 
-class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, Screenshots,
-              Seeding, BackgroundAssets, ReviewSubmissions, Generating, ManagedView):
+class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, WinBackOffers,
+              Screenshots, Seeding, BackgroundAssets, ReviewSubmissions, GracePeriods, PromotedPurchases, Generating,
+              ManagedView, AppStoreVersions, ProductStates):
     def __init__(self, key_id, issuer_id, public_key_pem, openapi=None, page_size=None, state_file=None):
         self.main_key = {key_id: load_public_key(public_key_pem)}  # the --key-id; more through /__fake/keys
         self.key_id, self.issuer_id = key_id, issuer_id

@@ -1,5 +1,13 @@
 """Generated states: the same seed builds the same managed view in any app, every answer a generated state gives is
-one the contract allows (with explicit nulls), and the managed view tells apart what a catalog manages."""
+one the contract allows (with explicit nulls), the managed view tells apart what a catalog manages, and 200 seeds
+build every class (as the round-trip test runs them)."""
+
+# The round-trip test's settings: its today and thirty storefronts.
+ROUND_TRIP = {"today": "2031-03-01", "storefronts": [
+    "USA", "FRA", "GBR", "IND", "JPN", "BRA", "DEU", "CAN", "AUS", "MEX", "ALB", "ARE", "BHR", "CHE", "CHN", "CZE", "EGY",
+    "ESP", "HUN", "IDN", "ITA", "KOR", "NER", "NOR", "POL", "SLB", "TJK", "TUR", "VNM", "ZAF"]}
+# Classes of review bookkeeping every 200-seed run must build besides the catalog's own.
+REVIEW_CLASSES = ["state:ready-to-submit", "app-version:none", "app-version:live", "app-version:editable"]
 
 
 class GeneratorCases:
@@ -28,14 +36,60 @@ class GeneratorCases:
                             expect=200)[1]
         self.assertTrue(any(v is None for item in listing["data"] for v in item["attributes"].values()))
         for group in self.call("GET", "/v1/apps/%s/subscriptionGroups" % app, expect=200)[1]["data"]:
-            self.call("GET", "/v1/subscriptionGroups/%s/subscriptions?include=introductoryOffers,planAvailabilities"
-                      % group["id"], expect=200)
+            subs = self.call("GET", "/v1/subscriptionGroups/%s/subscriptions?include=introductoryOffers,"
+                             "planAvailabilities,promotedPurchase" % group["id"], expect=200)[1]["data"]
+            for sub in subs:
+                self.call("GET", "/v1/subscriptions/%s/winBackOffers?include=prices" % sub["id"], expect=200)
+        promoted = self.call("GET", "/v1/apps/%s/promotedPurchases?include=inAppPurchaseV2,subscription&limit=200"
+                             % app, expect=200)[1]
+        self.assertTrue(promoted["data"])
+        self.call("GET", "/v1/apps/%s/subscriptionGracePeriod" % app, expect=200)
+        self.assertEqual(self.fake.control("GET", "validations")["responseFailures"], [])
+
+    def test_two_hundred_seeds_build_every_class(self):
+        self.fake.control("POST", "settings", ROUND_TRIP)
+        covered, every = set(), None
+        for seed in range(200):
+            _, used = self.generated(seed, "com.example.seed%d" % seed)
+            covered.update(c for cs in used["classes"].values() for c in cs)
+            covered.update(used["appClasses"])
+            every = used["allClasses"]
+        self.assertEqual(sorted(set(every) - covered), [])
+        self.assertEqual(sorted(covered - set(every)), [])
+        self.assertEqual(sorted(set(REVIEW_CLASSES) - covered), [])
+
+    def test_generated_review_states_match_their_classes(self):
+        self.fake.control("POST", "settings", dict(ROUND_TRIP, explicitNulls=True))
+        seen = set()
+        for seed in list(range(30)) + [38, 73]:  # 38 and 73 build a subscription and an in-app purchase ready to submit
+            app, used = self.generated(seed, "com.example.review%d" % seed)
+            products = self.call("GET", "/v1/apps/%s/inAppPurchasesV2?limit=200" % app, expect=200)[1]["data"]
+            for group in self.call("GET", "/v1/apps/%s/subscriptionGroups" % app, expect=200)[1]["data"]:
+                products += self.call("GET", "/v1/subscriptionGroups/%s/subscriptions" % group["id"], expect=200)[1]["data"]
+            states = {p["attributes"]["productId"]: p["attributes"]["state"] for p in products}
+            for product_id, classes in used["classes"].items():
+                if "state:ready" in classes:
+                    # ready to submit exactly when it holds every part review needs; else its metadata is missing
+                    self.assertEqual(states[product_id], "READY_TO_SUBMIT" if "state:ready-to-submit" in classes
+                                     else "MISSING_METADATA", (seed, product_id, classes))
+                    seen.add(states[product_id])
+            versions = [v["attributes"]["appVersionState"] for v in self.call(
+                "GET", "/v1/apps/%s/appStoreVersions" % app, expect=200)[1]["data"]]
+            kind = [c for c in used["appClasses"] if c.startswith("app-version:")]
+            self.assertEqual(len(kind), 1)
+            self.assertEqual(kind[0] == "app-version:none", versions == [], (seed, versions))
+            self.assertEqual(kind[0] == "app-version:live", versions == ["READY_FOR_DISTRIBUTION"], (seed, versions))
+        self.assertEqual(seen, {"READY_TO_SUBMIT", "MISSING_METADATA"})
         self.assertEqual(self.fake.control("GET", "validations")["responseFailures"], [])
 
     def test_the_managed_view_leaves_out_what_a_catalog_does_not_manage(self):
         self.fake.control("POST", "settings", {"today": "2031-03-01"})
         app, used = self.generated(3, "com.example.view")
         view = self.fake.control("POST", "managed", {"appId": app})
+        self.assertEqual(set(view), {"inAppPurchases", "subscriptionGroups", "subscriptionGracePeriod",
+                                     "promotedPurchases"})
+        for promoted in view["promotedPurchases"]:  # the order's entries, without App Store Connect's review state
+            self.assertEqual(set(promoted), {"productId", "visibleForAllUsers", "enabled"})
         for product in view["inAppPurchases"].values():
             self.assertNotIn("state", product)
             prices = product["prices"]

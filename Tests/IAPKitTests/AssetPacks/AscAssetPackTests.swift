@@ -184,6 +184,9 @@ import Testing
 
     @Test func submitWithIapsAddsTheCatalogsProductsReadyToSubmit() throws {
         let setup = try Self.setUp()
+        // The app's first in-app purchase goes to review with an app version.
+        try setup.fake.control("POST", "seed", ["bundleId": Self.bundleID, "appStoreVersions": [
+            ["platform": "IOS", "versionString": "2.0", "appVersionState": "PREPARE_FOR_SUBMISSION"]]])
         // App Store Connect already has the catalog's product, ready to submit, and another one the catalog lacks.
         let ready: [String: Any] = ["inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT",
                                     "versionState": "PREPARE_FOR_SUBMISSION", "prices": [["territory": "USA", "usd": "1.99"]]]
@@ -195,12 +198,35 @@ import Testing
         ]])
         try setup.package()
         #expect(try setup.push().status == 0)
-        let submitted = try iapkit(["asc", "submit", setup.catalog, "--with-iaps", "--yes"], environment: setup.fake.environment)
+        let submitted = try iapkit(["asc", "submit", setup.catalog, "--with-iaps", "--app-version", "2.0", "--yes"],
+                                   environment: setup.fake.environment)
         #expect(submitted.status == 0, "\(submitted.stderr)")
         #expect(submitted.stderr.contains("+ in-app purchase com.example.packs.level1"), "\(submitted.stderr)")
         #expect(!submitted.stderr.contains("com.example.packs.other"))
         let items = try AscSyncTests.resources(setup.fake, "reviewSubmissionItems")
-        let kinds = items.flatMap { (($0["relationships"] as? [String: Any]) ?? [:]).keys }.sorted()
-        #expect(kinds == ["backgroundAssetVersion", "backgroundAssetVersion", "backgroundAssetVersion", "inAppPurchaseVersion"], "\(items)")
+        let kinds = items.flatMap { (($0["relationships"] as? [String: Any]) ?? [:]).keys.filter { $0 != "reviewSubmission" } }.sorted()
+        #expect(kinds == ["appStoreVersion", "backgroundAssetVersion", "backgroundAssetVersion", "backgroundAssetVersion",
+                          "inAppPurchaseVersion"], "\(items)")
+        // Submitted once, the packs are on their way to the App Store: a second submit has nothing to send.
+        let again = try iapkit(["asc", "submit", setup.catalog, "--yes"], environment: setup.fake.environment)
+        #expect(again.status == 0 && again.stdout.contains("Nothing to submit"), "\(again.stdout)\(again.stderr)")
+        #expect(again.stderr.contains("asset pack level1 version 1: already on its way to the App Store (WAITING_FOR_REVIEW)"),
+                "\(again.stderr)")
+    }
+
+    @Test func aPackForTestFlightOnlyStaysOutOfReview() throws {
+        let setup = try Self.setUp()
+        let text = try String(contentsOfFile: setup.catalog, encoding: .utf8)
+        let marked = text.replacingOccurrences(of: "  - id: tutorial\n", with: "  - id: tutorial\n    release: testflight\n")
+        #expect(marked != text, "the fixture declares the tutorial pack as `  - id: tutorial`")
+        try marked.write(toFile: setup.catalog, atomically: true, encoding: .utf8)
+        try setup.package()
+        #expect(try setup.push().status == 0)
+        let submitted = try iapkit(["asc", "submit", setup.catalog, "--yes"], environment: setup.fake.environment)
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        #expect(submitted.stderr.contains("asset pack tutorial version 1: for TestFlight testers only (`release: testflight`)"),
+                "\(submitted.stderr)")
+        #expect(!submitted.stderr.contains("+ asset pack tutorial"))
+        #expect(try AscSyncTests.resources(setup.fake, "reviewSubmissionItems").count == 2)
     }
 }

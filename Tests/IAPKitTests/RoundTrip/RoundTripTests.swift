@@ -54,7 +54,7 @@ struct RoundTripTests {
             try start()
             try start()
             while let (generated, failure) = try await group.next() {
-                covered.formUnion(generated.used.values.flatMap { $0 })
+                covered.formUnion(generated.used.values.flatMap { $0 } + generated.app)
                 classes = generated.all
                 if let failure { failures.append(failure) }
                 try start()
@@ -161,10 +161,13 @@ final class Harness: @unchecked Sendable {
         var target: StoreApp
         /// Product ID → the classes it was built from.
         var used: [String: [String]]
+        /// The classes of the app's own state (grace period, promoted order).
+        var app: [String]
         var all: [String]
 
         func describe(_ error: Error) -> String {
             let products = used.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value.joined(separator: ", "))" }
+                + (app.isEmpty ? [] : ["  app: \(app.joined(separator: ", "))"])
             return "seed \(seed) failed: \(error)\n\(products.joined(separator: "\n"))\n"
                 + "  replay: IAPKIT_SEED=\(seed) swift test --skip-build --filter RoundTripTests/everyGeneratedStateRoundTrips"
         }
@@ -177,7 +180,8 @@ final class Harness: @unchecked Sendable {
         let answer = try fake.control("POST", "generate", ["appId": source, "seed": seed]) as? [String: Any] ?? [:]
         return Generated(seed: seed, source: StoreApp(id: source, bundleID: "com.example.seed\(seed).source"),
                          target: StoreApp(id: target, bundleID: "com.example.seed\(seed).target"),
-                         used: answer["classes"] as? [String: [String]] ?? [:], all: answer["allClasses"] as? [String] ?? [])
+                         used: answer["classes"] as? [String: [String]] ?? [:], app: answer["appClasses"] as? [String] ?? [],
+                         all: answer["allClasses"] as? [String] ?? [])
     }
 
     /// The first seed whose state has a product of `kind`, asked of the generator without building anything twice.

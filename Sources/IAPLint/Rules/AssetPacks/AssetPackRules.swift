@@ -288,3 +288,19 @@ struct AssetPackContentRule: CatalogRule {
         }
     }
 }
+
+struct AssetPackReleaseRule: CatalogRule {
+    static let id = "asset-pack-release"
+    static let summary = "An asset pack whose `release` is not `app-store` or `testflight`."
+    static let examples = RuleExamples(
+        triggering: [AssetPackExample.catalog([AssetPackExample.pack(extra: "    release: ↓beta\n")])],
+        nonTriggering: [AssetPackExample.catalog([AssetPackExample.pack(extra: "    release: testflight\n")])])
+
+    func check(_ context: CatalogLintContext) {
+        for pack in context.catalog.assetPacks {
+            guard let release = pack.release, !AssetPack.releases.contains(release) else { continue }
+            context.report(Self.self, "`release: \(release)` is not a release; use `app-store` (`asc submit` sends processed versions "
+                               + "to App Review) or `testflight` (testers only)", at: pack.path / "release", productID: nil)
+        }
+    }
+}

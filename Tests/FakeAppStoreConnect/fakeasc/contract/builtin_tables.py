@@ -14,6 +14,8 @@ SUBSCRIPTION_PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "
 CUSTOMER_ELIGIBILITIES = ["NEW", "EXISTING", "EXPIRED"]
 OFFER_ELIGIBILITIES = ["STACK_WITH_INTRO_OFFERS", "REPLACE_INTRO_OFFERS"]
 PLATFORMS = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
+GRACE_DURATIONS = ["THREE_DAYS", "SIXTEEN_DAYS", "TWENTY_EIGHT_DAYS"]
+GRACE_RENEWAL_TYPES = ["ALL_RENEWALS", "PAID_TO_PAID_ONLY"]
 VERSION_STATES = ["PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "ACCEPTED",
                   "APPROVED", "REPLACED_WITH_NEW_VERSION", "REJECTED", "DEVELOPER_REJECTED"]
 
@@ -173,7 +175,7 @@ BODIES = {
     "winBackOffers_updateInstance": body(
         "winBackOffers",
         {"customerEligibilityPaidSubscriptionDurationInMonths": N(I),
-         "customerEligibilityTimeSinceLastSubscribedInMonths": INT_RANGE,
+         "customerEligibilityTimeSinceLastSubscribedInMonths": N(INT_RANGE),
          "customerEligibilityWaitBetweenOffersInMonths": N(I), "startDate": N(D), "endDate": N(D),
          "priority": N(["HIGH", "NORMAL"]), "promotionIntent": N(["NOT_PROMOTED", "USE_AUTO_GENERATED_ASSETS"])},
         update=True),
@@ -182,6 +184,18 @@ BODIES = {
         {"subscription": ("subscriptions", "one")}, ["subscription"]),
     "subscriptionAppStoreReviewScreenshots_updateInstance": body(
         "subscriptionAppStoreReviewScreenshots", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
+    # The app's Billing Grace Period and its promoted purchases.
+    "subscriptionGracePeriods_updateInstance": body(
+        "subscriptionGracePeriods",
+        {"optIn": N(B), "sandboxOptIn": N(B), "duration": N(GRACE_DURATIONS), "renewalType": N(GRACE_RENEWAL_TYPES)},
+        update=True),
+    "promotedPurchases_createInstance": body(
+        "promotedPurchases", {"visibleForAllUsers": B, "enabled": N(B)}, ["visibleForAllUsers"],
+        {"app": ("apps", "one"), "inAppPurchaseV2": ("inAppPurchases", "one"), "subscription": ("subscriptions", "one")},
+        ["app"]),
+    "promotedPurchases_updateInstance": body(
+        "promotedPurchases", {"visibleForAllUsers": N(B), "enabled": N(B)}, update=True),
+    "apps_promotedPurchases_replaceToManyRelationship": linkages("promotedPurchases"),
     # Background assets (asset packs) and review submissions.
     "backgroundAssets_createInstance": body(
         "backgroundAssets", {"assetPackIdentifier": S}, ["assetPackIdentifier"], {"app": ("apps", "one")}, ["app"]),
@@ -218,6 +232,21 @@ SUBSCRIPTION_STATES = ["MISSING_METADATA", "READY_TO_SUBMIT", "WAITING_FOR_REVIE
                        "REJECTED"]
 BACKGROUND_ASSET_VERSION_STATES = ["AWAITING_UPLOAD", "PROCESSING", "FAILED", "COMPLETE"]
 IAP_STATES = SUBSCRIPTION_STATES[:1] + ["WAITING_FOR_UPLOAD", "PROCESSING_CONTENT"] + SUBSCRIPTION_STATES[1:]
+PROMOTED_INCLUDES = ["inAppPurchaseV2", "subscription"]
+APP_STORE_VERSION_STATES = [
+    "ACCEPTED", "DEVELOPER_REMOVED_FROM_SALE", "DEVELOPER_REJECTED", "IN_REVIEW", "INVALID_BINARY", "METADATA_REJECTED",
+    "PENDING_APPLE_RELEASE", "PENDING_CONTRACT", "PENDING_DEVELOPER_RELEASE", "PREPARE_FOR_SUBMISSION",
+    "PREORDER_READY_FOR_SALE", "PROCESSING_FOR_APP_STORE", "READY_FOR_REVIEW", "READY_FOR_SALE", "REJECTED",
+    "REMOVED_FROM_SALE", "WAITING_FOR_EXPORT_COMPLIANCE", "WAITING_FOR_REVIEW", "REPLACED_WITH_NEW_VERSION",
+    "NOT_APPLICABLE"]
+APP_VERSION_STATES = [
+    "ACCEPTED", "DEVELOPER_REJECTED", "IN_REVIEW", "INVALID_BINARY", "METADATA_REJECTED", "PENDING_APPLE_RELEASE",
+    "PENDING_DEVELOPER_RELEASE", "PREPARE_FOR_SUBMISSION", "PROCESSING_FOR_DISTRIBUTION", "READY_FOR_DISTRIBUTION",
+    "READY_FOR_REVIEW", "REJECTED", "REPLACED_WITH_NEW_VERSION", "WAITING_FOR_EXPORT_COMPLIANCE", "WAITING_FOR_REVIEW"]
+APP_STORE_VERSION_INCLUDES = [
+    "app", "appStoreVersionLocalizations", "build", "appStoreVersionPhasedRelease", "gameCenterAppVersion",
+    "routingAppCoverage", "appStoreReviewDetail", "appStoreVersionSubmission", "appClipDefaultExperience",
+    "appStoreVersionExperiments", "appStoreVersionExperimentsV2", "alternativeDistributionPackage"]
 QUERIES = {
     "apps_getCollection": ({"bundleId": None, "name": None, "sku": None, "id": None}, []),
     "territories_getCollection": ({}, []),
@@ -278,6 +307,21 @@ QUERIES = {
     "backgroundAssetVersions_getInstance": (
         {}, ["backgroundAsset", "internalBetaRelease", "externalBetaRelease", "appStoreRelease", "assetFile", "manifestFile"]),
     "backgroundAssetVersions_backgroundAssetUploadFiles_getToManyRelated": ({}, []),
+    "apps_subscriptionGracePeriod_getToOneRelated": ({}, []),
+    "subscriptionGracePeriods_getInstance": ({}, []),
+    "apps_promotedPurchases_getToManyRelated": ({}, PROMOTED_INCLUDES),
+    "apps_promotedPurchases_getToManyRelationship": ({}, []),
+    "promotedPurchases_getInstance": ({}, PROMOTED_INCLUDES),
+    "inAppPurchasesV2_promotedPurchase_getToOneRelated": ({}, PROMOTED_INCLUDES),
+    "subscriptions_promotedPurchase_getToOneRelated": ({}, PROMOTED_INCLUDES),
+    # App Store versions (for review) and asset pack releases.
+    "apps_appStoreVersions_getToManyRelated": (
+        {"platform": PLATFORMS, "versionString": None, "appStoreState": APP_STORE_VERSION_STATES,
+         "appVersionState": APP_VERSION_STATES, "id": None}, APP_STORE_VERSION_INCLUDES),
+    "appStoreVersions_getInstance": ({}, APP_STORE_VERSION_INCLUDES),
+    "backgroundAssetVersionInternalBetaReleases_getInstance": ({}, ["backgroundAssetVersion"]),
+    "backgroundAssetVersionExternalBetaReleases_getInstance": ({}, ["backgroundAssetVersion"]),
+    "backgroundAssetVersionAppStoreReleases_getInstance": ({}, ["backgroundAssetVersion"]),
 }
 # The to-many includes whose linkage count a `limit[name]` (1...50) sets, per operation, as the document lists them.
 INCLUDE_LIMITS = {
@@ -295,6 +339,10 @@ INCLUDE_LIMITS = {
     "subscriptions_offerCodes_getToManyRelated": ["oneTimeUseCodes", "customCodes", "prices"],
     "subscriptions_winBackOffers_getToManyRelated": ["prices"],
     "subscriptions_planAvailabilities_getToManyRelated": ["availableTerritories"],
+    "apps_appStoreVersions_getToManyRelated": [
+        "appStoreVersionLocalizations", "appStoreVersionExperiments", "appStoreVersionExperimentsV2"],
+    "appStoreVersions_getInstance": [
+        "appStoreVersionLocalizations", "appStoreVersionExperiments", "appStoreVersionExperimentsV2"],
 }
 INCLUDE_LIMIT_MAX = 50
 # Price point lists are long; App Store Connect lets them be read in bigger pages.

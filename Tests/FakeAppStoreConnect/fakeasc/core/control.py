@@ -6,6 +6,7 @@ import json
 import time
 
 from .auth import load_public_key
+from ..resources.review_submissions import OUTCOMES
 from ..territories import CURRENCY
 
 
@@ -101,6 +102,8 @@ def handle(fake, method, name, body):
             if not isinstance(doc.get("seed"), int):
                 return 400, {"error": "generate needs a whole-number seed"}
             return 201, fake.generate(app, doc["seed"], doc.get("products"))
+        if (method, name) == ("POST", "review"):
+            return review(fake, doc)
         if method == "GET" and name == "validations":
             return 200, fake.contract.stats.snapshot()
         if (method, name) == ("POST", "save"):
@@ -117,7 +120,18 @@ def add_app(fake, doc):
                           "sku": doc.get("sku", doc["bundleId"]), "primaryLocale": doc.get("primaryLocale", "en-US")},
            "rels": {}}
     fake.store.put(app)
+    fake.grace_period(app)  # every app has its Billing Grace Period from the start
     return 201, {"id": app["id"]}
+
+
+def review(fake, doc):
+    """App Review's answer to the app's submissions: {"appId", "outcome": "approve" | "inReview"}."""
+    app = fake.store.get("apps", str(doc.get("appId", ""))) if isinstance(doc, dict) else None
+    if app is None:
+        return 400, {"error": "review needs the appId of an app created with POST /__fake/apps"}
+    if doc.get("outcome") not in OUTCOMES:
+        return 400, {"error": "outcome must be one of %s" % ", ".join(OUTCOMES)}
+    return 200, {"reviewSubmissions": fake.review_outcome(app, doc["outcome"])}
 
 
 def add_key(fake, doc):

@@ -87,6 +87,9 @@ class Documents:
         if kind == "parent":
             parent = self.store.parent(rec)
             return rel, [parent] if parent else []
+        if kind == "lookup":
+            found = getattr(self, rel.source[1])(rec)
+            return rel, [found] if found else []
         if kind == "latest":
             versions = self.store.kid_recs(rec, "versions")
             return rel, self.store.kid_recs(versions[-1], rel.source[1]) if versions else []

@@ -80,6 +80,12 @@ class Store:
         self.kids.setdefault("%s/%s/%s" % (parent["type"], parent["id"], name), []).append(rec["id"])
         return self.put(rec)
 
+    def set_kid_order(self, parent, name, ids):
+        """Reorders a child list; `ids` holds the same children."""
+        key = "%s/%s/%s" % (parent["type"], parent["id"], name)
+        assert sorted(ids) == sorted(self.kids.get(key, [])), "a reorder keeps the same children"
+        self.kids[key] = list(ids)
+
     def slot(self, parent, name):
         cid = self.slots.get("%s/%s/%s" % (parent["type"], parent["id"], name))
         if cid is None:

@@ -16,6 +16,12 @@ Store Connect, and each version's upload files (an optional MANIFEST, validated,
   counts down `backgroundAssetProcessingReads` (default 1), then the version is `COMPLETE`, or `FAILED` with
   `stateDetails.errors` when the setting `backgroundAssetProcessing` is `"FAILED"`. A failed MANIFEST fails the
   version at once.
+- Releases (read-only in API 4.4.1; the document has no create for them), each a to-one relationship of the version:
+  a version that becomes `COMPLETE` gets an internal beta release `READY_FOR_TESTING` (the pack's older ones are then
+  `SUPERSEDED`); a version added to a review submission gets an App Store release `PREPARE_FOR_SUBMISSION`, which
+  review moves to `WAITING_FOR_REVIEW`, `IN_REVIEW` and, approved, `READY_FOR_DISTRIBUTION` (the pack's older one is
+  then `SUPERSEDED`; a cancelled submission puts it back to `PREPARE_FOR_SUBMISSION`). No external beta release: the
+  document offers no way to send a pack version to external testing (beta review takes builds only).
 """
 
 import datetime
@@ -37,7 +43,17 @@ ROUTES = [
     ("POST", "/v1/backgroundAssetUploadFiles", "backgroundAssetUploadFiles_createInstance", "create_background_asset_file"),
     ("PATCH", "/v1/backgroundAssetUploadFiles/{id}", "backgroundAssetUploadFiles_updateInstance",
      "update_background_asset_file"),
+    ("GET", "/v1/backgroundAssetVersionInternalBetaReleases/{id}", "backgroundAssetVersionInternalBetaReleases_getInstance",
+     "get_instance"),
+    ("GET", "/v1/backgroundAssetVersionExternalBetaReleases/{id}", "backgroundAssetVersionExternalBetaReleases_getInstance",
+     "get_instance"),
+    ("GET", "/v1/backgroundAssetVersionAppStoreReleases/{id}", "backgroundAssetVersionAppStoreReleases_getInstance",
+     "get_instance"),
 ]
+
+# release relationship of a version -> its resource type
+RELEASE_TYPES = {"internalBetaRelease": "backgroundAssetVersionInternalBetaReleases",
+                 "appStoreRelease": "backgroundAssetVersionAppStoreReleases"}
 
 KID_LISTS = {
     "backgroundAssets_versions_getToManyRelated": ("backgroundAssets", "versions"),
@@ -167,6 +183,42 @@ class BackgroundAssets:
             size = sum(f["attributes"]["fileSize"] for f in self.store.kid_recs(rec, "uploadFiles")
                        if f["attributes"]["assetType"] == "ASSET")
             pack["attributes"]["usedBytes"] = max(pack["attributes"]["usedBytes"], size)
+            self.new_release(rec, "internalBetaRelease", "READY_FOR_TESTING")
+            self.supersede_releases(pack, "internalBetaRelease", "READY_FOR_TESTING")
+
+    # -- releases
+    def new_release(self, version, name, state):
+        rec = {"type": RELEASE_TYPES[name], "id": self.store.new_id(False), "attributes": {"state": state}, "rels": {}}
+        self.store.set_slot(version, name, rec)
+        version["rels"][name] = {"data": {"type": rec["type"], "id": rec["id"]}}
+        return rec
+
+    def release(self, version, name):
+        return self.store.slot(version, name)
+
+    def app_store_release(self, version):
+        """The version's App Store release, made when it is first added to a review submission."""
+        return self.release(version, "appStoreRelease") or self.new_release(version, "appStoreRelease",
+                                                                            "PREPARE_FOR_SUBMISSION")
+
+    def supersede_releases(self, pack, name, live):
+        """Of the pack's releases in state `live`, the newest version's stays; the older ones are SUPERSEDED."""
+        found = [(int(v["attributes"]["version"]), r) for v in self.store.kid_recs(pack, "versions")
+                 for r in [self.release(v, name)] if r is not None and r["attributes"]["state"] == live]
+        for _, r in sorted(found, key=lambda x: x[0])[:-1]:
+            r["attributes"]["state"] = "SUPERSEDED"
+
+    def pack_version_released(self, pack, name, live):
+        """The newest version of the pack whose release `name` is in state `live` (a pack's to-one relationship)."""
+        found = [v for v in self.store.kid_recs(pack, "versions")
+                 if (self.release(v, name) or {}).get("attributes", {}).get("state") == live]
+        return found[-1] if found else None
+
+    def pack_app_store_version(self, pack):
+        return self.pack_version_released(pack, "appStoreRelease", "READY_FOR_DISTRIBUTION")
+
+    def pack_internal_beta_version(self, pack):
+        return self.pack_version_released(pack, "internalBetaRelease", "READY_FOR_TESTING")
 
     def create_background_asset_file(self, c):
         data = c.body["data"]

@@ -69,6 +69,7 @@ class InAppPurchases:
                "attributes": {"availableInNewTerritories": data["attributes"]["availableInNewTerritories"]},
                "rels": {"availableTerritories": {"data": [ref("territories", t) for t in ids]}}}
         self.store.set_slot(iap, "availability", rec)  # replaces the previous availability
+        self.metadata_changed(iap)
         return self.created(rec, c)
 
     def set_iap_availability(self, iap, territories, new_territories):
@@ -110,7 +111,9 @@ class InAppPurchases:
             raise entity_error("ENTITY_ERROR.RELATIONSHIP.INVALID",
                                "The schedule needs a current price (no start date) for its base territory %s" % base,
                                "/data/relationships/baseTerritory")
-        return self.created(self.new_price_schedule(iap, base, prices), c)
+        rec = self.new_price_schedule(iap, base, prices)
+        self.metadata_changed(iap)
+        return self.created(rec, c)
 
     def get_automatic_prices(self, c):
         """The prices App Store Connect equalizes from the base territory's: every territory without a manual price

@@ -26,7 +26,7 @@ ROUTES = [
     ("POST", "/v1/subscriptionOfferCodes", "subscriptionOfferCodes_createInstance", "create_priced_offer"),
     ("PATCH", "/v1/subscriptionOfferCodes/{id}", "subscriptionOfferCodes_updateInstance", "update_plain"),
     ("POST", "/v1/winBackOffers", "winBackOffers_createInstance", "create_priced_offer"),
-    ("PATCH", "/v1/winBackOffers/{id}", "winBackOffers_updateInstance", "update_plain"),
+    ("PATCH", "/v1/winBackOffers/{id}", "winBackOffers_updateInstance", "update_win_back_offer"),
     ("DELETE", "/v1/winBackOffers/{id}", "winBackOffers_deleteInstance", "delete_plain"),
 ]
 
@@ -160,10 +160,7 @@ class Offers:
                 raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
                                    "The offer identifier '%s' is already used by this subscription" % a["offerId"],
                                    "/data/attributes/offerId")
-            r = a["customerEligibilityTimeSinceLastSubscribedInMonths"]
-            if r.get("minimum", 0) > r.get("maximum", r.get("minimum", 0)):
-                raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "minimum is above maximum",
-                                   "/data/attributes/customerEligibilityTimeSinceLastSubscribedInMonths")
+            a = self.win_back_create_attributes(a)
             self.check_offer_rules(sub, a, "periodCount")
         else:
             if not a["customerEligibilities"]:

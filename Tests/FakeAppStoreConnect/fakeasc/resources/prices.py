@@ -69,7 +69,9 @@ class Prices:
             raise ApiError(500, "UNEXPECTED_ERROR", "An unexpected error occurred on the server side.",
                            "The subscription has no price yet; set its first prices with PATCH /v1/subscriptions/%s "
                            "and included subscriptionPrices" % sub["id"])
-        return self.created(self.commit_subscription_price(sub, price), c)
+        rec = self.commit_subscription_price(sub, price)
+        self.metadata_changed(sub)
+        return self.created(rec, c)
 
     def plan_subscription_price(self, sub, item, base):
         """Checks a subscription price, standalone (`base` /data) or inline (/included/N), changing nothing."""
@@ -104,7 +106,9 @@ class Prices:
         if start is None or start <= self.today():
             raise ApiError(409, "ENTITY_ERROR", "A price that has started cannot be deleted",
                            "Only a scheduled price (one whose startDate is after today) can be deleted")
+        sub = self.store.parent(rec)
         self.store.remove(rec)
+        self.metadata_changed(sub)
         return 204, None
 
     def commit_subscription_price(self, sub, p):

@@ -1,7 +1,7 @@
 """Reads of a resource's related resources (child lists, to-one children, territories) and the plain updates
 and deletes several resource types share."""
 
-from ..core.errors import entity_error, not_found
+from ..core.errors import not_found
 
 # Which child list a to-many read returns: operationId -> (parent type, child list name).
 KID_LISTS = {
@@ -22,6 +22,7 @@ KID_LISTS = {
     "subscriptions_winBackOffers_getToManyRelated": ("subscriptions", "winBackOffers"),
     "winBackOffers_prices_getToManyRelated": ("winBackOffers", "prices"),
     "subscriptions_planAvailabilities_getToManyRelated": ("subscriptions", "planAvailabilities"),
+    "apps_promotedPurchases_getToManyRelated": ("apps", "promotedPurchases"),
 }
 # To-one reads: operationId -> (parent type, slot name).
 ONE_SLOTS = {
@@ -48,6 +49,10 @@ class Relations:
             q = {k: v for k, v in c.q.items() if k != "filter[territory]"}
             return 200, self.page(self.filtered(recs, q), c.q, c.path)
         return 200, self.page(self.filtered(recs, c.q), c.q, c.path)
+
+    def get_instance(self, c):
+        rec = self.store.need(c.path.split("/")[2], c.id)
+        return 200, self.single(rec, c.q, c.path)
 
     def get_one(self, c):
         parent_type, slot = ONE_SLOTS[c.op]
@@ -80,10 +85,6 @@ class Relations:
         type_ = c.path.split("/")[2]
         rec = self.store.need(type_, c.id)
         a = c.body["data"].get("attributes") or {}
-        r = a.get("customerEligibilityTimeSinceLastSubscribedInMonths")
-        if r and r.get("minimum", 0) > r.get("maximum", r.get("minimum", 0)):
-            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "minimum is above maximum",
-                               "/data/attributes/customerEligibilityTimeSinceLastSubscribedInMonths")
         for k, v in a.items():
             if v is not None:
                 rec["attributes"][k] = v

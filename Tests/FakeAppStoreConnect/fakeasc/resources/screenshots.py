@@ -22,13 +22,13 @@ ROUTES = [
     ("PATCH", "/v1/inAppPurchaseAppStoreReviewScreenshots/{id}", "inAppPurchaseAppStoreReviewScreenshots_updateInstance",
      "update_screenshot"),
     ("DELETE", "/v1/inAppPurchaseAppStoreReviewScreenshots/{id}",
-     "inAppPurchaseAppStoreReviewScreenshots_deleteInstance", "delete_plain"),
+     "inAppPurchaseAppStoreReviewScreenshots_deleteInstance", "delete_screenshot"),
     ("POST", "/v1/subscriptionAppStoreReviewScreenshots", "subscriptionAppStoreReviewScreenshots_createInstance",
      "create_screenshot"),
     ("PATCH", "/v1/subscriptionAppStoreReviewScreenshots/{id}", "subscriptionAppStoreReviewScreenshots_updateInstance",
      "update_screenshot"),
     ("DELETE", "/v1/subscriptionAppStoreReviewScreenshots/{id}", "subscriptionAppStoreReviewScreenshots_deleteInstance",
-     "delete_plain"),
+     "delete_screenshot"),
 ]
 
 SMALL_UPLOAD = 4096  # files above this are reserved in two upload parts
@@ -102,7 +102,15 @@ class Screenshots:
         rec["attributes"].pop("uploadOperations", None)
         self.asset_reads[rec["id"]] = self.settings["assetProcessingReads"]
         self.processing_view(rec)
+        self.metadata_changed(rec)
         return self.updated(rec, c)
+
+    def delete_screenshot(self, c):
+        rec = self.store.need(c.path.split("/")[2], c.id)
+        owner = self.store.parent(rec)
+        self.store.remove(rec)
+        self.metadata_changed(owner)
+        return 204, None
 
     def processing_view(self, rec):
         """While `assetProcessingReads` reads remain, a committed asset still shows UPLOAD_COMPLETE."""

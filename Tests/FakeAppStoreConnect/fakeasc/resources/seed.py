@@ -2,6 +2,7 @@
 them (approved products with localizations, prices and availability)."""
 
 from ..reference import USD_POINTS, price_point_id
+from .grace_periods import GRACE_DEFAULTS
 from .versions import VERSION_TYPES
 
 
@@ -38,6 +39,20 @@ class Seeding:
                     d = self.seed_point(sub, x)
                     self.new_subscription_price(sub, d["t"], price_point_id(sub["id"], d["t"], d["p"]),
                                                 x.get("startDate"))
+        grace = doc.get("subscriptionGracePeriod") or {}
+        self.grace_period(app)["attributes"].update({k: grace[k] for k in GRACE_DEFAULTS if k in grace})
+        if "promotedPurchases" in doc:
+            out["promotedPurchases"] = {}
+            products = {p["attributes"]["productId"]: p for p in self.products_of(app)}
+            for p in doc["promotedPurchases"]:
+                rec = self.new_promoted_purchase(app, products[p["productId"]], p.get("visibleForAllUsers", True),
+                                                 p.get("enabled"))
+                out["promotedPurchases"][p["productId"]] = rec["id"]
+        if "appStoreVersions" in doc:
+            out["appStoreVersions"] = [
+                self.new_app_store_version(app, v.get("platform", "IOS"), v.get("versionString", "1.0"),
+                                           v.get("appVersionState", "PREPARE_FOR_SUBMISSION"))["id"]
+                for v in doc["appStoreVersions"]]
         return out
 
     @staticmethod

@@ -108,6 +108,7 @@ class Subscriptions:
                 self.commit_intro_offer(rec, plan)
             else:
                 self.commit_priced_offer(rec, type_, plan, [])
+        self.metadata_changed(rec)
         return self.updated(rec, c)
 
     def plan_inline_creates(self, sub, c, period):
@@ -176,6 +177,7 @@ class Subscriptions:
                               "planType": a["planType"]},
                "rels": {"availableTerritories": {"data": [ref("territories", t) for t in ids]}}}
         self.store.add_kid(sub, "planAvailabilities", rec)
+        self.metadata_changed(sub)
         return self.created(rec, c)
 
     def update_plan_availability(self, c):
@@ -188,6 +190,7 @@ class Subscriptions:
         if "availableTerritories" in (data.get("relationships") or {}):
             rec["rels"]["availableTerritories"] = {
                 "data": [ref("territories", t) for t in self.territories_of(data, "availableTerritories")]}
+        self.metadata_changed(rec)
         return self.updated(rec, c)
 
 

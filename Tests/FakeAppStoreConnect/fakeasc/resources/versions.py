@@ -62,7 +62,9 @@ class Versions:
                 raise state_error("Version %d is still %s; a new version can be created once it is approved"
                                   % (v["attributes"]["version"], v["attributes"]["state"]),
                                   "/data/relationships/%s" % rel)
-        return self.created(self.new_version(data["type"], parent), c)
+        version = self.new_version(data["type"], parent)
+        self.metadata_changed(parent)
+        return self.created(version, c)
 
     def new_version(self, type_, parent, state="PREPARE_FOR_SUBMISSION"):
         versions = self.store.kid_recs(parent, "versions")
@@ -109,7 +111,9 @@ class Versions:
                                "This version already has a localization for '%s'" % a["locale"],
                                "/data/attributes/locale")
         self.check_localization_lengths(data["type"], a)
-        return self.created(self.new_localization(data["type"], version, dict(a)), c)
+        rec = self.new_localization(data["type"], version, dict(a))
+        self.metadata_changed(version)
+        return self.created(rec, c)
 
     def localization_and_version(self, c):
         type_ = c.path.split("/")[2]
@@ -131,4 +135,5 @@ class Versions:
         rec, version = self.localization_and_version(c)
         self.check_version_editable(version)
         self.store.remove(rec)
+        self.metadata_changed(version)
         return 204, None

@@ -139,6 +139,8 @@ public final class ASCTrace: @unchecked Sendable {
 /// retry or a token renewal makes, as sent, and the answer before any other middleware changes it.
 struct ASCTraceMiddleware: ClientMiddleware {
     let trace: ASCTrace
+    /// Operations whose answers are secrets (one-time offer codes): never written to a trace.
+    static let secretAnswers: Set<String> = ["subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated"]
     /// Bodies are read whole to be recorded; App Store Connect's pages are far smaller than this.
     static let bodyLimit = 64 << 20
 
@@ -162,7 +164,14 @@ struct ASCTraceMiddleware: ClientMiddleware {
             exchange.milliseconds = ASCTraceExchange.milliseconds(timer.now - start)
             exchange.status = response.status.code
             exchange.responseHeaders = ASCTraceHeaders.selected(response.headerFields, ASCTraceHeaders.response)
-            exchange.responseBody = data.flatMap { $0.isEmpty ? nil : ASCTraceExchange.Body(data: $0, contentType: response.headerFields[.contentType]) }
+            exchange.responseBody = data.flatMap { data in
+                guard !data.isEmpty else { return nil }
+                // Offer-code values are secrets the user downloads to a file of their own: a trace keeps their size only.
+                if Self.secretAnswers.contains(operationID) {
+                    return .omitted(what: "offer code values", size: data.count, sha256: ASCTraceExchange.Body.sha256(data))
+                }
+                return ASCTraceExchange.Body(data: data, contentType: response.headerFields[.contentType])
+            }
             try trace.record(exchange)
             return (response, data.map { HTTPBody($0) })
         } catch {

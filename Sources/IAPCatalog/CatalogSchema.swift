@@ -25,10 +25,12 @@ public enum CatalogKeys {
     public static let introductoryOffer = ["mode", "duration", "periods", "price", "territoryPrices", "territories"]
     public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
     public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "eligibility",
-                                   "stackable"]
+                                   "stackable", "active", "oneTimeCodes", "customCodes"]
     public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
                                       "eligibility", "priority", "promotion", "startDate", "endDate"]
     public static let winBackEligibility = ["paidMonths", "lapsedMonths", "monthsBetweenOffers"]
+    public static let oneTimeCodeBatch = ["count", "expires", "active"]
+    public static let customOfferCode = ["code", "count", "expires", "active"]
     public static let monthRange = ["min", "max"]
     public static let appPolicies = ["eula", "policies"]
     public static let policy = ["locale", "text", "url"]
@@ -281,6 +283,21 @@ extension NodeReader {
         if kind != .introductory { offer.referenceName = object.string("referenceName") }
         if kind == .winBack { offer.winBack = try readWinBackSettings(object) }
         if kind == .offerCode {
+            offer.active = object.bool("active")
+            if object.node("oneTimeCodes") != nil { offer.oneTimeCodes = try object.list("oneTimeCodes") { node, path throws(IAPKitError) in
+                let batch = try Object(node, path: path, what: "a batch of one-time codes", allowed: CatalogKeys.oneTimeCodeBatch, reader: self)
+                guard batch.valid else { return nil }
+                defer { batch.finish() }
+                return OneTimeCodeBatch(path: path, count: batch.int("count", required: true), expires: batch.string("expires", required: true),
+                                        active: batch.bool("active"))
+            } }
+            if object.node("customCodes") != nil { offer.customCodes = try object.list("customCodes") { node, path throws(IAPKitError) in
+                let code = try Object(node, path: path, what: "a custom code", allowed: CatalogKeys.customOfferCode, reader: self)
+                guard code.valid else { return nil }
+                defer { code.finish() }
+                return CustomOfferCode(path: path, code: code.string("code", required: true), count: code.int("count", required: true),
+                                       expires: code.string("expires"), active: code.bool("active"))
+            } }
             offer.stackable = object.bool("stackable")
             offer.eligibility = try object.list("eligibility") { node, path throws(IAPKitError) in
                 guard let text = string(node, at: path) else { return nil }

@@ -256,6 +256,28 @@ public enum CatalogYAMLWriter {
         }
         if let stackable = offer.stackable { out.pair("stackable", flag: stackable) }
         if offer.kind == .winBack { winBackSettings(offer.winBack, into: out) }
+        if let active = offer.active { out.pair("active", flag: active) }
+        if let batches = offer.oneTimeCodes {
+            out.key("oneTimeCodes")
+            out.list(batches) { batch in
+                out.beginMapping()
+                if let count = batch.count { out.pair("count", number: count) }
+                out.pair("expires", ifPresent: batch.expires)
+                if let active = batch.active { out.pair("active", flag: active) }
+                out.endMapping()
+            }
+        }
+        if let codes = offer.customCodes {
+            out.key("customCodes")
+            out.list(codes) { code in
+                out.beginMapping()
+                out.pair("code", code.code)
+                if let count = code.count { out.pair("count", number: count) }
+                out.pair("expires", ifPresent: code.expires)
+                if let active = code.active { out.pair("active", flag: active) }
+                out.endMapping()
+            }
+        }
         out.endMapping()
     }
 

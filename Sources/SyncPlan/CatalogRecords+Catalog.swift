@@ -139,6 +139,7 @@ extension CatalogRecords {
             planType: planType)
         if offer.mode != .freeTrial { record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices) }
         if kind == .winBack { record.winBack = WinBackRecord(offer.winBack) }
+        if kind == .offerCode { record.codes = OfferCodesRecord(offer) }
         return record
     }
 }
@@ -191,5 +192,33 @@ extension WinBackRecord {
         settings.startDate = startDate.map(CalendarDay.format)
         settings.endDate = endDate.map(CalendarDay.format)
         return settings
+    }
+}
+
+extension OfferCodesRecord {
+    /// The catalog's offer code: active unless it says not, its batches and custom codes (absent flags: active).
+    public init(_ offer: Offer) {
+        self.init(active: offer.active ?? true,
+                  batches: offer.oneTimeCodes?.compactMap { batch in
+                      guard let count = batch.count, let expires = batch.expires.flatMap(CalendarDay.parse) else { return nil }
+                      return Batch(count: count, expires: expires, active: batch.active ?? true)
+                  },
+                  custom: offer.customCodes?.compactMap { code in
+                      guard let text = code.code, let count = code.count else { return nil }
+                      return Custom(code: text, count: count, expires: code.expires.flatMap(CalendarDay.parse), active: code.active ?? true)
+                  })
+    }
+
+    /// Writes the record into a pulled offer code: only what is not the default.
+    public func apply(to offer: inout Offer) {
+        offer.active = active ? nil : false
+        // Lists App Store Connect has none of are left out, so a pulled catalog manages only what exists.
+        offer.oneTimeCodes = batches.flatMap { $0.isEmpty ? nil : $0 }?.map { batch in
+            OneTimeCodeBatch(path: .root, count: batch.count, expires: CalendarDay.format(batch.expires), active: batch.active ? nil : false)
+        }
+        offer.customCodes = custom.flatMap { $0.isEmpty ? nil : $0 }?.map { code in
+            CustomOfferCode(path: .root, code: code.code, count: code.count, expires: code.expires.map(CalendarDay.format),
+                            active: code.active ? nil : false)
+        }
     }
 }

@@ -107,6 +107,7 @@ extension CatalogRecords {
             offer.referenceName = record.identifier
             offer.eligibility = record.eligibilities?.compactMap { OfferEligibility(rawValue: $0.lowercased()) }
             offer.stackable = record.offerEligibility == "STACK_WITH_INTRO_OFFERS"
+            record.codes?.apply(to: &offer)
         case .introductory: break
         }
         return offer

@@ -99,6 +99,8 @@ public struct OfferRecord: Sendable, Equatable {
     public var territoryPrices: [String: String] = [:]
     /// Win-back offers: what can change after the offer exists.
     public var winBack: WinBackRecord?
+    /// Offer codes: whether active, and their one-time batches and custom codes.
+    public var codes: OfferCodesRecord?
 
     public init(kind: Kind, identifier: String? = nil, referenceName: String? = nil, mode: String, duration: String,
                 periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil,
@@ -119,6 +121,7 @@ public struct OfferRecord: Sendable, Equatable {
     public var fixedPart: OfferRecord {
         var fixed = self
         fixed.winBack = nil
+        fixed.codes = nil
         return fixed
     }
 
@@ -133,6 +136,67 @@ public struct OfferRecord: Sendable, Equatable {
                 .map { "\($0.key) \(LocalPrice.display($0.value, territory: $0.key))" }.joined(separator: ", ")
         }
         return fields
+    }
+}
+
+/// An offer code's state beyond its terms: whether it is active, its one-time-use batches and its custom codes.
+public struct OfferCodesRecord: Sendable, Equatable {
+    public struct Batch: Sendable, Equatable, Comparable {
+        public var count: Int
+        /// `20270331`.
+        public var expires: Int
+        public var active: Bool
+        public init(count: Int, expires: Int, active: Bool = true) {
+            self.count = count
+            self.expires = expires
+            self.active = active
+        }
+        public static func < (a: Batch, b: Batch) -> Bool { (a.expires, a.count, a.active ? 1 : 0) < (b.expires, b.count, b.active ? 1 : 0) }
+        public var text: String { "\(count) codes until \(CalendarDay.format(expires))\(active ? "" : ", inactive")" }
+    }
+
+    public struct Custom: Sendable, Equatable {
+        public var code: String
+        public var count: Int
+        public var expires: Int?
+        public var active: Bool
+        public init(code: String, count: Int, expires: Int? = nil, active: Bool = true) {
+            self.code = code
+            self.count = count
+            self.expires = expires
+            self.active = active
+        }
+        public var text: String { "\(count) redemptions\(expires.map { " until \(CalendarDay.format($0))" } ?? "")\(active ? "" : ", inactive")" }
+    }
+
+    public var active: Bool
+    /// Sorted, so two records with the same batches are equal whatever order they were listed in. Nil: not managed
+    /// (the catalog does not list them).
+    public var batches: [Batch]?
+    /// Sorted by code; nil: not managed.
+    public var custom: [Custom]?
+
+    /// An inactive offer code's batches and custom codes are inactive too: App Store Connect turns them off with it.
+    public init(active: Bool = true, batches: [Batch]? = nil, custom: [Custom]? = nil) {
+        self.active = active
+        self.batches = batches?.map { batch in
+            var batch = batch
+            batch.active = batch.active && active
+            return batch
+        }.sorted()
+        self.custom = custom?.map { code in
+            var code = code
+            code.active = code.active && active
+            return code
+        }.sorted { $0.code < $1.code }
+    }
+
+    /// The live record as far as the catalog's `wanted` manages it: lists the catalog leaves out are not compared.
+    public func managed(like wanted: OfferCodesRecord?) -> OfferCodesRecord {
+        var record = self
+        if wanted?.batches == nil { record.batches = nil }
+        if wanted?.custom == nil { record.custom = nil }
+        return record
     }
 }
 

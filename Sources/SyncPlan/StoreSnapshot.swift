@@ -90,6 +90,9 @@ public struct ProductIDs: Sendable, Equatable {
     public var monthlyIntroductoryOffers: [String: String] = [:]
     public var promotionalOffers: [String: String]
     public var offerCodes: [String: String]
+    /// Each offer code's one-time-use batches (by offer code name) and every custom code (by its text), with ids.
+    public var oneTimeCodeBatches: [String: [BatchID]] = [:]
+    public var customCodes: [String: String] = [:]
     public var winBackOffers: [String: String]
     /// Subscription prices that start after today, by billing plan (`UPFRONT`, `MONTHLY`) and day, so a change the
     /// catalog no longer has can be withdrawn.
@@ -109,6 +112,16 @@ public struct ProductIDs: Sendable, Equatable {
         self.promotionalOffers = promotionalOffers
         self.offerCodes = offerCodes
         self.winBackOffers = winBackOffers
+    }
+}
+
+/// A batch of one-time-use codes and its id (batches have no name to key them by).
+public struct BatchID: Sendable, Equatable {
+    public var batch: OfferCodesRecord.Batch
+    public var id: String
+    public init(batch: OfferCodesRecord.Batch, id: String) {
+        self.batch = batch
+        self.id = id
     }
 }
 

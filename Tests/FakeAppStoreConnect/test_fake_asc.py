@@ -20,6 +20,7 @@ from selftest.cases_background_assets import BackgroundAssetCases  # noqa: E402
 from selftest.cases_core import CoreCases  # noqa: E402
 from selftest.cases_generator import GeneratorCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
+from selftest.cases_offer_codes import OfferCodeCases  # noqa: E402
 from selftest.cases_prices import PriceCases  # noqa: E402
 from selftest.cases_products import ProductCases  # noqa: E402
 from selftest.cases_promoted_grace import PromotedGraceCases  # noqa: E402
@@ -31,7 +32,8 @@ from selftest.reference import OPENAPI  # noqa: E402
 
 
 class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
-               BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, FakeTestCase):
+               BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, OfferCodeCases,
+               FakeTestCase):
     pass
 
 

@@ -26787,6 +26787,232 @@ extension Components {
                 case links
             }
         }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeResponse`.
+        public struct SubscriptionOfferCodeCustomCodeResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeResponse/data`.
+            public var data: Components.Schemas.SubscriptionOfferCodeCustomCode
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeResponse/included`.
+            public var included: [Components.Schemas.SubscriptionOfferCode]?
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `SubscriptionOfferCodeCustomCodeResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.SubscriptionOfferCodeCustomCode,
+                included: [Components.Schemas.SubscriptionOfferCode]? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest`.
+        public struct SubscriptionOfferCodeCustomCodeCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionOfferCodeCustomCodes = "subscriptionOfferCodeCustomCodes"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/type`.
+                public var _type: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/attributes/customCode`.
+                    public var customCode: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/attributes/numberOfCodes`.
+                    public var numberOfCodes: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/attributes/expirationDate`.
+                    public var expirationDate: Swift.String?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - customCode:
+                    ///   - numberOfCodes:
+                    ///   - expirationDate:
+                    public init(
+                        customCode: Swift.String,
+                        numberOfCodes: Swift.Int,
+                        expirationDate: Swift.String? = nil
+                    ) {
+                        self.customCode = customCode
+                        self.numberOfCodes = numberOfCodes
+                        self.expirationDate = expirationDate
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case customCode
+                        case numberOfCodes
+                        case expirationDate
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.AttributesPayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships/offerCode`.
+                    public struct OfferCodePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships/offerCode/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships/offerCode/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case subscriptionOfferCodes = "subscriptionOfferCodes"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships/offerCode/data/type`.
+                            public var _type: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships/offerCode/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships/offerCode/data`.
+                        public var data: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload
+                        /// Creates a new `OfferCodePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships/offerCode`.
+                    public var offerCode: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - offerCode:
+                    public init(offerCode: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload) {
+                        self.offerCode = offerCode
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case offerCode
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.AttributesPayload,
+                    relationships: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeCreateRequest/data`.
+            public var data: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload
+            /// Creates a new `SubscriptionOfferCodeCustomCodeCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionOfferCodeCustomCodeCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest`.
+        public struct SubscriptionOfferCodeCustomCodeUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionOfferCodeCustomCodes = "subscriptionOfferCodeCustomCodes"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data/type`.
+                public var _type: Components.Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data/attributes/active`.
+                    public var active: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - active:
+                    public init(active: Swift.Bool? = nil) {
+                        self.active = active
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case active
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeCustomCodeUpdateRequest/data`.
+            public var data: Components.Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest.DataPayload
+            /// Creates a new `SubscriptionOfferCodeCustomCodeUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCode`.
         public struct SubscriptionOfferCodeOneTimeUseCode: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCode/type`.
@@ -26951,6 +27177,232 @@ extension Components {
                 case attributes
                 case relationships
                 case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeResponse`.
+        public struct SubscriptionOfferCodeOneTimeUseCodeResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeResponse/data`.
+            public var data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCode
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeResponse/included`.
+            public var included: [Components.Schemas.SubscriptionOfferCode]?
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `SubscriptionOfferCodeOneTimeUseCodeResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCode,
+                included: [Components.Schemas.SubscriptionOfferCode]? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest`.
+        public struct SubscriptionOfferCodeOneTimeUseCodeCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionOfferCodeOneTimeUseCodes = "subscriptionOfferCodeOneTimeUseCodes"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/type`.
+                public var _type: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/attributes/numberOfCodes`.
+                    public var numberOfCodes: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/attributes/expirationDate`.
+                    public var expirationDate: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/attributes/environment`.
+                    public var environment: Components.Schemas.OfferCodeEnvironment?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - numberOfCodes:
+                    ///   - expirationDate:
+                    ///   - environment:
+                    public init(
+                        numberOfCodes: Swift.Int,
+                        expirationDate: Swift.String,
+                        environment: Components.Schemas.OfferCodeEnvironment? = nil
+                    ) {
+                        self.numberOfCodes = numberOfCodes
+                        self.expirationDate = expirationDate
+                        self.environment = environment
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case numberOfCodes
+                        case expirationDate
+                        case environment
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.AttributesPayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships/offerCode`.
+                    public struct OfferCodePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships/offerCode/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships/offerCode/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case subscriptionOfferCodes = "subscriptionOfferCodes"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships/offerCode/data/type`.
+                            public var _type: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships/offerCode/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships/offerCode/data`.
+                        public var data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload
+                        /// Creates a new `OfferCodePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships/offerCode`.
+                    public var offerCode: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - offerCode:
+                    public init(offerCode: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload.OfferCodePayload) {
+                        self.offerCode = offerCode
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case offerCode
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.AttributesPayload,
+                    relationships: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeCreateRequest/data`.
+            public var data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload
+            /// Creates a new `SubscriptionOfferCodeOneTimeUseCodeCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest`.
+        public struct SubscriptionOfferCodeOneTimeUseCodeUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionOfferCodeOneTimeUseCodes = "subscriptionOfferCodeOneTimeUseCodes"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data/type`.
+                public var _type: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data/attributes/active`.
+                    public var active: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - active:
+                    public init(active: Swift.Bool? = nil) {
+                        self.active = active
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case active
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodeOneTimeUseCodeUpdateRequest/data`.
+            public var data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest.DataPayload
+            /// Creates a new `SubscriptionOfferCodeOneTimeUseCodeUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
             }
         }
         /// - Remark: Generated from `#/components/schemas/SubscriptionOfferCodePrice`.

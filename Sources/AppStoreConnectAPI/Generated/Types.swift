@@ -136,6 +136,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v2/subscriptionLocalizations/{id}`.
     /// - Remark: Generated from `#/paths//v2/subscriptionLocalizations/{id}/delete(subscriptionLocalizationsV2_deleteInstance)`.
     func subscriptionLocalizationsV2DeleteInstance(_ input: Operations.SubscriptionLocalizationsV2DeleteInstance.Input) async throws -> Operations.SubscriptionLocalizationsV2DeleteInstance.Output
+    /// - Remark: HTTP `POST /v1/subscriptionOfferCodeCustomCodes`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeCustomCodes/post(subscriptionOfferCodeCustomCodes_createInstance)`.
+    func subscriptionOfferCodeCustomCodesCreateInstance(_ input: Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Input) async throws -> Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/subscriptionOfferCodeCustomCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeCustomCodes/{id}/patch(subscriptionOfferCodeCustomCodes_updateInstance)`.
+    func subscriptionOfferCodeCustomCodesUpdateInstance(_ input: Operations.SubscriptionOfferCodeCustomCodesUpdateInstance.Input) async throws -> Operations.SubscriptionOfferCodeCustomCodesUpdateInstance.Output
+    /// - Remark: HTTP `POST /v1/subscriptionOfferCodeOneTimeUseCodes`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeOneTimeUseCodes/post(subscriptionOfferCodeOneTimeUseCodes_createInstance)`.
+    func subscriptionOfferCodeOneTimeUseCodesCreateInstance(_ input: Operations.SubscriptionOfferCodeOneTimeUseCodesCreateInstance.Input) async throws -> Operations.SubscriptionOfferCodeOneTimeUseCodesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/subscriptionOfferCodeOneTimeUseCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeOneTimeUseCodes/{id}/patch(subscriptionOfferCodeOneTimeUseCodes_updateInstance)`.
+    func subscriptionOfferCodeOneTimeUseCodesUpdateInstance(_ input: Operations.SubscriptionOfferCodeOneTimeUseCodesUpdateInstance.Input) async throws -> Operations.SubscriptionOfferCodeOneTimeUseCodesUpdateInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionOfferCodes`.
     /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodes/post(subscriptionOfferCodes_createInstance)`.
     func subscriptionOfferCodesCreateInstance(_ input: Operations.SubscriptionOfferCodesCreateInstance.Input) async throws -> Operations.SubscriptionOfferCodesCreateInstance.Output
@@ -250,6 +262,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/subscriptionGroups/{id}/versions`.
     /// - Remark: Generated from `#/paths//v1/subscriptionGroups/{id}/versions/get(subscriptionGroups_versions_getToManyRelated)`.
     func subscriptionGroupsVersionsGetToManyRelated(_ input: Operations.SubscriptionGroupsVersionsGetToManyRelated.Input) async throws -> Operations.SubscriptionGroupsVersionsGetToManyRelated.Output
+    /// - Remark: HTTP `GET /v1/subscriptionOfferCodeOneTimeUseCodes/{id}/values`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeOneTimeUseCodes/{id}/values/get(subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated)`.
+    func subscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated(_ input: Operations.SubscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input) async throws -> Operations.SubscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated.Output
     /// - Remark: HTTP `GET /v1/subscriptionOfferCodes/{id}/prices`.
     /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodes/{id}/prices/get(subscriptionOfferCodes_prices_getToManyRelated)`.
     func subscriptionOfferCodesPricesGetToManyRelated(_ input: Operations.SubscriptionOfferCodesPricesGetToManyRelated.Input) async throws -> Operations.SubscriptionOfferCodesPricesGetToManyRelated.Output
@@ -755,6 +770,54 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// - Remark: HTTP `POST /v1/subscriptionOfferCodeCustomCodes`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeCustomCodes/post(subscriptionOfferCodeCustomCodes_createInstance)`.
+    public func subscriptionOfferCodeCustomCodesCreateInstance(
+        headers: Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Input.Headers = .init(),
+        body: Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Input.Body
+    ) async throws -> Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Output {
+        try await subscriptionOfferCodeCustomCodesCreateInstance(Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/subscriptionOfferCodeCustomCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeCustomCodes/{id}/patch(subscriptionOfferCodeCustomCodes_updateInstance)`.
+    public func subscriptionOfferCodeCustomCodesUpdateInstance(
+        path: Operations.SubscriptionOfferCodeCustomCodesUpdateInstance.Input.Path,
+        headers: Operations.SubscriptionOfferCodeCustomCodesUpdateInstance.Input.Headers = .init(),
+        body: Operations.SubscriptionOfferCodeCustomCodesUpdateInstance.Input.Body
+    ) async throws -> Operations.SubscriptionOfferCodeCustomCodesUpdateInstance.Output {
+        try await subscriptionOfferCodeCustomCodesUpdateInstance(Operations.SubscriptionOfferCodeCustomCodesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/subscriptionOfferCodeOneTimeUseCodes`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeOneTimeUseCodes/post(subscriptionOfferCodeOneTimeUseCodes_createInstance)`.
+    public func subscriptionOfferCodeOneTimeUseCodesCreateInstance(
+        headers: Operations.SubscriptionOfferCodeOneTimeUseCodesCreateInstance.Input.Headers = .init(),
+        body: Operations.SubscriptionOfferCodeOneTimeUseCodesCreateInstance.Input.Body
+    ) async throws -> Operations.SubscriptionOfferCodeOneTimeUseCodesCreateInstance.Output {
+        try await subscriptionOfferCodeOneTimeUseCodesCreateInstance(Operations.SubscriptionOfferCodeOneTimeUseCodesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/subscriptionOfferCodeOneTimeUseCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeOneTimeUseCodes/{id}/patch(subscriptionOfferCodeOneTimeUseCodes_updateInstance)`.
+    public func subscriptionOfferCodeOneTimeUseCodesUpdateInstance(
+        path: Operations.SubscriptionOfferCodeOneTimeUseCodesUpdateInstance.Input.Path,
+        headers: Operations.SubscriptionOfferCodeOneTimeUseCodesUpdateInstance.Input.Headers = .init(),
+        body: Operations.SubscriptionOfferCodeOneTimeUseCodesUpdateInstance.Input.Body
+    ) async throws -> Operations.SubscriptionOfferCodeOneTimeUseCodesUpdateInstance.Output {
+        try await subscriptionOfferCodeOneTimeUseCodesUpdateInstance(Operations.SubscriptionOfferCodeOneTimeUseCodesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// - Remark: HTTP `POST /v1/subscriptionOfferCodes`.
     /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodes/post(subscriptionOfferCodes_createInstance)`.
     public func subscriptionOfferCodesCreateInstance(
@@ -1222,6 +1285,17 @@ extension APIProtocol {
         try await subscriptionGroupsVersionsGetToManyRelated(Operations.SubscriptionGroupsVersionsGetToManyRelated.Input(
             path: path,
             query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/subscriptionOfferCodeOneTimeUseCodes/{id}/values`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeOneTimeUseCodes/{id}/values/get(subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated)`.
+    public func subscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated(
+        path: Operations.SubscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input.Path,
+        headers: Operations.SubscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input.Headers = .init()
+    ) async throws -> Operations.SubscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated.Output {
+        try await subscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated(Operations.SubscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input(
+            path: path,
             headers: headers
         ))
     }

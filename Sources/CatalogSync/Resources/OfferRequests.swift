@@ -66,7 +66,7 @@ enum OfferRequests {
     /// Offers with an id: created when new, refused when their terms changed (App Store Connect cannot change
     /// them), unmanaged when only in App Store Connect.
     static func compare(_ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
-                        builder: inout PlanBuilder, update: ((OfferRecord, OfferRecord) -> Update)? = nil,
+                        builder: inout PlanBuilder, update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
                         create: (OfferRecord) -> any PlannedOperation) {
         let liveByID = Dictionary(existing.map { ($0.identifier ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         for (index, offer) in wanted.enumerated() {
@@ -79,11 +79,19 @@ enum OfferRequests {
             if old == offer {
                 builder.add(.unchanged, resource, product, path: path, detail: offer.identifier)
             } else if let update, old.fixedPart == offer.fixedPart {
-                switch update(old, offer) {
-                case let .update(fields, operation):
-                    builder.add(.update, resource, product, path: path, detail: offer.identifier, fields: fields, operations: [operation])
-                case let .refused(fields, reason):
-                    builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: fields, reason: reason)
+                let results = update(old, offer)
+                for result in results {
+                    switch result {
+                    case let .update(fields, operation):
+                        builder.add(.update, resource, product, path: path, detail: offer.identifier, fields: fields, operations: [operation])
+                    case let .refused(fields, reason):
+                        builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: fields, reason: reason)
+                    case let .unmanaged(detail, reason):
+                        builder.add(.unmanaged, resource, product, path: path, detail: "\(offer.identifier ?? "") \(detail)", reason: reason)
+                    }
+                }
+                if !results.contains(where: { if case .unmanaged = $0 { false } else { true } }) {
+                    builder.add(.unchanged, resource, product, path: path, detail: offer.identifier)
                 }
             } else {
                 builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: PlanBuilder.termFields(from: old, to: offer),
@@ -100,6 +108,8 @@ enum OfferRequests {
     enum Update {
         case update([Change.Field], any PlannedOperation)
         case refused([Change.Field], String)
+        /// Part of the offer App Store Connect has that the catalog does not list and push leaves as is.
+        case unmanaged(String, String)
     }
 
     /// Requests an offer kind's read sends: the list when the one sent along was cut short, and the prices of each

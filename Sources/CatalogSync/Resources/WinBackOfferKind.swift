@@ -76,22 +76,22 @@ enum WinBackOfferKind: ProductResourceKind {
     }
 
     /// The change of an existing offer's settings, or why App Store Connect cannot make it.
-    static func update(_ old: OfferRecord, to new: OfferRecord, id: String?, today: Int) -> OfferRequests.Update {
+    static func update(_ old: OfferRecord, to new: OfferRecord, id: String?, today: Int) -> [OfferRequests.Update] {
         let before = old.winBack ?? WinBackRecord(), after = new.winBack ?? WinBackRecord()
         let fields = after.fields.keys.sorted().compactMap { key in
             before.fields[key] == after.fields[key] ? nil : Change.Field(key, from: before.fields[key], to: after.fields[key])
         }
         if before.startDate == nil, after.startDate != nil {
-            return .refused(fields, "the offer has started; App Store Connect cannot move its start")
+            return [.refused(fields, "the offer has started; App Store Connect cannot move its start")]
         }
         if before.endDate != nil, after.endDate == nil {
-            return .refused(fields, "App Store Connect keeps an end date once set; give a later one instead")
+            return [.refused(fields, "App Store Connect keeps an end date once set; give a later one instead")]
         }
         if before.monthsBetweenOffers != nil, after.monthsBetweenOffers == nil {
-            return .refused(fields, "App Store Connect keeps the wait between offers once set; give another number of months instead")
+            return [.refused(fields, "App Store Connect keeps the wait between offers once set; give another number of months instead")]
         }
-        guard let id else { return .refused(fields, "the offer has no App Store Connect id") }
-        return .update(fields, Update(offer: id, identifier: new.identifier ?? "", from: before, to: after, today: today))
+        guard let id else { return [.refused(fields, "the offer has no App Store Connect id")] }
+        return [.update(fields, Update(offer: id, identifier: new.identifier ?? "", from: before, to: after, today: today))]
     }
 
     /// Sends only the settings that change (PATCH /v1/winBackOffers/{id}).

@@ -40,6 +40,12 @@ public struct Offer: Sendable, Hashable {
     public var stackable: Bool?
     /// Win-back offers only: who is eligible, how the App Store shows the offer, and when it runs.
     public var winBack = WinBackSettings()
+    /// Offer codes only: false deactivates the offer code (App Store Connect cannot turn it back on).
+    public var active: Bool?
+    /// Offer codes only: batches of one-time-use codes, and custom codes customers type in. Nil (the key absent)
+    /// leaves App Store Connect's as they are; a list, even empty, is the whole of them.
+    public var oneTimeCodes: [OneTimeCodeBatch]?
+    public var customCodes: [CustomOfferCode]?
 
     public init(path: CatalogPath, kind: OfferKind, mode: OfferMode? = nil, duration: String? = nil,
                 periods: Int? = nil, price: Price? = nil, offerID: String? = nil, referenceName: String? = nil,
@@ -54,6 +60,42 @@ public struct Offer: Sendable, Hashable {
         self.referenceName = referenceName
         self.eligibility = eligibility
         self.stackable = stackable
+    }
+}
+
+/// A batch of one-time-use codes of an offer code: how many, until when. App Store Connect makes the codes; `iapkit
+/// asc offer-codes download` writes them to a file. A batch has no name: the catalog's batches are matched with
+/// App Store Connect's by count and expiration date.
+public struct OneTimeCodeBatch: Sendable, Hashable {
+    public var path: CatalogPath
+    public var count: Int?
+    /// `YYYY-MM-DD`, as written.
+    public var expires: String?
+    /// False deactivates the batch's codes.
+    public var active: Bool?
+    public init(path: CatalogPath, count: Int? = nil, expires: String? = nil, active: Bool? = nil) {
+        self.path = path
+        self.count = count
+        self.expires = expires
+        self.active = active
+    }
+}
+
+/// A custom code of an offer code (`SPRING2027`): one code many customers redeem, up to `count` times.
+public struct CustomOfferCode: Sendable, Hashable {
+    public var path: CatalogPath
+    public var code: String?
+    /// How many redemptions.
+    public var count: Int?
+    /// `YYYY-MM-DD`, as written; none when absent.
+    public var expires: String?
+    public var active: Bool?
+    public init(path: CatalogPath, code: String? = nil, count: Int? = nil, expires: String? = nil, active: Bool? = nil) {
+        self.path = path
+        self.code = code
+        self.count = count
+        self.expires = expires
+        self.active = active
     }
 }
 

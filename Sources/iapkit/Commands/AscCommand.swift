@@ -36,7 +36,7 @@ struct AscCommand: ParsableCommand {
               iapkit asc pull -o catalog.yaml --trace pull.jsonl
               iapkit asc plan --replay plan.jsonl
             """,
-        subcommands: [Pull.self, PlanCommand.self, Push.self, Prices.self, Submit.self]
+        subcommands: [Pull.self, PlanCommand.self, Push.self, Prices.self, Submit.self, OfferCodes.self]
     )
 
     /// The API key, the server and the app, the same for every `asc` command.

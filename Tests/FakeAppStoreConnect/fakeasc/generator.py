@@ -1,14 +1,16 @@
 """Random valid App Store Connect states, built from a seed through the fake's own store, the way people leave apps
 in the web UI: products just created with no text or price, products in review or removed from sale, prices set in
 a few territories only, scheduled changes that touch some territories with each territory's own choice for existing
-subscribers, offers limited to some territories at local prices, uploads reserved and never finished; the app's
-Billing Grace Period and its promoted purchases; its App Store versions.
+subscribers, offers limited to some territories at local prices, offer codes with their codes (some deactivated),
+uploads reserved and never finished; the app's Billing Grace Period and its promoted purchases; its App Store
+versions.
 
 `generate(app, seed)` answers the classes each product was built from, and those of the app itself (grace period,
 promoted order, App Store versions), so a failing seed says what it held. The same seed always builds the same state (ids aside), so a
 failure replays with `IAPKIT_SEED=N`.
 """
 
+import datetime
 import hashlib
 import random
 import struct
@@ -16,6 +18,7 @@ import zlib
 
 from .reference import FREE_POINT, USD_BY_ID, USD_POINTS, decode_price_point, price_point_id, ref, synthetic_price
 from .resources.grace_periods import GRACE_DEFAULTS, GRACE_DURATIONS, GRACE_RENEWAL_TYPES
+from .resources.offer_codes import BATCHES, CODE_ALPHABET, VALID_MONTHS, add_months
 from .resources.offers import PERIOD_OF
 from .resources.promoted_purchases import MAX_PROMOTED
 from .resources.screenshots import reserve_upload
@@ -44,7 +47,8 @@ CLASSES = [
     "price:scheduled", "price:started+scheduled", "price:scheduled-some-territories",
     "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
     "intro:none", "intro:free-trial", "intro:paid-some-territories",
-    "promotional", "promotional:paid", "offer-code", "win-back",
+    "promotional", "promotional:paid", "offer-code", "offer-code:batches", "offer-code:custom", "offer-code:inactive",
+    "offer-code:batch-inactive", "win-back",
     "win-back:eligibility", "win-back:high-priority", "win-back:promoted", "win-back:scheduled", "win-back:ends",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
     "reviewNote:null", "reviewNote:text", "localizations:several",
@@ -80,6 +84,8 @@ class Generating:
         # The grace period, promoted purchases and win-back terms draw from a stream of their own, so the products
         # a seed built before they existed stay the same.
         more = random.Random("more %d" % seed)
+        # An offer code's codes too: the offer codes themselves stay as they were.
+        codes = random.Random("offer codes %d" % seed)
         today = self.today()
         used = {"classes": {}, "appClasses": [], "allClasses": CLASSES}
         prefix = "gen%d" % seed
@@ -94,7 +100,7 @@ class Generating:
             for s in range(rnd.randint(1, 2)):
                 pid = "com.example.%s.group%d.sub%d" % (prefix, g, s)
                 used["classes"][pid] = self.generate_subscription(group, rnd, pid, "Plan %d.%d of %d" % (g, s, seed),
-                                                                  today, more)
+                                                                  today, more, codes)
         self.generate_grace_period(app, more, used["appClasses"])
         self.generate_promoted(app, more, used["classes"], used["appClasses"])
         # App Store versions draw from a stream of their own too: every product of a seed stays as it was.
@@ -260,7 +266,7 @@ class Generating:
                                             for t, n, d in prices])
 
     # -- subscriptions
-    def generate_subscription(self, group, rnd, pid, name, today, more):
+    def generate_subscription(self, group, rnd, pid, name, today, more, codes):
         classes = []
         state, note = self.pick_state(rnd, classes, "Subscribe from the settings screen")
         period = rnd.choice(PERIODS)
@@ -279,7 +285,7 @@ class Generating:
                 "rels": {"availableTerritories": {"data": [ref("territories", t) for t in sold]}}})
         priced = self.generate_subscription_prices(sub, rnd, classes, today, sold)
         if priced:
-            self.generate_offers(sub, rnd, classes, priced, period, more)
+            self.generate_offers(sub, rnd, classes, priced, period, more, codes)
         self.generate_screenshot(sub, rnd, "subscriptionAppStoreReviewScreenshots", pid, classes)
         self.ready_state(sub, state, classes)
         return classes
@@ -340,7 +346,7 @@ class Generating:
                                             preserved=True)
         return territories
 
-    def generate_offers(self, sub, rnd, classes, priced, period, more):
+    def generate_offers(self, sub, rnd, classes, priced, period, more, codes):
         kind = rnd.choice(["none", "none", "free-trial", "paid-some-territories"])
         classes.append("intro:" + kind)
         if kind == "free-trial":
@@ -381,10 +387,41 @@ class Generating:
                 [(t, None) for t in priced])
         if rnd.random() < 0.2:
             classes.append("offer-code")
-            self.commit_priced_offer(sub, "subscriptionOfferCodes", {
+            offer = self.commit_priced_offer(sub, "subscriptionOfferCodes", {
                 "name": "Spring %d" % rnd.randint(1, 99), "customerEligibilities": ["NEW"],
                 "offerEligibility": "STACK_WITH_INTRO_OFFERS", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH",
                 "numberOfPeriods": 1}, [(t, None) for t in priced])
+            self.generate_offer_code_codes(offer, codes, classes)
+
+    def generate_offer_code_codes(self, offer, rnd, classes):
+        """Codes of an offer code: batches of one-time use codes and a custom code, made up to two months ago and
+        valid for some time still (at most six months after they were made); a batch or the whole offer deactivated."""
+        today = self.today()
+
+        def made_and_expiry():
+            made = add_days(today, -rnd.randint(0, 60))
+            last = datetime.date.fromisoformat(add_months(made, VALID_MONTHS)) - datetime.date.fromisoformat(today)
+            return made + "T09:30:00.000+00:00", add_days(today, rnd.randint(1, last.days))
+        if rnd.random() < 0.6:
+            classes.append("offer-code:batches")
+            for _ in range(rnd.choice([1, 1, 2])):
+                made, expires = made_and_expiry()
+                self.add_one_time_codes(offer, rnd.choice([10, 50, 100, 500, 1000]), expires, created=made)
+        if rnd.random() < 0.5:
+            classes.append("offer-code:custom")
+            app, code = self.store.app_of(offer), None
+            while code is None or self.custom_code_owner(app, code) is not None:  # unique in the app
+                code = "SPRING" + "".join(rnd.choices(CODE_ALPHABET, k=4))
+            made, expires = made_and_expiry()
+            self.add_custom_code(offer, code, rnd.choice([100, 1000, 5000]), expires if rnd.random() < 0.5 else None,
+                                 created=made)
+        batches = self.store.kid_recs(offer, BATCHES)
+        if batches and rnd.random() < 0.35:
+            classes.append("offer-code:batch-inactive")
+            rnd.choice(batches)["attributes"]["active"] = False
+        if rnd.random() < 0.2:
+            classes.append("offer-code:inactive")
+            self.deactivate_offer_code(offer)
 
     def win_back_terms_of(self, rnd, classes):
         """Eligibility, schedule, priority and promotion of a win-back offer: App Store Connect's preset ones, or

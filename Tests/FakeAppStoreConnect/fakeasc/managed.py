@@ -107,6 +107,8 @@ class ManagedView:
                 view[field] = sorted(value) if isinstance(value, list) else value
             if kids == "winBackOffers":
                 view.update(self.win_back_terms(a, today))
+            if kids == "offerCodes":
+                view.update(self.offer_code_codes_view(offer))
             view["prices"] = {self.territory_of(p): customer_price((p["rels"].get("subscriptionPricePoint") or {})
                                                                    .get("data", {}).get("id"))
                               for p in self.store.kid_recs(offer, "prices")}

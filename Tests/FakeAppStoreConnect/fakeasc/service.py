@@ -19,13 +19,14 @@ from .generator import Generating
 from .managed import ManagedView
 from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
 from .resources import app_store_versions, background_assets, grace_periods, product_states, promoted_purchases
-from .resources import review_submissions
+from .resources import offer_codes, review_submissions
 from .resources.app_store_versions import AppStoreVersions
 from .resources.background_assets import BackgroundAssets
 from .resources.review_submissions import ReviewSubmissions
 from .resources.apps import Apps
 from .resources.grace_periods import GracePeriods
 from .resources.in_app_purchases import InAppPurchases
+from .resources.offer_codes import OfferCodes
 from .resources.offers import Offers
 from .resources.prices import Prices
 from .resources.product_states import ProductStates
@@ -40,8 +41,9 @@ from .resources.win_back_offers import WinBackOffers
 
 # (method, path template, operationId, handler name), in the order they are matched.
 ROUTES = (apps.ROUTES + versions.ROUTES + in_app_purchases.ROUTES + prices.ROUTES + subscriptions.ROUTES
-          + offers.ROUTES + screenshots.ROUTES + background_assets.ROUTES + review_submissions.ROUTES
-          + grace_periods.ROUTES + promoted_purchases.ROUTES + app_store_versions.ROUTES + product_states.ROUTES)
+          + offers.ROUTES + offer_codes.ROUTES + screenshots.ROUTES + background_assets.ROUTES
+          + review_submissions.ROUTES + grace_periods.ROUTES + promoted_purchases.ROUTES + app_store_versions.ROUTES
+          + product_states.ROUTES)
 OPERATION_IDS = [r[2] for r in ROUTES]
 
 DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
@@ -69,8 +71,8 @@ def compile_routes(routes):
 
 
 class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, WinBackOffers,
-              Screenshots, Seeding, BackgroundAssets, ReviewSubmissions, GracePeriods, PromotedPurchases, Generating,
-              ManagedView, AppStoreVersions, ProductStates):
+              OfferCodes, Screenshots, Seeding, BackgroundAssets, ReviewSubmissions, GracePeriods, PromotedPurchases,
+              Generating, ManagedView, AppStoreVersions, ProductStates):
     def __init__(self, key_id, issuer_id, public_key_pem, openapi=None, page_size=None, state_file=None):
         self.main_key = {key_id: load_public_key(public_key_pem)}  # the --key-id; more through /__fake/keys
         self.key_id, self.issuer_id = key_id, issuer_id

@@ -8,6 +8,8 @@ ROUND_TRIP = {"today": "2031-03-01", "storefronts": [
     "ESP", "HUN", "IDN", "ITA", "KOR", "NER", "NOR", "POL", "SLB", "TJK", "TUR", "VNM", "ZAF"]}
 # Classes of review bookkeeping every 200-seed run must build besides the catalog's own.
 REVIEW_CLASSES = ["state:ready-to-submit", "app-version:none", "app-version:live", "app-version:editable"]
+# Offer codes' codes (batches, custom codes, deactivated ones), drawn from a stream of their own.
+OFFER_CODE_CLASSES = ["offer-code:batches", "offer-code:custom", "offer-code:inactive", "offer-code:batch-inactive"]
 
 
 class GeneratorCases:
@@ -57,6 +59,7 @@ class GeneratorCases:
         self.assertEqual(sorted(set(every) - covered), [])
         self.assertEqual(sorted(covered - set(every)), [])
         self.assertEqual(sorted(set(REVIEW_CLASSES) - covered), [])
+        self.assertEqual(sorted(set(OFFER_CODE_CLASSES) - covered), [])
 
     def test_generated_review_states_match_their_classes(self):
         self.fake.control("POST", "settings", dict(ROUND_TRIP, explicitNulls=True))

@@ -255,4 +255,88 @@ struct DeclaredStateSyncTests {
         let after = try iapkit(["asc", "plan", catalog, "--prune"], environment: fake.environment)
         #expect(!after.stdout.contains("- inAppPurchase"), "\(after.stdout)")
     }
+
+    static func offerCodes(batches: String, custom: String, active: String = "") -> String {
+        let block = ["        offerCodes:", "          - referenceName: Spring", "            mode: free-trial", "            duration: P1M",
+                     "            eligibility: [new]\(active)", "            oneTimeCodes: \(batches)", "            customCodes: \(custom)",
+                     "        winBackOffers:", ""].joined(separator: "\n")
+        return catalog(grace: nil, promoted: nil).replacingOccurrences(of: "        winBackOffers:\n", with: block)
+    }
+
+    /// A day `days` from now, as the catalog writes it.
+    static func day(in days: Int) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: Date().addingTimeInterval(Double(days) * 86_400))
+    }
+
+    /// Offer-code batches and custom codes are declared, created once, deactivated in place; their values reach only
+    /// the file `asc offer-codes download` is given, readable by its owner alone.
+    @Test func offerCodeBatchesAndCustomCodesAreDeclaredAndTheirValuesGoOnlyToTheFileAskedFor() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let dir = TemporaryDirectory()
+        let later = Self.day(in: 120)  // within App Store Connect's six months
+        let batches = "[{count: 5, expires: \(later)}, {count: 3, expires: \(later)}]"
+        let catalog = try dir.write("catalog.yaml", Self.offerCodes(batches: batches, custom: "[{code: SPRING31, count: 50}]"))
+        #expect(try iapkit("lint", "catalog", catalog).status == 0)
+        let trace = dir.file("push.jsonl")
+        let push = try AscSyncTests.push(fake, catalog, extra: ["--trace", trace])
+        #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
+        #expect(try AscSyncTests.resources(fake, "subscriptionOfferCodeOneTimeUseCodes").count == 2)
+        #expect(try AscSyncTests.resources(fake, "subscriptionOfferCodeCustomCodes").count == 1)
+        let writes = try fake.writeCount()
+        #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
+        #expect(try fake.writeCount() == writes)
+
+        // The values: only in the file, mode 0600, one row a code of the active batches.
+        let codes = dir.file("codes.csv")
+        let download = try iapkit(["asc", "offer-codes", "download", catalog, "-o", codes, "--trace", dir.file("download.jsonl")],
+                                  environment: fake.environment)
+        #expect(download.status == 0, "\(download.stderr)")
+        let rows = try String(contentsOfFile: codes, encoding: .utf8).split(separator: "\r\n").map(String.init)
+        #expect(rows.first == "subscription,offerCode,expires,code" && rows.count == 1 + 8, "\(rows)")
+        let values = rows.dropFirst().compactMap { $0.split(separator: ",").last.map(String.init) }
+        #expect(Set(values).count == 8 && values.allSatisfy { $0.count >= 6 })
+        let mode = (try FileManager.default.attributesOfItem(atPath: codes)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600, "mode \(String(mode ?? 0, radix: 8))")
+        let pulled = dir.file("pulled.yaml")
+        #expect(try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment).status == 0)
+        let everywhere = [download.stdout, download.stderr, push.stdout, push.stderr,
+                          try String(contentsOfFile: dir.file("download.jsonl"), encoding: .utf8),
+                          try String(contentsOfFile: trace, encoding: .utf8), try String(contentsOfFile: pulled, encoding: .utf8),
+                          try Self.plan(fake, catalog).stdout]
+        for value in values { #expect(!everywhere.contains { $0.contains(value) }, "code \(value) leaked") }
+        let downloadTrace = try String(contentsOfFile: dir.file("download.jsonl"), encoding: .utf8)
+        #expect(downloadTrace.contains("\"omitted\":\"offer code values\""),
+                "\(downloadTrace.split(separator: "\n").filter { $0.contains("values") })")
+        #expect(try iapkit(["asc", "offer-codes", "download", catalog, "-o", "-"], environment: fake.environment).status != 0)
+
+        // One batch deactivated, one added, a new custom code, and one App Store Connect has that the catalog does not list.
+        let changed = Self.offerCodes(batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later), active: false}, {count: 7, expires: \(later)}]",
+                                      custom: "[{code: SUMMER31, count: 20}]")
+        try changed.write(toFile: catalog, atomically: true, encoding: .utf8)
+        let plan = try Self.plan(fake, catalog)
+        #expect(plan.stdout.contains("~ subscriptionOfferCode \(Self.bundleID).club [Spring]:"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("oneTimeCodes \"3 codes until \(later)\" -> \"3 codes until \(later), inactive\""), "\(plan.stdout)")
+        #expect(plan.stdout.contains("oneTimeCodes (none) -> \"7 codes until \(later)\""), "\(plan.stdout)")
+        #expect(plan.stdout.contains("? subscriptionOfferCode \(Self.bundleID).club [Spring custom code SPRING31]"), "\(plan.stdout)")
+        let second = try AscSyncTests.push(fake, catalog)
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        let batchStates = try Self.attributes(fake, "subscriptionOfferCodeOneTimeUseCodes").map { "\($0["numberOfCodes"] ?? "") \($0["active"] as? Bool ?? true)" }
+        #expect(batchStates.sorted() == ["3 false", "5 true", "7 true"], "\(batchStates)")
+
+        // Turning a batch back on, or the whole offer code, is refused: App Store Connect cannot.
+        let back = Self.offerCodes(batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later)}, {count: 7, expires: \(later)}]",
+                                   custom: "[{code: SUMMER31, count: 20}, {code: SPRING31, count: 50}]")
+        try back.write(toFile: catalog, atomically: true, encoding: .utf8)
+        let refused = try Self.plan(fake, catalog)
+        #expect(refused.stdout.contains("! subscriptionOfferCode \(Self.bundleID).club [Spring]") && refused.stdout.contains("cannot reactivate a batch"),
+                "\(refused.stdout)")
+        let off = Self.offerCodes(batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later), active: false}, {count: 7, expires: \(later)}]",
+                                  custom: "[{code: SUMMER31, count: 20}, {code: SPRING31, count: 50}]", active: "\n            active: false")
+        try off.write(toFile: catalog, atomically: true, encoding: .utf8)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0)
+    }
 }

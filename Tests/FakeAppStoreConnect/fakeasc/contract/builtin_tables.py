@@ -14,6 +14,7 @@ SUBSCRIPTION_PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "
 CUSTOMER_ELIGIBILITIES = ["NEW", "EXISTING", "EXPIRED"]
 OFFER_ELIGIBILITIES = ["STACK_WITH_INTRO_OFFERS", "REPLACE_INTRO_OFFERS"]
 PLATFORMS = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
+OFFER_CODE_ENVIRONMENTS = ["PRODUCTION", "SANDBOX"]
 GRACE_DURATIONS = ["THREE_DAYS", "SIXTEEN_DAYS", "TWENTY_EIGHT_DAYS"]
 GRACE_RENEWAL_TYPES = ["ALL_RENEWALS", "PAID_TO_PAID_ONLY"]
 VERSION_STATES = ["PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "ACCEPTED",
@@ -160,6 +161,18 @@ BODIES = {
         {"subscription": ("subscriptions", "one"), "prices": ("subscriptionOfferCodePrices", "many")},
         ["subscription", "prices"], included={"subscriptionOfferCodePrices": (None, PRICE_REL)}),
     "subscriptionOfferCodes_updateInstance": body("subscriptionOfferCodes", {"active": N(B)}, update=True),
+    # An offer code's codes: batches of one-time use codes, and custom codes.
+    "subscriptionOfferCodeOneTimeUseCodes_createInstance": body(
+        "subscriptionOfferCodeOneTimeUseCodes",
+        {"numberOfCodes": I, "expirationDate": D, "environment": N(OFFER_CODE_ENVIRONMENTS)},
+        ["numberOfCodes", "expirationDate"], {"offerCode": ("subscriptionOfferCodes", "one")}, ["offerCode"]),
+    "subscriptionOfferCodeOneTimeUseCodes_updateInstance": body(
+        "subscriptionOfferCodeOneTimeUseCodes", {"active": N(B)}, update=True),
+    "subscriptionOfferCodeCustomCodes_createInstance": body(
+        "subscriptionOfferCodeCustomCodes", {"customCode": S, "numberOfCodes": I, "expirationDate": N(D)},
+        ["numberOfCodes", "customCode"], {"offerCode": ("subscriptionOfferCodes", "one")}, ["offerCode"]),
+    "subscriptionOfferCodeCustomCodes_updateInstance": body(
+        "subscriptionOfferCodeCustomCodes", {"active": N(B)}, update=True),
     "winBackOffers_createInstance": body(
         "winBackOffers",
         {"referenceName": S, "offerId": S, "duration": OFFER_DURATIONS, "offerMode": OFFER_MODES, "periodCount": I,
@@ -292,6 +305,12 @@ QUERIES = {
     "subscriptions_offerCodes_getToManyRelated": (
         {"territory": None}, ["subscription", "oneTimeUseCodes", "customCodes", "prices"]),
     "subscriptionOfferCodes_prices_getToManyRelated": ({"territory": None}, ["territory", "subscriptionPricePoint"]),
+    "subscriptionOfferCodes_getInstance": ({}, ["subscription", "oneTimeUseCodes", "customCodes", "prices"]),
+    "subscriptionOfferCodes_oneTimeUseCodes_getToManyRelated": ({}, ["offerCode"]),
+    "subscriptionOfferCodes_customCodes_getToManyRelated": ({}, ["offerCode"]),
+    "subscriptionOfferCodeOneTimeUseCodes_getInstance": ({}, ["offerCode"]),
+    "subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated": ({}, []),
+    "subscriptionOfferCodeCustomCodes_getInstance": ({}, ["offerCode"]),
     "subscriptions_winBackOffers_getToManyRelated": ({}, ["prices"]),
     "winBackOffers_prices_getToManyRelated": ({"territory": None}, ["territory", "subscriptionPricePoint"]),
     "subscriptions_planAvailabilities_getToManyRelated": ({}, ["availableTerritories"]),
@@ -337,6 +356,7 @@ INCLUDE_LIMITS = {
     "inAppPurchasesV2_iapPriceSchedule_getToOneRelated": ["manualPrices", "automaticPrices"],
     "subscriptions_promotionalOffers_getToManyRelated": ["prices"],
     "subscriptions_offerCodes_getToManyRelated": ["oneTimeUseCodes", "customCodes", "prices"],
+    "subscriptionOfferCodes_getInstance": ["oneTimeUseCodes", "customCodes", "prices"],
     "subscriptions_winBackOffers_getToManyRelated": ["prices"],
     "subscriptions_planAvailabilities_getToManyRelated": ["availableTerritories"],
     "apps_appStoreVersions_getToManyRelated": [

@@ -14,7 +14,7 @@ from . import control
 from .auth import authenticate
 from .errors import ApiError, error_object
 from .faults import fault_error
-from .jsonapi import include_spec
+from .jsonapi import Text, include_spec
 
 MAX_BODY = 32 * 1024 * 1024  # request bodies above this are refused unread (413)
 
@@ -127,6 +127,8 @@ class Dispatcher:
             delay = fake.settings["latencyMs"] or 0
         if delay:
             time.sleep(delay / 1000.0)  # outside the lock: concurrent requests overlap their latency
+        if isinstance(doc, Text):
+            return self.send(status, raw=doc.body.encode(), headers=dict(headers, **{"Content-Type": doc.content_type}))
         self.send(status, doc, headers)
 
     def route(self, method, path):
@@ -176,7 +178,7 @@ class Dispatcher:
                 c.body = self.parse_body(op, body)
             with fake.lock:
                 status, doc = getattr(fake, handler)(c)
-                if doc is not None:
+                if doc is not None and not isinstance(doc, Text):
                     doc = json.loads(json.dumps(doc))  # detach from the store before validating outside the lock
             if fault and fault["when"] == "after":
                 raise fault_error(fault, headers)
@@ -186,7 +188,9 @@ class Dispatcher:
         if "X-Rate-Limit" not in headers:  # refused before it was counted (401, unknown path): the key's figures
             with fake.lock:
                 headers["X-Rate-Limit"] = fake.budget.header(call["keyId"] or fake.key_id, time.time())
-        if doc is not None and op is not None and not headers.get("X-Fake-Fault"):
+        if isinstance(doc, Text):
+            pass  # the document types the one-time codes' CSV as plain text: nothing to validate
+        elif doc is not None and op is not None and not headers.get("X-Fake-Fault"):
             problem = fake.contract.response_error(op, status, doc)
             if problem:
                 status, doc = 500, {"errors": [error_object(500, "FAKE_CONTRACT_VIOLATION",

@@ -23,6 +23,14 @@ def include_spec(q):
     return spec
 
 
+class Text:
+    """An answer that is not a JSON document (the one-time codes' CSV): its text and media type."""
+    __slots__ = ("body", "content_type")
+
+    def __init__(self, body, content_type):
+        self.body, self.content_type = body, content_type
+
+
 class Documents:
     """Mixin of the service: needs `self.store`, `self.settings` and `self.base_url`."""
 

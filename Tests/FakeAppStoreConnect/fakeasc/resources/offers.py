@@ -24,7 +24,7 @@ ROUTES = [
     ("DELETE", "/v1/subscriptionPromotionalOffers/{id}", "subscriptionPromotionalOffers_deleteInstance",
      "delete_plain"),
     ("POST", "/v1/subscriptionOfferCodes", "subscriptionOfferCodes_createInstance", "create_priced_offer"),
-    ("PATCH", "/v1/subscriptionOfferCodes/{id}", "subscriptionOfferCodes_updateInstance", "update_plain"),
+    ("PATCH", "/v1/subscriptionOfferCodes/{id}", "subscriptionOfferCodes_updateInstance", "update_offer_code"),
     ("POST", "/v1/winBackOffers", "winBackOffers_createInstance", "create_priced_offer"),
     ("PATCH", "/v1/winBackOffers/{id}", "winBackOffers_updateInstance", "update_win_back_offer"),
     ("DELETE", "/v1/winBackOffers/{id}", "winBackOffers_deleteInstance", "delete_plain"),

@@ -19,6 +19,8 @@ KID_LISTS = {
     "subscriptionPromotionalOffers_prices_getToManyRelated": ("subscriptionPromotionalOffers", "prices"),
     "subscriptions_offerCodes_getToManyRelated": ("subscriptions", "offerCodes"),
     "subscriptionOfferCodes_prices_getToManyRelated": ("subscriptionOfferCodes", "prices"),
+    "subscriptionOfferCodes_oneTimeUseCodes_getToManyRelated": ("subscriptionOfferCodes", "oneTimeUseCodes"),
+    "subscriptionOfferCodes_customCodes_getToManyRelated": ("subscriptionOfferCodes", "customCodes"),
     "subscriptions_winBackOffers_getToManyRelated": ("subscriptions", "winBackOffers"),
     "winBackOffers_prices_getToManyRelated": ("winBackOffers", "prices"),
     "subscriptions_planAvailabilities_getToManyRelated": ("subscriptions", "planAvailabilities"),

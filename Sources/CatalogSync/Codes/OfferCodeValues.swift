@@ -1,0 +1,91 @@
+import AppStoreConnect
+import AppStoreConnectAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import IAPCatalog
+import IAPCore
+import OpenAPIRuntime
+import SyncPlan
+
+/// `iapkit asc offer-codes download`: the one-time-use code values of the catalog's offer codes, as rows for a CSV
+/// file the user names. The values are secrets: they go nowhere else (not the plan, not a trace, not the catalog).
+public struct OfferCodeValues: Sendable {
+    public let asc: AppStoreConnectClient
+
+    public init(asc: AppStoreConnectClient) { self.asc = asc }
+
+    /// One code of one batch.
+    public struct Row: Sendable, Equatable {
+        public var subscription: String
+        public var offerCode: String
+        public var expires: String
+        public var code: String
+    }
+
+    /// A batch whose codes are to be downloaded.
+    public struct Batch: Sendable {
+        public var subscription: String
+        public var offerCode: String
+        public var batch: BatchID
+    }
+
+    /// The active batches of the catalog's offer codes (those named in `offerCodes`, or all) in `snapshot`.
+    public static func batches(in snapshot: StoreSnapshot, catalog: Catalog, offerCodes: Set<String>) -> [Batch] {
+        let declared = Dictionary(catalog.allSubscriptions.compactMap { product in
+            product.productID.map { ($0, Set(product.offerCodes.compactMap(\.referenceName))) }
+        }, uniquingKeysWith: { a, _ in a })
+        var result: [Batch] = []
+        for subscription in snapshot.groups.flatMap(\.subscriptions) {
+            let id = subscription.record.productID
+            guard let names = declared[id] else { continue }
+            for name in names.sorted() where offerCodes.isEmpty || offerCodes.contains(name) {
+                for batch in subscription.ids.oneTimeCodeBatches[name] ?? [] where batch.batch.active {
+                    result.append(Batch(subscription: id, offerCode: name, batch: batch))
+                }
+            }
+        }
+        return result
+    }
+
+    /// Reads each batch's values (one request a batch).
+    public func rows(_ batches: [Batch]) async throws(SyncError) -> [Row] {
+        var rows: [Row] = []
+        for batch in batches {
+            let id = batch.batch.id
+            let text: String
+            do {
+                text = try await asc.send { client in
+                    let body = try await client.subscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated(path: .init(id: id)).ok.body.csv
+                    return try await String(collecting: body, upTo: 64 << 20)
+                }
+            } catch {
+                throw .read(context: "downloading the codes of a batch of offer code \(batch.offerCode)", error: error)
+            }
+            let expires = CalendarDay.format(batch.batch.batch.expires)
+            for code in Self.codes(inCSV: text) {
+                rows.append(Row(subscription: batch.subscription, offerCode: batch.offerCode, expires: expires, code: code))
+            }
+        }
+        return rows
+    }
+
+    /// The codes of App Store Connect's CSV answer: the first field of each line, without a header line.
+    static func codes(inCSV text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).compactMap { line in
+            let first = line.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
+            let field = String(first.filter { $0 != "\"" && $0 != " " && $0 != "\t" })
+            guard !field.isEmpty, field.allSatisfy({ $0.isLetter || $0.isNumber }), field.lowercased() != "code" else { return nil }
+            return field
+        }
+    }
+
+    /// The file's text: a header, then a row a code.
+    public static func csv(_ rows: [Row]) -> String {
+        var text = CSVRecords.record(["subscription", "offerCode", "expires", "code"])
+        for row in rows { text += CSVRecords.record([row.subscription, row.offerCode, row.expires, row.code]) }
+        return text
+    }
+}

@@ -1,0 +1,242 @@
+"""Subscription offer codes' codes: batches of one-time use codes (their values read as CSV) and custom codes, and
+deactivating an offer code with them. The limits are App Store Connect Help's where it gives them, else our reading
+(README, "Offer codes")."""
+
+import calendar
+import datetime
+import random
+import re
+
+from ..core.errors import entity_error, state_error
+from ..core.jsonapi import Text
+from ..reference import ref
+from .win_back_offers import day, invalid
+
+ROUTES = [
+    ("GET", "/v1/subscriptionOfferCodes/{id}", "subscriptionOfferCodes_getInstance", "get_instance"),
+    ("GET", "/v1/subscriptionOfferCodes/{id}/oneTimeUseCodes",
+     "subscriptionOfferCodes_oneTimeUseCodes_getToManyRelated", "get_kids"),
+    ("GET", "/v1/subscriptionOfferCodes/{id}/customCodes", "subscriptionOfferCodes_customCodes_getToManyRelated",
+     "get_kids"),
+    ("POST", "/v1/subscriptionOfferCodeOneTimeUseCodes", "subscriptionOfferCodeOneTimeUseCodes_createInstance",
+     "create_one_time_codes"),
+    ("GET", "/v1/subscriptionOfferCodeOneTimeUseCodes/{id}", "subscriptionOfferCodeOneTimeUseCodes_getInstance",
+     "get_instance"),
+    ("PATCH", "/v1/subscriptionOfferCodeOneTimeUseCodes/{id}", "subscriptionOfferCodeOneTimeUseCodes_updateInstance",
+     "update_code_activity"),
+    ("GET", "/v1/subscriptionOfferCodeOneTimeUseCodes/{id}/values",
+     "subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated", "get_one_time_code_values"),
+    ("POST", "/v1/subscriptionOfferCodeCustomCodes", "subscriptionOfferCodeCustomCodes_createInstance",
+     "create_custom_code"),
+    ("GET", "/v1/subscriptionOfferCodeCustomCodes/{id}", "subscriptionOfferCodeCustomCodes_getInstance",
+     "get_instance"),
+    ("PATCH", "/v1/subscriptionOfferCodeCustomCodes/{id}", "subscriptionOfferCodeCustomCodes_updateInstance",
+     "update_code_activity"),
+]
+
+BATCHES, CUSTOM = "oneTimeUseCodes", "customCodes"  # the offer code's child lists
+BATCH_TYPE, CUSTOM_TYPE = "subscriptionOfferCodeOneTimeUseCodes", "subscriptionOfferCodeCustomCodes"
+# Help (Set up offer codes): codes for at most 1,000,000 redemptions per app per quarter; one-time use codes expire at
+# most six months after they are made. Custom codes get the same six months (our reading).
+MAX_CODES_PER_QUARTER = 1000000
+VALID_MONTHS = 6
+# Offer codes are alphanumeric (StoreKit documentation); at most 64 characters is our reading.
+CUSTOM_CODE_RE = re.compile(r"^[A-Za-z0-9]{1,64}$")
+# Generated one-time use codes: 12 uppercase letters and digits (our reading of "alphanumeric").
+CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+CODE_LENGTH = 12
+
+
+def add_months(text, months):
+    """The same day `months` later, or the month's last day when it has no such day (Aug 31 + 6 = Feb 28)."""
+    d = datetime.date.fromisoformat(text)
+    index = d.month - 1 + months
+    year, month = d.year + index // 12, index % 12 + 1
+    return datetime.date(year, month, min(d.day, calendar.monthrange(year, month)[1])).isoformat()
+
+
+def quarter(text):
+    return text[:4], (int(text[5:7]) - 1) // 3
+
+
+def one_time_code_values(batch_id, count):
+    """The batch's codes: the same for the same batch id, distinct within the batch."""
+    rnd = random.Random("one-time use codes " + batch_id)
+    seen, out = set(), []
+    while len(out) < count:
+        code = "".join(rnd.choices(CODE_ALPHABET, k=CODE_LENGTH))
+        if code not in seen:
+            seen.add(code)
+            out.append(code)
+    return out
+
+
+class OfferCodes:
+    """Mixin of the service."""
+
+    # -- creating codes
+    def create_one_time_codes(self, c):
+        data = c.body["data"]
+        a = data["attributes"]
+        offer = self.offer_code_taking_codes(data)
+        environment = a.get("environment") or "PRODUCTION"
+        self.check_code_count(offer, a["numberOfCodes"], environment)
+        expiration = self.check_code_expiration(a["expirationDate"])
+        return self.created(self.add_one_time_codes(offer, a["numberOfCodes"], expiration, environment), c)
+
+    def create_custom_code(self, c):
+        data = c.body["data"]
+        a = data["attributes"]
+        offer = self.offer_code_taking_codes(data)
+        code = a["customCode"]
+        if not CUSTOM_CODE_RE.match(code):
+            raise invalid("A custom code is 1 to 64 letters and digits, without spaces or symbols", "customCode")
+        taken = self.custom_code_owner(self.store.app_of(offer), code)
+        if taken is not None:
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
+                               "The custom code '%s' is already used by an offer code of this app" % code,
+                               "/data/attributes/customCode")
+        self.check_code_count(offer, a["numberOfCodes"], "PRODUCTION")
+        expiration = a.get("expirationDate")
+        if expiration is not None:
+            expiration = self.check_code_expiration(expiration)
+        return self.created(self.add_custom_code(offer, code, a["numberOfCodes"], expiration), c)
+
+    def offer_code_taking_codes(self, data):
+        offer = self.related_need(data, "offerCode", "subscriptionOfferCodes")
+        if not offer["attributes"].get("active", True):
+            raise state_error("The offer code '%s' is deactivated: it takes no new codes" % offer["id"],
+                              "/data/relationships/offerCode")
+        return offer
+
+    def check_code_count(self, offer, count, environment):
+        """At least one code, and the app's quarter not over its 1,000,000 (sandbox codes aside: our reading)."""
+        if count < 1:
+            raise invalid("numberOfCodes must be at least 1", "numberOfCodes")
+        if environment != "PRODUCTION":
+            return
+        left = MAX_CODES_PER_QUARTER - self.codes_this_quarter(self.store.app_of(offer))
+        if count > left:
+            raise invalid("An app makes codes for at most %d redemptions a quarter; %d are left this quarter"
+                          % (MAX_CODES_PER_QUARTER, left), "numberOfCodes")
+
+    def check_code_expiration(self, text):
+        """Not before today, at most six months ahead."""
+        expiration = day(text, "expirationDate")
+        today = self.today()
+        if expiration < today:
+            raise invalid("expirationDate %s is before today (%s)" % (expiration, today), "expirationDate")
+        latest = add_months(today, VALID_MONTHS)
+        if expiration > latest:
+            raise invalid("Codes expire at most %d months after they are made: %s at the latest"
+                          % (VALID_MONTHS, latest), "expirationDate")
+        return expiration
+
+    def codes_this_quarter(self, app):
+        """Redemptions of production codes made in the app this quarter: one-time use codes and custom codes' limits,
+        deactivated ones included."""
+        now, total = quarter(self.today()), 0
+        for offer in self.app_offer_codes(app):
+            for rec in self.store.kid_recs(offer, BATCHES) + self.store.kid_recs(offer, CUSTOM):
+                a = rec["attributes"]
+                if a.get("environment", "PRODUCTION") == "PRODUCTION" and quarter(a["createdDate"]) == now:
+                    total += a["numberOfCodes"]
+        return total
+
+    def app_offer_codes(self, app):
+        for group in self.store.kid_recs(app, "subscriptionGroups", "subscriptionGroups"):
+            for sub in self.store.kid_recs(group, "subscriptions", "subscriptions"):
+                yield from self.store.kid_recs(sub, "offerCodes", "subscriptionOfferCodes")
+
+    def custom_code_owner(self, app, code):
+        """The custom code of the app spelled `code` (in any case), or None."""
+        wanted = code.upper()
+        for offer in self.app_offer_codes(app):
+            for rec in self.store.kid_recs(offer, CUSTOM, CUSTOM_TYPE):
+                if rec["attributes"]["customCode"].upper() == wanted:
+                    return rec
+        return None
+
+    def created_now(self):
+        """createdDate: the fake's today at the current time of day."""
+        return self.today() + datetime.datetime.now(datetime.timezone.utc).strftime("T%H:%M:%S.000+00:00")
+
+    def add_one_time_codes(self, offer, count, expiration, environment="PRODUCTION", created=None):
+        rec = {"type": BATCH_TYPE, "id": self.store.new_id(False),
+               "attributes": {"numberOfCodes": count, "createdDate": created or self.created_now(),
+                              "expirationDate": expiration, "active": True, "environment": environment},
+               "rels": {"offerCode": {"data": ref("subscriptionOfferCodes", offer["id"])}}}
+        self.store.add_kid(offer, BATCHES, rec)
+        self.count_offer_codes(offer)
+        return rec
+
+    def add_custom_code(self, offer, code, count, expiration, created=None):
+        rec = {"type": CUSTOM_TYPE, "id": self.store.new_id(False),
+               "attributes": {"customCode": code, "numberOfCodes": count, "createdDate": created or self.created_now(),
+                              "expirationDate": expiration, "active": True},
+               "rels": {"offerCode": {"data": ref("subscriptionOfferCodes", offer["id"])}}}
+        self.store.add_kid(offer, CUSTOM, rec)
+        self.count_offer_codes(offer)
+        return rec
+
+    def count_offer_codes(self, offer):
+        """The offer code's counts: every code made (deactivated ones too); custom codes are production codes."""
+        production = sandbox = 0
+        for rec in self.store.kid_recs(offer, BATCHES) + self.store.kid_recs(offer, CUSTOM):
+            a = rec["attributes"]
+            if a.get("environment") == "SANDBOX":
+                sandbox += a["numberOfCodes"]
+            else:
+                production += a["numberOfCodes"]
+        offer["attributes"].update(totalNumberOfCodes=production + sandbox, productionCodeCount=production,
+                                   sandboxCodeCount=sandbox)
+
+    # -- deactivating
+    def update_offer_code(self, c):
+        """`active: false` deactivates the offer code and every code it has; nothing turns it on again."""
+        self.check_update_id(c)
+        offer = self.store.need("subscriptionOfferCodes", c.id)
+        if self.activity_change(offer, c) is False:
+            self.deactivate_offer_code(offer)
+        return self.updated(offer, c)
+
+    def update_code_activity(self, c):
+        self.check_update_id(c)
+        rec = self.store.need(c.path.split("/")[2], c.id)
+        if self.activity_change(rec, c) is False:
+            rec["attributes"]["active"] = False
+        return self.updated(rec, c)
+
+    @staticmethod
+    def activity_change(rec, c):
+        """The `active` a PATCH asks for (None: unchanged); turning a deactivated resource on again is refused."""
+        wanted = (c.body["data"].get("attributes") or {}).get("active")
+        if wanted and not rec["attributes"].get("active", True):
+            raise state_error("The %s '%s' was deactivated and can't be activated again" % (rec["type"], rec["id"]),
+                              "/data/attributes/active")
+        return wanted
+
+    def deactivate_offer_code(self, offer):
+        offer["attributes"]["active"] = False
+        for rec in self.store.kid_recs(offer, BATCHES) + self.store.kid_recs(offer, CUSTOM):
+            rec["attributes"]["active"] = False
+
+    # -- reading codes
+    def get_one_time_code_values(self, c):
+        """The batch's codes as `text/csv`: one code a line, no header."""
+        rec = self.store.need(BATCH_TYPE, c.id)
+        codes = one_time_code_values(rec["id"], rec["attributes"]["numberOfCodes"])
+        return 200, Text("".join(code + "\n" for code in codes), "text/csv")
+
+    def offer_code_codes_view(self, offer):
+        """The managed view's part of an offer code's codes: no ids, values or creation dates."""
+        batches = [{"numberOfCodes": a["numberOfCodes"], "expirationDate": a.get("expirationDate"),
+                    "active": bool(a.get("active"))}
+                   for a in (r["attributes"] for r in self.store.kid_recs(offer, BATCHES))]
+        custom = [{"customCode": a["customCode"], "numberOfCodes": a["numberOfCodes"],
+                   "expirationDate": a.get("expirationDate"), "active": bool(a.get("active"))}
+                  for a in (r["attributes"] for r in self.store.kid_recs(offer, CUSTOM))]
+        return {"active": bool(offer["attributes"].get("active", True)),
+                "oneTimeUseCodes": sorted(batches, key=lambda b: (b["expirationDate"] or "", b["numberOfCodes"],
+                                                                  b["active"])),
+                "customCodes": sorted(custom, key=lambda x: x["customCode"])}

@@ -9,10 +9,11 @@ public enum CatalogKeys {
     public static let promotedPurchase = ["productId", "visible", "enabled"]
     public static let app = ["bundleId", "appId", "primaryLocale", "platforms"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
-                                 "priceChanges", "familySharable", "localizations", "review", "hostedContent",
+                                 "priceChanges", "familySharable", "localizations", "review", "promotionalImage", "hostedContent",
                                  "availability", "baseTerritory"]
     public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
-                                      "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review", "introductoryOffer",
+                                      "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review",
+                                      "promotionalImage", "introductoryOffer",
                                       "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability",
                                       "pricedTerritories"]
     public static let billingPlan = ["planType", "price", "commitmentPrice", "territoryPrices", "priceChanges", "enabled",
@@ -158,6 +159,7 @@ extension NodeReader {
             try readLocalization(node, path: path)
         }
         product.review = try readReview(object)
+        product.promotionalImage = object.string("promotionalImage")
         product.availability = try readAvailability(object)
         try readPricing(object, into: &product)
     }

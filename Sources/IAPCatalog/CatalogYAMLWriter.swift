@@ -139,6 +139,7 @@ public enum CatalogYAMLWriter {
             out.pair("screenshot", ifPresent: review.screenshot)
             out.endMapping()
         }
+        out.pair("promotionalImage", ifPresent: product.promotionalImage)
         if let folder = product.hostedContent { out.pair("hostedContent", folder) }
         if let availability = product.availability {
             out.key("availability")

@@ -23,6 +23,14 @@ extension CatalogRecords {
     public init(catalog: Catalog, territories: [String], baseDirectory: String,
                 unreadableScreenshots: UnreadableScreenshots = .fail) throws(IAPKitError) {
         let everywhere = AvailabilityRecord(territories: territories, availableInNewTerritories: true)
+        func image(_ product: Product) throws(IAPKitError) -> ScreenshotRecord? {
+            guard let relative = product.promotionalImage, !relative.isEmpty else { return nil }
+            let path = relative.hasPrefix("/") ? relative : Path.join(baseDirectory, relative)
+            do { return try ScreenshotRecord(file: path) } catch {
+                if unreadableScreenshots == .skip { return nil }
+                throw error
+            }
+        }
         func screenshot(_ product: Product) throws(IAPKitError) -> ScreenshotRecord? {
             guard let relative = product.review?.screenshot, !relative.isEmpty else { return nil }
             let path = relative.hasPrefix("/") ? relative : Path.join(baseDirectory, relative)
@@ -48,6 +56,7 @@ extension CatalogRecords {
                                  priceCents: product.resolvedPriceCents, screenshot: try screenshot(product),
                                  path: product.path))
             inAppPurchases[inAppPurchases.count - 1].setPricing(from: product)
+            inAppPurchases[inAppPurchases.count - 1].image = try image(product)
             inAppPurchases[inAppPurchases.count - 1].baseTerritory = product.baseTerritory.flatMap { $0 == Vocabulary.baseTerritory ? nil : $0 }
         }
         groups = []
@@ -78,6 +87,7 @@ extension CatalogRecords {
                     winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
                     path: subscription.path))
                 subscriptions[subscriptions.count - 1].namesPlans = namesPlans
+                subscriptions[subscriptions.count - 1].image = try image(subscription)
                 subscriptions[subscriptions.count - 1].setPricing(from: subscription)
                 if let monthly = subscription.billingPlans.first(where: { $0.type == .monthly && $0.enabled != false }) {
                     let monthlyOffer = { (offer: Offer, kind: OfferRecord.Kind) -> OfferRecord? in

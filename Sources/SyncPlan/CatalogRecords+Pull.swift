@@ -4,19 +4,21 @@ import IAPCore
 extension CatalogRecords {
     /// A catalog holding these records, as `asc pull` writes it. Availability equal to "every territory and new
     /// ones" is left out, as the catalog's default; screenshots are named by the file names `pull` downloads them to.
-    public func catalog(bundleID: String, allTerritories: [String], screenshotPaths: [String: String] = [:]) -> Catalog {
+    public func catalog(bundleID: String, allTerritories: [String], screenshotPaths: [String: String] = [:],
+                        imagePaths: [String: String] = [:]) -> Catalog {
         let everywhere = AvailabilityRecord(territories: allTerritories, availableInNewTerritories: true)
         var catalog = Catalog(file: "catalog.yaml")
         catalog.app = App(bundleID: bundleID, primaryLocale: primaryLocale)
         catalog.products = inAppPurchases.map { record in
-            product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID])
+            product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID], image: imagePaths[record.productID])
         }
         catalog.subscriptionGroups = groups.map { group in
             SubscriptionGroup(path: .root, referenceName: group.referenceName,
                               localizations: group.localizations.map { Localization(path: .root, locale: $0.locale, name: $0.name,
                                                                                      customAppName: $0.customAppName) },
                               subscriptions: group.subscriptions.map { record in
-                                  product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID])
+                                  product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID],
+                                          image: imagePaths[record.productID])
                               })
         }
         catalog.billingGracePeriod = gracePeriod?.catalogEntry
@@ -32,7 +34,7 @@ extension CatalogRecords {
         return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first!.key
     }
 
-    func product(_ record: ProductRecord, everywhere: AvailabilityRecord, screenshot: String?) -> Product {
+    func product(_ record: ProductRecord, everywhere: AvailabilityRecord, screenshot: String?, image: String? = nil) -> Product {
         var product = Product(path: .root, productID: record.productID, referenceName: record.referenceName, type: record.type,
                               price: record.priceCents.map { Price(cents: $0) },
                               familySharable: record.familySharable ? true : nil,
@@ -53,6 +55,7 @@ extension CatalogRecords {
                 product.pricedTerritories = priced.count == everywhere.territories.count ? .all : .only(priced.sorted())
             }
         }
+        product.promotionalImage = image
         if record.reviewNote != nil || screenshot != nil {
             product.review = Review(path: .root, note: record.reviewNote, screenshot: screenshot)
         }

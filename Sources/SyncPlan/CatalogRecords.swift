@@ -265,6 +265,8 @@ public struct ProductRecord: Sendable, Equatable {
     /// Read from App Store Connect: what each territory pays today, equalized or not (not compared).
     public var currentPrices: [String: String] = [:]
     public var screenshot: ScreenshotRecord?
+    /// The promotional image, compared by content like the screenshot.
+    public var image: ScreenshotRecord?
     // Auto-renewable subscriptions only.
     /// ISO 8601 period: P1W P1M P2M P3M P6M P1Y.
     public var period: String?
@@ -317,7 +319,7 @@ public struct ProductRecord: Sendable, Equatable {
             && lhs.familySharable == rhs.familySharable && lhs.reviewNote == rhs.reviewNote
             && lhs.localizations == rhs.localizations && lhs.availability == rhs.availability
             && lhs.priceCents == rhs.priceCents && lhs.baseTerritory == rhs.baseTerritory && lhs.territoryPrices == rhs.territoryPrices
-            && lhs.priceChanges == rhs.priceChanges && lhs.screenshot == rhs.screenshot && lhs.period == rhs.period
+            && lhs.priceChanges == rhs.priceChanges && lhs.screenshot == rhs.screenshot && lhs.image == rhs.image && lhs.period == rhs.period
             && lhs.groupLevel == rhs.groupLevel && lhs.pricedTerritories == rhs.pricedTerritories
             && lhs.introductoryOffer == rhs.introductoryOffer
             && lhs.introductoryOfferTerritories == rhs.introductoryOfferTerritories

@@ -83,6 +83,9 @@ public struct ProductIDs: Sendable, Equatable {
     public var screenshot: String?
     /// Where the review screenshot can be downloaded (its image asset, rendered at full size).
     public var screenshotURL: String?
+    /// The promotional image, and where it can be downloaded.
+    public var image: String?
+    public var imageURL: String?
     /// Introductory offers by territory.
     public var introductoryOffers: [String: String]
     /// The monthly billing plan's availability and introductory offers by territory.

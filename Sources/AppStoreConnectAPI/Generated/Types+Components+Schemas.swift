@@ -15389,6 +15389,234 @@ extension Components {
                 case links
             }
         }
+        /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageResponse`.
+        public struct InAppPurchaseImageResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageResponse/data`.
+            public var data: Components.Schemas.InAppPurchaseImage
+            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageResponse/included`.
+            public var included: [Components.Schemas.InAppPurchaseV2]?
+            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `InAppPurchaseImageResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.InAppPurchaseImage,
+                included: [Components.Schemas.InAppPurchaseV2]? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest`.
+        public struct InAppPurchaseImageCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case inAppPurchaseImages = "inAppPurchaseImages"
+                }
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/type`.
+                public var _type: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/attributes/fileSize`.
+                    public var fileSize: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/attributes/fileName`.
+                    public var fileName: Swift.String
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - fileSize:
+                    ///   - fileName:
+                    public init(
+                        fileSize: Swift.Int,
+                        fileName: Swift.String
+                    ) {
+                        self.fileSize = fileSize
+                        self.fileName = fileName
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case fileSize
+                        case fileName
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.AttributesPayload
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships/inAppPurchase`.
+                    public struct InAppPurchasePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships/inAppPurchase/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships/inAppPurchase/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case inAppPurchases = "inAppPurchases"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships/inAppPurchase/data/type`.
+                            public var _type: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload.InAppPurchasePayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships/inAppPurchase/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload.InAppPurchasePayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships/inAppPurchase/data`.
+                        public var data: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload.InAppPurchasePayload.DataPayload
+                        /// Creates a new `InAppPurchasePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload.InAppPurchasePayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships/inAppPurchase`.
+                    public var inAppPurchase: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload.InAppPurchasePayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - inAppPurchase:
+                    public init(inAppPurchase: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload.InAppPurchasePayload) {
+                        self.inAppPurchase = inAppPurchase
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case inAppPurchase
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.AttributesPayload,
+                    relationships: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageCreateRequest/data`.
+            public var data: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload
+            /// Creates a new `InAppPurchaseImageCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.InAppPurchaseImageCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest`.
+        public struct InAppPurchaseImageUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case inAppPurchaseImages = "inAppPurchaseImages"
+                }
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data/type`.
+                public var _type: Components.Schemas.InAppPurchaseImageUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data/attributes/sourceFileChecksum`.
+                    public var sourceFileChecksum: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data/attributes/uploaded`.
+                    public var uploaded: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - sourceFileChecksum:
+                    ///   - uploaded:
+                    public init(
+                        sourceFileChecksum: Swift.String? = nil,
+                        uploaded: Swift.Bool? = nil
+                    ) {
+                        self.sourceFileChecksum = sourceFileChecksum
+                        self.uploaded = uploaded
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case sourceFileChecksum
+                        case uploaded
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.InAppPurchaseImageUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.InAppPurchaseImageUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.InAppPurchaseImageUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageUpdateRequest/data`.
+            public var data: Components.Schemas.InAppPurchaseImageUpdateRequest.DataPayload
+            /// Creates a new `InAppPurchaseImageUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.InAppPurchaseImageUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageV2`.
         public struct InAppPurchaseImageV2: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/InAppPurchaseImageV2/type`.
@@ -25112,6 +25340,234 @@ extension Components {
                 case attributes
                 case relationships
                 case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionImageResponse`.
+        public struct SubscriptionImageResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionImageResponse/data`.
+            public var data: Components.Schemas.SubscriptionImage
+            /// - Remark: Generated from `#/components/schemas/SubscriptionImageResponse/included`.
+            public var included: [Components.Schemas.Subscription]?
+            /// - Remark: Generated from `#/components/schemas/SubscriptionImageResponse/links`.
+            public var links: Components.Schemas.DocumentLinks
+            /// Creates a new `SubscriptionImageResponse`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - included:
+            ///   - links:
+            public init(
+                data: Components.Schemas.SubscriptionImage,
+                included: [Components.Schemas.Subscription]? = nil,
+                links: Components.Schemas.DocumentLinks
+            ) {
+                self.data = data
+                self.included = included
+                self.links = links
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case included
+                case links
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest`.
+        public struct SubscriptionImageCreateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionImages = "subscriptionImages"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/type`.
+                public var _type: Components.Schemas.SubscriptionImageCreateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/attributes/fileSize`.
+                    public var fileSize: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/attributes/fileName`.
+                    public var fileName: Swift.String
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - fileSize:
+                    ///   - fileName:
+                    public init(
+                        fileSize: Swift.Int,
+                        fileName: Swift.String
+                    ) {
+                        self.fileSize = fileSize
+                        self.fileName = fileName
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case fileSize
+                        case fileName
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/attributes`.
+                public var attributes: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.AttributesPayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships`.
+                public struct RelationshipsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships/subscription`.
+                    public struct SubscriptionPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships/subscription/data`.
+                        public struct DataPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships/subscription/data/type`.
+                            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case subscriptions = "subscriptions"
+                            }
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships/subscription/data/type`.
+                            public var _type: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload._TypePayload
+                            /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships/subscription/data/id`.
+                            public var id: Swift.String
+                            /// Creates a new `DataPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - _type:
+                            ///   - id:
+                            public init(
+                                _type: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload._TypePayload,
+                                id: Swift.String
+                            ) {
+                                self._type = _type
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case _type = "type"
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships/subscription/data`.
+                        public var data: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload
+                        /// Creates a new `SubscriptionPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - data:
+                        public init(data: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload.DataPayload) {
+                            self.data = data
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case data
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships/subscription`.
+                    public var subscription: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload
+                    /// Creates a new `RelationshipsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - subscription:
+                    public init(subscription: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload.SubscriptionPayload) {
+                        self.subscription = subscription
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case subscription
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data/relationships`.
+                public var relationships: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - attributes:
+                ///   - relationships:
+                public init(
+                    _type: Components.Schemas.SubscriptionImageCreateRequest.DataPayload._TypePayload,
+                    attributes: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.AttributesPayload,
+                    relationships: Components.Schemas.SubscriptionImageCreateRequest.DataPayload.RelationshipsPayload
+                ) {
+                    self._type = _type
+                    self.attributes = attributes
+                    self.relationships = relationships
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case attributes
+                    case relationships
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionImageCreateRequest/data`.
+            public var data: Components.Schemas.SubscriptionImageCreateRequest.DataPayload
+            /// Creates a new `SubscriptionImageCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionImageCreateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest`.
+        public struct SubscriptionImageUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data`.
+            public struct DataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case subscriptionImages = "subscriptionImages"
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data/type`.
+                public var _type: Components.Schemas.SubscriptionImageUpdateRequest.DataPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data/attributes`.
+                public struct AttributesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data/attributes/sourceFileChecksum`.
+                    public var sourceFileChecksum: Swift.String?
+                    /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data/attributes/uploaded`.
+                    public var uploaded: Swift.Bool?
+                    /// Creates a new `AttributesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - sourceFileChecksum:
+                    ///   - uploaded:
+                    public init(
+                        sourceFileChecksum: Swift.String? = nil,
+                        uploaded: Swift.Bool? = nil
+                    ) {
+                        self.sourceFileChecksum = sourceFileChecksum
+                        self.uploaded = uploaded
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case sourceFileChecksum
+                        case uploaded
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data/attributes`.
+                public var attributes: Components.Schemas.SubscriptionImageUpdateRequest.DataPayload.AttributesPayload?
+                /// Creates a new `DataPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - id:
+                ///   - attributes:
+                public init(
+                    _type: Components.Schemas.SubscriptionImageUpdateRequest.DataPayload._TypePayload,
+                    id: Swift.String,
+                    attributes: Components.Schemas.SubscriptionImageUpdateRequest.DataPayload.AttributesPayload? = nil
+                ) {
+                    self._type = _type
+                    self.id = id
+                    self.attributes = attributes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case id
+                    case attributes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SubscriptionImageUpdateRequest/data`.
+            public var data: Components.Schemas.SubscriptionImageUpdateRequest.DataPayload
+            /// Creates a new `SubscriptionImageUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            public init(data: Components.Schemas.SubscriptionImageUpdateRequest.DataPayload) {
+                self.data = data
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
             }
         }
         /// - Remark: Generated from `#/components/schemas/SubscriptionImageV2`.

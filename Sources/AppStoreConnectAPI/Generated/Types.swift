@@ -49,6 +49,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/inAppPurchaseAvailabilities`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseAvailabilities/post(inAppPurchaseAvailabilities_createInstance)`.
     func inAppPurchaseAvailabilitiesCreateInstance(_ input: Operations.InAppPurchaseAvailabilitiesCreateInstance.Input) async throws -> Operations.InAppPurchaseAvailabilitiesCreateInstance.Output
+    /// - Remark: HTTP `POST /v1/inAppPurchaseImages`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseImages/post(inAppPurchaseImages_createInstance)`.
+    func inAppPurchaseImagesCreateInstance(_ input: Operations.InAppPurchaseImagesCreateInstance.Input) async throws -> Operations.InAppPurchaseImagesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseImages/{id}/patch(inAppPurchaseImages_updateInstance)`.
+    func inAppPurchaseImagesUpdateInstance(_ input: Operations.InAppPurchaseImagesUpdateInstance.Input) async throws -> Operations.InAppPurchaseImagesUpdateInstance.Output
+    /// - Remark: HTTP `DELETE /v1/inAppPurchaseImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseImages/{id}/delete(inAppPurchaseImages_deleteInstance)`.
+    func inAppPurchaseImagesDeleteInstance(_ input: Operations.InAppPurchaseImagesDeleteInstance.Input) async throws -> Operations.InAppPurchaseImagesDeleteInstance.Output
     /// - Remark: HTTP `POST /v2/inAppPurchaseLocalizations`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchaseLocalizations/post(inAppPurchaseLocalizationsV2_createInstance)`.
     func inAppPurchaseLocalizationsV2CreateInstance(_ input: Operations.InAppPurchaseLocalizationsV2CreateInstance.Input) async throws -> Operations.InAppPurchaseLocalizationsV2CreateInstance.Output
@@ -121,6 +130,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/subscriptionGroups/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionGroups/{id}/patch(subscriptionGroups_updateInstance)`.
     func subscriptionGroupsUpdateInstance(_ input: Operations.SubscriptionGroupsUpdateInstance.Input) async throws -> Operations.SubscriptionGroupsUpdateInstance.Output
+    /// - Remark: HTTP `POST /v1/subscriptionImages`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionImages/post(subscriptionImages_createInstance)`.
+    func subscriptionImagesCreateInstance(_ input: Operations.SubscriptionImagesCreateInstance.Input) async throws -> Operations.SubscriptionImagesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/subscriptionImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionImages/{id}/patch(subscriptionImages_updateInstance)`.
+    func subscriptionImagesUpdateInstance(_ input: Operations.SubscriptionImagesUpdateInstance.Input) async throws -> Operations.SubscriptionImagesUpdateInstance.Output
+    /// - Remark: HTTP `DELETE /v1/subscriptionImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionImages/{id}/delete(subscriptionImages_deleteInstance)`.
+    func subscriptionImagesDeleteInstance(_ input: Operations.SubscriptionImagesDeleteInstance.Input) async throws -> Operations.SubscriptionImagesDeleteInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionIntroductoryOffers`.
     /// - Remark: Generated from `#/paths//v1/subscriptionIntroductoryOffers/post(subscriptionIntroductoryOffers_createInstance)`.
     func subscriptionIntroductoryOffersCreateInstance(_ input: Operations.SubscriptionIntroductoryOffersCreateInstance.Input) async throws -> Operations.SubscriptionIntroductoryOffersCreateInstance.Output
@@ -433,6 +451,41 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// - Remark: HTTP `POST /v1/inAppPurchaseImages`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseImages/post(inAppPurchaseImages_createInstance)`.
+    public func inAppPurchaseImagesCreateInstance(
+        headers: Operations.InAppPurchaseImagesCreateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseImagesCreateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseImagesCreateInstance.Output {
+        try await inAppPurchaseImagesCreateInstance(Operations.InAppPurchaseImagesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseImages/{id}/patch(inAppPurchaseImages_updateInstance)`.
+    public func inAppPurchaseImagesUpdateInstance(
+        path: Operations.InAppPurchaseImagesUpdateInstance.Input.Path,
+        headers: Operations.InAppPurchaseImagesUpdateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseImagesUpdateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseImagesUpdateInstance.Output {
+        try await inAppPurchaseImagesUpdateInstance(Operations.InAppPurchaseImagesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `DELETE /v1/inAppPurchaseImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseImages/{id}/delete(inAppPurchaseImages_deleteInstance)`.
+    public func inAppPurchaseImagesDeleteInstance(
+        path: Operations.InAppPurchaseImagesDeleteInstance.Input.Path,
+        headers: Operations.InAppPurchaseImagesDeleteInstance.Input.Headers = .init()
+    ) async throws -> Operations.InAppPurchaseImagesDeleteInstance.Output {
+        try await inAppPurchaseImagesDeleteInstance(Operations.InAppPurchaseImagesDeleteInstance.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// - Remark: HTTP `POST /v2/inAppPurchaseLocalizations`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchaseLocalizations/post(inAppPurchaseLocalizationsV2_createInstance)`.
     public func inAppPurchaseLocalizationsV2CreateInstance(
@@ -711,6 +764,41 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/subscriptionImages`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionImages/post(subscriptionImages_createInstance)`.
+    public func subscriptionImagesCreateInstance(
+        headers: Operations.SubscriptionImagesCreateInstance.Input.Headers = .init(),
+        body: Operations.SubscriptionImagesCreateInstance.Input.Body
+    ) async throws -> Operations.SubscriptionImagesCreateInstance.Output {
+        try await subscriptionImagesCreateInstance(Operations.SubscriptionImagesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/subscriptionImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionImages/{id}/patch(subscriptionImages_updateInstance)`.
+    public func subscriptionImagesUpdateInstance(
+        path: Operations.SubscriptionImagesUpdateInstance.Input.Path,
+        headers: Operations.SubscriptionImagesUpdateInstance.Input.Headers = .init(),
+        body: Operations.SubscriptionImagesUpdateInstance.Input.Body
+    ) async throws -> Operations.SubscriptionImagesUpdateInstance.Output {
+        try await subscriptionImagesUpdateInstance(Operations.SubscriptionImagesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `DELETE /v1/subscriptionImages/{id}`.
+    /// - Remark: Generated from `#/paths//v1/subscriptionImages/{id}/delete(subscriptionImages_deleteInstance)`.
+    public func subscriptionImagesDeleteInstance(
+        path: Operations.SubscriptionImagesDeleteInstance.Input.Path,
+        headers: Operations.SubscriptionImagesDeleteInstance.Input.Headers = .init()
+    ) async throws -> Operations.SubscriptionImagesDeleteInstance.Output {
+        try await subscriptionImagesDeleteInstance(Operations.SubscriptionImagesDeleteInstance.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// - Remark: HTTP `POST /v1/subscriptionIntroductoryOffers`.

@@ -29,7 +29,8 @@ enum InAppPurchaseKinds {
         VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.self,
         InAppPurchaseAvailabilityKind.self,
         InAppPurchasePriceScheduleKind.self,
-        ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.self,
+        UploadedImageKind<InAppPurchaseScreenshotAPI>.self,
+        UploadedImageKind<InAppPurchaseImageAPI>.self,
     ] }
 
     static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
@@ -46,7 +47,8 @@ enum SubscriptionKinds {
         PromotionalOfferKind.self,
         OfferCodeKind.self,
         WinBackOfferKind.self,
-        ReviewScreenshotKind<SubscriptionScreenshotAPI>.self,
+        UploadedImageKind<SubscriptionScreenshotAPI>.self,
+        UploadedImageKind<SubscriptionImageAPI>.self,
     ] }
 
     static func estimatedReads(_ listing: SubscriptionListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
@@ -59,6 +61,7 @@ struct InAppPurchaseListing: Sendable {
     var availability: Schemas.InAppPurchaseAvailability?
     var priceSchedule: Schemas.InAppPurchasePriceSchedule?
     var screenshot: Schemas.InAppPurchaseAppStoreReviewScreenshot?
+    var image: Schemas.InAppPurchaseImage?
 }
 
 /// A subscription as its group's list of them returns it, with the related resources sent along. A to-many list
@@ -72,6 +75,7 @@ struct SubscriptionListing: Sendable {
     var offerCodes = Included<Schemas.SubscriptionOfferCode>()
     var winBackOffers = Included<Schemas.WinBackOffer>()
     var screenshot: Schemas.SubscriptionAppStoreReviewScreenshot?
+    var image: Schemas.SubscriptionImage?
 }
 
 /// Related resources sent along with a list, and whether the list sent is all there is.

@@ -194,16 +194,19 @@ public struct StoreReader: Sendable {
     func inAppPurchaseListings(app: StoreApp) async throws(SyncError) -> [InAppPurchaseListing] {
         let pages = try await pages("listing in-app purchases") {
             try await $0.appsInAppPurchasesV2GetToManyRelated(path: .init(id: app.id), query: .init(
-                limit: Self.pageSize, include: [.inAppPurchaseAvailability, .iapPriceSchedule, .appStoreReviewScreenshot])).ok.body.json
+                limit: Self.pageSize, include: [.inAppPurchaseAvailability, .iapPriceSchedule, .appStoreReviewScreenshot, .images],
+                limitImages: 1)).ok.body.json
         } next: { $0.links.next }
         var availabilities: [String: Schemas.InAppPurchaseAvailability] = [:]
         var schedules: [String: Schemas.InAppPurchasePriceSchedule] = [:]
         var screenshots: [String: Schemas.InAppPurchaseAppStoreReviewScreenshot] = [:]
+        var images: [String: Schemas.InAppPurchaseImage] = [:]
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
             case let .inAppPurchaseAvailabilities(value): availabilities[value.id] = value
             case let .inAppPurchasePriceSchedules(value): schedules[value.id] = value
             case let .inAppPurchaseAppStoreReviewScreenshots(value): screenshots[value.id] = value
+            case let .inAppPurchaseImages(value): images[value.id] = value
             default: break
             }
         }
@@ -213,7 +216,8 @@ public struct StoreReader: Sendable {
                 resource: purchase,
                 availability: links?.inAppPurchaseAvailability?.data.flatMap { availabilities[$0.id] },
                 priceSchedule: links?.iapPriceSchedule?.data.flatMap { schedules[$0.id] },
-                screenshot: links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] })
+                screenshot: links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] },
+                image: links?.images?.data?.first.flatMap { images[$0.id] })
         }
     }
 
@@ -223,8 +227,9 @@ public struct StoreReader: Sendable {
         let pages = try await pages("listing the subscriptions of group \(group)") {
             try await $0.subscriptionGroupsSubscriptionsGetToManyRelated(path: .init(id: group), query: .init(
                 limit: Self.pageSize,
-                include: [.planAvailabilities, .introductoryOffers, .promotionalOffers, .offerCodes, .winBackOffers, .appStoreReviewScreenshot],
-                limitIntroductoryOffers: 1, limitPromotionalOffers: cap, limitOfferCodes: cap, limitWinBackOffers: cap,
+                include: [.planAvailabilities, .introductoryOffers, .promotionalOffers, .offerCodes, .winBackOffers, .appStoreReviewScreenshot,
+                          .images],
+                limitIntroductoryOffers: 1, limitPromotionalOffers: cap, limitOfferCodes: cap, limitWinBackOffers: cap, limitImages: 1,
                 limitPlanAvailabilities: cap)).ok.body.json
         } next: { $0.links.next }
         var plans: [String: Schemas.SubscriptionPlanAvailability] = [:]
@@ -232,6 +237,7 @@ public struct StoreReader: Sendable {
         var codes: [String: Schemas.SubscriptionOfferCode] = [:]
         var winBacks: [String: Schemas.WinBackOffer] = [:]
         var screenshots: [String: Schemas.SubscriptionAppStoreReviewScreenshot] = [:]
+        var images: [String: Schemas.SubscriptionImage] = [:]
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
             case let .subscriptionPlanAvailabilities(value): plans[value.id] = value
@@ -239,6 +245,7 @@ public struct StoreReader: Sendable {
             case let .subscriptionOfferCodes(value): codes[value.id] = value
             case let .winBackOffers(value): winBacks[value.id] = value
             case let .subscriptionAppStoreReviewScreenshots(value): screenshots[value.id] = value
+            case let .subscriptionImages(value): images[value.id] = value
             default: break
             }
         }
@@ -268,6 +275,7 @@ public struct StoreReader: Sendable {
                 listing.winBackOffers.complete = false
             }
             listing.screenshot = links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] }
+            listing.image = links?.images?.data?.first.flatMap { images[$0.id] }
             return listing
         }
     }

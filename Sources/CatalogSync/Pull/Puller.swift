@@ -29,32 +29,43 @@ public struct Puller: Sendable {
         public var snapshot: StoreSnapshot
     }
 
-    /// - Parameter catalogDirectory: the folder the catalog goes to; screenshots land in its `review/`.
+    /// - Parameter catalogDirectory: the folder the catalog goes to; screenshots land in its `review/`, promotional
+    ///   images in its `images/`.
     public func pull(app: StoreApp, catalogDirectory: String) async throws(SyncError) -> Result {
         let snapshot = try await reader.snapshot(app: app)
         var notes: [(productID: String, text: String)] = []
         var screenshotPaths: [String: String] = [:]
+        var imagePaths: [String: String] = [:]
         let products = snapshot.inAppPurchases + snapshot.groups.flatMap(\.subscriptions)
         for product in products {
             let id = product.record.productID
             notes += product.notes.map { (id, $0.text) }
+            if let image = product.record.image {
+                if let url = product.ids.imageURL.flatMap(URL.init(string:)), url.scheme != nil {
+                    let relative = "images/" + Self.fileName(productID: id, original: image.fileName)
+                    try await download(url, to: Path.join(catalogDirectory, relative), what: "a promotional image")
+                    imagePaths[id] = relative
+                } else {
+                    notes.append((id, "its promotional image has no image to download yet; the catalog names none"))
+                }
+            }
             if product.record.screenshot != nil {
                 guard let url = product.ids.screenshotURL.flatMap(URL.init(string:)), url.scheme != nil else {
                     notes.append((id, "its review screenshot has no image to download yet; the catalog names none"))
                     continue
                 }
                 let relative = "review/" + Self.fileName(productID: id, original: product.record.screenshot?.fileName ?? "")
-                try await download(url, to: Path.join(catalogDirectory, relative))
+                try await download(url, to: Path.join(catalogDirectory, relative), what: "a review screenshot")
                 screenshotPaths[id] = relative
             }
         }
         let catalog = snapshot.records.catalog(bundleID: app.bundleID, allTerritories: snapshot.territories,
-                                               screenshotPaths: screenshotPaths)
+                                               screenshotPaths: screenshotPaths, imagePaths: imagePaths)
         let byProduct = Dictionary(grouping: notes, by: \.productID).mapValues { $0.map { "iapkit asc pull: " + $0.text } }
         return Result(catalog: catalog, notes: notes.map { "\($0.productID): \($0.text)" }, notesByProduct: byProduct, snapshot: snapshot)
     }
 
-    /// `PRODUCT_ID.png`: one file per product, named so it cannot leave `review/`.
+    /// `PRODUCT_ID.png`: one file per product, named so it cannot leave `review/` (or `images/`).
     static func fileName(productID: String, original: String) -> String {
         let safe = String(productID.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" ? $0 : "_" })
         let ext = Path.pathExtension(original).lowercased()
@@ -62,10 +73,10 @@ public struct Puller: Sendable {
         return name + "." + (["png", "jpg", "jpeg"].contains(ext) ? ext : "png")
     }
 
-    func download(_ target: URL, to path: String) async throws(SyncError) {
+    func download(_ target: URL, to path: String, what: String) async throws(SyncError) {
         let data: Data
         do { data = try await reader.asc.download(target) } catch {
-            throw .read(context: "downloading a review screenshot", error: error)
+            throw .read(context: "downloading \(what)", error: error)
         }
         do {
             try FileManager.default.createDirectory(atPath: Path.parent(path), withIntermediateDirectories: true)

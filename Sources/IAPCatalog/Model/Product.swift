@@ -28,6 +28,9 @@ public struct Product: Sendable, Hashable {
     public var familySharable: Bool?
     public var localizations: [Localization]
     public var review: Review?
+    /// The image the App Store shows with the product (promoted purchases, win-back offers): a 1024×1024 PNG or JPEG
+    /// without transparency, relative to the catalog, as written.
+    public var promotionalImage: String?
     public var hostedContent: String?
     /// Where the product is sold; every territory (and new ones) when absent.
     public var availability: Availability?

@@ -7,7 +7,7 @@ public enum RuleRegistry {
         TerritoryPriceCodeRule.self, TerritoryPriceDuplicateRule.self, TerritoryPriceAvailabilityRule.self,
         TerritoryPriceDecimalsRule.self, PriceChangeDateRule.self, PriceChangeSubscribersRule.self, OfferPriceChangeRule.self,
         LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
-        FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, SubscriptionGroupRule.self,
+        FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, PromotionalImageRule.self, SubscriptionGroupRule.self,
         SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
         OfferCodeRule.self, OfferCodeCodesRule.self, WinBackOfferRule.self, WinBackSettingsRule.self, BillingPlanRule.self, AppPoliciesRule.self, BillingGracePeriodRule.self,
         PromotedPurchaseRule.self, HostedContentTypeRule.self,

@@ -2,8 +2,8 @@
 in the web UI: products just created with no text or price, products in review or removed from sale, prices set in
 a few territories only, scheduled changes that touch some territories with each territory's own choice for existing
 subscribers, offers limited to some territories at local prices, offer codes with their codes (some deactivated),
-uploads reserved and never finished; the app's Billing Grace Period and its promoted purchases; its App Store
-versions.
+review screenshots and promotional images committed or reserved and never uploaded; the app's Billing Grace Period
+and its promoted purchases; its App Store versions.
 
 `generate(app, seed)` answers the classes each product was built from, and those of the app itself (grace period,
 promoted order, App Store versions), so a failing seed says what it held. The same seed always builds the same state (ids aside), so a
@@ -21,6 +21,8 @@ from .resources.grace_periods import GRACE_DEFAULTS, GRACE_DURATIONS, GRACE_RENE
 from .resources.offer_codes import BATCHES, CODE_ALPHABET, VALID_MONTHS, add_months
 from .resources.offers import PERIOD_OF
 from .resources.promoted_purchases import MAX_PROMOTED
+from .resources.images import SIZE as PROMO_SIZE
+from .resources.product_states import APPROVED_OR_LATER
 from .resources.screenshots import reserve_upload
 from .resources.app_store_versions import EDITABLE_APP_VERSION_STATES
 from .resources.versions import VERSION_TYPES
@@ -51,6 +53,7 @@ CLASSES = [
     "offer-code:batch-inactive", "win-back",
     "win-back:eligibility", "win-back:high-priority", "win-back:promoted", "win-back:scheduled", "win-back:ends",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
+    "image:none", "image:complete", "image:awaiting-upload",
     "reviewNote:null", "reviewNote:text", "localizations:several",
     "promoted:visible", "promoted:hidden", "promoted:disabled",
 ] + [
@@ -68,6 +71,18 @@ def tiny_png(seed):
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def promo_png(seed):
+    """A valid 1024x1024 opaque RGB PNG (colour type 2, no tRNS) whose colour depends on the seed, so two promotional
+    images differ."""
+    colour = hashlib.sha256(str(seed).encode()).digest()[:3]
+    raw = (b"\x00" + colour * PROMO_SIZE) * PROMO_SIZE
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", PROMO_SIZE, PROMO_SIZE, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
@@ -105,6 +120,8 @@ class Generating:
         self.generate_promoted(app, more, used["classes"], used["appClasses"])
         # App Store versions draw from a stream of their own too: every product of a seed stays as it was.
         self.generate_app_versions(app, random.Random("app versions %d" % seed), used["appClasses"])
+        # Promotional images too, last: the ids of everything before them stay as they were.
+        self.generate_images(app, random.Random("images %d" % seed), used["classes"])
         return used
 
     # -- the app's own settings
@@ -194,6 +211,28 @@ class Generating:
                 "assetToken": "fake/%s" % rec["id"]})
             self.assets[rec["id"]] = blob
         self.store.set_slot(owner, "screenshot", rec)
+
+    def generate_images(self, app, rnd, classes):
+        """Each product's promotional image: none, committed (in review or approved with its product), or reserved
+        and never uploaded."""
+        by_pid = {p["attributes"]["productId"]: p for p in self.products_of(app)}
+        for pid in classes:
+            kind = rnd.choice(["none", "none", "complete", "awaiting-upload"])
+            classes[pid].append("image:" + kind)
+            if kind == "none":
+                continue
+            product = by_pid[pid]
+            versions = self.store.kid_recs(product, "versions")
+            blob = promo_png(pid)
+            rec = self.new_image(product, "promotion.png", len(blob), versions[-1] if versions else None)
+            if kind == "awaiting-upload":
+                reserve_upload(self, rec, len(blob))
+                continue
+            state = product["attributes"]["state"]
+            rec["attributes"]["sourceFileChecksum"] = hashlib.md5(blob).hexdigest()
+            self.commit_image(rec, blob, "APPROVED" if state in APPROVED_OR_LATER else
+                              "WAITING_FOR_REVIEW" if state in ("WAITING_FOR_REVIEW", "IN_REVIEW") else
+                              "PREPARE_FOR_SUBMISSION")
 
     def pick_availability(self, rnd, classes, state):
         if state == "removed":

@@ -8,6 +8,7 @@ with it. README.md ("The managed view") lists what is in it and what is not.
 
 from .reference import USD_BY_ID, decode_price_point, synthetic_price
 from .resources.grace_periods import GRACE_DEFAULTS
+from .resources.images import COMMITTED as IMAGE_COMMITTED
 from .resources.win_back_offers import LAPSED, PAID, WAIT
 
 
@@ -63,6 +64,14 @@ class ManagedView:
         if shot is None or shot["attributes"]["assetDeliveryState"]["state"] != "COMPLETE":
             return None  # a reservation never uploaded, or a failed upload, is no screenshot
         return (shot["attributes"].get("sourceFileChecksum") or "").lower()
+
+    def image_view(self, owner):
+        """The MD5 of the product's committed promotional image; a reservation never uploaded or a failed image is
+        none."""
+        image = self.image_of(owner)
+        if image is None or image["attributes"]["state"] not in IMAGE_COMMITTED:
+            return None
+        return image.get("checksum")
 
     def iap_prices(self, iap, today):
         schedule = self.store.slot(iap, "priceSchedule")
@@ -138,7 +147,7 @@ class ManagedView:
                 "offerCodes": self.priced_offers(sub, "offerCodes", "name",
                                                  ("customerEligibilities", "offerEligibility")),
                 "winBackOffers": self.priced_offers(sub, "winBackOffers", "offerId", today=today),
-                "screenshot": self.screenshot_view(sub)}
+                "screenshot": self.screenshot_view(sub), "image": self.image_view(sub)}
 
     def managed_view(self, app):
         today = self.today()
@@ -150,7 +159,8 @@ class ManagedView:
                 "reviewNote": a.get("reviewNote") or None,
                 "localizations": self.latest_localizations(iap, ("name", "description")),
                 "availability": self.availability_view(self.store.slot(iap, "availability")),
-                "prices": self.iap_prices(iap, today), "screenshot": self.screenshot_view(iap)}
+                "prices": self.iap_prices(iap, today), "screenshot": self.screenshot_view(iap),
+                "image": self.image_view(iap)}
         groups = {}
         for group in self.store.kid_recs(app, "subscriptionGroups"):
             groups[group["attributes"]["referenceName"]] = {

@@ -21,6 +21,7 @@ TYPE_PATH = {
     "subscriptionOfferCodeCustomCodes": "/v1/subscriptionOfferCodeCustomCodes",
     "winBackOffers": "/v1/winBackOffers", "winBackOfferPrices": "/v1/winBackOfferPrices",
     "subscriptionAppStoreReviewScreenshots": "/v1/subscriptionAppStoreReviewScreenshots",
+    "inAppPurchaseImages": "/v1/inAppPurchaseImages", "subscriptionImages": "/v1/subscriptionImages",
     "backgroundAssets": "/v1/backgroundAssets", "backgroundAssetVersions": "/v1/backgroundAssetVersions",
     "backgroundAssetUploadFiles": "/v1/backgroundAssetUploadFiles", "reviewSubmissions": "/v1/reviewSubmissions",
     "reviewSubmissionItems": "/v1/reviewSubmissionItems",
@@ -30,6 +31,9 @@ TYPE_PATH = {
     "backgroundAssetVersionExternalBetaReleases": "/v1/backgroundAssetVersionExternalBetaReleases",
     "backgroundAssetVersionAppStoreReleases": "/v1/backgroundAssetVersionAppStoreReleases",
 }
+
+# Types with two forms in API 4.4.1 (v1 and v2 promotional images): the operation picks the form an answer shows.
+FORMED_TYPES = ("inAppPurchaseImages", "subscriptionImages")
 
 # Child lists rendered as relationship data even without include= (the fake always did; clients may rely on it).
 RENDERED_KIDS = {
@@ -61,6 +65,8 @@ def many(*source):
 
 STORED_ONE, STORED_MANY, PARENT, NONE_ONE, NONE_MANY = one("rel"), many("rel"), one("parent"), one("none"), many("none")
 PROMOTED = one("lookup", "promoted_purchase_of")  # the promoted purchase names its product
+IMAGES = many("slot", "image")  # a product's promotional image (at most one)
+VERSION_IMAGE = one("lookup", "version_image")  # the product's image, when it was made for this version
 PRICED = {"territory": STORED_ONE, "subscriptionPricePoint": STORED_ONE}
 
 RELATIONSHIPS = {
@@ -77,9 +83,9 @@ RELATIONSHIPS = {
         "versions": many("kids", "versions"), "inAppPurchaseLocalizations": many("latest", "localizations"),
         "inAppPurchaseAvailability": one("slot", "availability"), "iapPriceSchedule": one("slot", "priceSchedule"),
         "appStoreReviewScreenshot": one("slot", "screenshot"), "content": NONE_ONE, "promotedPurchase": PROMOTED,
-        "images": NONE_MANY, "offerCodes": NONE_MANY},
+        "images": IMAGES, "offerCodes": NONE_MANY},
     "inAppPurchaseVersions": {"inAppPurchase": PARENT, "localizations": many("kids", "localizations"),
-                              "image": NONE_ONE, "images": NONE_MANY},
+                              "image": VERSION_IMAGE, "images": many("lookup", "version_image")},
     "inAppPurchaseLocalizations": {"version": PARENT},
     "inAppPurchaseAvailabilities": {"availableTerritories": STORED_MANY},
     "inAppPurchasePriceSchedules": {"inAppPurchase": PARENT, "baseTerritory": STORED_ONE,
@@ -98,9 +104,9 @@ RELATIONSHIPS = {
         "promotionalOffers": many("kids", "promotionalOffers"), "offerCodes": many("kids", "offerCodes"),
         "prices": many("kids", "prices"), "winBackOffers": many("kids", "winBackOffers"),
         "planAvailabilities": many("kids", "planAvailabilities"), "promotedPurchase": PROMOTED,
-        "subscriptionAvailability": NONE_ONE, "images": NONE_MANY},
+        "subscriptionAvailability": NONE_ONE, "images": IMAGES},
     "subscriptionVersions": {"subscription": PARENT, "localizations": many("kids", "localizations"),
-                             "image": NONE_ONE, "images": NONE_MANY},
+                             "image": VERSION_IMAGE, "images": many("lookup", "version_image")},
     "subscriptionLocalizations": {"version": PARENT},
     "subscriptionPlanAvailabilities": {"availableTerritories": STORED_MANY},
     "subscriptionPrices": PRICED,
@@ -118,6 +124,8 @@ RELATIONSHIPS = {
     "winBackOffers": {"prices": many("kids", "prices")},
     "winBackOfferPrices": PRICED,
     "subscriptionAppStoreReviewScreenshots": {"subscription": PARENT},
+    # The product, a stored linkage rendered on every read of the v1 form.
+    "inAppPurchaseImages": {"inAppPurchase": STORED_ONE}, "subscriptionImages": {"subscription": STORED_ONE},
     # A pack's versions on the App Store and in internal testing: the newest with a live release of that kind.
     "backgroundAssets": {"app": PARENT, "versions": many("kids", "versions"),
                          "appStoreVersion": one("lookup", "pack_app_store_version"),

@@ -19,12 +19,13 @@ from .generator import Generating
 from .managed import ManagedView
 from .resources import apps, in_app_purchases, offers, prices, screenshots, subscriptions, versions
 from .resources import app_store_versions, background_assets, grace_periods, product_states, promoted_purchases
-from .resources import offer_codes, review_submissions
+from .resources import images, offer_codes, review_submissions
 from .resources.app_store_versions import AppStoreVersions
 from .resources.background_assets import BackgroundAssets
 from .resources.review_submissions import ReviewSubmissions
 from .resources.apps import Apps
 from .resources.grace_periods import GracePeriods
+from .resources.images import Images
 from .resources.in_app_purchases import InAppPurchases
 from .resources.offer_codes import OfferCodes
 from .resources.offers import Offers
@@ -43,7 +44,7 @@ from .resources.win_back_offers import WinBackOffers
 ROUTES = (apps.ROUTES + versions.ROUTES + in_app_purchases.ROUTES + prices.ROUTES + subscriptions.ROUTES
           + offers.ROUTES + offer_codes.ROUTES + screenshots.ROUTES + background_assets.ROUTES
           + review_submissions.ROUTES + grace_periods.ROUTES + promoted_purchases.ROUTES + app_store_versions.ROUTES
-          + product_states.ROUTES)
+          + product_states.ROUTES + images.ROUTES)
 OPERATION_IDS = [r[2] for r in ROUTES]
 
 DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": None, "rateLimit": 3600,
@@ -72,7 +73,7 @@ def compile_routes(routes):
 
 class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Prices, Subscriptions, Offers, WinBackOffers,
               OfferCodes, Screenshots, Seeding, BackgroundAssets, ReviewSubmissions, GracePeriods, PromotedPurchases,
-              Generating, ManagedView, AppStoreVersions, ProductStates):
+              Generating, ManagedView, AppStoreVersions, ProductStates, Images):
     def __init__(self, key_id, issuer_id, public_key_pem, openapi=None, page_size=None, state_file=None):
         self.main_key = {key_id: load_public_key(public_key_pem)}  # the --key-id; more through /__fake/keys
         self.key_id, self.issuer_id = key_id, issuer_id
@@ -82,6 +83,7 @@ class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Price
         self.default_page_size = page_size
         self.lock = threading.RLock()  # one lock over the whole state; handlers run under it
         self.base_url = None
+        self.operation = None  # the operation being answered (set by the dispatcher)
         self.reset()
         if self.state_file and os.path.exists(self.state_file):
             with open(self.state_file, encoding="utf-8") as f:
@@ -102,7 +104,7 @@ class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Price
             self.faults = FaultRules()
             self.log = RequestLog()
             self.asset_reads = {}
-            # Committed screenshots' bytes, served at their imageAsset URL (App Store Connect's CDN renders the
+            # Committed screenshots' and promotional images' bytes, served at their imageAsset URL (App Store Connect's CDN renders the
             # template; the fake serves the original file).
             self.assets = {}
 

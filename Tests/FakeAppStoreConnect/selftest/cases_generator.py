@@ -10,6 +10,8 @@ ROUND_TRIP = {"today": "2031-03-01", "storefronts": [
 REVIEW_CLASSES = ["state:ready-to-submit", "app-version:none", "app-version:live", "app-version:editable"]
 # Offer codes' codes (batches, custom codes, deactivated ones), drawn from a stream of their own.
 OFFER_CODE_CLASSES = ["offer-code:batches", "offer-code:custom", "offer-code:inactive", "offer-code:batch-inactive"]
+# Promotional images, drawn from a stream of their own.
+IMAGE_CLASSES = ["image:none", "image:complete", "image:awaiting-upload"]
 
 
 class GeneratorCases:
@@ -60,6 +62,7 @@ class GeneratorCases:
         self.assertEqual(sorted(covered - set(every)), [])
         self.assertEqual(sorted(set(REVIEW_CLASSES) - covered), [])
         self.assertEqual(sorted(set(OFFER_CODE_CLASSES) - covered), [])
+        self.assertEqual(sorted(set(IMAGE_CLASSES) - covered), [])
 
     def test_generated_review_states_match_their_classes(self):
         self.fake.control("POST", "settings", dict(ROUND_TRIP, explicitNulls=True))

@@ -339,4 +339,110 @@ struct DeclaredStateSyncTests {
         #expect(try AscSyncTests.push(fake, catalog).status == 0)
         #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0)
     }
+
+    /// Writes an RGB (colour type 2) or RGBA (6) PNG of one colour, made with Python's zlib.
+    static func png(_ path: String, side: Int, alpha: Bool = false, shade: Int = 200) throws {
+        _ = try python("""
+            import struct, sys, zlib
+            path, side, alpha, shade = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
+            pixel = bytes([shade, 120, 40] + ([255] if alpha else []))
+            raw = b"".join(b"\\x00" + pixel * side for _ in range(side))
+            def chunk(kind, data):
+                return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+            header = struct.pack(">IIBBBBB", side, side, 8, 6 if alpha else 2, 0, 0, 0)
+            open(path, "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+            """, [path, String(side), alpha ? "1" : "0", String(shade)])
+    }
+
+    /// A promotional image is checked offline, uploaded once, replaced when its content changes, and pulled back.
+    @Test func promotionalImagesAreCheckedUploadedOnceAndPulledBack() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.file("images"), withIntermediateDirectories: true)
+        try Self.png(dir.file("images/gems.png"), side: 1024)
+        try Self.png(dir.file("images/club.png"), side: 1024, shade: 90)
+        try Self.png(dir.file("images/small.png"), side: 512)
+        try Self.png(dir.file("images/clear.png"), side: 1024, alpha: true)
+        let text = Self.catalog(grace: nil, promoted: nil)
+            .replacingOccurrences(of: "    price: 0.99\n", with: "    price: 0.99\n    promotionalImage: images/gems.png\n")
+            .replacingOccurrences(of: "        price: 4.99\n", with: "        price: 4.99\n        promotionalImage: images/club.png\n")
+        let catalog = try dir.write("catalog.yaml", text)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        for (file, message) in [("small.png", "is 512×512 pixels; App Store Connect takes 1024×1024"), ("clear.png", "has transparency")] {
+            let bad = try dir.write("bad.yaml", text.replacingOccurrences(of: "images/gems.png", with: "images/\(file)"))
+            let result = try iapkit("lint", "catalog", bad)
+            #expect(result.status == 1 && result.stdout.contains(message) && result.stdout.contains("[promotional-image]"), "\(result.stdout)")
+        }
+
+        let push = try AscSyncTests.push(fake, catalog)
+        #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
+        let md5 = try python("import hashlib, sys; print(hashlib.md5(open(sys.argv[1], 'rb').read()).hexdigest())", [dir.file("images/gems.png")])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let images = try Self.attributes(fake, "inAppPurchaseImages")
+        #expect(images.count == 1 && (images.first?["sourceFileChecksum"] as? String)?.lowercased() == md5, "\(images)")
+        #expect(try Self.attributes(fake, "subscriptionImages").count == 1)
+        let writes = try fake.writeCount()
+        #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
+        #expect(try fake.writeCount() == writes, "the same image is never uploaded twice")
+
+        // New content replaces the image; the plan says so with both digests.
+        try Self.png(dir.file("images/gems.png"), side: 1024, shade: 30)
+        let plan = try Self.plan(fake, catalog)
+        #expect(plan.stdout.contains("~ inAppPurchaseImage \(Self.bundleID).gems: promotionalImage \"gems.png (md5 \(md5.prefix(8)))\""), "\(plan.stdout)")
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        #expect(try Self.attributes(fake, "inAppPurchaseImages").count == 1)
+
+        let pulled = dir.file("out/catalog.yaml")
+        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try String(contentsOfFile: pulled, encoding: .utf8).contains("promotionalImage: images/\(Self.bundleID).gems.png"))
+        #expect(FileManager.default.contentsEqual(atPath: dir.file("out/images/\(Self.bundleID).gems.png"), andPath: dir.file("images/gems.png")))
+        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    /// Every declared kind in one catalog: pushed to an empty app, planned clean, pushed again without a write,
+    /// pulled back to a catalog that plans clean and, pushed to another app, gives the same managed state.
+    @Test func oneCatalogWithEveryDeclaredKindRoundTrips() throws {
+        let fake = try FakeAppStoreConnect()
+        let source = try fake.addApp(bundleID: Self.bundleID)
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.file("images"), withIntermediateDirectories: true)
+        try Self.png(dir.file("images/club.png"), side: 1024)
+        let later = Self.day(in: 90)
+        let text = Self.offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
+                                   custom: "[{code: CLUB31, count: 25, expires: \(later)}]")
+            .replacingOccurrences(of: "        price: 4.99\n", with: "        price: 4.99\n        promotionalImage: images/club.png\n")
+            + Self.grace + "\n" + Self.promoted + "\n"
+        let catalog = try dir.write("catalog.yaml", text)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let push = try AscSyncTests.push(fake, catalog)
+        #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
+        let writes = try fake.writeCount()
+        #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
+        #expect(try fake.writeCount() == writes)
+        #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0)
+
+        let pulled = dir.file("pulled/catalog.yaml")
+        let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try iapkit("lint", "catalog", pulled).status == 0)
+        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let target = try fake.addApp(bundleID: Self.bundleID + ".copy", name: "Copy")
+        let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
+        // Pushed as pulled, to another app (custom codes are unique within an app, so the same code is fine there).
+        try yaml.replacingOccurrences(of: "bundleId: \(Self.bundleID)\n", with: "bundleId: \(Self.bundleID).copy\n")
+            .write(toFile: pulled, atomically: true, encoding: .utf8)
+        let copy = try AscSyncTests.push(fake, pulled)
+        #expect(copy.status == 0, "\(copy.stdout)\(copy.stderr)")
+        let sourceView = try fake.control("POST", "managed", ["appId": source]) as? [String: Any]
+        let targetView = try fake.control("POST", "managed", ["appId": target]) as? [String: Any]
+        #expect(sourceView != nil && NSDictionary(dictionary: sourceView ?? [:]).isEqual(to: targetView ?? [:]),
+                "managed views differ:\n\(sourceView ?? [:])\n\(targetView ?? [:])")
+        #expect(try AscSyncTests.push(fake, pulled).stderr.contains("nothing to push"))
+    }
 }

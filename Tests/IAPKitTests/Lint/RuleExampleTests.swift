@@ -45,6 +45,13 @@ import Testing
         #expect(Set(ids).count == ids.count, "rule ids must be unique")
     }
 
+    /// A PNG signature and IHDR chunk (CRC left zero: lint reads the header, not the pixels).
+    static func pngHeader(width: Int, height: Int, colourType: UInt8) -> Data {
+        func be(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(width) + be(height)
+                    + [8, colourType, 0, 0, 0] + [0, 0, 0, 0] + be(0) + Array("IEND".utf8) + [0, 0, 0, 0])
+    }
+
     @Test(arguments: catalogCases)
     func catalogRuleExample(_ example: Case) throws {
         let dir = TemporaryDirectory()
@@ -53,6 +60,10 @@ import Testing
         dir.write("shot.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]))
         dir.write("fake.png", "not an image")
         mkfifo(dir.file("pipe.png"), 0o644)
+        // Promotional images: PNG headers of the size and colour type each example needs.
+        dir.write("promo.png", Self.pngHeader(width: 1024, height: 1024, colourType: 2))
+        dir.write("small.png", Self.pngHeader(width: 512, height: 512, colourType: 2))
+        dir.write("alpha.png", Self.pngHeader(width: 1024, height: 1024, colourType: 6))
         // `#@ SPEC` comment lines describe files beside the catalog (asset packs), in ContentExample's notation.
         let files = yaml.split(separator: "\n").filter { $0.hasPrefix("#@ ") }.map { $0.dropFirst(3) }.joined(separator: "\n")
         if !files.isEmpty { _ = try Self.materialize(files + "\n", in: dir.path) }

@@ -175,12 +175,12 @@ import Testing
         var live = Self.live(desired).inAppPurchases[0]
         live.ids.screenshot = "old"
         var same = builder(catalog)
-        ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.plan(wanted, live: live, product: .id("iap"), builder: &same)
+        UploadedImageKind<InAppPurchaseScreenshotAPI>.plan(wanted, live: live, product: .id("iap"), builder: &same)
         #expect(same.changes.isEmpty)
         live.record.screenshot = ScreenshotRecord(fileName: "other.png", checksum: "0123")
         var replaced = builder(catalog)
-        ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.plan(wanted, live: live, product: .id("iap"), builder: &replaced)
-        let upload = replaced.changes.first?.operations.first as? ReviewScreenshotKind<InAppPurchaseScreenshotAPI>.Upload
+        UploadedImageKind<InAppPurchaseScreenshotAPI>.plan(wanted, live: live, product: .id("iap"), builder: &replaced)
+        let upload = replaced.changes.first?.operations.first as? UploadedImageKind<InAppPurchaseScreenshotAPI>.Upload
         #expect(replaced.changes.first?.action == .update && upload?.replacing == "old" && upload?.estimatedRequests == 5)
     }
 

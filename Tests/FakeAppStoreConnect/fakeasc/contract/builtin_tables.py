@@ -197,6 +197,25 @@ BODIES = {
         {"subscription": ("subscriptions", "one")}, ["subscription"]),
     "subscriptionAppStoreReviewScreenshots_updateInstance": body(
         "subscriptionAppStoreReviewScreenshots", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
+    # Promotional images: the v1 form names the product and commits with a checksum, the v2 form names a version.
+    "inAppPurchaseImages_createInstance": body(
+        "inAppPurchaseImages", {"fileSize": I, "fileName": S}, ["fileName", "fileSize"],
+        {"inAppPurchase": ("inAppPurchases", "one")}, ["inAppPurchase"]),
+    "inAppPurchaseImages_updateInstance": body(
+        "inAppPurchaseImages", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
+    "inAppPurchaseImagesV2_createInstance": body(
+        "inAppPurchaseImages", {"fileSize": I, "fileName": S}, ["fileName", "fileSize"],
+        {"version": ("inAppPurchaseVersions", "one")}, ["version"]),
+    "inAppPurchaseImagesV2_updateInstance": body("inAppPurchaseImages", {"uploaded": N(B)}, update=True),
+    "subscriptionImages_createInstance": body(
+        "subscriptionImages", {"fileSize": I, "fileName": S}, ["fileName", "fileSize"],
+        {"subscription": ("subscriptions", "one")}, ["subscription"]),
+    "subscriptionImages_updateInstance": body(
+        "subscriptionImages", {"sourceFileChecksum": N(S), "uploaded": N(B)}, update=True),
+    "subscriptionImagesV2_createInstance": body(
+        "subscriptionImages", {"fileSize": I, "fileName": S}, ["fileName", "fileSize"],
+        {"version": ("subscriptionVersions", "one")}, ["version"]),
+    "subscriptionImagesV2_updateInstance": body("subscriptionImages", {"uploaded": N(B)}, update=True),
     # The app's Billing Grace Period and its promoted purchases.
     "subscriptionGracePeriods_updateInstance": body(
         "subscriptionGracePeriods",
@@ -333,6 +352,13 @@ QUERIES = {
     "promotedPurchases_getInstance": ({}, PROMOTED_INCLUDES),
     "inAppPurchasesV2_promotedPurchase_getToOneRelated": ({}, PROMOTED_INCLUDES),
     "subscriptions_promotedPurchase_getToOneRelated": ({}, PROMOTED_INCLUDES),
+    # Promotional images.
+    "inAppPurchasesV2_images_getToManyRelated": ({}, ["inAppPurchase"]),
+    "subscriptions_images_getToManyRelated": ({}, ["subscription"]),
+    "inAppPurchaseImages_getInstance": ({}, ["inAppPurchase"]),
+    "subscriptionImages_getInstance": ({}, ["subscription"]),
+    "inAppPurchaseImagesV2_getInstance": ({}, []),
+    "subscriptionImagesV2_getInstance": ({}, []),
     # App Store versions (for review) and asset pack releases.
     "apps_appStoreVersions_getToManyRelated": (
         {"platform": PLATFORMS, "versionString": None, "appStoreState": APP_STORE_VERSION_STATES,

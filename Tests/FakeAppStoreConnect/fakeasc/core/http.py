@@ -177,7 +177,11 @@ class Dispatcher:
             if fake.contract.takes_body(op):
                 c.body = self.parse_body(op, body)
             with fake.lock:
-                status, doc = getattr(fake, handler)(c)
+                fake.operation = op  # the form some resources answer in depends on it (promotional images)
+                try:
+                    status, doc = getattr(fake, handler)(c)
+                finally:
+                    fake.operation = None
                 if doc is not None and not isinstance(doc, Text):
                     doc = json.loads(json.dumps(doc))  # detach from the store before validating outside the lock
             if fault and fault["when"] == "after":

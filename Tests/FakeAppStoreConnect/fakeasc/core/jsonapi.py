@@ -7,7 +7,7 @@ import urllib.parse
 
 from .encoding import b64url, b64url_decode
 from .errors import parameter_error
-from ..model import INCLUDED_DEFAULT_LIMIT, RELATIONSHIPS, RENDERED_KIDS, STORED_MANY, STORED_ONE, TYPE_PATH
+from ..model import FORMED_TYPES, INCLUDED_DEFAULT_LIMIT, RELATIONSHIPS, RENDERED_KIDS, STORED_MANY, STORED_ONE, TYPE_PATH
 from ..reference import decode_price_point, point_rec, ref
 
 PRICE_POINT_TYPES = ("inAppPurchasePricePoints", "subscriptionPricePoints")
@@ -73,6 +73,8 @@ class Documents:
         if rels:
             out["relationships"] = rels
         out["links"] = {"self": self.base_url + TYPE_PATH[rec["type"]] + "/" + rec["id"]}
+        if rec["type"] in FORMED_TYPES:  # promotional images: the v1 or v2 form, by the operation
+            return self.shape_image(rec, out)
         return out
 
     def related_records(self, rec, name):

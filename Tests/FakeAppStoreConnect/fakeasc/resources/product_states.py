@@ -89,11 +89,12 @@ class ProductStates:
         promoted = self.promoted_purchase_of(rec)
         if promoted is not None:
             self.store.remove(promoted)
-        shot = self.store.slot(rec, "screenshot")
-        if shot is not None:
-            self.assets.pop(shot["id"], None)
+        for slot in ("screenshot", "image"):
+            asset = self.store.slot(rec, slot)
+            if asset is not None:
+                self.assets.pop(asset["id"], None)
         group = self.store.parent(rec) if type_ == "subscriptions" else None
-        self.store.remove(rec)  # versions, localizations, prices, availability, screenshot, offers go with it
+        self.store.remove(rec)  # versions, localizations, prices, availability, screenshot, image, offers go with it
         if group is not None:
             self.close_group_levels(group)
         return 204, None  # its product ID stays in usedProductIds: never reusable

@@ -187,6 +187,7 @@ class ReviewSubmissions:
             product["everSubmitted"] = True
             self.set_product_version_state(target, "WAITING_FOR_REVIEW")
             product["attributes"]["state"] = "WAITING_FOR_REVIEW"
+            self.review_image(product, ("PREPARE_FOR_SUBMISSION", "REJECTED"), "WAITING_FOR_REVIEW")
 
     def withdraw(self, name, target):
         """A cancelled submission: a version goes back to the developer; a product to the state it had."""
@@ -200,6 +201,7 @@ class ReviewSubmissions:
             self.set_product_version_state(target, "DEVELOPER_REJECTED")
             product["attributes"]["state"] = product.pop("stateBeforeReview", "READY_TO_SUBMIT")
             self.refresh_readiness(product)
+            self.review_image(product, ("WAITING_FOR_REVIEW",), "PREPARE_FOR_SUBMISSION")
 
     def set_product_version_state(self, version, state):
         version["attributes"]["state"] = state
@@ -255,3 +257,4 @@ class ReviewSubmissions:
             product.pop("stateBeforeReview", None)
             product["everApproved"] = True
             product["attributes"]["state"] = "APPROVED"
+            self.review_image(product, ("WAITING_FOR_REVIEW",), "APPROVED")

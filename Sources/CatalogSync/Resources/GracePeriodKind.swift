@@ -44,8 +44,8 @@ enum GracePeriodKind: AppResourceKind {
                     operations: [Update(id: live?.id, app: store.app.id, record: wanted)])
     }
 
-    /// `PATCH /v1/subscriptionGracePeriods/{id}` with every field (the id is looked up first when the plan was made
-    /// without reading it, as `export asc` does).
+    /// `PATCH /v1/subscriptionGracePeriods/{id}` with every field. A plan made without reading App Store Connect has
+    /// no id: push looks it up first; `export asc` writes `${subscriptionGracePeriod}`.
     struct Update: WriteOperation {
         var id: String?
         var app: String
@@ -56,7 +56,8 @@ enum GracePeriodKind: AppResourceKind {
         func perform(_ context: WriteContext) async throws(ASCError) {
             var resource = id ?? ""
             if id == nil {
-                resource = try await context.send {
+                // `export asc` reads nothing: its request names the app's grace period by a placeholder.
+                resource = context.isRecording ? "${subscriptionGracePeriod}" : try await context.send {
                     try await $0.appsSubscriptionGracePeriodGetToOneRelated(path: .init(id: app)).ok.body.json.data.id
                 }
             }

@@ -405,20 +405,32 @@ struct DeclaredStateSyncTests {
 
     /// Every declared kind in one catalog: pushed to an empty app, planned clean, pushed again without a write,
     /// pulled back to a catalog that plans clean and, pushed to another app, gives the same managed state.
+    /// A catalog holding every declared kind, with its image, in `dir`.
+    static func everything(in dir: TemporaryDirectory) throws -> String {
+        try FileManager.default.createDirectory(atPath: dir.file("images"), withIntermediateDirectories: true)
+        try png(dir.file("images/club.png"), side: 1024)
+        let later = day(in: 90)
+        let text = offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
+                              custom: "[{code: CLUB31, count: 25, expires: \(later)}]")
+            .replacingOccurrences(of: "        price: 4.99\n", with: "        price: 4.99\n        promotionalImage: images/club.png\n")
+            + grace + "\n" + promoted + "\n"
+        return try dir.write("catalog.yaml", text)
+    }
+
     @Test func oneCatalogWithEveryDeclaredKindRoundTrips() throws {
         let fake = try FakeAppStoreConnect()
         let source = try fake.addApp(bundleID: Self.bundleID)
         let dir = TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: dir.file("images"), withIntermediateDirectories: true)
-        try Self.png(dir.file("images/club.png"), side: 1024)
-        let later = Self.day(in: 90)
-        let text = Self.offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
-                                   custom: "[{code: CLUB31, count: 25, expires: \(later)}]")
-            .replacingOccurrences(of: "        price: 4.99\n", with: "        price: 4.99\n        promotionalImage: images/club.png\n")
-            + Self.grace + "\n" + Self.promoted + "\n"
-        let catalog = try dir.write("catalog.yaml", text)
+        let catalog = try Self.everything(in: dir)
         let lint = try iapkit("lint", "catalog", catalog)
         #expect(lint.status == 0, "\(lint.stdout)")
+        // `export asc` lists the same writes without reading anything: the app's grace period by a placeholder.
+        let export = try iapkit("export", "asc", catalog, "--app-id", "1234567890")
+        #expect(export.status == 0, "\(export.stderr)")
+        for path in ["/v1/subscriptionGracePeriods/${subscriptionGracePeriod}", "/v1/promotedPurchases", "/v1/subscriptionImages",
+                     "/v1/subscriptionOfferCodeOneTimeUseCodes", "/v1/subscriptionOfferCodeCustomCodes", "/v1/winBackOffers"] {
+            #expect(export.stdout.contains("\"\(path)"), "export asc lacks \(path)")
+        }
         let push = try AscSyncTests.push(fake, catalog)
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         let writes = try fake.writeCount()

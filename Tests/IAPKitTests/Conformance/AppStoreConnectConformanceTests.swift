@@ -42,4 +42,14 @@ struct AppStoreConnectConformanceTests {
         // prices and introductory offers (inline in PATCH /v1/subscriptions/{id}), promotional offers.
         #expect(out == "9\n", "\(out)")
     }
+
+    /// The declared kinds beyond products (grace period, promoted purchases, images, offer-code batches and custom
+    /// codes, win-back settings): every body `export asc` writes for them is one Apple's document accepts.
+    @Test func declaredKindsRequestsValidate() throws {
+        let dir = TemporaryDirectory()
+        let result = try iapkit("export", "asc", try DeclaredStateSyncTests.everything(in: dir), "--app-id", "1234567890")
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try python(Self.validate, [dir.write("asc.json", result.stdout), Reference.openAPI])
+        #expect((Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 20, "\(out)")
+    }
 }

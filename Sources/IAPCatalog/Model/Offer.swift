@@ -39,7 +39,13 @@ public struct Offer: Sendable, Hashable {
     public var eligibility: [OfferEligibility]?
     public var stackable: Bool?
     /// Win-back offers only: who is eligible, how the App Store shows the offer, and when it runs.
-    public var winBack = WinBackSettings()
+    public var winBack: WinBackSettings {
+        get { winBackStorage.first ?? WinBackSettings() }
+        set { winBackStorage = newValue.isEmpty ? [] : [newValue] }
+    }
+    /// Out of line (an array is one pointer): every product carries an introductory offer's worth of `Offer`, and
+    /// most offers are not win-back offers.
+    private var winBackStorage: [WinBackSettings] = []
     /// Offer codes only: false deactivates the offer code (App Store Connect cannot turn it back on).
     public var active: Bool?
     /// Offer codes only: batches of one-time-use codes, and custom codes customers type in. Nil (the key absent)

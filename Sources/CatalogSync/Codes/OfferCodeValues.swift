@@ -72,12 +72,12 @@ public struct OfferCodeValues: Sendable {
         return rows
     }
 
-    /// The codes of App Store Connect's CSV answer: the first field of each line, without a header line.
+    /// The codes of App Store Connect's CSV answer: the first field of each record, a header record left out.
     static func codes(inCSV text: String) -> [String] {
-        text.split(whereSeparator: \.isNewline).compactMap { line in
-            let first = line.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
-            let field = String(first.filter { $0 != "\"" && $0 != " " && $0 != "\t" })
-            guard !field.isEmpty, field.allSatisfy({ $0.isLetter || $0.isNumber }), field.lowercased() != "code" else { return nil }
+        let records = (try? CSVRecords.parse(text)) ?? []
+        return records.compactMap { record in
+            guard let field = record.fields.first?.filter({ $0 != " " }), !field.isEmpty,
+                  field.allSatisfy({ $0.isLetter || $0.isNumber }), field.lowercased() != "code" else { return nil }
             return field
         }
     }

@@ -72,9 +72,10 @@ enum PromotedPurchaseKind: AppResourceKind {
             builder.add(.update, "promotedPurchase", nil, detail: old.record.productID,
                         fields: [Change.Field("promoted", from: "true", to: "false")], operations: [Delete(id: old.id)])
         }
-        let liveOrder = store.promotedPurchases.filter { kept.contains($0.record.productID) }.map { ResourceRef.id($0.id) }
-        // A new entry goes to the end of App Store Connect's list, so the order is sent whenever it must move.
-        if order != liveOrder, order.count > 1, !(liveOrder == Array(order.prefix(liveOrder.count)) && order.dropFirst(liveOrder.count).allSatisfy(\.isCreated)) {
+        // The order App Store Connect will have after the push (new entries go to the end); sent only when it is not the catalog's.
+        let after = store.promotedPurchases.filter { kept.contains($0.record.productID) }.map { ResourceRef.id($0.id) }
+            + order.filter(\.isCreated)
+        if order != after {
             builder.add(.update, "promotedPurchases", nil, path: CatalogPath.root / "promotedPurchases",
                         detail: "order", fields: [Change.Field("order", from: store.promotedPurchases.map(\.record.productID).joined(separator: ", "),
                                                               to: wanted.map(\.productID).joined(separator: ", "))],

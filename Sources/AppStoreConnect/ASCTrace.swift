@@ -140,7 +140,8 @@ public final class ASCTrace: @unchecked Sendable {
 struct ASCTraceMiddleware: ClientMiddleware {
     let trace: ASCTrace
     /// Operations whose answers are secrets (one-time offer codes): never written to a trace.
-    static let secretAnswers: Set<String> = ["subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated"]
+    static let secretAnswers: Set<String> = ["subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated",
+                                             "inAppPurchaseOfferCodeOneTimeUseCodes_values_getToOneRelated"]
     /// Bodies are read whole to be recorded; App Store Connect's pages are far smaller than this.
     static let bodyLimit = 64 << 20
 

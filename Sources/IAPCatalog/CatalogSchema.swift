@@ -10,7 +10,7 @@ public enum CatalogKeys {
     public static let app = ["bundleId", "appId", "primaryLocale", "platforms"]
     public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
                                  "priceChanges", "familySharable", "localizations", "review", "promotionalImage", "hostedContent",
-                                 "availability", "baseTerritory"]
+                                 "availability", "baseTerritory", "offerCodes"]
     public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
                                       "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review",
                                       "promotionalImage", "introductoryOffer",
@@ -27,6 +27,9 @@ public enum CatalogKeys {
     public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
     public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "eligibility",
                                    "stackable", "active", "oneTimeCodes", "customCodes"]
+    /// An in-app purchase's offer code: a price for the customers it is for, and its codes.
+    public static let inAppPurchaseOfferCode = ["referenceName", "price", "territoryPrices", "eligibility", "active", "oneTimeCodes",
+                                                "customCodes"]
     public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
                                       "eligibility", "priority", "promotion", "startDate", "endDate"]
     public static let winBackEligibility = ["paidMonths", "lapsedMonths", "monthsBetweenOffers"]
@@ -39,7 +42,8 @@ public enum CatalogKeys {
     public static let availability = ["territories", "availableInNewTerritories"]
     public static let priceChange = ["startDate", "price", "territoryPrices", "existingSubscribers"]
     /// Keys only an auto-renewable subscription has; on a product the offer and billing-plan rules report them.
-    public static let offerKeys = ["introductoryOffer", "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans"]
+    /// (Offer codes exist for both, with keys of their own on an in-app purchase.)
+    public static let offerKeys = ["introductoryOffer", "promotionalOffers", "winBackOffers", "billingPlans"]
 }
 
 extension NodeReader {
@@ -146,6 +150,9 @@ extension NodeReader {
             object.allowed.append(key)
         }
         try readCommon(object, into: &product)
+        product.offerCodes = try object.list("offerCodes") { node, path throws(IAPKitError) in
+            try readOffer(node, path: path, kind: .offerCode, inAppPurchase: true)
+        }
         product.hostedContent = object.string("hostedContent")
         product.baseTerritory = object.string("baseTerritory")
         return product
@@ -255,12 +262,13 @@ extension NodeReader {
         return plan
     }
 
-    func readOffer(_ node: Node, path: CatalogPath, kind: OfferKind) throws(IAPKitError) -> Offer? {
+    /// `inAppPurchase`: an offer code of an in-app purchase, which has a price and customers but no terms.
+    func readOffer(_ node: Node, path: CatalogPath, kind: OfferKind, inAppPurchase: Bool = false) throws(IAPKitError) -> Offer? {
         let allowed: [String]
         switch kind {
         case .introductory: allowed = CatalogKeys.introductoryOffer
         case .promotional: allowed = CatalogKeys.promotionalOffer
-        case .offerCode: allowed = CatalogKeys.offerCode
+        case .offerCode: allowed = inAppPurchase ? CatalogKeys.inAppPurchaseOfferCode : CatalogKeys.offerCode
         case .winBack: allowed = CatalogKeys.winBackOffer
         }
         let article = kind == .introductory || kind == .offerCode ? "an" : "a"
@@ -268,9 +276,11 @@ extension NodeReader {
         guard object.valid else { return nil }
         defer { object.finish() }
         var offer = Offer(path: path, kind: kind)
-        (offer.mode, offer.modeText) = object.choice("mode")
-        offer.duration = object.string("duration")
-        offer.periods = object.int("periods")
+        if !inAppPurchase {
+            (offer.mode, offer.modeText) = object.choice("mode")
+            offer.duration = object.string("duration")
+            offer.periods = object.int("periods")
+        }
         offer.price = object.price("price")
         offer.territoryPrices = try readTerritoryPrices(object)
         if kind == .introductory, object.node("territories") != nil {
@@ -300,15 +310,19 @@ extension NodeReader {
                 return CustomOfferCode(path: path, code: code.string("code", required: true), count: code.int("count", required: true),
                                        expires: code.string("expires"), active: code.bool("active"))
             } }
-            offer.stackable = object.bool("stackable")
-            offer.eligibility = try object.list("eligibility") { node, path throws(IAPKitError) in
+            if !inAppPurchase { offer.stackable = object.bool("stackable") }
+            // An in-app purchase's offer code without `eligibility` is for every customer.
+            if !inAppPurchase || object.node("eligibility") != nil { offer.eligibility = try object.list("eligibility") { node, path throws(IAPKitError) in
                 guard let text = string(node, at: path) else { return nil }
-                guard let value = OfferEligibility(rawValue: text) else {
-                    report("`\(text)` is not an offer-code eligibility; use `new`, `existing` or `expired`", at: path)
+                let customers = inAppPurchase ? OfferEligibility.inAppPurchaseCustomers : OfferEligibility.subscriptionCustomers
+                guard let value = OfferEligibility(rawValue: text), customers.contains(value) else {
+                    let names = customers.map { "`\($0.rawValue)`" }
+                    report("`\(text)` is not \(inAppPurchase ? "an in-app purchase" : "a subscription") offer-code eligibility; "
+                               + "use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")", at: path)
                     return nil
                 }
                 return value
-            }
+            } }
         }
         return offer
     }

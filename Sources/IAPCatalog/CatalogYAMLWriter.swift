@@ -242,7 +242,7 @@ public enum CatalogYAMLWriter {
         out.beginMapping()
         if offer.kind == .promotional || offer.kind == .winBack { out.pair("offerId", ifPresent: offer.offerID) }
         if offer.kind != .introductory { out.pair("referenceName", ifPresent: offer.referenceName) }
-        out.pair("mode", offer.mode?.rawValue)
+        out.pair("mode", ifPresent: offer.mode?.rawValue)
         out.pair("duration", ifPresent: offer.duration)
         if let periods = offer.periods { out.pair("periods", number: periods) }
         if let price = offer.price { out.pair("price", price: price) }

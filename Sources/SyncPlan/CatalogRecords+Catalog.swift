@@ -58,6 +58,7 @@ extension CatalogRecords {
             inAppPurchases[inAppPurchases.count - 1].setPricing(from: product)
             inAppPurchases[inAppPurchases.count - 1].image = try image(product)
             inAppPurchases[inAppPurchases.count - 1].baseTerritory = product.baseTerritory.flatMap { $0 == Vocabulary.baseTerritory ? nil : $0 }
+            inAppPurchases[inAppPurchases.count - 1].offerCodes = product.offerCodes.compactMap(Self.inAppPurchaseOfferCode)
         }
         groups = []
         for group in catalog.subscriptionGroups {
@@ -138,18 +139,29 @@ extension CatalogRecords {
         let identifier: String?
         switch kind {
         case .introductory: identifier = nil
-        case .offerCode: identifier = offer.referenceName
+        case .offerCode, .inAppPurchaseOfferCode: identifier = offer.referenceName
         case .promotional, .winBack: identifier = offer.offerID
         }
         var record = OfferRecord(
             kind: kind, identifier: identifier, referenceName: offer.referenceName ?? offer.offerID, mode: terms.mode,
             duration: terms.duration, periods: terms.periods, priceCents: offer.mode == .freeTrial ? nil : offer.price?.cents,
-            eligibilities: offer.eligibility.map { $0.map { $0.rawValue.uppercased() } },
+            eligibilities: offer.eligibility.map { $0.map(\.apiValue) },
             offerEligibility: kind == .offerCode ? ((offer.stackable ?? false) ? "STACK_WITH_INTRO_OFFERS" : "REPLACE_INTRO_OFFERS") : nil,
             planType: planType)
         if offer.mode != .freeTrial { record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices) }
         if kind == .winBack { record.winBack = WinBackRecord(offer.winBack) }
         if kind == .offerCode { record.codes = OfferCodesRecord(offer) }
+        return record
+    }
+
+    /// An in-app purchase's offer code: its price (0 is free) and customers, every customer when it names none.
+    static func inAppPurchaseOfferCode(_ offer: Offer) -> OfferRecord? {
+        guard let name = offer.referenceName else { return nil }
+        var record = OfferRecord(kind: .inAppPurchaseOfferCode, identifier: name, referenceName: name, mode: "", duration: "", periods: 0,
+                                 priceCents: offer.price?.cents,
+                                 eligibilities: (offer.eligibility ?? OfferEligibility.inAppPurchaseCustomers).map(\.apiValue))
+        record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices)
+        record.codes = OfferCodesRecord(offer)
         return record
     }
 }

@@ -91,8 +91,17 @@ extension CatalogRecords {
         switch record.kind {
         case .introductory: kind = .introductory
         case .promotional: kind = .promotional
-        case .offerCode: kind = .offerCode
+        case .offerCode, .inAppPurchaseOfferCode: kind = .offerCode
         case .winBack: kind = .winBack
+        }
+        if record.kind == .inAppPurchaseOfferCode {
+            var offer = Offer(path: .root, kind: .offerCode, price: record.priceCents.map { Price(cents: $0) }, referenceName: record.identifier)
+            offer.territoryPrices = Self.territoryPriceList(record.territoryPrices)
+            let customers = (record.eligibilities ?? []).compactMap(OfferEligibility.init(apiValue:))
+            // Every customer is what an absent `eligibility` means.
+            offer.eligibility = Swift.Set(customers) == Swift.Set(OfferEligibility.inAppPurchaseCustomers) ? nil : customers
+            record.codes?.apply(to: &offer)
+            return offer
         }
         var offer = Offer(path: .root, kind: kind, mode: Vocabulary.offerMode(api: record.mode))
         switch offer.mode {
@@ -108,10 +117,10 @@ extension CatalogRecords {
             if let winBack = record.winBack { offer.winBack = winBack.settings }
         case .offerCode:
             offer.referenceName = record.identifier
-            offer.eligibility = record.eligibilities?.compactMap { OfferEligibility(rawValue: $0.lowercased()) }
+            offer.eligibility = record.eligibilities?.compactMap(OfferEligibility.init(apiValue:))
             offer.stackable = record.offerEligibility == "STACK_WITH_INTRO_OFFERS"
             record.codes?.apply(to: &offer)
-        case .introductory: break
+        case .introductory, .inAppPurchaseOfferCode: break
         }
         return offer
     }

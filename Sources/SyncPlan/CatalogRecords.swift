@@ -77,7 +77,8 @@ public struct ScreenshotRecord: Sendable, Equatable {
 
 /// An offer on an auto-renewable subscription, in App Store Connect's terms.
 public struct OfferRecord: Sendable, Equatable {
-    public enum Kind: String, Sendable { case introductory, promotional, offerCode, winBack }
+    /// `inAppPurchaseOfferCode`: an in-app purchase's offer code, whose only terms are its prices and customers.
+    public enum Kind: String, Sendable { case introductory, promotional, offerCode, winBack, inAppPurchaseOfferCode }
     public var kind: Kind
     /// Promotional: `offerCode`; win-back: `offerId`; offer code: its reference name. Nil for introductory offers.
     public var identifier: String?
@@ -89,7 +90,7 @@ public struct OfferRecord: Sendable, Equatable {
     public var periods: Int
     /// USD price in cents; nil for free trials.
     public var priceCents: Int?
-    /// Offer codes: NEW, EXISTING, EXPIRED.
+    /// Offer codes: NEW, EXISTING, EXPIRED; an in-app purchase's: NON_SPENDER, ACTIVE_SPENDER, CHURNED_SPENDER.
     public var eligibilities: [String]?
     /// Offer codes: STACK_WITH_INTRO_OFFERS or REPLACE_INTRO_OFFERS.
     public var offerEligibility: String?
@@ -127,8 +128,12 @@ public struct OfferRecord: Sendable, Equatable {
 
     /// The terms App Store Connect cannot change once the offer exists.
     public var terms: [String: String] {
-        var fields = ["mode": mode, "duration": duration, "periods": String(periods),
-                      "price": priceCents.map(Price.format(cents:)) ?? "free"]
+        var fields = ["price": priceCents.map(Price.format(cents:)) ?? "free"]
+        if kind != .inAppPurchaseOfferCode {
+            fields["mode"] = mode
+            fields["duration"] = duration
+            fields["periods"] = String(periods)
+        }
         if let eligibilities { fields["eligibility"] = eligibilities.joined(separator: ",") }
         if let offerEligibility { fields["offerEligibility"] = offerEligibility }
         if !territoryPrices.isEmpty {

@@ -83,9 +83,11 @@ extension CatalogRecords {
 
 extension CatalogRecords {
     /// About how many equalization tables a plan of these records reads: one per billing plan and USD price among
-    /// the subscriptions and their paid offers (App Store Connect's answer is the same for every product).
+    /// the subscriptions and their paid offers, and one per USD price of the in-app purchases' offer codes (App
+    /// Store Connect's answer is the same for every product of a kind).
     public var equalizationReads: Int {
         var prices = Set<String>()
+        for offer in inAppPurchases.flatMap(\.offerCodes) { if let cents = offer.priceCents { prices.insert("IAP|\(cents)") } }
         for subscription in groups.flatMap(\.subscriptions) {
             if let cents = subscription.priceCents { prices.insert("UPFRONT|\(cents)") }
             if let cents = subscription.monthlyPlan?.priceCents { prices.insert("MONTHLY|\(cents)") }

@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 from selftest.cases_background_assets import BackgroundAssetCases  # noqa: E402
 from selftest.cases_core import CoreCases  # noqa: E402
 from selftest.cases_generator import GeneratorCases  # noqa: E402
+from selftest.cases_iap_offer_codes import IapOfferCodeCases  # noqa: E402
 from selftest.cases_images import ImageCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
 from selftest.cases_offer_codes import OfferCodeCases  # noqa: E402
@@ -34,7 +35,7 @@ from selftest.reference import OPENAPI  # noqa: E402
 
 class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
                BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, OfferCodeCases,
-               ImageCases, FakeTestCase):
+               ImageCases, IapOfferCodeCases, FakeTestCase):
     pass
 
 

@@ -67,6 +67,24 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v2/inAppPurchaseLocalizations/{id}`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchaseLocalizations/{id}/delete(inAppPurchaseLocalizationsV2_deleteInstance)`.
     func inAppPurchaseLocalizationsV2DeleteInstance(_ input: Operations.InAppPurchaseLocalizationsV2DeleteInstance.Input) async throws -> Operations.InAppPurchaseLocalizationsV2DeleteInstance.Output
+    /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodeCustomCodes`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeCustomCodes/post(inAppPurchaseOfferCodeCustomCodes_createInstance)`.
+    func inAppPurchaseOfferCodeCustomCodesCreateInstance(_ input: Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Input) async throws -> Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseOfferCodeCustomCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeCustomCodes/{id}/patch(inAppPurchaseOfferCodeCustomCodes_updateInstance)`.
+    func inAppPurchaseOfferCodeCustomCodesUpdateInstance(_ input: Operations.InAppPurchaseOfferCodeCustomCodesUpdateInstance.Input) async throws -> Operations.InAppPurchaseOfferCodeCustomCodesUpdateInstance.Output
+    /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodeOneTimeUseCodes`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeOneTimeUseCodes/post(inAppPurchaseOfferCodeOneTimeUseCodes_createInstance)`.
+    func inAppPurchaseOfferCodeOneTimeUseCodesCreateInstance(_ input: Operations.InAppPurchaseOfferCodeOneTimeUseCodesCreateInstance.Input) async throws -> Operations.InAppPurchaseOfferCodeOneTimeUseCodesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}/patch(inAppPurchaseOfferCodeOneTimeUseCodes_updateInstance)`.
+    func inAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance(_ input: Operations.InAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance.Input) async throws -> Operations.InAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance.Output
+    /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodes`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodes/post(inAppPurchaseOfferCodes_createInstance)`.
+    func inAppPurchaseOfferCodesCreateInstance(_ input: Operations.InAppPurchaseOfferCodesCreateInstance.Input) async throws -> Operations.InAppPurchaseOfferCodesCreateInstance.Output
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseOfferCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodes/{id}/patch(inAppPurchaseOfferCodes_updateInstance)`.
+    func inAppPurchaseOfferCodesUpdateInstance(_ input: Operations.InAppPurchaseOfferCodesUpdateInstance.Input) async throws -> Operations.InAppPurchaseOfferCodesUpdateInstance.Output
     /// - Remark: HTTP `POST /v1/inAppPurchasePriceSchedules`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchasePriceSchedules/post(inAppPurchasePriceSchedules_createInstance)`.
     func inAppPurchasePriceSchedulesCreateInstance(_ input: Operations.InAppPurchasePriceSchedulesCreateInstance.Input) async throws -> Operations.InAppPurchasePriceSchedulesCreateInstance.Output
@@ -247,6 +265,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/inAppPurchaseAvailabilities/{id}/availableTerritories`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseAvailabilities/{id}/availableTerritories/get(inAppPurchaseAvailabilities_availableTerritories_getToManyRelated)`.
     func inAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated(_ input: Operations.InAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated.Input) async throws -> Operations.InAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated.Output
+    /// - Remark: HTTP `GET /v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}/values`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}/values/get(inAppPurchaseOfferCodeOneTimeUseCodes_values_getToOneRelated)`.
+    func inAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated(_ input: Operations.InAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input) async throws -> Operations.InAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated.Output
+    /// - Remark: HTTP `GET /v1/inAppPurchaseOfferCodes/{id}/prices`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodes/{id}/prices/get(inAppPurchaseOfferCodes_prices_getToManyRelated)`.
+    func inAppPurchaseOfferCodesPricesGetToManyRelated(_ input: Operations.InAppPurchaseOfferCodesPricesGetToManyRelated.Input) async throws -> Operations.InAppPurchaseOfferCodesPricesGetToManyRelated.Output
+    /// - Remark: HTTP `GET /v1/inAppPurchasePricePoints/{id}/equalizations`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchasePricePoints/{id}/equalizations/get(inAppPurchasePricePoints_equalizations_getToManyRelated)`.
+    func inAppPurchasePricePointsEqualizationsGetToManyRelated(_ input: Operations.InAppPurchasePricePointsEqualizationsGetToManyRelated.Input) async throws -> Operations.InAppPurchasePricePointsEqualizationsGetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/inAppPurchasePriceSchedules/{id}/automaticPrices`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchasePriceSchedules/{id}/automaticPrices/get(inAppPurchasePriceSchedules_automaticPrices_getToManyRelated)`.
     func inAppPurchasePriceSchedulesAutomaticPricesGetToManyRelated(_ input: Operations.InAppPurchasePriceSchedulesAutomaticPricesGetToManyRelated.Input) async throws -> Operations.InAppPurchasePriceSchedulesAutomaticPricesGetToManyRelated.Output
@@ -265,6 +292,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/inAppPurchaseAvailability`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/inAppPurchaseAvailability/get(inAppPurchasesV2_inAppPurchaseAvailability_getToOneRelated)`.
     func inAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated(_ input: Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input) async throws -> Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Output
+    /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/offerCodes`.
+    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/offerCodes/get(inAppPurchasesV2_offerCodes_getToManyRelated)`.
+    func inAppPurchasesV2OfferCodesGetToManyRelated(_ input: Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Input) async throws -> Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Output
     /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/pricePoints`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/pricePoints/get(inAppPurchasesV2_pricePoints_getToManyRelated)`.
     func inAppPurchasesV2PricePointsGetToManyRelated(_ input: Operations.InAppPurchasesV2PricePointsGetToManyRelated.Input) async throws -> Operations.InAppPurchasesV2PricePointsGetToManyRelated.Output
@@ -519,6 +549,78 @@ extension APIProtocol {
         try await inAppPurchaseLocalizationsV2DeleteInstance(Operations.InAppPurchaseLocalizationsV2DeleteInstance.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodeCustomCodes`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeCustomCodes/post(inAppPurchaseOfferCodeCustomCodes_createInstance)`.
+    public func inAppPurchaseOfferCodeCustomCodesCreateInstance(
+        headers: Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Output {
+        try await inAppPurchaseOfferCodeCustomCodesCreateInstance(Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseOfferCodeCustomCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeCustomCodes/{id}/patch(inAppPurchaseOfferCodeCustomCodes_updateInstance)`.
+    public func inAppPurchaseOfferCodeCustomCodesUpdateInstance(
+        path: Operations.InAppPurchaseOfferCodeCustomCodesUpdateInstance.Input.Path,
+        headers: Operations.InAppPurchaseOfferCodeCustomCodesUpdateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseOfferCodeCustomCodesUpdateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseOfferCodeCustomCodesUpdateInstance.Output {
+        try await inAppPurchaseOfferCodeCustomCodesUpdateInstance(Operations.InAppPurchaseOfferCodeCustomCodesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodeOneTimeUseCodes`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeOneTimeUseCodes/post(inAppPurchaseOfferCodeOneTimeUseCodes_createInstance)`.
+    public func inAppPurchaseOfferCodeOneTimeUseCodesCreateInstance(
+        headers: Operations.InAppPurchaseOfferCodeOneTimeUseCodesCreateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseOfferCodeOneTimeUseCodesCreateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseOfferCodeOneTimeUseCodesCreateInstance.Output {
+        try await inAppPurchaseOfferCodeOneTimeUseCodesCreateInstance(Operations.InAppPurchaseOfferCodeOneTimeUseCodesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}/patch(inAppPurchaseOfferCodeOneTimeUseCodes_updateInstance)`.
+    public func inAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance(
+        path: Operations.InAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance.Input.Path,
+        headers: Operations.InAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance.Output {
+        try await inAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance(Operations.InAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodes`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodes/post(inAppPurchaseOfferCodes_createInstance)`.
+    public func inAppPurchaseOfferCodesCreateInstance(
+        headers: Operations.InAppPurchaseOfferCodesCreateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseOfferCodesCreateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseOfferCodesCreateInstance.Output {
+        try await inAppPurchaseOfferCodesCreateInstance(Operations.InAppPurchaseOfferCodesCreateInstance.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// - Remark: HTTP `PATCH /v1/inAppPurchaseOfferCodes/{id}`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodes/{id}/patch(inAppPurchaseOfferCodes_updateInstance)`.
+    public func inAppPurchaseOfferCodesUpdateInstance(
+        path: Operations.InAppPurchaseOfferCodesUpdateInstance.Input.Path,
+        headers: Operations.InAppPurchaseOfferCodesUpdateInstance.Input.Headers = .init(),
+        body: Operations.InAppPurchaseOfferCodesUpdateInstance.Input.Body
+    ) async throws -> Operations.InAppPurchaseOfferCodesUpdateInstance.Output {
+        try await inAppPurchaseOfferCodesUpdateInstance(Operations.InAppPurchaseOfferCodesUpdateInstance.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// - Remark: HTTP `POST /v1/inAppPurchasePriceSchedules`.
@@ -1233,6 +1335,43 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// - Remark: HTTP `GET /v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}/values`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeOneTimeUseCodes/{id}/values/get(inAppPurchaseOfferCodeOneTimeUseCodes_values_getToOneRelated)`.
+    public func inAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated(
+        path: Operations.InAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input.Path,
+        headers: Operations.InAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input.Headers = .init()
+    ) async throws -> Operations.InAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated.Output {
+        try await inAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated(Operations.InAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/inAppPurchaseOfferCodes/{id}/prices`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodes/{id}/prices/get(inAppPurchaseOfferCodes_prices_getToManyRelated)`.
+    public func inAppPurchaseOfferCodesPricesGetToManyRelated(
+        path: Operations.InAppPurchaseOfferCodesPricesGetToManyRelated.Input.Path,
+        query: Operations.InAppPurchaseOfferCodesPricesGetToManyRelated.Input.Query = .init(),
+        headers: Operations.InAppPurchaseOfferCodesPricesGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.InAppPurchaseOfferCodesPricesGetToManyRelated.Output {
+        try await inAppPurchaseOfferCodesPricesGetToManyRelated(Operations.InAppPurchaseOfferCodesPricesGetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /v1/inAppPurchasePricePoints/{id}/equalizations`.
+    /// - Remark: Generated from `#/paths//v1/inAppPurchasePricePoints/{id}/equalizations/get(inAppPurchasePricePoints_equalizations_getToManyRelated)`.
+    public func inAppPurchasePricePointsEqualizationsGetToManyRelated(
+        path: Operations.InAppPurchasePricePointsEqualizationsGetToManyRelated.Input.Path,
+        query: Operations.InAppPurchasePricePointsEqualizationsGetToManyRelated.Input.Query = .init(),
+        headers: Operations.InAppPurchasePricePointsEqualizationsGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.InAppPurchasePricePointsEqualizationsGetToManyRelated.Output {
+        try await inAppPurchasePricePointsEqualizationsGetToManyRelated(Operations.InAppPurchasePricePointsEqualizationsGetToManyRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// - Remark: HTTP `GET /v1/inAppPurchasePriceSchedules/{id}/automaticPrices`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchasePriceSchedules/{id}/automaticPrices/get(inAppPurchasePriceSchedules_automaticPrices_getToManyRelated)`.
     public func inAppPurchasePriceSchedulesAutomaticPricesGetToManyRelated(
@@ -1306,6 +1445,19 @@ extension APIProtocol {
         headers: Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input.Headers = .init()
     ) async throws -> Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Output {
         try await inAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated(Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/offerCodes`.
+    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/offerCodes/get(inAppPurchasesV2_offerCodes_getToManyRelated)`.
+    public func inAppPurchasesV2OfferCodesGetToManyRelated(
+        path: Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Input.Path,
+        query: Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Input.Query = .init(),
+        headers: Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Input.Headers = .init()
+    ) async throws -> Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Output {
+        try await inAppPurchasesV2OfferCodesGetToManyRelated(Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Input(
             path: path,
             query: query,
             headers: headers

@@ -17,9 +17,9 @@ public struct OfferCodeValues: Sendable {
 
     public init(asc: AppStoreConnectClient) { self.asc = asc }
 
-    /// One code of one batch.
+    /// One code of one batch; `product` is the subscription's or in-app purchase's product ID.
     public struct Row: Sendable, Equatable {
-        public var subscription: String
+        public var product: String
         public var offerCode: String
         public var expires: String
         public var code: String
@@ -27,23 +27,26 @@ public struct OfferCodeValues: Sendable {
 
     /// A batch whose codes are to be downloaded.
     public struct Batch: Sendable {
-        public var subscription: String
+        public var product: String
         public var offerCode: String
         public var batch: BatchID
+        /// An in-app purchase's offer code (its codes are `inAppPurchaseOfferCodeOneTimeUseCodes`).
+        public var inAppPurchase: Bool
     }
 
     /// The active batches of the catalog's offer codes (those named in `offerCodes`, or all) in `snapshot`.
     public static func batches(in snapshot: StoreSnapshot, catalog: Catalog, offerCodes: Set<String>) -> [Batch] {
-        let declared = Dictionary(catalog.allSubscriptions.compactMap { product in
+        let declared = Dictionary((catalog.products + catalog.allSubscriptions).compactMap { product in
             product.productID.map { ($0, Set(product.offerCodes.compactMap(\.referenceName))) }
         }, uniquingKeysWith: { a, _ in a })
         var result: [Batch] = []
-        for subscription in snapshot.groups.flatMap(\.subscriptions) {
-            let id = subscription.record.productID
+        let products = snapshot.inAppPurchases.map { ($0, true) } + snapshot.groups.flatMap(\.subscriptions).map { ($0, false) }
+        for (product, inAppPurchase) in products {
+            let id = product.record.productID
             guard let names = declared[id] else { continue }
             for name in names.sorted() where offerCodes.isEmpty || offerCodes.contains(name) {
-                for batch in subscription.ids.oneTimeCodeBatches[name] ?? [] where batch.batch.active {
-                    result.append(Batch(subscription: id, offerCode: name, batch: batch))
+                for batch in product.ids.oneTimeCodeBatches[name] ?? [] where batch.batch.active {
+                    result.append(Batch(product: id, offerCode: name, batch: batch, inAppPurchase: inAppPurchase))
                 }
             }
         }
@@ -57,8 +60,11 @@ public struct OfferCodeValues: Sendable {
             let id = batch.batch.id
             let text: String
             do {
+                let inAppPurchase = batch.inAppPurchase
                 text = try await asc.send { client in
-                    let body = try await client.subscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated(path: .init(id: id)).ok.body.csv
+                    let body = inAppPurchase
+                        ? try await client.inAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated(path: .init(id: id)).ok.body.csv
+                        : try await client.subscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated(path: .init(id: id)).ok.body.csv
                     return try await String(collecting: body, upTo: 64 << 20)
                 }
             } catch {
@@ -66,7 +72,7 @@ public struct OfferCodeValues: Sendable {
             }
             let expires = CalendarDay.format(batch.batch.batch.expires)
             for code in Self.codes(inCSV: text) {
-                rows.append(Row(subscription: batch.subscription, offerCode: batch.offerCode, expires: expires, code: code))
+                rows.append(Row(product: batch.product, offerCode: batch.offerCode, expires: expires, code: code))
             }
         }
         return rows
@@ -84,8 +90,8 @@ public struct OfferCodeValues: Sendable {
 
     /// The file's text: a header, then a row a code.
     public static func csv(_ rows: [Row]) -> String {
-        var text = CSVRecords.record(["subscription", "offerCode", "expires", "code"])
-        for row in rows { text += CSVRecords.record([row.subscription, row.offerCode, row.expires, row.code]) }
+        var text = CSVRecords.record(["product", "offerCode", "expires", "code"])
+        for row in rows { text += CSVRecords.record([row.product, row.offerCode, row.expires, row.code]) }
         return text
     }
 }

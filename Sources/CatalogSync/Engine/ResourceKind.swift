@@ -31,6 +31,7 @@ enum InAppPurchaseKinds {
         InAppPurchasePriceScheduleKind.self,
         UploadedImageKind<InAppPurchaseScreenshotAPI>.self,
         UploadedImageKind<InAppPurchaseImageAPI>.self,
+        InAppPurchaseOfferCodeKind.self,
     ] }
 
     static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
@@ -45,7 +46,7 @@ enum SubscriptionKinds {
         SubscriptionPriceKind.self,
         IntroductoryOfferKind.self,
         PromotionalOfferKind.self,
-        OfferCodeKind.self,
+        SubscriptionOfferCodeKind.self,
         WinBackOfferKind.self,
         UploadedImageKind<SubscriptionScreenshotAPI>.self,
         UploadedImageKind<SubscriptionImageAPI>.self,
@@ -62,6 +63,7 @@ struct InAppPurchaseListing: Sendable {
     var priceSchedule: Schemas.InAppPurchasePriceSchedule?
     var screenshot: Schemas.InAppPurchaseAppStoreReviewScreenshot?
     var image: Schemas.InAppPurchaseImage?
+    var offerCodes = Included<Schemas.InAppPurchaseOfferCode>()
 }
 
 /// A subscription as its group's list of them returns it, with the related resources sent along. A to-many list

@@ -160,23 +160,34 @@ public struct StoreReader: Sendable {
         }
     }
 
-    /// What a USA subscription price point equalizes to in every territory, read once per USD price for the
-    /// whole app (every subscription's grid is the same).
-    func equalization(ofPoint point: String, cents: Int, plan: String = "UPFRONT") async throws(SyncError) -> [String: String] {
-        let key = "\(plan)|\(cents)"
+    /// What a USA price point equalizes to in every territory, read once per USD price for the whole app (every
+    /// subscription's grid is the same, and every in-app purchase's). `plan` is a subscription's billing plan, or
+    /// `IAP` for an in-app purchase's point. Without `cents` (a point outside the USA) the answer is kept by point.
+    func equalization(ofPoint point: String, cents: Int?, plan: String = "UPFRONT") async throws(SyncError) -> [String: String] {
+        let key = cents.map { "\(plan)|\($0)" } ?? "\(plan)|point \(point)"
         if let known = equalizations.value(key) { return known }
-        let points = try await pages("reading what \(Price.format(cents: cents)) USD equalizes to") {
-            try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: point), query: .init(limit: 8000, include: [.territory])).ok.body.json
-        } next: { $0.links.next }.flatMap(\.data)
+        let context = cents.map { "reading what \(Price.format(cents: $0)) USD equalizes to" } ?? "reading what a price point equalizes to"
+        let points: [(territory: String?, price: String?)]
+        if plan == Self.inAppPurchasePlan {
+            points = try await pages(context) {
+                try await $0.inAppPurchasePricePointsEqualizationsGetToManyRelated(path: .init(id: point), query: .init(limit: 8000, include: [.territory])).ok.body.json
+            } next: { $0.links.next }.flatMap(\.data).map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+        } else {
+            points = try await pages(context) {
+                try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: point), query: .init(limit: 8000, include: [.territory])).ok.body.json
+            } next: { $0.links.next }.flatMap(\.data).map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+        }
         var table: [String: String] = [:]
         for point in points {
-            guard let territory = point.relationships?.territory?.data?.id,
-                  let price = point.attributes?.customerPrice.flatMap(LocalPrice.canonical) else { continue }
+            guard let territory = point.territory, let price = point.price.flatMap(LocalPrice.canonical) else { continue }
             table[territory] = price
         }
         equalizations.store(table, for: key)
         return table
     }
+
+    /// The equalization key of an in-app purchase's points.
+    static let inAppPurchasePlan = "IAP"
 
     /// Offers name their plan only when the subscription lists billing plans (prices always carry one).
     static func settlePlans(_ record: inout ProductRecord) {
@@ -190,19 +201,22 @@ public struct StoreReader: Sendable {
 
     // MARK: Lists with their related resources
 
-    /// The app's in-app purchases, each with its availability, price schedule and review screenshot.
+    /// The app's in-app purchases, each with its availability, price schedule, review screenshot, image and offer codes.
     func inAppPurchaseListings(app: StoreApp) async throws(SyncError) -> [InAppPurchaseListing] {
+        let cap = Self.includedCap
         let pages = try await pages("listing in-app purchases") {
             try await $0.appsInAppPurchasesV2GetToManyRelated(path: .init(id: app.id), query: .init(
-                limit: Self.pageSize, include: [.inAppPurchaseAvailability, .iapPriceSchedule, .appStoreReviewScreenshot, .images],
-                limitImages: 1)).ok.body.json
+                limit: Self.pageSize, include: [.inAppPurchaseAvailability, .iapPriceSchedule, .appStoreReviewScreenshot, .images, .offerCodes],
+                limitImages: 1, limitOfferCodes: cap)).ok.body.json
         } next: { $0.links.next }
         var availabilities: [String: Schemas.InAppPurchaseAvailability] = [:]
         var schedules: [String: Schemas.InAppPurchasePriceSchedule] = [:]
         var screenshots: [String: Schemas.InAppPurchaseAppStoreReviewScreenshot] = [:]
         var images: [String: Schemas.InAppPurchaseImage] = [:]
+        var codes: [String: Schemas.InAppPurchaseOfferCode] = [:]
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
+            case let .inAppPurchaseOfferCodes(value): codes[value.id] = value
             case let .inAppPurchaseAvailabilities(value): availabilities[value.id] = value
             case let .inAppPurchasePriceSchedules(value): schedules[value.id] = value
             case let .inAppPurchaseAppStoreReviewScreenshots(value): screenshots[value.id] = value
@@ -212,12 +226,20 @@ public struct StoreReader: Sendable {
         }
         return pages.flatMap(\.data).map { purchase in
             let links = purchase.relationships
-            return InAppPurchaseListing(
+            var listing = InAppPurchaseListing(
                 resource: purchase,
                 availability: links?.inAppPurchaseAvailability?.data.flatMap { availabilities[$0.id] },
                 priceSchedule: links?.iapPriceSchedule?.data.flatMap { schedules[$0.id] },
                 screenshot: links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] },
                 image: links?.images?.data?.first.flatMap { images[$0.id] })
+            if let data = links?.offerCodes?.data {
+                listing.offerCodes = Included(items: data.compactMap { codes[$0.id] },
+                                              complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
+            } else {
+                // Without the relationship's data (an older server), ask: the list cannot prove there are none.
+                listing.offerCodes.complete = false
+            }
+            return listing
         }
     }
 

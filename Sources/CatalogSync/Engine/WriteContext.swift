@@ -144,13 +144,20 @@ final class WriteContext: @unchecked Sendable {
             lock.withLock { points[Self.key(productID, base, cents)] = match.0 }
         }
         let missing = lock.withLock { territories.filter { $0 != base && points[Self.key(productID, $0, cents)] == nil } }
-        guard subscription, !missing.isEmpty, let usa = lock.withLock({ points[Self.key(productID, base, cents)] }) else { return }
-        let equalizations = try await allPages({
-            try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: usa), query: .init(limit: 8000, include: [.territory])).ok.body.json
-        }, next: { $0.links.next }).flatMap(\.data)
+        guard !missing.isEmpty, let usa = lock.withLock({ points[Self.key(productID, base, cents)] }) else { return }
+        let equalizations: [(id: String, territory: String?)]
+        if subscription {
+            equalizations = try await allPages({
+                try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: usa), query: .init(limit: 8000, include: [.territory])).ok.body.json
+            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id) }
+        } else {
+            equalizations = try await allPages({
+                try await $0.inAppPurchasePricePointsEqualizationsGetToManyRelated(path: .init(id: usa), query: .init(limit: 8000, include: [.territory])).ok.body.json
+            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id) }
+        }
         lock.withLock {
             for point in equalizations {
-                guard let territory = point.relationships?.territory?.data?.id else { continue }
+                guard let territory = point.territory else { continue }
                 points[Self.key(productID, territory, cents)] = point.id
             }
         }

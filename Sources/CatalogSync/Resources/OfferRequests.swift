@@ -27,26 +27,28 @@ enum OfferRequests {
     }
 
     /// An offer's price in every territory: the USA point and its equalizations, or the territory's own price where
-    /// the offer sets one. A free trial has a price without a point in each territory it is offered in.
-    static func prices(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext)
+    /// the offer sets one. A free trial has a price without a point in each territory it is offered in. The points
+    /// are the subscription's, or with `inAppPurchase` the in-app purchase's.
+    static func prices(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext, inAppPurchase: Bool = false)
         async throws(ASCError) -> [(local: String, territory: String, point: String?)] {
         guard offer.priceCents != nil || !offer.territoryPrices.isEmpty else {
             return territories.enumerated().map { index, territory in ("${price-\(index + 1)}", territory, nil) }
         }
-        try await lookUpPoints(offer, subscription: subscription, territories: territories, context: context)
+        try await lookUpPoints(offer, subscription: subscription, territories: territories, context: context, inAppPurchase: inAppPurchase)
         return territories.enumerated().compactMap { index, territory in
             point(offer, subscription: subscription, territory: territory, context: context).map { ("${price-\(index + 1)}", territory, $0) }
         }
     }
 
     /// Looks up the points a paid offer needs in `territories`: the USA point's equalizations, and the hand-set ones.
-    static func lookUpPoints(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext) async throws(ASCError) {
+    static func lookUpPoints(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext,
+                             inAppPurchase: Bool = false) async throws(ASCError) {
         let handSet = territories.filter { offer.territoryPrices[$0] != nil }
         if let cents = offer.priceCents {
-            try await context.lookUpPricePoints(product: subscription, subscription: true, cents: cents,
+            try await context.lookUpPricePoints(product: subscription, subscription: !inAppPurchase, cents: cents,
                                                 territories: territories.filter { offer.territoryPrices[$0] == nil })
         }
-        try await context.lookUpLocalPricePoints(product: subscription, subscription: true, prices: handSet.map {
+        try await context.lookUpLocalPricePoints(product: subscription, subscription: !inAppPurchase, prices: handSet.map {
             LocalPricePair(territory: $0, price: offer.territoryPrices[$0] ?? "")
         })
     }
@@ -127,10 +129,21 @@ enum OfferRequests {
         let points = Dictionary(pages.flatMap(\.pricePoints).compactMap { id, price in price.map { (id, $0) } },
                                 uniquingKeysWith: { a, _ in a })
         let prices = pages.flatMap(\.territoryPricePoints)
-        guard let usaPoint = prices.first(where: { $0.territory == Vocabulary.baseTerritory })?.point ?? prices.first?.point,
-              let cents = points[usaPoint].flatMap({ Price(text: $0)?.cents }) else { return (nil, [:]) }
-        guard prices.contains(where: { $0.territory != Vocabulary.baseTerritory }) else { return (cents, [:]) }
-        let equalized = try await reader.equalization(ofPoint: usaPoint, cents: cents, plan: plan ?? "UPFRONT")
+        let cents: Int, equalized: [String: String]
+        if let usaPoint = prices.first(where: { $0.territory == Vocabulary.baseTerritory })?.point {
+            guard let usd = points[usaPoint].flatMap({ Price(text: $0)?.cents }) else { return (nil, [:]) }
+            guard prices.contains(where: { $0.territory != Vocabulary.baseTerritory }) else { return (usd, [:]) }
+            cents = usd
+            equalized = try await reader.equalization(ofPoint: usaPoint, cents: usd, plan: plan ?? "UPFRONT")
+        } else if let first = prices.first, let local = points[first.point].flatMap(LocalPrice.canonical) {
+            // Not offered in the USA: its USD price is what its first territory's point equalizes to there.
+            var table = try await reader.equalization(ofPoint: first.point, cents: nil, plan: plan ?? "UPFRONT")
+            guard let usd = table[Vocabulary.baseTerritory].flatMap({ Price(text: $0)?.cents }) else { return (nil, [:]) }
+            table[first.territory] = local
+            (cents, equalized) = (usd, table)
+        } else {
+            return (nil, [:])
+        }
         var territoryPrices: [String: String] = [:]
         for price in prices where price.territory != Vocabulary.baseTerritory {
             guard let customer = points[price.point].flatMap(LocalPrice.canonical), equalized[price.territory] != customer else { continue }

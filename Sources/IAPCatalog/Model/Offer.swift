@@ -1,3 +1,5 @@
+import IAPCore
+
 public enum OfferMode: String, Sendable, Hashable, CaseIterable {
     case freeTrial = "free-trial"
     case payAsYouGo = "pay-as-you-go"
@@ -11,12 +13,23 @@ public enum OfferKind: String, Sendable, Hashable {
     case winBack = "win-back offer"
 }
 
-/// Customers an offer code is for.
+/// Customers an offer code is for: a subscription's (new, existing, expired subscribers) or an in-app purchase's
+/// (customers who never paid in the app, who pay, who stopped paying).
 public enum OfferEligibility: String, Sendable, Hashable, CaseIterable {
     case new, existing, expired
+    case nonSpender = "non-spender", activeSpender = "active-spender", churnedSpender = "churned-spender"
+
+    public static let subscriptionCustomers: [OfferEligibility] = [.new, .existing, .expired]
+    public static let inAppPurchaseCustomers: [OfferEligibility] = [.nonSpender, .activeSpender, .churnedSpender]
+
+    /// App Store Connect's spelling: `NEW`, `NON_SPENDER`.
+    public var apiValue: String { rawValue.uppercased().replacingAll("-", with: "_") }
+
+    public init?(apiValue: String) { self.init(rawValue: apiValue.lowercased().replacingAll("_", with: "-")) }
 }
 
-/// An introductory, promotional, offer-code or win-back offer on an auto-renewable subscription.
+/// An introductory, promotional, offer-code or win-back offer on an auto-renewable subscription, or an offer code on
+/// an in-app purchase (a price and the customers it is for).
 public struct Offer: Sendable, Hashable {
     public var path: CatalogPath
     public var kind: OfferKind
@@ -35,7 +48,7 @@ public struct Offer: Sendable, Hashable {
     /// Promotional and win-back offers.
     public var offerID: String?
     public var referenceName: String?
-    /// Offer codes only.
+    /// Offer codes only; on an in-app purchase, absent means every customer.
     public var eligibility: [OfferEligibility]?
     public var stackable: Bool?
     /// Win-back offers only: who is eligible, how the App Store shows the offer, and when it runs.

@@ -9,7 +9,7 @@ public enum RuleRegistry {
         LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
         FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, PromotionalImageRule.self, SubscriptionGroupRule.self,
         SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
-        OfferCodeRule.self, OfferCodeCodesRule.self, WinBackOfferRule.self, WinBackSettingsRule.self, BillingPlanRule.self, AppPoliciesRule.self, BillingGracePeriodRule.self,
+        OfferCodeRule.self, InAppPurchaseOfferCodeRule.self, OfferCodeCodesRule.self, WinBackOfferRule.self, WinBackSettingsRule.self, BillingPlanRule.self, AppPoliciesRule.self, BillingGracePeriodRule.self,
         PromotedPurchaseRule.self, HostedContentTypeRule.self,
     ] + assetPackRules + [DisableCommentRule.self]
 

@@ -23,7 +23,7 @@ extension AscCommand {
                 abstract: "Write the one-time-use codes of the catalog's offer codes to a CSV file (mode 0600).",
                 discussion: """
                     Reads every active batch of one-time-use codes of the catalog's offer codes (or of those named with \
-                    --offer-code) and writes them, one code a row (subscription, offerCode, expires, code), to the file \
+                    --offer-code) and writes them, one code a row (product, offerCode, expires, code), to the file \
                     given with -o, readable by its owner only. The codes are secrets: they are never printed, planned, \
                     traced or written to the catalog.
 
@@ -54,7 +54,8 @@ extension AscCommand {
                     throw IAPKitError.invalidArgument("offer-codes download reads secrets that a trace never keeps; it cannot --replay")
                 }
                 let loaded = try AscCommand.namingCatalog(catalog)
-                let declared = Set(loaded.allSubscriptions.flatMap { $0.offerCodes.compactMap(\.referenceName) })
+                let owners = loaded.products + loaded.allSubscriptions
+                let declared = Set(owners.flatMap { $0.offerCodes.compactMap(\.referenceName) })
                 if let unknown = offerCodes.first(where: { !declared.contains($0) }) {
                     throw IAPKitError.invalidArgument("the catalog has no offer code named `\(unknown)` (its offer codes: "
                         + (declared.isEmpty ? "none" : declared.sorted().joined(separator: ", ")) + ")")
@@ -62,16 +63,16 @@ extension AscCommand {
                 let asc = try connection.client()
                 let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
                 let app = try await connection.app(reader, bundleID: loaded.app.bundleID, catalogAppID: loaded.app.appID)
-                // Only the subscriptions with the offer codes asked for are read in detail.
+                // Only the products with the offer codes asked for are read in detail.
                 let wanted = Set(offerCodes)
-                let subscriptions = loaded.allSubscriptions.filter { product in
+                let scoped = owners.filter { product in
                     product.offerCodes.contains { code in wanted.isEmpty || code.referenceName.map(wanted.contains) == true }
                 }.compactMap(\.productID)
-                guard !subscriptions.isEmpty else { throw IAPKitError.invalidArgument("the catalog has no offer codes to download codes of") }
+                guard !scoped.isEmpty else { throw IAPKitError.invalidArgument("the catalog has no offer codes to download codes of") }
                 let listings = try await reader.listings(app: app)
                 let desired = try CatalogRecords(catalog: loaded, territories: listings.storefronts.keys.sorted(), baseDirectory: Path.parent(catalog),
                                                  unreadableScreenshots: .skip)
-                let selection = ReadSelection(listings: listings, desired: desired, scope: PlanScope(patterns: subscriptions))
+                let selection = ReadSelection(listings: listings, desired: desired, scope: PlanScope(patterns: scoped))
                 let snapshot = try await reader.snapshot(of: listings, selection: selection)
                 let batches = OfferCodeValues.batches(in: snapshot, catalog: loaded, offerCodes: wanted)
                 let rows = try await OfferCodeValues(asc: asc).rows(batches)

@@ -34,6 +34,7 @@ LOCALES = ["en-US", "fr-FR", "de-DE", "ja", "pt-BR", "es-MX"]
 PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", "ONE_YEAR"]
 IAP_TYPES = ["CONSUMABLE", "NON_CONSUMABLE", "NON_RENEWING_SUBSCRIPTION"]
 PAID_POINTS = [n for n, usd in USD_POINTS if n != FREE_POINT and 0.5 <= float(usd) <= 60]
+IAP_ELIGIBILITIES = ["NON_SPENDER", "ACTIVE_SPENDER", "CHURNED_SPENDER"]
 
 # Product states as App Store Connect reports them, and the state of the version holding their texts. A "ready"
 # product's state is then computed from what it holds: READY_TO_SUBMIT, or MISSING_METADATA while a part is missing.
@@ -50,7 +51,9 @@ CLASSES = [
     "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
     "intro:none", "intro:free-trial", "intro:paid-some-territories",
     "promotional", "promotional:paid", "offer-code", "offer-code:batches", "offer-code:custom", "offer-code:inactive",
-    "offer-code:batch-inactive", "win-back",
+    "offer-code:batch-inactive", "iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
+    "iap-offer-code:territory-price", "iap-offer-code:batches", "iap-offer-code:custom", "iap-offer-code:inactive",
+    "iap-offer-code:batch-inactive", "win-back",
     "win-back:eligibility", "win-back:high-priority", "win-back:promoted", "win-back:scheduled", "win-back:ends",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
     "image:none", "image:complete", "image:awaiting-upload",
@@ -120,6 +123,9 @@ class Generating:
         self.generate_promoted(app, more, used["classes"], used["appClasses"])
         # App Store versions draw from a stream of their own too: every product of a seed stays as it was.
         self.generate_app_versions(app, random.Random("app versions %d" % seed), used["appClasses"])
+        # In-app purchases' offer codes too, after every product and the app's own settings: what a seed built before
+        # they existed stays as it was (the promotional images' ids aside).
+        self.generate_iap_offer_codes(app, random.Random("iap offer codes %d" % seed), used["classes"])
         # Promotional images too, last: the ids of everything before them stay as they were.
         self.generate_images(app, random.Random("images %d" % seed), used["classes"])
         return used
@@ -432,9 +438,53 @@ class Generating:
                 "numberOfPeriods": 1}, [(t, None) for t in priced])
             self.generate_offer_code_codes(offer, codes, classes)
 
-    def generate_offer_code_codes(self, offer, rnd, classes):
+    def generate_iap_offer_codes(self, app, rnd, classes):
+        """An offer code for some in-app purchases sold today at a USD price: free, at a lower USD point equalized in
+        every territory the purchase is sold in, or with one territory at a lower point of its own; for a random set
+        of customers; with codes as a subscription offer code's."""
+        today = self.today()
+        for iap in self.store.kid_recs(app, "inAppPurchases", "inAppPurchases"):
+            pid = iap["attributes"]["productId"]
+            usd = self.current_usd_number(iap, today)
+            availability = self.store.slot(iap, "availability")
+            sold = [t["id"] for t in availability["rels"]["availableTerritories"]["data"]] if availability else []
+            if pid not in classes or usd is None or not sold or rnd.random() < 0.2:
+                continue
+            cheaper = self.cheaper_points("USA", usd)
+            kind = rnd.choice(["free", "paid", "territory-price"]) if cheaper else "free"
+            number = FREE_POINT if kind == "free" else rnd.choice(cheaper)
+            own = {}
+            if kind == "territory-price":
+                # One territory other than the USA at a point of its own, lower there than the equalized one.
+                territory = rnd.choice([t for t in sold if t != "USA"] or [None])
+                lower = self.cheaper_points(territory, number) if territory else []
+                if lower:
+                    own[territory] = rnd.choice(lower)
+                else:
+                    kind = "paid"
+            classes[pid] += ["iap-offer-code", "iap-offer-code:" + kind]
+            prices = [(t, price_point_id(iap["id"], t, own.get(t, number))) for t in sold]
+            eligibilities = rnd.sample(IAP_ELIGIBILITIES, rnd.randint(1, len(IAP_ELIGIBILITIES)))
+            offer = self.commit_priced_offer(iap, "inAppPurchaseOfferCodes", {
+                "name": "Gift %d" % rnd.randint(1, 99), "customerEligibilities": eligibilities}, prices)
+            self.generate_offer_code_codes(offer, rnd, classes[pid], "iap-offer-code")
+
+    def current_usd_number(self, iap, today):
+        """The point number of the purchase's USA price in force today, when the USA is its base territory."""
+        schedule = self.store.slot(iap, "priceSchedule")
+        if schedule is None or schedule["rels"]["baseTerritory"]["data"]["id"] != "USA":
+            return None
+        usa = [(p["attributes"].get("startDate") or "", p) for p in self.store.kid_recs(schedule, "manualPrices")
+               if self.territory_of(p) == "USA" and (p["attributes"].get("startDate") or "") <= today]
+        if not usa:
+            return None
+        latest = max(usa, key=lambda x: x[0])[1]
+        return int(decode_price_point(latest["rels"]["inAppPurchasePricePoint"]["data"]["id"])["p"])
+
+    def generate_offer_code_codes(self, offer, rnd, classes, prefix="offer-code"):
         """Codes of an offer code: batches of one-time use codes and a custom code, made up to two months ago and
-        valid for some time still (at most six months after they were made); a batch or the whole offer deactivated."""
+        valid for some time still (at most six months after they were made); a batch or the whole offer deactivated.
+        `prefix` names the classes (a subscription's or an in-app purchase's offer code)."""
         today = self.today()
 
         def made_and_expiry():
@@ -442,12 +492,12 @@ class Generating:
             last = datetime.date.fromisoformat(add_months(made, VALID_MONTHS)) - datetime.date.fromisoformat(today)
             return made + "T09:30:00.000+00:00", add_days(today, rnd.randint(1, last.days))
         if rnd.random() < 0.6:
-            classes.append("offer-code:batches")
+            classes.append(prefix + ":batches")
             for _ in range(rnd.choice([1, 1, 2])):
                 made, expires = made_and_expiry()
                 self.add_one_time_codes(offer, rnd.choice([10, 50, 100, 500, 1000]), expires, created=made)
         if rnd.random() < 0.5:
-            classes.append("offer-code:custom")
+            classes.append(prefix + ":custom")
             app, code = self.store.app_of(offer), None
             while code is None or self.custom_code_owner(app, code) is not None:  # unique in the app
                 code = "SPRING" + "".join(rnd.choices(CODE_ALPHABET, k=4))
@@ -456,10 +506,10 @@ class Generating:
                                  created=made)
         batches = self.store.kid_recs(offer, BATCHES)
         if batches and rnd.random() < 0.35:
-            classes.append("offer-code:batch-inactive")
+            classes.append(prefix + ":batch-inactive")
             rnd.choice(batches)["attributes"]["active"] = False
         if rnd.random() < 0.2:
-            classes.append("offer-code:inactive")
+            classes.append(prefix + ":inactive")
             self.deactivate_offer_code(offer)
 
     def win_back_terms_of(self, rnd, classes):

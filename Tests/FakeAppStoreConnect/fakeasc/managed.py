@@ -9,6 +9,7 @@ with it. README.md ("The managed view") lists what is in it and what is not.
 from .reference import USD_BY_ID, decode_price_point, synthetic_price
 from .resources.grace_periods import GRACE_DEFAULTS
 from .resources.images import COMMITTED as IMAGE_COMMITTED
+from .resources.offers import offer_price_point
 from .resources.win_back_offers import LAPSED, PAID, WAIT
 
 
@@ -118,10 +119,21 @@ class ManagedView:
                 view.update(self.win_back_terms(a, today))
             if kids == "offerCodes":
                 view.update(self.offer_code_codes_view(offer))
-            view["prices"] = {self.territory_of(p): customer_price((p["rels"].get("subscriptionPricePoint") or {})
-                                                                   .get("data", {}).get("id"))
-                              for p in self.store.kid_recs(offer, "prices")}
+            view["prices"] = self.offer_prices_view(offer)
             out[a[key]] = view
+        return out
+
+    def offer_prices_view(self, offer):
+        """{territory: customer price} of an offer (of a subscription or an in-app purchase); a free trial's is null."""
+        return {self.territory_of(p): customer_price(offer_price_point(p)) for p in self.store.kid_recs(offer, "prices")}
+
+    def iap_offer_codes_view(self, iap):
+        """An in-app purchase's offer codes by name: who may redeem them, each territory's price, and their codes."""
+        out = {}
+        for offer in self.store.kid_recs(iap, "offerCodes"):
+            a = offer["attributes"]
+            out[a["name"]] = dict({"customerEligibilities": sorted(a["customerEligibilities"]),
+                                   "prices": self.offer_prices_view(offer)}, **self.offer_code_codes_view(offer))
         return out
 
     def subscription_view(self, sub, today):
@@ -160,7 +172,7 @@ class ManagedView:
                 "localizations": self.latest_localizations(iap, ("name", "description")),
                 "availability": self.availability_view(self.store.slot(iap, "availability")),
                 "prices": self.iap_prices(iap, today), "screenshot": self.screenshot_view(iap),
-                "image": self.image_view(iap)}
+                "image": self.image_view(iap), "offerCodes": self.iap_offer_codes_view(iap)}
         groups = {}
         for group in self.store.kid_recs(app, "subscriptionGroups"):
             groups[group["attributes"]["referenceName"]] = {

@@ -10,6 +10,9 @@ ROUND_TRIP = {"today": "2031-03-01", "storefronts": [
 REVIEW_CLASSES = ["state:ready-to-submit", "app-version:none", "app-version:live", "app-version:editable"]
 # Offer codes' codes (batches, custom codes, deactivated ones), drawn from a stream of their own.
 OFFER_CODE_CLASSES = ["offer-code:batches", "offer-code:custom", "offer-code:inactive", "offer-code:batch-inactive"]
+# In-app purchases' offer codes, with their prices and codes, drawn from a stream of their own.
+IAP_OFFER_CODE_CLASSES = ["iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
+                          "iap-offer-code:territory-price"] + ["iap-" + c for c in OFFER_CODE_CLASSES]
 # Promotional images, drawn from a stream of their own.
 IMAGE_CLASSES = ["image:none", "image:complete", "image:awaiting-upload"]
 
@@ -62,6 +65,7 @@ class GeneratorCases:
         self.assertEqual(sorted(covered - set(every)), [])
         self.assertEqual(sorted(set(REVIEW_CLASSES) - covered), [])
         self.assertEqual(sorted(set(OFFER_CODE_CLASSES) - covered), [])
+        self.assertEqual(sorted(set(IAP_OFFER_CODE_CLASSES) - covered), [])
         self.assertEqual(sorted(set(IMAGE_CLASSES) - covered), [])
 
     def test_generated_review_states_match_their_classes(self):

@@ -30,29 +30,31 @@ class OfferCodeCases:
         _, sub = self.create_group_and_subscription()
         return sub, self.offer_code(sub["id"], name)
 
-    def batch(self, offer_id, count=3, expires="2031-05-01", environment=None, expect=201, **extra):
+    # `owner`: whose offer code, "subscription" or "inAppPurchase" (the prefix of the types).
+    def batch(self, offer_id, count=3, expires="2031-05-01", environment=None, expect=201, owner="subscription",
+              **extra):
         attributes = dict({"numberOfCodes": count, "expirationDate": expires}, **extra)
         if environment:
             attributes["environment"] = environment
-        return self.call("POST", BATCH_PATH, {"data": {
-            "type": "subscriptionOfferCodeOneTimeUseCodes", "attributes": attributes,
-            "relationships": {"offerCode": self.linkage("subscriptionOfferCodes", offer_id)}}}, expect)[1]
+        return self.call("POST", "/v1/%sOfferCodeOneTimeUseCodes" % owner, {"data": {
+            "type": owner + "OfferCodeOneTimeUseCodes", "attributes": attributes,
+            "relationships": {"offerCode": self.linkage(owner + "OfferCodes", offer_id)}}}, expect)[1]
 
-    def custom(self, offer_id, code="SPRING2031", count=500, expires=None, expect=201):
+    def custom(self, offer_id, code="SPRING2031", count=500, expires=None, expect=201, owner="subscription"):
         attributes = {"customCode": code, "numberOfCodes": count}
         if expires:
             attributes["expirationDate"] = expires
-        return self.call("POST", CUSTOM_PATH, {"data": {
-            "type": "subscriptionOfferCodeCustomCodes", "attributes": attributes,
-            "relationships": {"offerCode": self.linkage("subscriptionOfferCodes", offer_id)}}}, expect)[1]
+        return self.call("POST", "/v1/%sOfferCodeCustomCodes" % owner, {"data": {
+            "type": owner + "OfferCodeCustomCodes", "attributes": attributes,
+            "relationships": {"offerCode": self.linkage(owner + "OfferCodes", offer_id)}}}, expect)[1]
 
     def set_active(self, path, type_, id_, active, expect=200, body_id=None):
         return self.call("PATCH", "%s/%s" % (path, id_), {"data": {
             "type": type_, "id": body_id or id_, "attributes": {"active": active}}}, expect)[1]
 
-    def values(self, batch_id):
+    def values(self, batch_id, owner="subscription"):
         """(status, media type, text) of the batch's /values."""
-        req = urllib.request.Request(self.fake.base + "%s/%s/values" % (BATCH_PATH, batch_id))
+        req = urllib.request.Request(self.fake.base + "/v1/%sOfferCodeOneTimeUseCodes/%s/values" % (owner, batch_id))
         req.add_header("Authorization", "Bearer " + self.fake.token)
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
@@ -326,24 +328,34 @@ class OfferCodeCases:
         self.assertEqual(seen, set(CODE_CLASSES))
         self.assertEqual(self.fake.control("GET", "validations")["responseFailures"], [])
 
-    def made_again(self, name, wanted):
-        """Makes an offer code's codes as a push would, in an app of its own: codes, what is off, then the offer."""
-        if not wanted["active"]:  # an offer code off has every code off
-            self.assertEqual([c for c in wanted["oneTimeUseCodes"] + wanted["customCodes"] if c["active"]], [])
+    def again_app(self):
+        """A new app of its own to make something again in (it becomes `self.app`)."""
         self.agains = getattr(self, "agains", 0) + 1
         self.app = self.fake.control("POST", "apps", {"name": "Again",
                                                       "bundleId": "com.example.again%d" % self.agains})["id"]
+        return self.app
+
+    def made_again(self, name, wanted):
+        """Makes an offer code's codes as a push would, in an app of its own: codes, what is off, then the offer."""
+        self.again_app()
         _, offer = self.new_offer_code(name)
-        for batch in wanted["oneTimeUseCodes"]:
-            self.assertGreater(batch["expirationDate"], TODAY)
-            made = self.batch(offer["id"], batch["numberOfCodes"], batch["expirationDate"])["data"]
-            if not batch["active"] and wanted["active"]:
-                self.set_active(BATCH_PATH, "subscriptionOfferCodeOneTimeUseCodes", made["id"], False)
-        for code in wanted["customCodes"]:
-            made = self.custom(offer["id"], code["customCode"], code["numberOfCodes"], code["expirationDate"])["data"]
-            if not code["active"] and wanted["active"]:
-                self.set_active(CUSTOM_PATH, "subscriptionOfferCodeCustomCodes", made["id"], False)
-        if not wanted["active"]:
-            self.set_active("/v1/subscriptionOfferCodes", "subscriptionOfferCodes", offer["id"], False)
+        self.make_codes_again(offer["id"], wanted)
         got = self.offer_code_view(self.app, name)
         return {k: got[k] for k in ("active", "oneTimeUseCodes", "customCodes")}
+
+    def make_codes_again(self, offer_id, wanted, owner="subscription"):
+        """The codes of an offer code's managed view made through the API, then the offer turned off if it is."""
+        if not wanted["active"]:  # an offer code off has every code off
+            self.assertEqual([c for c in wanted["oneTimeUseCodes"] + wanted["customCodes"] if c["active"]], [])
+        for batch in wanted["oneTimeUseCodes"]:
+            self.assertGreater(batch["expirationDate"], TODAY)
+            made = self.batch(offer_id, batch["numberOfCodes"], batch["expirationDate"], owner=owner)["data"]
+            if not batch["active"] and wanted["active"]:
+                self.set_active("/v1/%sOfferCodeOneTimeUseCodes" % owner, made["type"], made["id"], False)
+        for code in wanted["customCodes"]:
+            made = self.custom(offer_id, code["customCode"], code["numberOfCodes"], code["expirationDate"],
+                               owner=owner)["data"]
+            if not code["active"] and wanted["active"]:
+                self.set_active("/v1/%sOfferCodeCustomCodes" % owner, made["type"], made["id"], False)
+        if not wanted["active"]:
+            self.set_active("/v1/%sOfferCodes" % owner, owner + "OfferCodes", offer_id, False)

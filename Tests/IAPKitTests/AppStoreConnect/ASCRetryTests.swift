@@ -274,3 +274,19 @@ struct TransportFailure: Error, CustomStringConvertible {
         #expect(error == .api(status: 409, errors: [ASCErrorItem(code: "ENTITY_ERROR", title: "t", detail: "d")]))
     }
 }
+
+@Suite struct ASCTraceSecrecyTests {
+    /// Every answer of one-time-use code values the generated client can ask for is kept out of traces: a new owner
+    /// of offer codes (subscriptions, then in-app purchases) cannot be added without its values being secret.
+    @Test func everyOfferCodeValuesOperationIsASecretAnswer() throws {
+        let client = try String(contentsOfFile: Paths.repository + "/Sources/AppStoreConnectAPI/Generated/Client.swift", encoding: .utf8)
+        // Each operation's doc comment ends with `…/get(operationId)`.
+        let operations = Set(client.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("Remark: Generated from"), let end = line.range(of: "_values_getToOneRelated)", options: .backwards),
+                  let start = line[..<end.lowerBound].lastIndex(of: "(") else { return nil }
+            return String(line[line.index(after: start)..<end.lowerBound]) + "_values_getToOneRelated"
+        })
+        #expect(operations.count >= 2, "\(operations)")
+        #expect(operations.isSubset(of: ASCTraceMiddleware.secretAnswers), "not secret: \(operations.subtracting(ASCTraceMiddleware.secretAnswers))")
+    }
+}

@@ -256,11 +256,20 @@ struct DeclaredStateSyncTests {
         #expect(!after.stdout.contains("- inAppPurchase"), "\(after.stdout)")
     }
 
-    static func offerCodes(batches: String, custom: String, active: String = "") -> String {
+    /// The catalog with a subscription offer code, and with `inAppPurchase` codes an in-app purchase offer code on
+    /// the gems (half price, for customers who never paid or stopped).
+    static func offerCodes(batches: String, custom: String, active: String = "", inAppPurchase: (batches: String, custom: String)? = nil) -> String {
         let block = ["        offerCodes:", "          - referenceName: Spring", "            mode: free-trial", "            duration: P1M",
                      "            eligibility: [new]\(active)", "            oneTimeCodes: \(batches)", "            customCodes: \(custom)",
                      "        winBackOffers:", ""].joined(separator: "\n")
-        return catalog(grace: nil, promoted: nil).replacingOccurrences(of: "        winBackOffers:\n", with: block)
+        var text = catalog(grace: nil, promoted: nil).replacingOccurrences(of: "        winBackOffers:\n", with: block)
+        if let inAppPurchase {
+            let gems = ["    price: 0.99", "    offerCodes:", "      - referenceName: Gems launch", "        price: 0.49",
+                        "        eligibility: [non-spender, churned-spender]", "        oneTimeCodes: \(inAppPurchase.batches)",
+                        "        customCodes: \(inAppPurchase.custom)", ""].joined(separator: "\n")
+            text = text.replacingOccurrences(of: "    price: 0.99\n", with: gems)
+        }
+        return text
     }
 
     /// A day `days` from now, as the catalog writes it.
@@ -278,13 +287,15 @@ struct DeclaredStateSyncTests {
         let dir = TemporaryDirectory()
         let later = Self.day(in: 120)  // within App Store Connect's six months
         let batches = "[{count: 5, expires: \(later)}, {count: 3, expires: \(later)}]"
-        let catalog = try dir.write("catalog.yaml", Self.offerCodes(batches: batches, custom: "[{code: SPRING31, count: 50}]"))
+        let catalog = try dir.write("catalog.yaml", Self.offerCodes(batches: batches, custom: "[{code: SPRING31, count: 50}]",
+                                                                    inAppPurchase: ("[{count: 2, expires: \(later)}]", "[]")))
         #expect(try iapkit("lint", "catalog", catalog).status == 0)
         let trace = dir.file("push.jsonl")
         let push = try AscSyncTests.push(fake, catalog, extra: ["--trace", trace])
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         #expect(try AscSyncTests.resources(fake, "subscriptionOfferCodeOneTimeUseCodes").count == 2)
         #expect(try AscSyncTests.resources(fake, "subscriptionOfferCodeCustomCodes").count == 1)
+        #expect(try AscSyncTests.resources(fake, "inAppPurchaseOfferCodeOneTimeUseCodes").count == 1)
         let writes = try fake.writeCount()
         #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
         #expect(try fake.writeCount() == writes)
@@ -295,9 +306,10 @@ struct DeclaredStateSyncTests {
                                   environment: fake.environment)
         #expect(download.status == 0, "\(download.stderr)")
         let rows = try String(contentsOfFile: codes, encoding: .utf8).split(separator: "\r\n").map(String.init)
-        #expect(rows.first == "subscription,offerCode,expires,code" && rows.count == 1 + 8, "\(rows)")
+        #expect(rows.first == "product,offerCode,expires,code" && rows.count == 1 + 10, "\(rows)")
+        #expect(rows.filter { $0.hasPrefix("\(Self.bundleID).gems,Gems launch,") }.count == 2, "\(rows)")
         let values = rows.dropFirst().compactMap { $0.split(separator: ",").last.map(String.init) }
-        #expect(Set(values).count == 8 && values.allSatisfy { $0.count >= 6 })
+        #expect(Set(values).count == 10 && values.allSatisfy { $0.count >= 6 })
         let mode = (try FileManager.default.attributesOfItem(atPath: codes)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600, "mode \(String(mode ?? 0, radix: 8))")
         let pulled = dir.file("pulled.yaml")
@@ -411,7 +423,8 @@ struct DeclaredStateSyncTests {
         try png(dir.file("images/club.png"), side: 1024)
         let later = day(in: 90)
         let text = offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
-                              custom: "[{code: CLUB31, count: 25, expires: \(later)}]")
+                              custom: "[{code: CLUB31, count: 25, expires: \(later)}]",
+                              inAppPurchase: ("[{count: 3, expires: \(later), active: false}]", "[{code: GEMS31, count: 10}]"))
             .replacingOccurrences(of: "        price: 4.99\n", with: "        price: 4.99\n        promotionalImage: images/club.png\n")
             + grace + "\n" + promoted + "\n"
         return try dir.write("catalog.yaml", text)
@@ -428,7 +441,8 @@ struct DeclaredStateSyncTests {
         let export = try iapkit("export", "asc", catalog, "--app-id", "1234567890")
         #expect(export.status == 0, "\(export.stderr)")
         for path in ["/v1/subscriptionGracePeriods/${subscriptionGracePeriod}", "/v1/promotedPurchases", "/v1/subscriptionImages",
-                     "/v1/subscriptionOfferCodeOneTimeUseCodes", "/v1/subscriptionOfferCodeCustomCodes", "/v1/winBackOffers"] {
+                     "/v1/subscriptionOfferCodeOneTimeUseCodes", "/v1/subscriptionOfferCodeCustomCodes", "/v1/winBackOffers",
+                     "/v1/inAppPurchaseOfferCodes", "/v1/inAppPurchaseOfferCodeOneTimeUseCodes", "/v1/inAppPurchaseOfferCodeCustomCodes"] {
             #expect(export.stdout.contains("\"\(path)"), "export asc lacks \(path)")
         }
         let push = try AscSyncTests.push(fake, catalog)

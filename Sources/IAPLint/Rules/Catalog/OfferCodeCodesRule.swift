@@ -35,7 +35,6 @@ struct OfferCodeCodesRule: ProductRule {
     var seenCodes: [String: CatalogPath] = [:]
 
     mutating func check(_ product: Product, in context: CatalogLintContext) {
-        guard product.isSubscription else { return }
         for offer in product.offerCodes + product.billingPlans.flatMap(\.offerCodes) {
             let name = offer.referenceName.map { "offer code `\($0)`" } ?? "this offer code"
             for batch in offer.oneTimeCodes ?? [] {

@@ -58,10 +58,7 @@ struct OfferCodeRule: ProductRule {
         nonTriggering: [Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new, expired], stackable: true}")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
-        if !product.isSubscription, product.misplacedOfferKeys.contains("offerCodes") {
-            context.report(Self.self, "offer codes in the catalog are for auto-renewable subscriptions",
-                           at: product.path / "offerCodes", product: product)
-        }
+        // An in-app purchase's offer codes are `iap-offer-code`'s.
         if product.isSubscription {
             for offer in product.offerCodes {
                 if let eligibility = offer.eligibility, eligibility.isEmpty {

@@ -12,6 +12,7 @@ OFFER_MODES = ["PAY_AS_YOU_GO", "PAY_UP_FRONT", "FREE_TRIAL"]
 PLAN_TYPES = ["MONTHLY", "UPFRONT"]
 SUBSCRIPTION_PERIODS = ["ONE_WEEK", "ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", "ONE_YEAR"]
 CUSTOMER_ELIGIBILITIES = ["NEW", "EXISTING", "EXPIRED"]
+IAP_CUSTOMER_ELIGIBILITIES = ["NON_SPENDER", "ACTIVE_SPENDER", "CHURNED_SPENDER"]
 OFFER_ELIGIBILITIES = ["STACK_WITH_INTRO_OFFERS", "REPLACE_INTRO_OFFERS"]
 PLATFORMS = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
 OFFER_CODE_ENVIRONMENTS = ["PRODUCTION", "SANDBOX"]
@@ -47,6 +48,24 @@ def linkages(type_):
 
 
 PRICE_REL = {"territory": ("territories", "one"), "subscriptionPricePoint": ("subscriptionPricePoints", "one")}
+
+
+def offer_code_bodies(owner):
+    """An offer code's codes, the same requests for subscriptions' and in-app purchases' (`owner` the type prefix):
+    batches of one-time use codes, custom codes, and deactivating the offer code and its codes."""
+    offer = owner + "OfferCodes"
+    batches, custom = owner + "OfferCodeOneTimeUseCodes", owner + "OfferCodeCustomCodes"
+    return {
+        offer + "_updateInstance": body(offer, {"active": N(B)}, update=True),
+        batches + "_createInstance": body(
+            batches, {"numberOfCodes": I, "expirationDate": D, "environment": N(OFFER_CODE_ENVIRONMENTS)},
+            ["numberOfCodes", "expirationDate"], {"offerCode": (offer, "one")}, ["offerCode"]),
+        batches + "_updateInstance": body(batches, {"active": N(B)}, update=True),
+        custom + "_createInstance": body(
+            custom, {"customCode": S, "numberOfCodes": I, "expirationDate": N(D)}, ["numberOfCodes", "customCode"],
+            {"offerCode": (offer, "one")}, ["offerCode"]),
+        custom + "_updateInstance": body(custom, {"active": N(B)}, update=True)}
+
 
 BODIES = {
     "inAppPurchasesV2_createInstance": body(
@@ -160,19 +179,16 @@ BODIES = {
         ["duration", "offerEligibility", "name", "numberOfPeriods", "offerMode", "customerEligibilities"],
         {"subscription": ("subscriptions", "one"), "prices": ("subscriptionOfferCodePrices", "many")},
         ["subscription", "prices"], included={"subscriptionOfferCodePrices": (None, PRICE_REL)}),
-    "subscriptionOfferCodes_updateInstance": body("subscriptionOfferCodes", {"active": N(B)}, update=True),
-    # An offer code's codes: batches of one-time use codes, and custom codes.
-    "subscriptionOfferCodeOneTimeUseCodes_createInstance": body(
-        "subscriptionOfferCodeOneTimeUseCodes",
-        {"numberOfCodes": I, "expirationDate": D, "environment": N(OFFER_CODE_ENVIRONMENTS)},
-        ["numberOfCodes", "expirationDate"], {"offerCode": ("subscriptionOfferCodes", "one")}, ["offerCode"]),
-    "subscriptionOfferCodeOneTimeUseCodes_updateInstance": body(
-        "subscriptionOfferCodeOneTimeUseCodes", {"active": N(B)}, update=True),
-    "subscriptionOfferCodeCustomCodes_createInstance": body(
-        "subscriptionOfferCodeCustomCodes", {"customCode": S, "numberOfCodes": I, "expirationDate": N(D)},
-        ["numberOfCodes", "customCode"], {"offerCode": ("subscriptionOfferCodes", "one")}, ["offerCode"]),
-    "subscriptionOfferCodeCustomCodes_updateInstance": body(
-        "subscriptionOfferCodeCustomCodes", {"active": N(B)}, update=True),
+    **offer_code_bodies("subscription"),
+    # In-app purchases' offer codes: priced per territory at the purchase's own points, and their codes.
+    "inAppPurchaseOfferCodes_createInstance": body(
+        "inAppPurchaseOfferCodes", {"name": S, "customerEligibilities": ("array", IAP_CUSTOMER_ELIGIBILITIES)},
+        ["name", "customerEligibilities"],
+        {"inAppPurchase": ("inAppPurchases", "one"), "prices": ("inAppPurchaseOfferPrices", "many")},
+        ["inAppPurchase", "prices"],
+        included={"inAppPurchaseOfferPrices": (None, {"territory": ("territories", "one"),
+                                                      "pricePoint": ("inAppPurchasePricePoints", "one")})}),
+    **offer_code_bodies("inAppPurchase"),
     "winBackOffers_createInstance": body(
         "winBackOffers",
         {"referenceName": S, "offerId": S, "duration": OFFER_DURATIONS, "offerMode": OFFER_MODES, "periodCount": I,
@@ -265,6 +281,7 @@ SUBSCRIPTION_STATES = ["MISSING_METADATA", "READY_TO_SUBMIT", "WAITING_FOR_REVIE
 BACKGROUND_ASSET_VERSION_STATES = ["AWAITING_UPLOAD", "PROCESSING", "FAILED", "COMPLETE"]
 IAP_STATES = SUBSCRIPTION_STATES[:1] + ["WAITING_FOR_UPLOAD", "PROCESSING_CONTENT"] + SUBSCRIPTION_STATES[1:]
 PROMOTED_INCLUDES = ["inAppPurchaseV2", "subscription"]
+ACTORS = ["createdByActor", "deactivatedByActor"]  # who made and deactivated an in-app purchase offer code's codes
 APP_STORE_VERSION_STATES = [
     "ACCEPTED", "DEVELOPER_REMOVED_FROM_SALE", "DEVELOPER_REJECTED", "IN_REVIEW", "INVALID_BINARY", "METADATA_REJECTED",
     "PENDING_APPLE_RELEASE", "PENDING_CONTRACT", "PENDING_DEVELOPER_RELEASE", "PREPARE_FOR_SUBMISSION",
@@ -308,6 +325,7 @@ QUERIES = {
     "inAppPurchasePriceSchedules_automaticPrices_getToManyRelated": (
         {"territory": None}, ["inAppPurchasePricePoint", "territory"]),
     "inAppPurchasesV2_pricePoints_getToManyRelated": ({"territory": None}, ["territory"]),
+    "inAppPurchasePricePoints_equalizations_getToManyRelated": ({"territory": None, "inAppPurchaseV2": None}, ["territory"]),
     "inAppPurchasesV2_appStoreReviewScreenshot_getToOneRelated": ({}, ["inAppPurchaseV2"]),
     "subscriptions_pricePoints_getToManyRelated": (
         {"territory": None, "upfrontPricePointId": None, "planType": PLAN_TYPES}, ["territory"]),
@@ -330,6 +348,14 @@ QUERIES = {
     "subscriptionOfferCodeOneTimeUseCodes_getInstance": ({}, ["offerCode"]),
     "subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated": ({}, []),
     "subscriptionOfferCodeCustomCodes_getInstance": ({}, ["offerCode"]),
+    "inAppPurchasesV2_offerCodes_getToManyRelated": ({"territory": None}, ["oneTimeUseCodes", "customCodes", "prices"]),
+    "inAppPurchaseOfferCodes_getInstance": ({}, ["oneTimeUseCodes", "customCodes", "prices"]),
+    "inAppPurchaseOfferCodes_prices_getToManyRelated": ({"territory": None}, ["territory", "pricePoint"]),
+    "inAppPurchaseOfferCodes_oneTimeUseCodes_getToManyRelated": ({}, ACTORS),
+    "inAppPurchaseOfferCodes_customCodes_getToManyRelated": ({}, ACTORS),
+    "inAppPurchaseOfferCodeOneTimeUseCodes_getInstance": ({}, ACTORS),
+    "inAppPurchaseOfferCodeOneTimeUseCodes_values_getToOneRelated": ({}, []),
+    "inAppPurchaseOfferCodeCustomCodes_getInstance": ({}, ACTORS),
     "subscriptions_winBackOffers_getToManyRelated": ({}, ["prices"]),
     "winBackOffers_prices_getToManyRelated": ({"territory": None}, ["territory", "subscriptionPricePoint"]),
     "subscriptions_planAvailabilities_getToManyRelated": ({}, ["availableTerritories"]),
@@ -383,6 +409,8 @@ INCLUDE_LIMITS = {
     "subscriptions_promotionalOffers_getToManyRelated": ["prices"],
     "subscriptions_offerCodes_getToManyRelated": ["oneTimeUseCodes", "customCodes", "prices"],
     "subscriptionOfferCodes_getInstance": ["oneTimeUseCodes", "customCodes", "prices"],
+    "inAppPurchasesV2_offerCodes_getToManyRelated": ["oneTimeUseCodes", "customCodes", "prices"],
+    "inAppPurchaseOfferCodes_getInstance": ["oneTimeUseCodes", "customCodes", "prices"],
     "subscriptions_winBackOffers_getToManyRelated": ["prices"],
     "subscriptions_planAvailabilities_getToManyRelated": ["availableTerritories"],
     "apps_appStoreVersions_getToManyRelated": [
@@ -393,4 +421,5 @@ INCLUDE_LIMITS = {
 INCLUDE_LIMIT_MAX = 50
 # Price point lists are long; App Store Connect lets them be read in bigger pages.
 BIG_LIMIT_OPS = {"inAppPurchasesV2_pricePoints_getToManyRelated", "subscriptions_pricePoints_getToManyRelated",
-                 "subscriptionPricePoints_equalizations_getToManyRelated"}
+                 "subscriptionPricePoints_equalizations_getToManyRelated",
+                 "inAppPurchasePricePoints_equalizations_getToManyRelated"}

@@ -1,8 +1,9 @@
-"""Subscription offer codes' codes: batches of one-time use codes (their values read as CSV) and custom codes, and
-deactivating an offer code with them. The limits are App Store Connect Help's where it gives them, else our reading
-(README, "Offer codes")."""
+"""Offer codes' codes, of subscriptions and in-app purchases alike: batches of one-time use codes (their values read
+as CSV) and custom codes, and deactivating an offer code with them; and in-app purchases' offer codes themselves. The
+limits are App Store Connect Help's where it gives them, else our reading (README, "Offer codes")."""
 
 import calendar
+import collections
 import datetime
 import random
 import re
@@ -12,30 +13,47 @@ from ..core.jsonapi import Text
 from ..reference import ref
 from .win_back_offers import day, invalid
 
-ROUTES = [
-    ("GET", "/v1/subscriptionOfferCodes/{id}", "subscriptionOfferCodes_getInstance", "get_instance"),
-    ("GET", "/v1/subscriptionOfferCodes/{id}/oneTimeUseCodes",
-     "subscriptionOfferCodes_oneTimeUseCodes_getToManyRelated", "get_kids"),
-    ("GET", "/v1/subscriptionOfferCodes/{id}/customCodes", "subscriptionOfferCodes_customCodes_getToManyRelated",
-     "get_kids"),
-    ("POST", "/v1/subscriptionOfferCodeOneTimeUseCodes", "subscriptionOfferCodeOneTimeUseCodes_createInstance",
-     "create_one_time_codes"),
-    ("GET", "/v1/subscriptionOfferCodeOneTimeUseCodes/{id}", "subscriptionOfferCodeOneTimeUseCodes_getInstance",
-     "get_instance"),
-    ("PATCH", "/v1/subscriptionOfferCodeOneTimeUseCodes/{id}", "subscriptionOfferCodeOneTimeUseCodes_updateInstance",
-     "update_code_activity"),
-    ("GET", "/v1/subscriptionOfferCodeOneTimeUseCodes/{id}/values",
-     "subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated", "get_one_time_code_values"),
-    ("POST", "/v1/subscriptionOfferCodeCustomCodes", "subscriptionOfferCodeCustomCodes_createInstance",
-     "create_custom_code"),
-    ("GET", "/v1/subscriptionOfferCodeCustomCodes/{id}", "subscriptionOfferCodeCustomCodes_getInstance",
-     "get_instance"),
-    ("PATCH", "/v1/subscriptionOfferCodeCustomCodes/{id}", "subscriptionOfferCodeCustomCodes_updateInstance",
-     "update_code_activity"),
+
+def owner_routes(owner):
+    """The routes of an offer code and its codes, the same for subscriptions' and in-app purchases' (`owner` the
+    prefix of the types)."""
+    offer, batches, custom = owner + "OfferCodes", owner + "OfferCodeOneTimeUseCodes", owner + "OfferCodeCustomCodes"
+    return [
+        ("GET", "/v1/%s/{id}" % offer, offer + "_getInstance", "get_instance"),
+        ("PATCH", "/v1/%s/{id}" % offer, offer + "_updateInstance", "update_offer_code"),
+        ("GET", "/v1/%s/{id}/prices" % offer, offer + "_prices_getToManyRelated", "get_kids"),
+        ("GET", "/v1/%s/{id}/oneTimeUseCodes" % offer, offer + "_oneTimeUseCodes_getToManyRelated", "get_kids"),
+        ("GET", "/v1/%s/{id}/customCodes" % offer, offer + "_customCodes_getToManyRelated", "get_kids"),
+        ("POST", "/v1/" + batches, batches + "_createInstance", "create_one_time_codes"),
+        ("GET", "/v1/%s/{id}" % batches, batches + "_getInstance", "get_instance"),
+        ("PATCH", "/v1/%s/{id}" % batches, batches + "_updateInstance", "update_code_activity"),
+        ("GET", "/v1/%s/{id}/values" % batches, batches + "_values_getToOneRelated", "get_one_time_code_values"),
+        ("POST", "/v1/" + custom, custom + "_createInstance", "create_custom_code"),
+        ("GET", "/v1/%s/{id}" % custom, custom + "_getInstance", "get_instance"),
+        ("PATCH", "/v1/%s/{id}" % custom, custom + "_updateInstance", "update_code_activity")]
+
+
+# Subscriptions' offer codes are created with the other subscription offers (offers.py); in-app purchases' here.
+ROUTES = owner_routes("subscription") + owner_routes("inAppPurchase") + [
+    ("GET", "/v2/inAppPurchases/{id}/offerCodes", "inAppPurchasesV2_offerCodes_getToManyRelated", "get_kids"),
+    ("POST", "/v1/inAppPurchaseOfferCodes", "inAppPurchaseOfferCodes_createInstance", "create_iap_offer_code"),
 ]
 
 BATCHES, CUSTOM = "oneTimeUseCodes", "customCodes"  # the offer code's child lists
-BATCH_TYPE, CUSTOM_TYPE = "subscriptionOfferCodeOneTimeUseCodes", "subscriptionOfferCodeCustomCodes"
+# The two kinds of offer code, one set of rules: the product type owning them (its child list `offerCodes`), the
+# types of their codes, whether a code names its offer code on every read and whether the offer code shows
+# `totalNumberOfCodes` (the subscription schemas have both; the in-app purchase ones have neither).
+Family = collections.namedtuple("Family", "owner batch custom linked total")
+OFFER_CODE_FAMILIES = {
+    "subscriptionOfferCodes": Family("subscriptions", "subscriptionOfferCodeOneTimeUseCodes",
+                                     "subscriptionOfferCodeCustomCodes", True, True),
+    "inAppPurchaseOfferCodes": Family("inAppPurchases", "inAppPurchaseOfferCodeOneTimeUseCodes",
+                                      "inAppPurchaseOfferCodeCustomCodes", False, False),
+}
+# A code type -> the type of its offer code; a product type -> the type of its offer codes.
+OFFER_CODE_OF = {t: offer for offer, f in OFFER_CODE_FAMILIES.items() for t in (f.batch, f.custom)}
+OFFER_CODES_OF = {f.owner: offer for offer, f in OFFER_CODE_FAMILIES.items()}
+IAP_OFFER_PRICE = "inAppPurchaseOfferPrices"
 # Help (Set up offer codes): codes for at most 1,000,000 redemptions per app per quarter; one-time use codes expire at
 # most six months after they are made. Custom codes get the same six months (our reading).
 MAX_CODES_PER_QUARTER = 1000000
@@ -103,7 +121,7 @@ class OfferCodes:
         return self.created(self.add_custom_code(offer, code, a["numberOfCodes"], expiration), c)
 
     def offer_code_taking_codes(self, data):
-        offer = self.related_need(data, "offerCode", "subscriptionOfferCodes")
+        offer = self.related_need(data, "offerCode", OFFER_CODE_OF[data["type"]])
         if not offer["attributes"].get("active", True):
             raise state_error("The offer code '%s' is deactivated: it takes no new codes" % offer["id"],
                               "/data/relationships/offerCode")
@@ -144,15 +162,16 @@ class OfferCodes:
         return total
 
     def app_offer_codes(self, app):
-        for group in self.store.kid_recs(app, "subscriptionGroups", "subscriptionGroups"):
-            for sub in self.store.kid_recs(group, "subscriptions", "subscriptions"):
-                yield from self.store.kid_recs(sub, "offerCodes", "subscriptionOfferCodes")
+        """Every offer code of the app, its subscriptions' and its in-app purchases': the quarter's budget and custom
+        codes' uniqueness count them together (Help gives in-app purchases the same 1,000,000 per app)."""
+        for product in self.products_of(app):
+            yield from self.store.kid_recs(product, "offerCodes", OFFER_CODES_OF[product["type"]])
 
     def custom_code_owner(self, app, code):
         """The custom code of the app spelled `code` (in any case), or None."""
         wanted = code.upper()
         for offer in self.app_offer_codes(app):
-            for rec in self.store.kid_recs(offer, CUSTOM, CUSTOM_TYPE):
+            for rec in self.store.kid_recs(offer, CUSTOM, OFFER_CODE_FAMILIES[offer["type"]].custom):
                 if rec["attributes"]["customCode"].upper() == wanted:
                     return rec
         return None
@@ -162,20 +181,22 @@ class OfferCodes:
         return self.today() + datetime.datetime.now(datetime.timezone.utc).strftime("T%H:%M:%S.000+00:00")
 
     def add_one_time_codes(self, offer, count, expiration, environment="PRODUCTION", created=None):
-        rec = {"type": BATCH_TYPE, "id": self.store.new_id(False),
-               "attributes": {"numberOfCodes": count, "createdDate": created or self.created_now(),
-                              "expirationDate": expiration, "active": True, "environment": environment},
-               "rels": {"offerCode": {"data": ref("subscriptionOfferCodes", offer["id"])}}}
-        self.store.add_kid(offer, BATCHES, rec)
-        self.count_offer_codes(offer)
-        return rec
+        return self.add_code(offer, BATCHES, {"numberOfCodes": count, "createdDate": created or self.created_now(),
+                                              "expirationDate": expiration, "active": True,
+                                              "environment": environment})
 
     def add_custom_code(self, offer, code, count, expiration, created=None):
-        rec = {"type": CUSTOM_TYPE, "id": self.store.new_id(False),
-               "attributes": {"customCode": code, "numberOfCodes": count, "createdDate": created or self.created_now(),
-                              "expirationDate": expiration, "active": True},
-               "rels": {"offerCode": {"data": ref("subscriptionOfferCodes", offer["id"])}}}
-        self.store.add_kid(offer, CUSTOM, rec)
+        return self.add_code(offer, CUSTOM, {"customCode": code, "numberOfCodes": count,
+                                             "createdDate": created or self.created_now(),
+                                             "expirationDate": expiration, "active": True})
+
+    def add_code(self, offer, kids, attributes):
+        family = OFFER_CODE_FAMILIES[offer["type"]]
+        rec = {"type": family.batch if kids == BATCHES else family.custom, "id": self.store.new_id(False),
+               "attributes": attributes, "rels": {}}
+        if family.linked:
+            rec["rels"]["offerCode"] = {"data": ref(offer["type"], offer["id"])}
+        self.store.add_kid(offer, kids, rec)
         self.count_offer_codes(offer)
         return rec
 
@@ -188,14 +209,46 @@ class OfferCodes:
                 sandbox += a["numberOfCodes"]
             else:
                 production += a["numberOfCodes"]
-        offer["attributes"].update(totalNumberOfCodes=production + sandbox, productionCodeCount=production,
-                                   sandboxCodeCount=sandbox)
+        if OFFER_CODE_FAMILIES[offer["type"]].total:
+            offer["attributes"]["totalNumberOfCodes"] = production + sandbox
+        offer["attributes"].update(productionCodeCount=production, sandboxCodeCount=sandbox)
+
+    # -- in-app purchases' offer codes
+    def create_iap_offer_code(self, c):
+        """An in-app purchase's offer code: a name of its own among the purchase's offer codes, at least one kind of
+        customer, and a price (a point of this purchase, the free one too) in exactly the territories the purchase
+        is available in: our reading, as Apple's documents don't say which territories an offer code prices."""
+        data = c.body["data"]
+        a = data["attributes"]
+        iap = self.related_need(data, "inAppPurchase", "inAppPurchases")
+        self.check_customer_eligibilities(a)
+        if any(o["attributes"]["name"] == a["name"] for o in self.store.kid_recs(iap, "offerCodes")):
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
+                               "The in-app purchase already has an offer code named '%s'" % a["name"],
+                               "/data/attributes/name")
+        sold = self.sold_territories(iap)
+        prices = self.offer_prices(c, iap, IAP_OFFER_PRICE, None, sold)
+        missing = sorted(set(sold) - {t for t, _ in prices})
+        if missing:
+            raise entity_error("ENTITY_ERROR.RELATIONSHIP.INVALID",
+                               "Every territory the in-app purchase is available in needs a price; missing: %s"
+                               % ", ".join(missing), "/data/relationships/prices")
+        return self.created(self.commit_priced_offer(iap, "inAppPurchaseOfferCodes", a, prices), c)
+
+    def sold_territories(self, iap):
+        availability = self.store.slot(iap, "availability")
+        sold = [t["id"] for t in (availability["rels"]["availableTerritories"]["data"] if availability else [])]
+        if not sold:
+            raise entity_error("ENTITY_ERROR.RELATIONSHIP.INVALID",
+                               "The in-app purchase is available in no territory: set its availability first",
+                               "/data/relationships/inAppPurchase")
+        return sold
 
     # -- deactivating
     def update_offer_code(self, c):
         """`active: false` deactivates the offer code and every code it has; nothing turns it on again."""
         self.check_update_id(c)
-        offer = self.store.need("subscriptionOfferCodes", c.id)
+        offer = self.store.need(c.path.split("/")[2], c.id)
         if self.activity_change(offer, c) is False:
             self.deactivate_offer_code(offer)
         return self.updated(offer, c)
@@ -224,7 +277,7 @@ class OfferCodes:
     # -- reading codes
     def get_one_time_code_values(self, c):
         """The batch's codes as `text/csv`: one code a line, no header."""
-        rec = self.store.need(BATCH_TYPE, c.id)
+        rec = self.store.need(c.path.split("/")[2], c.id)
         codes = one_time_code_values(rec["id"], rec["attributes"]["numberOfCodes"])
         return 200, Text("".join(code + "\n" for code in codes), "text/csv")
 

@@ -1,8 +1,9 @@
 """Subscription offers: introductory offers, promotional offers, offer codes and win-back offers, with their
-per-territory prices."""
+per-territory prices (which in-app purchases' offer codes share)."""
 
 from ..core.errors import entity_error, not_found, state_error
 from ..reference import ref
+from .offer_codes import OFFER_CODE_FAMILIES
 
 ROUTES = [
     ("GET", "/v1/subscriptions/{id}/introductoryOffers", "subscriptions_introductoryOffers_getToManyRelated", "get_kids"),
@@ -10,7 +11,6 @@ ROUTES = [
     ("GET", "/v1/subscriptionPromotionalOffers/{id}/prices", "subscriptionPromotionalOffers_prices_getToManyRelated",
      "get_kids"),
     ("GET", "/v1/subscriptions/{id}/offerCodes", "subscriptions_offerCodes_getToManyRelated", "get_kids"),
-    ("GET", "/v1/subscriptionOfferCodes/{id}/prices", "subscriptionOfferCodes_prices_getToManyRelated", "get_kids"),
     ("GET", "/v1/subscriptions/{id}/winBackOffers", "subscriptions_winBackOffers_getToManyRelated", "get_kids"),
     ("GET", "/v1/winBackOffers/{id}/prices", "winBackOffers_prices_getToManyRelated", "get_kids"),
     ("POST", "/v1/subscriptionIntroductoryOffers", "subscriptionIntroductoryOffers_createInstance", "create_intro_offer"),
@@ -24,7 +24,6 @@ ROUTES = [
     ("DELETE", "/v1/subscriptionPromotionalOffers/{id}", "subscriptionPromotionalOffers_deleteInstance",
      "delete_plain"),
     ("POST", "/v1/subscriptionOfferCodes", "subscriptionOfferCodes_createInstance", "create_priced_offer"),
-    ("PATCH", "/v1/subscriptionOfferCodes/{id}", "subscriptionOfferCodes_updateInstance", "update_offer_code"),
     ("POST", "/v1/winBackOffers", "winBackOffers_createInstance", "create_priced_offer"),
     ("PATCH", "/v1/winBackOffers/{id}", "winBackOffers_updateInstance", "update_win_back_offer"),
     ("DELETE", "/v1/winBackOffers/{id}", "winBackOffers_deleteInstance", "delete_plain"),
@@ -34,10 +33,24 @@ ROUTES = [
 PERIOD_OF = {"ONE_WEEK": 12, "ONE_MONTH": 12, "TWO_MONTHS": 6, "THREE_MONTHS": 4, "SIX_MONTHS": 2, "ONE_YEAR": 1}
 UP_FRONT_DURATIONS = {"ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", "ONE_YEAR"}
 MAX_PROMOTIONAL_OFFERS = 10
-# offer type -> (the subscription's child list, the offer's price type)
+# offer type -> (the product's child list, the offer's price type)
 PRICED_OFFERS = {"subscriptionPromotionalOffers": ("promotionalOffers", "subscriptionPromotionalOfferPrices"),
                  "subscriptionOfferCodes": ("offerCodes", "subscriptionOfferCodePrices"),
-                 "winBackOffers": ("winBackOffers", "winBackOfferPrices")}
+                 "winBackOffers": ("winBackOffers", "winBackOfferPrices"),
+                 "inAppPurchaseOfferCodes": ("offerCodes", "inAppPurchaseOfferPrices")}
+# An offer price's point: (relationship, point type). Subscription offers' prices name a `subscriptionPricePoint`,
+# in-app purchase offer codes' a `pricePoint` (the document's InAppPurchaseOfferPrice).
+SUBSCRIPTION_POINT = ("subscriptionPricePoint", "subscriptionPricePoints")
+OFFER_PRICE_POINTS = {"inAppPurchaseOfferPrices": ("pricePoint", "inAppPurchasePricePoints")}
+
+
+def price_point_rel(price_type):
+    return OFFER_PRICE_POINTS.get(price_type, SUBSCRIPTION_POINT)
+
+
+def offer_price_point(price):
+    """The price point id of a stored offer price, or None (a free trial's)."""
+    return ((price["rels"].get(price_point_rel(price["type"])[0]) or {}).get("data") or {}).get("id")
 
 
 class Offers:
@@ -122,27 +135,36 @@ class Offers:
         return 204, None
 
     # -- offers priced per territory
-    def offer_prices(self, c, sub, price_type, mode):
+    def offer_prices(self, c, owner, price_type, mode, territories=None):
+        """The request's inline prices as [(territory, point id)]: each a territory of its own (one of
+        `territories` when given), with a point of the product (`owner`) in that territory; only a free trial
+        (`mode`) may leave the point out."""
         out, seen = [], set()
+        point_rel, point_type = price_point_rel(price_type)
         for i, item in self.inline(c, "prices", price_type):
-            territory, point = self.priced_point(sub, item.get("relationships") or {}, "/included/%d/relationships" % i)
+            territory, point = self.priced_point(owner, item.get("relationships") or {},
+                                                 "/included/%d/relationships" % i, point_rel, point_type)
             if territory is None:
                 raise entity_error("ENTITY_ERROR.INCLUDED.RELATIONSHIP.REQUIRED", "An offer price needs a territory",
                                    "/included/%d/relationships/territory" % i)
             if point is None and mode != "FREE_TRIAL":
                 raise entity_error("ENTITY_ERROR.INCLUDED.RELATIONSHIP.REQUIRED", "A paid offer price needs a price point",
-                                   "/included/%d/relationships/subscriptionPricePoint" % i)
+                                   "/included/%d/relationships/%s" % (i, point_rel))
             if territory in seen:
                 raise entity_error("ENTITY_ERROR.INCLUDED.INVALID", "Two prices for %s" % territory, "/included/%d" % i)
+            if territories is not None and territory not in territories:
+                raise entity_error("ENTITY_ERROR.INCLUDED.INVALID", "The product is not available in %s" % territory,
+                                   "/included/%d/relationships/territory" % i)
             seen.add(territory)
             out.append((territory, point))
         return out
 
     def add_offer_prices(self, offer, price_type, prices):
+        point_rel, point_type = price_point_rel(price_type)
         for territory, point in prices:
             rels = {"territory": {"data": ref("territories", territory)}}
             if point:
-                rels["subscriptionPricePoint"] = {"data": ref("subscriptionPricePoints", point)}
+                rels[point_rel] = {"data": ref(point_type, point)}
             self.store.add_kid(offer, "prices", {"type": price_type, "id": self.store.new_id(False), "attributes": {},
                                                  "rels": rels})
 
@@ -163,22 +185,27 @@ class Offers:
             a = self.win_back_create_attributes(a)
             self.check_offer_rules(sub, a, "periodCount")
         else:
-            if not a["customerEligibilities"]:
-                raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "Choose at least one customer eligibility",
-                                   "/data/attributes/customerEligibilities")
+            self.check_customer_eligibilities(a)
             self.check_offer_rules(sub, a)
         prices = self.offer_prices(c, sub, price_type, a["offerMode"])
         return self.created(self.commit_priced_offer(sub, type_, a, prices), c)
 
-    def commit_priced_offer(self, sub, type_, a, prices):
+    @staticmethod
+    def check_customer_eligibilities(a):
+        """An offer code (of a subscription or an in-app purchase) is for at least one kind of customer."""
+        if not a["customerEligibilities"]:
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "Choose at least one customer eligibility",
+                               "/data/attributes/customerEligibilities")
+
+    def commit_priced_offer(self, owner, type_, a, prices):
         kids, price_type = PRICED_OFFERS[type_]
-        attrs = dict(a)
-        if type_ == "subscriptionOfferCodes":
-            attrs.update({"active": True, "totalNumberOfCodes": 0, "productionCodeCount": 0, "sandboxCodeCount": 0})
-        rec = {"type": type_, "id": self.store.new_id(False), "attributes": attrs, "rels": {}}
+        rec = {"type": type_, "id": self.store.new_id(False), "attributes": dict(a), "rels": {}}
+        if type_ in OFFER_CODE_FAMILIES:  # an offer code starts on, with no codes yet
+            rec["attributes"]["active"] = True
+            self.count_offer_codes(rec)
         if type_ == "subscriptionPromotionalOffers":
-            rec["rels"]["subscription"] = {"data": ref("subscriptions", sub["id"])}
-        self.store.add_kid(sub, kids, rec)
+            rec["rels"]["subscription"] = {"data": ref("subscriptions", owner["id"])}
+        self.store.add_kid(owner, kids, rec)
         self.add_offer_prices(rec, price_type, prices)
         return rec
 

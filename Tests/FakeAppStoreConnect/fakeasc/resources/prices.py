@@ -11,6 +11,8 @@ ROUTES = [
     ("GET", "/v1/subscriptions/{id}/pricePoints", "subscriptions_pricePoints_getToManyRelated", "get_price_points"),
     ("GET", "/v1/subscriptionPricePoints/{id}/equalizations", "subscriptionPricePoints_equalizations_getToManyRelated",
      "get_equalizations"),
+    ("GET", "/v1/inAppPurchasePricePoints/{id}/equalizations", "inAppPurchasePricePoints_equalizations_getToManyRelated",
+     "get_equalizations"),
     ("GET", "/v1/subscriptions/{id}/prices", "subscriptions_prices_getToManyRelated", "get_kids"),
     ("POST", "/v1/subscriptionPrices", "subscriptionPrices_createInstance", "create_subscription_price"),
     ("DELETE", "/v1/subscriptionPrices/{id}", "subscriptionPrices_deleteInstance", "delete_subscription_price"),
@@ -35,25 +37,31 @@ class Prices:
         return 200, self.page(Points(type_, owner["id"], territories, numbers), c.q, c.path)
 
     def get_equalizations(self, c):
+        """The same point number in every other territory: a subscription's or an in-app purchase's."""
+        owner_type, type_, what = (("inAppPurchases", "inAppPurchasePricePoints", "in-app purchase")
+                                   if c.op.startswith("inAppPurchase") else
+                                   ("subscriptions", "subscriptionPricePoints", "subscription"))
         d = decode_price_point(c.id)
-        if d is None or self.store.get("subscriptions", d["s"]) is None:
-            raise not_found("There is no subscription price point with id '%s'" % c.id)
+        if d is None or self.store.get(owner_type, d["s"]) is None:
+            raise not_found("There is no %s price point with id '%s'" % (what, c.id))
         territories = [t for t in self.territory_codes() if t != d["t"]]
         if "filter[territory]" in c.q:
             wanted = set(c.q["filter[territory]"].split(","))
             territories = [t for t in territories if t in wanted]
-        return 200, self.page(Points("subscriptionPricePoints", d["s"], territories, [int(d["p"])]), c.q, c.path)
+        return 200, self.page(Points(type_, d["s"], territories, [int(d["p"])]), c.q, c.path)
 
-    def priced_point(self, sub, rels, pointer):
-        """Checks a (territory, subscriptionPricePoint) pair against the subscription; returns (territory, point id).
+    def priced_point(self, owner, rels, pointer, point_rel="subscriptionPricePoint",
+                     point_type="subscriptionPricePoints"):
+        """Checks a (territory, price point) pair against the product owning the points (a subscription's
+        `subscriptionPricePoint`, or an in-app purchase's, named `point_rel`); returns (territory, point id).
         `pointer` is the JSON pointer of the relationships object, for errors."""
-        point = ((rels.get("subscriptionPricePoint") or {}).get("data") or {}).get("id")
+        point = ((rels.get(point_rel) or {}).get("data") or {}).get("id")
         t_ref = ((rels.get("territory") or {}).get("data") or {}).get("id")
         if t_ref is not None and t_ref not in CURRENCY:
             raise not_found("There is no territory '%s'" % t_ref, pointer + "/territory")
         if point is None:
             return t_ref, None
-        d = self.owned_point(point, sub, "subscriptionPricePoints", pointer + "/subscriptionPricePoint")
+        d = self.owned_point(point, owner, point_type, pointer + "/" + point_rel)
         if t_ref is not None and t_ref != d["t"]:
             raise entity_error("ENTITY_ERROR.RELATIONSHIP.INVALID",
                                "The price point is for %s, not %s" % (d["t"], t_ref), pointer + "/territory")

@@ -21,6 +21,10 @@ KID_LISTS = {
     "subscriptionOfferCodes_prices_getToManyRelated": ("subscriptionOfferCodes", "prices"),
     "subscriptionOfferCodes_oneTimeUseCodes_getToManyRelated": ("subscriptionOfferCodes", "oneTimeUseCodes"),
     "subscriptionOfferCodes_customCodes_getToManyRelated": ("subscriptionOfferCodes", "customCodes"),
+    "inAppPurchasesV2_offerCodes_getToManyRelated": ("inAppPurchases", "offerCodes"),
+    "inAppPurchaseOfferCodes_prices_getToManyRelated": ("inAppPurchaseOfferCodes", "prices"),
+    "inAppPurchaseOfferCodes_oneTimeUseCodes_getToManyRelated": ("inAppPurchaseOfferCodes", "oneTimeUseCodes"),
+    "inAppPurchaseOfferCodes_customCodes_getToManyRelated": ("inAppPurchaseOfferCodes", "customCodes"),
     "subscriptions_winBackOffers_getToManyRelated": ("subscriptions", "winBackOffers"),
     "winBackOffers_prices_getToManyRelated": ("winBackOffers", "prices"),
     "subscriptions_planAvailabilities_getToManyRelated": ("subscriptions", "planAvailabilities"),
@@ -35,7 +39,8 @@ ONE_SLOTS = {
 }
 # Offers whose territory is their prices' territories.
 OFFERS_PRICED_PER_TERRITORY = ("subscriptions_promotionalOffers_getToManyRelated",
-                               "subscriptions_offerCodes_getToManyRelated")
+                               "subscriptions_offerCodes_getToManyRelated",
+                               "inAppPurchasesV2_offerCodes_getToManyRelated")
 
 
 class Relations:

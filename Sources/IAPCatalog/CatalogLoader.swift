@@ -19,11 +19,20 @@ public enum CatalogLoader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .io(path: path, reason: "does not exist (run `iapkit init` to create a starter catalog)")
         }
-        return try load(data: InputFile.read(path, limit: InputFile.Limit.catalog), file: path, findings: findings)
+        // The file's bytes are let go once the document holds what it needs, before the model is read: a large
+        // catalog's text and its model are never in memory together.
+        let (catalog, document) = try parse(data: InputFile.read(path, limit: InputFile.Limit.catalog), file: path)
+        return try read(catalog, document: document, findings: findings)
     }
 
     /// Loads a catalog from bytes; `file` names it in findings and errors.
     public static func load(data: Data, file: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
+        let (catalog, document) = try parse(data: data, file: file)
+        return try read(catalog, document: document, findings: findings)
+    }
+
+    /// The YAML document of a catalog file and a catalog holding only what the text alone tells (its disable comments).
+    private static func parse(data: Data, file: String) throws(IAPKitError) -> (Catalog, YAMLDocument) {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard bytes.withUnsafeBytes({ UTF8Check.isValid($0) }) else {
@@ -58,6 +67,13 @@ public enum CatalogLoader {
         catalog.document = document
         // libyaml drops comments; the few that accept findings are found in the text itself.
         catalog.disableComments = bytes.withUnsafeBytes { DisableComment.scan($0.bindMemory(to: UInt8.self)) }
+        return (catalog, document)
+    }
+
+    /// Reads the model from the document, reporting every shape problem to `findings`.
+    private static func read(_ parsed: Catalog, document: YAMLDocument, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
+        var catalog = parsed
+        let root = document.root
         let reader = NodeReader(catalog: catalog, document: document, consumer: findings)
         try reader.readCatalog(root, into: &catalog)
         catalog.sheetLocations = reader.sheetLocations
@@ -112,6 +128,9 @@ final class NodeReader {
         let what: String
         /// The mapping's keys and values, alternating, as the document holds them.
         let items: ArraySlice<Node>
+        /// Bit `n % 64` is set when some key is `n` bytes long: most lookups are for keys the mapping does not have,
+        /// and their length alone rules most of them out.
+        private var keyLengths: UInt64 = 0
         var allowed: [String]
         var valid: Bool
 
@@ -133,12 +152,19 @@ final class NodeReader {
             items = document.items(node)
             var index = items.startIndex
             while index < items.endIndex {
-                if !document.isScalar(items[index]) { reader.report("\(what) has a key that is not a plain name", at: path) }
+                if document.isScalar(items[index]) {
+                    keyLengths |= Self.lengthBit(document.length(items[index]))
+                } else {
+                    reader.report("\(what) has a key that is not a plain name", at: path)
+                }
                 index += 2
             }
         }
 
+        private static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(length & 63) }
+
         func node(_ key: String) -> Node? {
+            guard keyLengths & Self.lengthBit(key.utf8.count) != 0 else { return nil }
             let document = reader.document
             var index = items.startIndex
             while index < items.endIndex {

@@ -15,6 +15,8 @@ public struct DisableComment: Sendable, Hashable {
     /// Every disable comment in a YAML text, in file order. Comments are found as YAML finds them: a `#` at the
     /// start of a line or after a space, outside quotes.
     public static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> [DisableComment] {
+        // Most catalogs have no disable comment: one look for the marker spares them the line-by-line scan.
+        guard mentionsMarker(bytes) else { return [] }
         var found: [DisableComment] = []
         var waiting: [DisableComment] = []
         var lineNumber = 0
@@ -42,6 +44,17 @@ public struct DisableComment: Sendable, Hashable {
             found.append(comment)
         }
         return found + waiting
+    }
+
+    /// Whether the marker appears anywhere in `bytes`; no comment can be parsed without it.
+    static func mentionsMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let marker = Array(Self.marker.utf8)
+        guard let base = bytes.baseAddress, bytes.count >= marker.count else { return false }
+        let first = marker[0]
+        for start in 0...(bytes.count - marker.count) where base[start] == first {
+            if marker.indices.allSatisfy({ base[start + $0] == marker[$0] }) { return true }
+        }
+        return false
     }
 
     /// The `#` that starts a comment after a value, skipping quoted text.

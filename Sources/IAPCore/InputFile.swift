@@ -33,7 +33,8 @@ public enum InputFile {
         var info = stat()
         fstat(fd, &info)
         if Int64(info.st_size) > Int64(limit) { throw tooLarge(path, size: Int64(info.st_size), limit: limit) }
-        var data = Data()
+        // Sized from stat, so a large file is not copied again each time the buffer grows.
+        var data = Data(capacity: Int(max(0, min(Int64(info.st_size), Int64(limit)))))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         while true {

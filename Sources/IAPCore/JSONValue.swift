@@ -184,8 +184,13 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Refuses input nested deeper than `maximumDepth`, counting brackets outside strings in one pass.
     public static func checkNesting(_ data: Data) throws {
+        // Over the raw bytes: Data's own iterator costs a call per byte.
+        try data.withUnsafeBytes { try checkNesting($0) }
+    }
+
+    private static func checkNesting(_ bytes: UnsafeRawBufferPointer) throws {
         var depth = 0, inString = false, escaped = false
-        for byte in data {
+        for byte in bytes {
             if inString {
                 if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
                 continue

@@ -156,7 +156,8 @@ public struct StoreKitImporter: Sendable {
             // language its store sheet shows, kept as `storeKit.locale` when it differs.
             let simulatorLocale = settingsLocale.flatMap { StoreKitLocale.catalog(fromStoreKit: $0) }
             let primary = mostCommon ?? simulatorLocale ?? "en-US"
-            let guessedBundleID = inferBundleID(catalog.allProducts.compactMap(\.productID))
+            // Guessed only when it is needed: with thousands of products the guess is not free.
+            let guessedBundleID = bundleID == nil ? inferBundleID(catalog.allProducts.compactMap(\.productID)) : nil
             catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? Self.placeholderBundleID, primaryLocale: primary)
             catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
             let storeKitLocale = simulatorLocale == primary ? nil : simulatorLocale
@@ -197,10 +198,18 @@ public struct StoreKitImporter: Sendable {
 
         /// The product IDs' common prefix of at least two components, nil when they share none.
         func inferBundleID(_ ids: [String]) -> String? {
-            let split = ids.map { $0.split(separator: ".").map(String.init) }
-            guard var prefix = split.first.map({ Array($0.dropLast()) }) else { return nil }
-            for parts in split.dropFirst() {
+            guard var prefix = ids.first.map({ Array($0.split(separator: ".").map(String.init).dropLast()) }) else { return nil }
+            var joined = prefix.joined(separator: ".") + "."
+            for id in ids.dropFirst() {
+                if prefix.isEmpty { break }
+                // The common case, told from the bytes (in ASCII a period is always a character of its own): the ID
+                // starts with the prefix and a period, and names more after it.
+                let utf8 = id.utf8
+                if utf8.allSatisfy({ $0 < 0x80 }), utf8.starts(with: joined.utf8),
+                   utf8.dropFirst(joined.utf8.count).contains(where: { $0 != UInt8(ascii: ".") }) { continue }
+                let parts = id.split(separator: ".").map(String.init)
                 while !prefix.isEmpty && !(parts.count > prefix.count && Array(parts.prefix(prefix.count)) == prefix) { prefix.removeLast() }
+                joined = prefix.joined(separator: ".") + "."
             }
             return prefix.count >= 2 ? prefix.joined(separator: ".") : nil
         }

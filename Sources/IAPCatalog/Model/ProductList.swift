@@ -25,15 +25,21 @@ public struct ProductList: RandomAccessCollection, Sendable {
 
     public var startIndex: Int { 0 }
 
+    /// The product in place: reading a field, or passing the product to a function, copies nothing.
     public subscript(position: Int) -> Product {
-        if position < productCount { return products[position] }
-        let offset = position - productCount
-        // The last group starting at or before `offset`; empty groups share a start with the next one.
-        var low = 0, high = groupStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if groupStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        _read {
+            if position < productCount {
+                yield products[position]
+            } else {
+                let offset = position - productCount
+                // The last group starting at or before `offset`; empty groups share a start with the next one.
+                var low = 0, high = groupStarts.count - 1
+                while low < high {
+                    let middle = (low + high + 1) / 2
+                    if groupStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+                }
+                yield groups[low].subscriptions[offset - groupStarts[low]]
+            }
         }
-        return groups[low].subscriptions[offset - groupStarts[low]]
     }
 }

@@ -52,13 +52,18 @@ public struct CatalogLinter: Sendable {
         let contentLinter = ContentLinter()
         var folders = 0
         let allProducts = context.allProducts
-        for product in allProducts {
-            guard let folder = product.hostedContent, product.type == .nonConsumable else { continue }
+        var productIDs: [String] = []
+        productIDs.reserveCapacity(allProducts.count)
+        // By index, reading only the fields needed: a product is large, and copying each one costs.
+        for index in allProducts.indices {
+            let productID = allProducts[index].productID
+            if let productID { productIDs.append(productID) }
+            guard let folder = allProducts[index].hostedContent, allProducts[index].type == .nonConsumable else { continue }
             folders += 1
-            try contentLinter.lint(folder: context.resolve(folder), expectedProductID: product.productID,
-                                   lockEntry: product.productID.flatMap { lock.entries[$0] }, consumer: consumer)
+            try contentLinter.lint(folder: context.resolve(folder), expectedProductID: productID,
+                                   lockEntry: productID.flatMap { lock.entries[$0] }, consumer: consumer)
         }
-        return LintSummary(products: allProducts.count, contentFolders: folders, productIDs: allProducts.compactMap(\.productID))
+        return LintSummary(products: allProducts.count, contentFolders: folders, productIDs: productIDs)
     }
 }
 
@@ -70,7 +75,7 @@ extension CatalogLinter {
         context.beginBuffering(slots: rules.count)
         for (slot, type) in rules.enumerated() {
             let rule = type.init()
-            if let productRule = rule as? any ProductRule {
+            if let productRule = rule.asProductRule {
                 productRules.append((slot, productRule))
             } else {
                 context.slot = slot

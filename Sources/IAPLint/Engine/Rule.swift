@@ -23,6 +23,13 @@ public struct RuleExamples: Sendable {
 public protocol CatalogRule: RuleDescribing {
     init()
     func check(_ context: CatalogLintContext)
+    /// The rule as a product rule, or nil. Answered by the conformance itself: `as? any ProductRule` looks the
+    /// conformance up at run time, a search of every conformance in the binary for each rule that is not one.
+    var asProductRule: (any ProductRule)? { get }
+}
+
+extension CatalogRule {
+    public var asProductRule: (any ProductRule)? { nil }
 }
 
 /// A rule that looks at products one at a time. The linter runs every product rule in one shared pass over the
@@ -38,6 +45,7 @@ public protocol ProductRule: CatalogRule {
 }
 
 extension ProductRule {
+    public var asProductRule: (any ProductRule)? { self }
     public mutating func start(_ context: CatalogLintContext) {}
     public mutating func finish(_ context: CatalogLintContext) {}
 

@@ -81,10 +81,12 @@ struct LocaleRule: LocalizationListRule {
     func check(_ list: LocalizationList, in context: CatalogLintContext) {
         for (index, localization) in list.localizations.enumerated() {
             guard let locale = localization.locale else { continue }
-            let path = localization.path / "locale"
+            // Made only for a finding: most locales are fine.
+            var path: CatalogPath { localization.path / "locale" }
             if let message = AppStoreTexts.localeProblem(locale) {
                 context.report(Self.self, message, at: path, productID: list.productID)
-            } else if LocaleCodes.isValid(locale), ReferenceData.provisionalLocales.contains(locale) {
+            } else if ReferenceData.provisionalLocales.contains(locale) {
+                // No problem means App Store Connect's list has the locale.
                 context.report(Self.self, .warning, "`\(locale)` was added to App Store Connect in 2026; check that it is "
                                    + "accepted for in-app purchase localizations before you upload", at: path, productID: list.productID)
             }

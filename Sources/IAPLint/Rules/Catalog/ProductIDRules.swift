@@ -45,16 +45,20 @@ struct ProductIDDuplicateRule: ProductRule {
 
     mutating func check(_ product: Product, in context: CatalogLintContext) {
         guard let id = product.productID, !id.isEmpty else { return }
-        let folded = id.lowercased()
         if let first = seen[id] {
+            // Its lowercased form was recorded with the first one.
             context.report(Self.self, "product ID `\(id)` is already used by \(first); every ID must be unique",
                            at: product.path / "productId", product: product)
-        } else if let first = seenFolded[folded] {
+            return
+        }
+        seen[id] = product.path
+        let folded = id.lowercased()
+        if let first = seenFolded[folded] {
             context.report(Self.self, "product ID `\(id)` differs only in case from `\(first.id)` (\(first.path)); "
                                + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
+        } else {
+            seenFolded[folded] = (product.path, id)
         }
-        if seen[id] == nil { seen[id] = product.path }
-        if seenFolded[folded] == nil { seenFolded[folded] = (product.path, id) }
     }
 }
 

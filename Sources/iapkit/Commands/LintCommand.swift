@@ -77,6 +77,7 @@ struct LintCommand: ParsableCommand {
 
     struct Catalog: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "catalog",
             abstract: "Check a catalog and every hosted-content folder it names.",
             discussion: """
                 Exit codes: 0 no errors (warnings allowed unless --strict), 1 findings failed the run, 2 the catalog could \
@@ -120,6 +121,7 @@ struct LintCommand: ParsableCommand {
 
     struct Content: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "content",
             abstract: "Check hosted-content folders on their own.",
             discussion: """
                 Example:

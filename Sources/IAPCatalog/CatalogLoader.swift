@@ -185,7 +185,7 @@ final class NodeReader {
             while index < items.endIndex {
                 defer { index += 2 }
                 let keyNode = items[index]
-                guard document.isScalar(keyNode), !allowed.contains(where: { document.scalar(keyNode, equals: $0) }) else { continue }
+                guard document.isScalar(keyNode), !document.scalar(keyNode, isOneOf: allowed) else { continue }
                 let key = document.string(keyNode)
                 var message = "unknown key `\(key)` in \(what)"
                 if let suggestion = Suggestions.nearest(to: key, in: allowed) {

@@ -68,6 +68,23 @@ public final class YAMLDocument: Sendable {
         }
     }
 
+    /// Whether a scalar's text is one of `candidates`. The scalar's bytes are found once, and a candidate of
+    /// another length is ruled out before any bytes are compared: every key of every mapping is checked this way.
+    func scalar(_ node: NodeID, isOneOf candidates: [String]) -> Bool {
+        let record = records[Int(node.index)]
+        guard record.kind == .scalar else { return false }
+        let count = Int(record.count)
+        guard count > 0 else { return candidates.contains { $0.isEmpty } }
+        return text.withUnsafeBufferPointer { text in
+            let bytes = text.baseAddress! + Int(record.start)
+            for candidate in candidates where candidate.utf8.count == count {
+                var candidate = candidate
+                if candidate.withUTF8({ memcmp($0.baseAddress!, bytes, count) == 0 }) { return true }
+            }
+            return false
+        }
+    }
+
     /// The items of a sequence, or the keys and values of a mapping, in file order.
     public func items(_ node: NodeID) -> ArraySlice<NodeID> {
         let record = records[Int(node.index)]

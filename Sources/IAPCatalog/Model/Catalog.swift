@@ -43,6 +43,10 @@ public struct Catalog: Sendable {
         document = nil
     }
 
+    /// Lets go of the YAML the catalog was read from, for a caller that reports no more findings: a location
+    /// found after this names only the file.
+    public mutating func releaseSourceText() { document = nil }
+
     /// Every purchasable item: products first, then each group's subscriptions, in file order.
     public var allProducts: [Product] {
         products + subscriptionGroups.flatMap(\.subscriptions)

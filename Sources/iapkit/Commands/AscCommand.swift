@@ -303,6 +303,7 @@ struct AscCommand: ParsableCommand {
 
     struct Push: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "push",
             abstract: "Lint the catalog, show the plan, and apply it to App Store Connect.",
             discussion: """
                 Refuses a catalog with lint errors or refused changes (exit 1). On a terminal it asks before writing; \
@@ -394,6 +395,7 @@ struct AscCommand: ParsableCommand {
 
     struct Pull: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pull",
             abstract: "Write the app's in-app purchases and subscriptions in App Store Connect as catalog YAML.",
             discussion: """
                 Review screenshots are downloaded to review/ beside the catalog. What the catalog cannot hold is reported. \
@@ -466,6 +468,7 @@ struct AscCommand: ParsableCommand {
 
     struct Prices: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prices",
             abstract: "Print every product's price and proceeds in every territory, today and at each scheduled change.",
             discussion: """
                 As App Store Connect reports them: the customer price in the territory's currency, the proceeds after \

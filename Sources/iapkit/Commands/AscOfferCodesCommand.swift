@@ -20,6 +20,7 @@ extension AscCommand {
 
         struct Download: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "download",
                 abstract: "Write the one-time-use codes of the catalog's offer codes to a CSV file (mode 0600).",
                 discussion: """
                     Reads every active batch of one-time-use codes of the catalog's offer codes (or of those named with \

@@ -18,6 +18,7 @@ import SyncPlan
 extension AscCommand {
     struct Submit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "submit",
             abstract: "Submit the processed asset pack versions (and, with --with-iaps, products ready to submit) for App Store review.",
             discussion: """
                 One review submission holds every asset pack whose latest version App Store Connect has processed \

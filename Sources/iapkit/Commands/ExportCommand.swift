@@ -76,7 +76,7 @@ struct ExportCommand: ParsableCommand {
         var formatVersion: StoreKitExporter.FormatVersion?
 
         func run() throws {
-            let catalog = try common.load()
+            var catalog = try common.load()
             var version = formatVersion ?? .v4_0
             if formatVersion == nil, let kept = catalog.storeKit?.formatVersion {
                 guard let known = StoreKitExporter.FormatVersion(rawValue: kept) else {
@@ -87,6 +87,9 @@ struct ExportCommand: ParsableCommand {
             }
             let exporter = StoreKitExporter(version: version)
             exporter.unsupported(in: catalog).forEach(Terminal.warning)
+            // Nothing below reports a location: the YAML text goes before the output is built, lowering the peak.
+            catalog.releaseSourceText()
+            KeptUntilExit.keep(catalog)
             try common.emit(exporter.exportBytes(catalog))
         }
     }

@@ -77,6 +77,7 @@ struct LintCommand: ParsableCommand {
 
     struct Catalog: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "catalog",
             abstract: "Check a catalog and every hosted-content folder it names.",
             discussion: """
                 Exit codes: 0 no errors (warnings allowed unless --strict), 1 findings failed the run, 2 the catalog could \
@@ -105,13 +106,15 @@ struct LintCommand: ParsableCommand {
 
         func run() throws {
             if loadOnly {
-                _ = try CatalogLoader.load(path: catalog, findings: { _ in })
+                KeptUntilExit.keep(try CatalogLoader.load(path: catalog, findings: { _ in }))
                 return
             }
             let collector = FindingCollector()
             var summary: LintSummary?
             try options.reportingUnreadableInput(ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: catalog)) {
-                summary = try CatalogLinter().lint(catalogAt: catalog, consumer: collector.consumer)
+                let loaded = try CatalogLoader.load(path: catalog, findings: collector.consumer)
+                defer { KeptUntilExit.keep(loaded) }
+                summary = try CatalogLinter().lint(loaded, baseDirectory: Path.parent(catalog), consumer: collector.consumer)
             }
             try options.finish(collector.findings, context: ReportContext(
                 toolVersion: IAPKitCommand.version, products: summary?.products ?? 0, productIDs: summary?.productIDs ?? [], subject: catalog))
@@ -120,6 +123,7 @@ struct LintCommand: ParsableCommand {
 
     struct Content: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "content",
             abstract: "Check hosted-content folders on their own.",
             discussion: """
                 Example:

@@ -24,6 +24,7 @@ struct LocalizationsCommand: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the catalog's texts in its primary locale, with the translations it has.",
             discussion: """
                 XLIFF: one file per target locale, LOCALE.xliff in the folder -o names (or the file -o names, for one \
@@ -91,6 +92,7 @@ struct LocalizationsCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Merge translated XLIFF or CSV files into the catalog, with App Store Connect's limits checked.",
             discussion: """
                 Findings are located in the translation files. Any error (a text over its limit, an unknown unit or \

@@ -27,12 +27,11 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
                 query: .init(limit: 200, include: [.oneTimeUseCodes, .customCodes], limitOneTimeUseCodes: cap, limitCustomCodes: cap)
             ).ok.body.json
         } next: { $0.links.next }
-        var batches: [String: Schemas.InAppPurchaseOfferCodeOneTimeUseCode] = [:]
-        var customs: [String: Schemas.InAppPurchaseOfferCodeCustomCode] = [:]
+        var parts = OfferCodeCodes.IncludedParts()
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
-            case let .inAppPurchaseOfferCodeOneTimeUseCodes(batch): batches[batch.id] = batch
-            case let .inAppPurchaseOfferCodeCustomCodes(code): customs[code.id] = code
+            case let .inAppPurchaseOfferCodeOneTimeUseCodes(batch): parts.add(batch: batch.id, batch.attributes)
+            case let .inAppPurchaseOfferCodeCustomCodes(code): parts.add(custom: code.id, code.attributes)
             default: break
             }
         }
@@ -48,21 +47,11 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
             var code = OfferRecord(kind: .inAppPurchaseOfferCode, identifier: name, referenceName: name, mode: "", duration: "", periods: 0,
                                    priceCents: prices.cents, eligibilities: attributes.customerEligibilities?.map(\.rawValue))
             code.territoryPrices = prices.territoryPrices
-            let batchLinks = offer.relationships?.oneTimeUseCodes?.data ?? []
-            let customLinks = offer.relationships?.customCodes?.data ?? []
-            let whole = (offer.relationships?.oneTimeUseCodes?.meta.isComplete(count: batchLinks.count, cap: cap) ?? true)
-                && (offer.relationships?.customCodes?.meta.isComplete(count: customLinks.count, cap: cap) ?? true)
-            code.codes = OfferCodeCodes.record(
-                name: name, active: attributes.active,
-                batches: batchLinks.compactMap { link in
-                    batches[link.id]?.attributes.map { .init(id: link.id, count: $0.numberOfCodes, expires: $0.expirationDate, active: $0.active) }
-                },
-                customs: customLinks.compactMap { link in
-                    customs[link.id]?.attributes.map {
-                        .init(id: link.id, code: $0.customCode, count: $0.numberOfCodes, expires: $0.expirationDate, active: $0.active)
-                    }
-                },
-                whole: whole, resource: resource, into: &product)
+            let links = offer.relationships
+            code.codes = parts.record(name: name, active: attributes.active,
+                                      batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
+                                      customIDs: links?.customCodes?.data?.map(\.id) ?? [], customsMeta: links?.customCodes?.meta,
+                                      resource: resource, into: &product)
             product.record.offerCodes.append(code)
         }
     }
@@ -89,7 +78,7 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
         }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let prices = try await OfferRequests.prices(offer, subscription: inAppPurchase, territories: territories, context: context,
+            let prices = try await OfferRequests.prices(offer, product: inAppPurchase, territories: territories, context: context,
                                                         inAppPurchase: true)
             let customers = (offer.eligibilities ?? OfferEligibility.inAppPurchaseCustomers.map(\.apiValue))
                 .compactMap(Schemas.InAppPurchaseOfferCodeCreateRequest.DataPayload.AttributesPayload.CustomerEligibilitiesPayloadPayload.init(rawValue:))

@@ -131,7 +131,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
                     try await $0.subscriptionsIntroductoryOffersDeleteToManyRelationship(path: .init(id: id), body: .json(body)).noContent
                 }
             }
-            try await OfferRequests.lookUpPoints(offer, subscription: subscription, territories: territories, context: context)
+            try await OfferRequests.lookUpPoints(offer, product: subscription, territories: territories, context: context)
             let offers = territories.enumerated().map { index, territory in
                 Schemas.SubscriptionIntroductoryOfferInlineCreate(
                     _type: .subscriptionIntroductoryOffers, id: "${intro-\(index + 1)}",
@@ -140,7 +140,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
                     relationships: .init(
                         subscription: .init(data: .init(_type: .subscriptions, id: id)),
                         territory: .init(data: .init(_type: .territories, id: territory)),
-                        subscriptionPricePoint: OfferRequests.point(offer, subscription: subscription, territory: territory, context: context)
+                        subscriptionPricePoint: OfferRequests.point(offer, product: subscription, territory: territory, context: context)
                             .map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
             }
             let body = Schemas.SubscriptionUpdateRequest(

@@ -23,45 +23,45 @@ enum OfferCodeCodes {
     /// How many batches and custom codes one read of an offer code carries (`limit[oneTimeUseCodes]`, the API's most).
     static let partsCap = 50
 
-    /// A batch as either owner's answer has it.
-    struct LiveBatch {
-        var id: String
-        var count: Int?
-        var expires: String?
-        var active: Bool?
-    }
+    /// The batches and custom codes an answer sent along (`included`), by id, whichever owner's types they have.
+    struct IncludedParts {
+        private var batches: [String: OfferCodesRecord.Batch] = [:]
+        private var customs: [String: OfferCodesRecord.Custom] = [:]
 
-    /// A custom code as either owner's answer has it.
-    struct LiveCustom {
-        var id: String
-        var code: String?
-        var count: Int?
-        var expires: String?
-        var active: Bool?
-    }
+        mutating func add(batch id: String, _ attributes: (some OneTimeCodeBatchAttributes)?) {
+            guard let attributes, let count = attributes.numberOfCodes, let expires = attributes.expirationDate.flatMap(CalendarDay.parse) else { return }
+            batches[id] = OfferCodesRecord.Batch(count: count, expires: expires, active: attributes.active ?? true)
+        }
 
-    /// The offer code's state beyond its terms, with the ids of its batches and custom codes kept for changes.
-    /// `whole`: whether the answer listed every batch and custom code (else a note says iapkit read the first ones).
-    static func record(name: String, active: Bool?, batches: [LiveBatch], customs: [LiveCustom], whole: Bool, resource: String,
-                       into product: inout StoreProduct) -> OfferCodesRecord {
-        var batchRecords: [OfferCodesRecord.Batch] = []
-        for live in batches {
-            guard let count = live.count, let expires = live.expires.flatMap(CalendarDay.parse) else { continue }
-            let batch = OfferCodesRecord.Batch(count: count, expires: expires, active: live.active ?? true)
-            batchRecords.append(batch)
-            product.ids.oneTimeCodeBatches[name, default: []].append(.init(batch: batch, id: live.id))
+        mutating func add(custom id: String, _ attributes: (some CustomCodeAttributes)?) {
+            guard let attributes, let code = attributes.customCode, let count = attributes.numberOfCodes else { return }
+            customs[id] = .init(code: code, count: count, expires: attributes.expirationDate.flatMap(CalendarDay.parse), active: attributes.active ?? true)
         }
-        var customRecords: [OfferCodesRecord.Custom] = []
-        for live in customs {
-            guard let text = live.code, let count = live.count else { continue }
-            customRecords.append(.init(code: text, count: count, expires: live.expires.flatMap(CalendarDay.parse), active: live.active ?? true))
-            product.ids.customCodes[text] = live.id
+
+        /// An offer code's state beyond its terms, from the ids of its batches and custom codes (as linked, in
+        /// order), with those ids kept in `product` for changes. When a list of links is cut short (`meta`), a note
+        /// says iapkit read the first ones.
+        func record(name: String, active: Bool?, batchIDs: [String], batchesMeta: Components.Schemas.PagingInformation?,
+                    customIDs: [String], customsMeta: Components.Schemas.PagingInformation?, resource: String,
+                    into product: inout StoreProduct) -> OfferCodesRecord {
+            var batchRecords: [OfferCodesRecord.Batch] = []
+            for id in batchIDs {
+                guard let batch = batches[id] else { continue }
+                batchRecords.append(batch)
+                product.ids.oneTimeCodeBatches[name, default: []].append(.init(batch: batch, id: id))
+            }
+            var customRecords: [OfferCodesRecord.Custom] = []
+            for id in customIDs {
+                guard let custom = customs[id] else { continue }
+                customRecords.append(custom)
+                product.ids.customCodes[custom.code] = id
+            }
+            if !batchesMeta.isComplete(count: batchIDs.count, cap: partsCap) || !customsMeta.isComplete(count: customIDs.count, cap: partsCap) {
+                product.notes.append(StoreNote(resource: resource, managed: false,
+                                               text: "offer code \(name) has more than \(partsCap) batches or custom codes; iapkit reads the first \(partsCap)"))
+            }
+            return OfferCodesRecord(active: active ?? true, batches: batchRecords, custom: customRecords)
         }
-        if !whole {
-            product.notes.append(StoreNote(resource: resource, managed: false,
-                                           text: "offer code \(name) has more than \(partsCap) batches or custom codes; iapkit reads the first \(partsCap)"))
-        }
-        return OfferCodesRecord(active: active ?? true, batches: batchRecords, custom: customRecords)
     }
 
     /// Live offer codes with only the batch and custom-code lists the catalog lists: a list the catalog leaves out is
@@ -199,3 +199,23 @@ enum OfferCodeCodes {
         }
     }
 }
+
+/// What both owners' one-time-use batches say of themselves (the generated attribute types already have these).
+protocol OneTimeCodeBatchAttributes {
+    var numberOfCodes: Int? { get }
+    var expirationDate: String? { get }
+    var active: Bool? { get }
+}
+
+/// What both owners' custom codes say of themselves.
+protocol CustomCodeAttributes {
+    var customCode: String? { get }
+    var numberOfCodes: Int? { get }
+    var expirationDate: String? { get }
+    var active: Bool? { get }
+}
+
+extension Components.Schemas.SubscriptionOfferCodeOneTimeUseCode.AttributesPayload: OneTimeCodeBatchAttributes {}
+extension Components.Schemas.InAppPurchaseOfferCodeOneTimeUseCode.AttributesPayload: OneTimeCodeBatchAttributes {}
+extension Components.Schemas.SubscriptionOfferCodeCustomCode.AttributesPayload: CustomCodeAttributes {}
+extension Components.Schemas.InAppPurchaseOfferCodeCustomCode.AttributesPayload: CustomCodeAttributes {}

@@ -28,38 +28,38 @@ enum OfferRequests {
 
     /// An offer's price in every territory: the USA point and its equalizations, or the territory's own price where
     /// the offer sets one. A free trial has a price without a point in each territory it is offered in. The points
-    /// are the subscription's, or with `inAppPurchase` the in-app purchase's.
-    static func prices(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext, inAppPurchase: Bool = false)
+    /// are the subscription's, or with `inAppPurchase` the in-app purchase's (`product`).
+    static func prices(_ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext, inAppPurchase: Bool = false)
         async throws(ASCError) -> [(local: String, territory: String, point: String?)] {
         guard offer.priceCents != nil || !offer.territoryPrices.isEmpty else {
             return territories.enumerated().map { index, territory in ("${price-\(index + 1)}", territory, nil) }
         }
-        try await lookUpPoints(offer, subscription: subscription, territories: territories, context: context, inAppPurchase: inAppPurchase)
+        try await lookUpPoints(offer, product: product, territories: territories, context: context, inAppPurchase: inAppPurchase)
         return territories.enumerated().compactMap { index, territory in
-            point(offer, subscription: subscription, territory: territory, context: context).map { ("${price-\(index + 1)}", territory, $0) }
+            point(offer, product: product, territory: territory, context: context).map { ("${price-\(index + 1)}", territory, $0) }
         }
     }
 
     /// Looks up the points a paid offer needs in `territories`: the USA point's equalizations, and the hand-set ones.
-    static func lookUpPoints(_ offer: OfferRecord, subscription: ResourceRef, territories: [String], context: WriteContext,
+    static func lookUpPoints(_ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext,
                              inAppPurchase: Bool = false) async throws(ASCError) {
         let handSet = territories.filter { offer.territoryPrices[$0] != nil }
         if let cents = offer.priceCents {
-            try await context.lookUpPricePoints(product: subscription, subscription: !inAppPurchase, cents: cents,
+            try await context.lookUpPricePoints(product: product, subscription: !inAppPurchase, cents: cents,
                                                 territories: territories.filter { offer.territoryPrices[$0] == nil })
         }
-        try await context.lookUpLocalPricePoints(product: subscription, subscription: !inAppPurchase, prices: handSet.map {
+        try await context.lookUpLocalPricePoints(product: product, subscription: !inAppPurchase, prices: handSet.map {
             LocalPricePair(territory: $0, price: offer.territoryPrices[$0] ?? "")
         })
     }
 
     /// The point of a paid offer in one territory (after `lookUpPoints`); nil for a free trial.
-    static func point(_ offer: OfferRecord, subscription: ResourceRef, territory: String, context: WriteContext) -> String? {
+    static func point(_ offer: OfferRecord, product: ResourceRef, territory: String, context: WriteContext) -> String? {
         if let local = offer.territoryPrices[territory] {
-            return context.localPricePoint(product: subscription, territory: territory, price: local)
+            return context.localPricePoint(product: product, territory: territory, price: local)
         }
         guard let cents = offer.priceCents else { return nil }
-        return context.pricePoint(product: subscription, cents: cents, territory: territory)
+        return context.pricePoint(product: product, cents: cents, territory: territory)
     }
 
     /// Requests an offer's creation sends: itself, and the price-point look-ups of a paid one.

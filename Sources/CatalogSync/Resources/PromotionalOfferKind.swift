@@ -68,7 +68,7 @@ enum PromotionalOfferKind: ProductResourceKind {
         var estimatedRequests: Int { OfferRequests.estimate(offer) }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let prices = try await OfferRequests.prices(offer, subscription: subscription, territories: territories, context: context)
+            let prices = try await OfferRequests.prices(offer, product: subscription, territories: territories, context: context)
             let body = Schemas.SubscriptionPromotionalOfferCreateRequest(
                 data: .init(
                     _type: .subscriptionPromotionalOffers,

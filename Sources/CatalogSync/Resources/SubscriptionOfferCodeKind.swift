@@ -25,12 +25,11 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
                 query: .init(limit: 200, include: [.oneTimeUseCodes, .customCodes], limitOneTimeUseCodes: OfferCodeCodes.partsCap,
                              limitCustomCodes: OfferCodeCodes.partsCap)).ok.body.json
         } next: { $0.links.next }
-        var batches: [String: Schemas.SubscriptionOfferCodeOneTimeUseCode] = [:]
-        var customs: [String: Schemas.SubscriptionOfferCodeCustomCode] = [:]
+        var parts = OfferCodeCodes.IncludedParts()
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
-            case let .subscriptionOfferCodeOneTimeUseCodes(batch): batches[batch.id] = batch
-            case let .subscriptionOfferCodeCustomCodes(code): customs[code.id] = code
+            case let .subscriptionOfferCodeOneTimeUseCodes(batch): parts.add(batch: batch.id, batch.attributes)
+            case let .subscriptionOfferCodeCustomCodes(code): parts.add(custom: code.id, code.attributes)
             default: break
             }
         }
@@ -50,30 +49,13 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
                 eligibilities: attributes.customerEligibilities?.map(\.rawValue), offerEligibility: attributes.offerEligibility?.rawValue,
                 planType: attributes.targetSubscriptionPlanType?.rawValue)
             code.territoryPrices = prices.1
-            code.codes = parts(of: offer, batches: batches, customs: customs, into: &product)
+            let links = offer.relationships
+            code.codes = parts.record(name: name, active: attributes.active,
+                                      batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
+                                      customIDs: links?.customCodes?.data?.map(\.id) ?? [], customsMeta: links?.customCodes?.meta,
+                                      resource: "subscriptionOfferCode", into: &product)
             product.record.offerCodes.append(code)
         }
-    }
-
-    /// The offer code's batches and custom codes, from the answer's included resources.
-    static func parts(of offer: Schemas.SubscriptionOfferCode, batches: [String: Schemas.SubscriptionOfferCodeOneTimeUseCode],
-                      customs: [String: Schemas.SubscriptionOfferCodeCustomCode], into product: inout StoreProduct) -> OfferCodesRecord {
-        let batchLinks = offer.relationships?.oneTimeUseCodes?.data ?? []
-        let customLinks = offer.relationships?.customCodes?.data ?? []
-        let cap = OfferCodeCodes.partsCap
-        let whole = (offer.relationships?.oneTimeUseCodes?.meta.isComplete(count: batchLinks.count, cap: cap) ?? true)
-            && (offer.relationships?.customCodes?.meta.isComplete(count: customLinks.count, cap: cap) ?? true)
-        return OfferCodeCodes.record(
-            name: offer.attributes?.name ?? offer.id, active: offer.attributes?.active,
-            batches: batchLinks.compactMap { link in
-                batches[link.id]?.attributes.map { .init(id: link.id, count: $0.numberOfCodes, expires: $0.expirationDate, active: $0.active) }
-            },
-            customs: customLinks.compactMap { link in
-                customs[link.id]?.attributes.map {
-                    .init(id: link.id, code: $0.customCode, count: $0.numberOfCodes, expires: $0.expirationDate, active: $0.active)
-                }
-            },
-            whole: whole, resource: "subscriptionOfferCode", into: &product)
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
@@ -95,7 +77,7 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
         var estimatedRequests: Int { OfferRequests.estimate(offer) + OfferCodeCodes.Writes<SubscriptionOfferCodeCodesAPI>(created: offer).estimatedRequests }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let prices = try await OfferRequests.prices(offer, subscription: subscription, territories: territories, context: context)
+            let prices = try await OfferRequests.prices(offer, product: subscription, territories: territories, context: context)
             let body = Schemas.SubscriptionOfferCodeCreateRequest(
                 data: .init(
                     _type: .subscriptionOfferCodes,

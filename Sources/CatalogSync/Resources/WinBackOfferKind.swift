@@ -134,7 +134,7 @@ enum WinBackOfferKind: ProductResourceKind {
         var estimatedRequests: Int { OfferRequests.estimate(offer) }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let prices = try await OfferRequests.prices(offer, subscription: subscription, territories: territories, context: context)
+            let prices = try await OfferRequests.prices(offer, product: subscription, territories: territories, context: context)
             let settings = offer.winBack ?? WinBackRecord()
             let body = Schemas.WinBackOfferCreateRequest(
                 data: .init(

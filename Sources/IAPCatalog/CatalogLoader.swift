@@ -15,20 +15,21 @@ import IAPCore
 /// at all throws `IAPKitError.malformed`.
 public enum CatalogLoader {
     /// Reads and loads a catalog file.
-    public static func load(path: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
+    /// `threads` reads a large catalog's products on that many threads; nil chooses by the machine and the size.
+    public static func load(path: String, threads: Int? = nil, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .io(path: path, reason: "does not exist (run `iapkit init` to create a starter catalog)")
         }
         // The file's bytes are let go once the document holds what it needs, before the model is read: a large
         // catalog's text and its model are never in memory together.
         let (catalog, document) = try parse(data: InputFile.read(path, limit: InputFile.Limit.catalog), file: path)
-        return try read(catalog, document: document, findings: findings)
+        return try read(catalog, document: document, threads: threads, findings: findings)
     }
 
     /// Loads a catalog from bytes; `file` names it in findings and errors.
-    public static func load(data: Data, file: String, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
+    public static func load(data: Data, file: String, threads: Int? = nil, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
         let (catalog, document) = try parse(data: data, file: file)
-        return try read(catalog, document: document, findings: findings)
+        return try read(catalog, document: document, threads: threads, findings: findings)
     }
 
     /// The YAML document of a catalog file and a catalog holding only what the text alone tells (its disable comments).
@@ -71,10 +72,12 @@ public enum CatalogLoader {
     }
 
     /// Reads the model from the document, reporting every shape problem to `findings`.
-    private static func read(_ parsed: Catalog, document: YAMLDocument, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
+    private static func read(_ parsed: Catalog, document: YAMLDocument, threads: Int? = nil,
+                             findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
         var catalog = parsed
         let root = document.root
         let reader = NodeReader(catalog: catalog, document: document, consumer: findings)
+        reader.threads = threads
         try reader.readCatalog(root, into: &catalog)
         catalog.sheetLocations = reader.sheetLocations
         return catalog
@@ -98,6 +101,10 @@ final class NodeReader {
     var productID: String?
     /// Where each price-sheet row is, by its path (`products[0].priceSheet[3]`).
     var sheetLocations: [CatalogPath: SourceLocation] = [:]
+    /// How many threads read the products: nil chooses by the machine and the catalog's size.
+    var threads: Int?
+    /// Where a reader of one thread's share keeps its findings.
+    var buffer: FindingBuffer?
 
     init(catalog: Catalog, document: YAMLDocument, consumer: @escaping FindingConsumer) {
         self.catalog = catalog

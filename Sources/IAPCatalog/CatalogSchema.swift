@@ -70,7 +70,7 @@ extension NodeReader {
             try count()
             return string(node, at: path).map { Located($0, path: path) }
         }
-        catalog.products = try object.list("products") { node, path throws(IAPKitError) in try readProduct(node, path: path) }
+        catalog.products = try readProducts(object)
         catalog.subscriptionGroups = try object.list("subscriptionGroups") { node, path throws(IAPKitError) in
             try readGroup(node, path: path)
         }

@@ -26,6 +26,12 @@ extension String {
 extension Unicode.Scalar {
     /// A member of `CharacterSet.whitespaces`.
     fileprivate var isWhitespace: Bool {
-        self == " " || self == "\t" || (value >= 0x80 && properties.generalCategory == .spaceSeparator)
+        // The space separators (Zs) above ASCII, listed so that most letters are ruled out without a table look-up.
+        switch value {
+        case 0x20, 0x09: return true
+        case ..<0x80: return false
+        case 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
     }
 }

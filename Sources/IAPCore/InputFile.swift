@@ -33,8 +33,23 @@ public enum InputFile {
         var info = stat()
         fstat(fd, &info)
         if Int64(info.st_size) > Int64(limit) { throw tooLarge(path, size: Int64(info.st_size), limit: limit) }
-        // Sized from stat, so a large file is not copied again each time the buffer grows.
-        var data = Data(capacity: Int(max(0, min(Int64(info.st_size), Int64(limit)))))
+        // Read straight into a buffer sized from stat: a large file is copied once, by the kernel.
+        let expected = Int(max(0, min(Int64(info.st_size), Int64(limit))))
+        var data = Data(count: expected)
+        var filled = 0
+        while filled < expected {
+            let count = data.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + filled, expected - filled) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 {
+                data.count = filled
+                return data
+            }
+            filled += count
+        }
+        // The file may have grown since stat: what follows is read in pieces.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         while true {

@@ -25,6 +25,31 @@ public struct ProductList: RandomAccessCollection, Sendable {
 
     public var startIndex: Int { 0 }
 
+    /// Hands each product at `positions` to `body` in place, in order. Rules check every product this way: the
+    /// subscript's accessor is not inlined into other modules, so a caller that reads a product through it once for
+    /// each rule copies the whole product each time.
+    public func forEach(in positions: Range<Int>, _ body: (Product) -> Void) {
+        var position = Swift.max(positions.lowerBound, 0)
+        let end = Swift.min(positions.upperBound, endIndex)
+        while position < Swift.min(end, productCount) {
+            body(products[position])
+            position += 1
+        }
+        guard position < end else { return }
+        // Each group's subscriptions follow the last group's: skip the groups that end before `position`.
+        var offset = position - productCount
+        for (group, start) in zip(groups, groupStarts) where offset < start + group.subscriptions.count {
+            var index = offset - start
+            while index < group.subscriptions.count && position < end {
+                body(group.subscriptions[index])
+                index += 1
+                offset += 1
+                position += 1
+            }
+            if position >= end { return }
+        }
+    }
+
     /// The product in place: reading a field, or passing the product to a function, copies nothing.
     public subscript(position: Int) -> Product {
         _read {

@@ -32,6 +32,23 @@ public final class CatalogLintContext: @unchecked Sendable {
         self.consumer = consumer
     }
 
+    /// A context over the same catalog for another thread of the product pass: it reports into buffers of its own
+    /// (one per rule, as `other`'s), which `append` later joins to `other`'s.
+    init(sharing other: CatalogLintContext) {
+        catalog = other.catalog
+        baseDirectory = other.baseDirectory
+        consumer = other.consumer
+        allProducts = other.allProducts
+        allSubscriptions = other.allSubscriptions
+        imageHeads = other.imageHeads
+        buffers = Array(repeating: [], count: other.buffers.count)
+    }
+
+    /// Adds what `other` reported, rule by rule, after what this context holds for the same rule.
+    func append(_ other: CatalogLintContext) {
+        for slot in other.buffers.indices where !other.buffers[slot].isEmpty { buffers[slot].append(contentsOf: other.buffers[slot]) }
+    }
+
     public func report<R: RuleDescribing>(_ rule: R.Type, _ message: String, at path: CatalogPath, product: Product? = nil) {
         report(rule, .error, message, at: path, productID: product?.productID)
     }

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Dispatch
 import HostedContent
 import IAPCatalog
 import IAPCore
@@ -22,7 +23,12 @@ public struct LintSummary: Sendable, Equatable {
 
 /// Lints a catalog and every hosted-content folder it names, handing each finding to `consumer`.
 public struct CatalogLinter: Sendable {
-    public init() {}
+    /// How many threads share the product rules: nil chooses by the machine and the catalog's size.
+    public var threads: Int?
+
+    public init(threads: Int? = nil) {
+        self.threads = threads
+    }
 
     /// Loads and lints the catalog at `path`. Throws only when the file cannot be read or is not YAML.
     @discardableResult
@@ -68,10 +74,12 @@ public struct CatalogLinter: Sendable {
 }
 
 extension CatalogLinter {
+    typealias SlottedRule = (slot: Int, rule: any ProductRule)
+
     /// Runs `rules`: the whole-catalog ones each on their own, the product rules together in one pass over the
     /// products. Findings reach the consumer in the order the rules are listed, as if each had run alone.
     func run(_ rules: [any CatalogRule.Type], in context: CatalogLintContext) {
-        var productRules: [(slot: Int, rule: any ProductRule)] = []
+        var productRules: [SlottedRule] = []
         context.beginBuffering(slots: rules.count)
         for (slot, type) in rules.enumerated() {
             let rule = type.init()
@@ -86,18 +94,89 @@ extension CatalogLinter {
             context.slot = productRules[index].slot
             productRules[index].rule.start(context)
         }
-        for product in context.allProducts {
-            for index in productRules.indices {
-                context.slot = productRules[index].slot
-                productRules[index].rule.check(product, in: context)
-            }
-        }
-        for index in productRules.indices {
-            context.slot = productRules[index].slot
-            productRules[index].rule.finish(context)
+        let products = context.allProducts
+        let workers = workerCount(products: products.count, rules: productRules.count)
+        if workers > 1 {
+            runShared(&productRules, among: workers, in: context)
+        } else {
+            Self.pass(&productRules, over: products.indices, in: context)
+            Self.finish(&productRules, in: context)
         }
         context.flushBuffers()
     }
+
+    /// The products at `positions`, each handed in place to every rule.
+    private static func pass(_ rules: inout [SlottedRule], over positions: Range<Int>, in context: CatalogLintContext) {
+        context.allProducts.forEach(in: positions) { product in
+            for index in rules.indices {
+                context.slot = rules[index].slot
+                rules[index].rule.check(product, in: context)
+            }
+        }
+    }
+
+    private static func finish(_ rules: inout [SlottedRule], in context: CatalogLintContext) {
+        for index in rules.indices {
+            context.slot = rules[index].slot
+            rules[index].rule.finish(context)
+        }
+    }
+
+    /// One thread for a small catalog; for a large one, up to four, never more than the rules to share.
+    func workerCount(products: Int, rules: Int) -> Int {
+        let wanted = threads ?? (products >= Self.productsWorthSharing ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1)
+        return max(1, min(wanted, rules))
+    }
+
+    static let productsWorthSharing = 4_000
+
+    /// The product rules shared out among threads, each thread walking the products once with its own rules. A
+    /// rule keeps what it has seen (duplicate IDs, names), so a rule is never split, only the set of rules. The
+    /// first products are checked on this thread, timing each rule, and the rules are then dealt out longest first
+    /// to the least loaded thread. Each thread reports into its own buffers; they are joined in rule order, so
+    /// the findings are the same, in the same order, as with one thread.
+    private func runShared(_ rules: inout [SlottedRule], among workers: Int, in context: CatalogLintContext) {
+        let products = context.allProducts
+        let sampled = min(products.count, max(1, products.count / 8), Self.sampleSize)
+        var costs = [UInt64](repeating: 0, count: rules.count)
+        products.forEach(in: 0..<sampled) { product in
+            for index in rules.indices {
+                let start = DispatchTime.now().uptimeNanoseconds
+                context.slot = rules[index].slot
+                rules[index].rule.check(product, in: context)
+                costs[index] += DispatchTime.now().uptimeNanoseconds - start
+            }
+        }
+        var groups = [[SlottedRule]](repeating: [], count: workers)
+        var loads = [UInt64](repeating: 0, count: workers)
+        for index in rules.indices.sorted(by: { costs[$0] > costs[$1] }) {
+            let lightest = loads.indices.min { loads[$0] < loads[$1] }!
+            groups[lightest].append(rules[index])
+            loads[lightest] += costs[index] + 1
+        }
+        let threads = groups.map { SharedPass(rules: $0, context: CatalogLintContext(sharing: context)) }
+        let remaining = sampled..<products.count
+        DispatchQueue.concurrentPerform(iterations: threads.count) { thread in
+            let pass = threads[thread]
+            Self.pass(&pass.rules, over: remaining, in: pass.context)
+            Self.finish(&pass.rules, in: pass.context)
+        }
+        for pass in threads { context.append(pass.context) }
+    }
+
+    /// One thread's share of the product pass: its rules and the context they report into, touched by that thread
+    /// alone until the threads are joined.
+    private final class SharedPass: @unchecked Sendable {
+        var rules: [SlottedRule]
+        let context: CatalogLintContext
+
+        init(rules: [SlottedRule], context: CatalogLintContext) {
+            self.rules = rules
+            self.context = context
+        }
+    }
+
+    static let sampleSize = 1_000
 }
 
 /// Lints hosted-content folders on their own or for a catalog.

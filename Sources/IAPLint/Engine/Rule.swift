@@ -53,7 +53,7 @@ extension ProductRule {
     public func check(_ context: CatalogLintContext) {
         var rule = self
         rule.start(context)
-        for product in context.allProducts { rule.check(product, in: context) }
+        context.allProducts.forEach(in: context.allProducts.indices) { rule.check($0, in: context) }
         rule.finish(context)
     }
 }

@@ -92,6 +92,16 @@ import IAPLint
         #expect(ProductList(catalog).map(\.productID) == expected)
         #expect(ProductList(catalog, subscriptionsOnly: true).map(\.productID) == ["a1", "a2", "b1"])
         #expect(catalog.allProducts.map(\.productID) == expected)
+        // Every stretch handed over in place is the same stretch the subscript reads.
+        for list in [ProductList(catalog), ProductList(catalog, subscriptionsOnly: true)] {
+            for lower in 0...list.count {
+                for upper in lower...list.count + 1 {
+                    var visited: [String?] = []
+                    list.forEach(in: lower..<upper) { visited.append($0.productID) }
+                    #expect(visited == list[lower..<min(upper, list.count)].map(\.productID), "\(lower)..<\(upper)")
+                }
+            }
+        }
     }
 
     @Test func pathsCompareByTheirComponents() {

@@ -34,31 +34,39 @@ struct ProductIDDuplicateRule: ProductRule {
               - {productId: com.example.app.two, referenceName: Two, type: consumable, price: 0.99}
             """)])
 
-    /// The first product with each ID, exactly and lowercased: its path and its ID as written.
-    private var seen: [String: CatalogPath] = [:]
-    private var seenFolded: [String: (path: CatalogPath, id: String)] = [:]
+    /// The first product with each ID as lowercased: its path and its ID as written, and any later spellings that
+    /// differ from it only in case, with their own first path. One look-up per product: most IDs have one spelling.
+    private var seen: [String: Spellings] = [:]
 
-    mutating func start(_ context: CatalogLintContext) {
-        seen.reserveCapacity(context.allProducts.count)
-        seenFolded.reserveCapacity(context.allProducts.count)
+    private struct Spellings {
+        var first: (path: CatalogPath, id: String)
+        var others: [(path: CatalogPath, id: String)] = []
     }
+
+    mutating func start(_ context: CatalogLintContext) { seen.reserveCapacity(context.allProducts.count) }
 
     mutating func check(_ product: Product, in context: CatalogLintContext) {
         guard let id = product.productID, !id.isEmpty else { return }
-        if let first = seen[id] {
-            // Its lowercased form was recorded with the first one.
-            context.report(Self.self, "product ID `\(id)` is already used by \(first); every ID must be unique",
+        let folded = Self.folded(id)
+        guard var spellings = seen[folded] else {
+            seen[folded] = Spellings(first: (product.path, id))
+            return
+        }
+        if let earlier = spellings.first.id == id ? spellings.first : spellings.others.first(where: { $0.id == id }) {
+            context.report(Self.self, "product ID `\(id)` is already used by \(earlier.path); every ID must be unique",
                            at: product.path / "productId", product: product)
             return
         }
-        seen[id] = product.path
-        let folded = id.lowercased()
-        if let first = seenFolded[folded] {
-            context.report(Self.self, "product ID `\(id)` differs only in case from `\(first.id)` (\(first.path)); "
-                               + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
-        } else {
-            seenFolded[folded] = (product.path, id)
-        }
+        context.report(Self.self, "product ID `\(id)` differs only in case from `\(spellings.first.id)` (\(spellings.first.path)); "
+                           + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
+        spellings.others.append((product.path, id))
+        seen[folded] = spellings
+    }
+
+    /// The ID lowercased; an ASCII ID without capitals (the usual kind) is its own.
+    private static func folded(_ id: String) -> String {
+        let plain = id.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        return plain ? id : id.lowercased()
     }
 }
 

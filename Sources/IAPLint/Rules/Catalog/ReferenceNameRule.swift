@@ -24,7 +24,7 @@ struct ReferenceNameRule: ProductRule {
                                + "App Store Connect requires an internal name", at: product.path, product: product)
             return
         }
-        if name.count > Self.maximumLength {
+        if AppStoreTexts.exceeds(name, limit: Self.maximumLength) {
             context.report(Self.self, "reference name has \(name.count) characters; App Store Connect allows at most "
                                + "\(Self.maximumLength)", at: product.path / "referenceName", product: product)
         }

@@ -1,9 +1,4 @@
 import Dispatch
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import IAPCore
 
 /// A large catalog's products are read on several threads: the document is complete and never changes, and a
@@ -11,14 +6,11 @@ import IAPCore
 /// reader of its own, which keeps its findings; they are handed on in file order, so the findings, the model and
 /// the errors are what one thread makes.
 extension NodeReader {
-    static let productsWorthSharing = 4_000
-
     func readProducts(_ object: Object) throws(IAPKitError) -> [Product] {
         let read = { (node: Node, path: CatalogPath) throws(IAPKitError) -> Product? in try self.readProduct(node, path: path) }
         guard let node = object.node("products"), document.kind(node) == .sequence else { return try object.list("products", read) }
         let items = document.items(node)
-        let wanted = threads ?? (items.count >= Self.productsWorthSharing ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1)
-        let threadCount = max(1, min(wanted, items.count))
+        let threadCount = ProductList.threads(requested: threads, products: items.count, units: items.count)
         guard threadCount > 1 else { return try object.list("products", read) }
 
         let listPath = object.path / "products"
@@ -47,17 +39,11 @@ extension NodeReader {
 
     /// A reader for one thread's share of the products: the same document and catalog, and the count so far.
     convenience init(sharing other: NodeReader) {
-        let findings = FindingBuffer()
-        self.init(catalog: other.catalog, document: other.document, consumer: findings.append)
+        let findings = FindingCollector()
+        self.init(catalog: other.catalog, document: other.document, consumer: findings.consumer)
         visited = other.visited
         buffer = findings
     }
-}
-
-/// The findings of one thread's reader, handed on after the threads are joined.
-final class FindingBuffer: @unchecked Sendable {
-    private(set) var findings: [Finding] = []
-    func append(_ finding: Finding) { findings.append(finding) }
 }
 
 /// One thread's run of products and what became of it; touched by that thread alone until the threads are joined.

@@ -72,7 +72,7 @@ public enum CatalogLoader {
     }
 
     /// Reads the model from the document, reporting every shape problem to `findings`.
-    private static func read(_ parsed: Catalog, document: YAMLDocument, threads: Int? = nil,
+    private static func read(_ parsed: Catalog, document: YAMLDocument, threads: Int?,
                              findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
         var catalog = parsed
         let root = document.root
@@ -104,7 +104,7 @@ final class NodeReader {
     /// How many threads read the products: nil chooses by the machine and the catalog's size.
     var threads: Int?
     /// Where a reader of one thread's share keeps its findings.
-    var buffer: FindingBuffer?
+    var buffer: FindingCollector?
 
     init(catalog: Catalog, document: YAMLDocument, consumer: @escaping FindingConsumer) {
         self.catalog = catalog

@@ -62,14 +62,16 @@ public final class YAMLDocument: Sendable {
         let record = records[Int(node.index)]
         guard record.kind == .scalar, record.count == expected.utf8.count else { return false }
         guard record.count > 0 else { return true }
+        return text.withUnsafeBufferPointer { Self.bytes($0.baseAddress! + Int(record.start), equal: expected) }
+    }
+
+    /// Whether `count(expected)` bytes at `bytes` are `expected`'s. Keys are short: comparing in place beats a call
+    /// to memcmp, and most differ in their first byte.
+    private static func bytes(_ bytes: UnsafePointer<UInt8>, equal expected: String) -> Bool {
         var expected = expected
-        // Keys are short: comparing in place beats a call to memcmp, and most differ in their first byte.
         return expected.withUTF8 { wanted in
-            text.withUnsafeBufferPointer { text in
-                let start = Int(record.start)
-                for offset in 0..<wanted.count where text[start + offset] != wanted[offset] { return false }
-                return true
-            }
+            for offset in 0..<wanted.count where bytes[offset] != wanted[offset] { return false }
+            return true
         }
     }
 
@@ -81,12 +83,7 @@ public final class YAMLDocument: Sendable {
         let count = Int(record.count)
         guard count > 0 else { return candidates.contains { $0.isEmpty } }
         return text.withUnsafeBufferPointer { text in
-            let bytes = text.baseAddress! + Int(record.start)
-            for candidate in candidates where candidate.utf8.count == count {
-                var candidate = candidate
-                if candidate.withUTF8({ memcmp($0.baseAddress!, bytes, count) == 0 }) { return true }
-            }
-            return false
+            candidates.contains { $0.utf8.count == count && Self.bytes(text.baseAddress! + Int(record.start), equal: $0) }
         }
     }
 

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Every purchasable item of a catalog, products first and then each group's subscriptions, in file order, read in
 /// place: no product is copied into a list of its own.
 public struct ProductList: RandomAccessCollection, Sendable {
@@ -24,6 +30,14 @@ public struct ProductList: RandomAccessCollection, Sendable {
     }
 
     public var startIndex: Int { 0 }
+
+    /// How many threads share work done product by product (reading the products, running the product rules):
+    /// one below 4,000 products, where starting threads costs more than it saves; above, as many as `requested`
+    /// or the machine has, at most four; never more than there are `units` of work to share out.
+    public static func threads(requested: Int?, products: Int, units: Int) -> Int {
+        let wanted = requested ?? (products >= 4_000 ? Swift.min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1)
+        return Swift.max(1, Swift.min(wanted, units))
+    }
 
     /// Hands each product at `positions` to `body` in place, in order. Rules check every product this way: the
     /// subscript's accessor is not inlined into other modules, so a caller that reads a product through it once for

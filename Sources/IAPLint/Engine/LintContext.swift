@@ -34,14 +34,10 @@ public final class CatalogLintContext: @unchecked Sendable {
 
     /// A context over the same catalog for another thread of the product pass: it reports into buffers of its own
     /// (one per rule, as `other`'s), which `append` later joins to `other`'s.
-    init(sharing other: CatalogLintContext) {
-        catalog = other.catalog
-        baseDirectory = other.baseDirectory
-        consumer = other.consumer
-        allProducts = other.allProducts
-        allSubscriptions = other.allSubscriptions
+    convenience init(sharing other: CatalogLintContext) {
+        self.init(catalog: other.catalog, baseDirectory: other.baseDirectory, consumer: other.consumer)
         imageHeads = other.imageHeads
-        buffers = Array(repeating: [], count: other.buffers.count)
+        beginBuffering(slots: other.buffers.count)
     }
 
     /// Adds what `other` reported, rule by rule, after what this context holds for the same rule.

@@ -95,7 +95,7 @@ extension CatalogLinter {
             productRules[index].rule.start(context)
         }
         let products = context.allProducts
-        let workers = workerCount(products: products.count, rules: productRules.count)
+        let workers = ProductList.threads(requested: threads, products: products.count, units: productRules.count)
         if workers > 1 {
             runShared(&productRules, among: workers, in: context)
         } else {
@@ -121,14 +121,6 @@ extension CatalogLinter {
             rules[index].rule.finish(context)
         }
     }
-
-    /// One thread for a small catalog; for a large one, up to four, never more than the rules to share.
-    func workerCount(products: Int, rules: Int) -> Int {
-        let wanted = threads ?? (products >= Self.productsWorthSharing ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1)
-        return max(1, min(wanted, rules))
-    }
-
-    static let productsWorthSharing = 4_000
 
     /// The product rules shared out among threads, each thread walking the products once with its own rules. A
     /// rule keeps what it has seen (duplicate IDs, names), so a rule is never split, only the set of rules. The

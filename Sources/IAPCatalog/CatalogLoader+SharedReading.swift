@@ -14,12 +14,20 @@ extension NodeReader {
         guard threadCount > 1 else { return try object.list("products", read) }
 
         let listPath = object.path / "products"
-        let shares = (0..<threadCount).map { share in
-            let range = (items.count * share / threadCount)..<(items.count * (share + 1) / threadCount)
-            return ProductShare(reader: NodeReader(sharing: self), items: items[(items.startIndex + range.lowerBound)...].prefix(range.count),
-                                firstIndex: range.lowerBound)
+        // Each thread reads its run into its own stretch of the list's buffer, and the stretches are then closed up
+        // over the items that were not products: no product is copied, and no second buffer of products is made.
+        var shares: [ProductShare] = []
+        let products = [Product](unsafeUninitializedCapacity: items.count) { buffer, initialized in
+            let base = buffer.baseAddress!
+            let runs = (0..<threadCount).map { share in
+                let range = (items.count * share / threadCount)..<(items.count * (share + 1) / threadCount)
+                return ProductShare(reader: NodeReader(sharing: self), items: UnsafeBufferPointer(rebasing: items[range]),
+                                    firstIndex: range.lowerBound, destination: base + range.lowerBound)
+            }
+            DispatchQueue.concurrentPerform(iterations: runs.count) { share in runs[share].read(listPath: listPath) }
+            for share in runs { initialized += share.moveProducts(to: base + initialized) }
+            shares = runs
         }
-        DispatchQueue.concurrentPerform(iterations: shares.count) { share in shares[share].read(listPath: listPath) }
 
         let base = visited
         for share in shares {
@@ -30,17 +38,13 @@ extension NodeReader {
             // What one reader would have counted by now; aliases can make a small file stand for a huge tree.
             if visited > Self.valueBudget { try count() }
         }
-        // Each share's products are moved, not copied, into the list: copying retains every value of every product,
-        // and freeing the shares' own lists then releases them all again.
-        return Array(unsafeUninitializedCapacity: shares.reduce(0) { $0 + $1.count }) { buffer, initialized in
-            for share in shares { initialized += share.moveProducts(to: buffer.baseAddress! + initialized) }
-        }
+        return products
     }
 
     /// A reader for one thread's share of the products: the same document and catalog, and the count so far.
     convenience init(sharing other: NodeReader) {
         let findings = FindingCollector()
-        self.init(catalog: other.catalog, document: other.document, consumer: findings.consumer)
+        self.init(catalog: other.catalog, document: other.source, consumer: findings.consumer)
         visited = other.visited
         buffer = findings
     }
@@ -49,24 +53,19 @@ extension NodeReader {
 /// One thread's run of products and what became of it; touched by that thread alone until the threads are joined.
 final class ProductShare: @unchecked Sendable {
     let reader: NodeReader
-    let items: ArraySlice<Node>
+    let items: UnsafeBufferPointer<Node>
     /// The first product's place in the list, for paths (`products[1200]`).
     let firstIndex: Int
-    /// The products read, `count` of them, until they are moved out.
-    private let products: UnsafeMutableBufferPointer<Product>
+    /// Where the products read go, `count` of them, until they are moved: the run's own stretch of the list's buffer.
+    private let destination: UnsafeMutablePointer<Product>
     private(set) var count = 0
     private(set) var error: IAPKitError?
 
-    init(reader: NodeReader, items: ArraySlice<Node>, firstIndex: Int) {
+    init(reader: NodeReader, items: UnsafeBufferPointer<Node>, firstIndex: Int, destination: UnsafeMutablePointer<Product>) {
         self.reader = reader
         self.items = items
         self.firstIndex = firstIndex
-        products = .allocate(capacity: items.count)
-    }
-
-    deinit {
-        products.baseAddress!.deinitialize(count: count)
-        products.deallocate()
+        self.destination = destination
     }
 
     var findings: [Finding] { reader.buffer?.findings ?? [] }
@@ -75,7 +74,7 @@ final class ProductShare: @unchecked Sendable {
         do throws(IAPKitError) {
             for (offset, node) in items.enumerated() {
                 guard let product = try reader.readProduct(node, path: listPath + (firstIndex + offset)) else { continue }
-                (products.baseAddress! + count).initialize(to: product)
+                (destination + count).initialize(to: product)
                 count += 1
             }
         } catch {
@@ -83,10 +82,10 @@ final class ProductShare: @unchecked Sendable {
         }
     }
 
-    /// Moves the products to `destination` and says how many; the share holds none afterwards.
-    func moveProducts(to destination: UnsafeMutablePointer<Product>) -> Int {
+    /// Moves the products down to `target`, at or before where they are, and says how many.
+    func moveProducts(to target: UnsafeMutablePointer<Product>) -> Int {
         let moved = count
-        destination.moveInitialize(from: products.baseAddress!, count: moved)
+        if target != destination { target.moveInitialize(from: destination, count: moved) }
         count = 0
         return moved
     }

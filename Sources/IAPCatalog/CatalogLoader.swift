@@ -94,7 +94,11 @@ final class NodeReader {
     static let valueBudget = 2_000_000
 
     let catalog: Catalog
-    let document: YAMLDocument
+    /// The document, held so that its arena stays while it is read.
+    let source: YAMLDocument
+    /// What every read looks at: the document's arena, which several threads read at once without touching the
+    /// document's reference count.
+    let document: YAMLDocument.Nodes
     let consumer: FindingConsumer
     var visited = 0
     /// The product being read, so a shape problem inside it names the product as every other finding does.
@@ -108,7 +112,8 @@ final class NodeReader {
 
     init(catalog: Catalog, document: YAMLDocument, consumer: @escaping FindingConsumer) {
         self.catalog = catalog
-        self.document = document
+        source = document
+        self.document = document.nodes
         self.consumer = consumer
     }
 
@@ -134,7 +139,7 @@ final class NodeReader {
         let path: CatalogPath
         let what: String
         /// The mapping's keys and values, alternating, as the document holds them.
-        let items: ArraySlice<Node>
+        let items: UnsafeBufferPointer<Node>
         /// Bit `n % 64` is set when some key is `n` bytes long: most lookups are for keys the mapping does not have,
         /// and their length alone rules most of them out.
         private var keyLengths: UInt64 = 0
@@ -150,7 +155,7 @@ final class NodeReader {
             let document = reader.document
             guard document.kind(node) == .mapping else {
                 valid = false
-                items = []
+                items = UnsafeBufferPointer(start: nil, count: 0)
                 reader.report("\(what) must be a mapping of keys to values, not \(reader.kind(of: node))", at: path)
                 return
             }

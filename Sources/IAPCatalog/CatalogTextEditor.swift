@@ -28,7 +28,7 @@ public struct CatalogTextEditor {
         self.document = document
         original = Array(data)
         spans = try YAMLSpans.read(original, file: file)
-        guard spans.count == document.records.count else {
+        guard spans.count == document.nodeCount else {
             throw .malformed(location: SourceLocation(file: file), reason: "could not be mapped to its text for editing")
         }
     }

@@ -4,18 +4,22 @@ import IAPCore
 /// One YAML document read from libyaml's event stream into a flat arena: a small record per node (kind, style,
 /// line and column, children or text range) and every scalar's bytes in one shared buffer. Nothing is resolved
 /// or typed here; the catalog reader reads each value as the type its key needs.
-public final class YAMLDocument: Sendable {
+///
+/// The arena is memory the document owns and never changes once built. Readers look at it through `Nodes`, a view
+/// of plain addresses: several threads read one large catalog's products at once, and a view touches no reference
+/// count, where every use of the document itself would retain and release the one object all the threads share.
+public final class YAMLDocument: @unchecked Sendable {
     /// A node of the document: an index into its arena.
-    public struct NodeID: Hashable, Sendable {
+    public struct NodeID: Hashable, Sendable, BitwiseCopyable {
         let index: Int32
     }
 
-    public enum Kind: UInt8, Sendable { case scalar, sequence, mapping }
+    public enum Kind: UInt8, Sendable, BitwiseCopyable { case scalar, sequence, mapping }
 
     /// libyaml's scalar styles, with the same raw values.
     enum ScalarStyle: UInt8 { case any, plain, singleQuoted, doubleQuoted, literal, folded }
 
-    struct Record {
+    struct Record: BitwiseCopyable {
         var kind: Kind
         var style: ScalarStyle
         /// 1-based, as reports show them; libyaml counts columns in Unicode scalars.
@@ -27,83 +31,143 @@ public final class YAMLDocument: Sendable {
         var count: Int32
     }
 
-    let records: [Record]
-    let children: [NodeID]
-    let text: [UInt8]
+    /// The arena, valid as long as the document that made it.
+    let nodes: Nodes
     public let root: NodeID
+    private let storage: (records: PlainBuffer<Record>, children: PlainBuffer<NodeID>, text: PlainBuffer<UInt8>)
 
-    init(records: [Record], children: [NodeID], text: [UInt8], root: NodeID) {
-        self.records = records
-        self.children = children
-        self.text = text
+    init(records: PlainBuffer<Record>, children: PlainBuffer<NodeID>, text: PlainBuffer<UInt8>, root: NodeID) {
+        storage = (records, children, text)
+        nodes = Nodes(records: UnsafeBufferPointer(start: records.base, count: records.count),
+                      children: UnsafePointer(children.base), text: UnsafePointer(text.base))
         self.root = root
     }
 
-    public func kind(_ node: NodeID) -> Kind { records[Int(node.index)].kind }
-    public func isScalar(_ node: NodeID) -> Bool { kind(node) == .scalar }
-    public func isPlain(_ node: NodeID) -> Bool { records[Int(node.index)].style == .plain }
+    deinit {
+        storage.records.deallocate()
+        storage.children.deallocate()
+        storage.text.deallocate()
+    }
 
-    /// A scalar's length in bytes.
-    func length(_ node: NodeID) -> Int { Int(records[Int(node.index)].count) }
+    /// How many nodes the document holds.
+    var nodeCount: Int { nodes.records.count }
 
-    func line(_ node: NodeID) -> Int { Int(records[Int(node.index)].line) }
-    func column(_ node: NodeID) -> Int { Int(records[Int(node.index)].column) }
-
+    public func kind(_ node: NodeID) -> Kind { nodes.kind(node) }
+    public func isScalar(_ node: NodeID) -> Bool { nodes.isScalar(node) }
+    public func isPlain(_ node: NodeID) -> Bool { nodes.isPlain(node) }
+    func line(_ node: NodeID) -> Int { nodes.line(node) }
+    func column(_ node: NodeID) -> Int { nodes.column(node) }
     /// A scalar's text.
-    public func string(_ node: NodeID) -> String {
-        let record = records[Int(node.index)]
-        return text.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(record.start)..<Int(record.start + record.count)]), as: UTF8.self)
-        }
-    }
-
+    public func string(_ node: NodeID) -> String { nodes.string(node) }
     /// Whether a scalar's text is exactly `expected`, without making a String.
-    public func scalar(_ node: NodeID, equals expected: String) -> Bool {
-        let record = records[Int(node.index)]
-        guard record.kind == .scalar, record.count == expected.utf8.count else { return false }
-        guard record.count > 0 else { return true }
-        return text.withUnsafeBufferPointer { Self.bytes($0.baseAddress! + Int(record.start), equal: expected) }
-    }
-
-    /// Whether `count(expected)` bytes at `bytes` are `expected`'s. Keys are short: comparing in place beats a call
-    /// to memcmp, and most differ in their first byte.
-    private static func bytes(_ bytes: UnsafePointer<UInt8>, equal expected: String) -> Bool {
-        var expected = expected
-        return expected.withUTF8 { wanted in
-            for offset in 0..<wanted.count where bytes[offset] != wanted[offset] { return false }
-            return true
-        }
-    }
-
-    /// Whether a scalar's text is one of `candidates`. The scalar's bytes are found once, and a candidate of
-    /// another length is ruled out before any bytes are compared: every key of every mapping is checked this way.
-    func scalar(_ node: NodeID, isOneOf candidates: [String]) -> Bool {
-        let record = records[Int(node.index)]
-        guard record.kind == .scalar else { return false }
-        let count = Int(record.count)
-        guard count > 0 else { return candidates.contains { $0.isEmpty } }
-        return text.withUnsafeBufferPointer { text in
-            candidates.contains { $0.utf8.count == count && Self.bytes(text.baseAddress! + Int(record.start), equal: $0) }
-        }
-    }
-
-    /// The items of a sequence, or the keys and values of a mapping, in file order.
-    public func items(_ node: NodeID) -> ArraySlice<NodeID> {
-        let record = records[Int(node.index)]
-        guard record.kind != .scalar else { return [] }
-        return children[Int(record.start)..<Int(record.start + record.count)]
-    }
-
+    public func scalar(_ node: NodeID, equals expected: String) -> Bool { nodes.scalar(node, equals: expected) }
+    /// The items of a sequence, or the keys and values of a mapping, in file order; valid while the document lives.
+    public func items(_ node: NodeID) -> UnsafeBufferPointer<NodeID> { nodes.items(node) }
     /// The key node and the value of `key` in a mapping.
-    public func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
-        guard kind(mapping) == .mapping else { return nil }
-        let items = items(mapping)
-        var index = items.startIndex
-        while index < items.endIndex {
-            if scalar(items[index], equals: key) { return (items[index], items[index + 1]) }
-            index += 2
+    public func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? { nodes.pair(mapping, key: key) }
+
+    /// The document's arena as plain addresses. Only a holder of the document may use one: it is valid while the
+    /// document lives.
+    struct Nodes: @unchecked Sendable {
+        let records: UnsafeBufferPointer<Record>
+        let children: UnsafePointer<NodeID>
+        let text: UnsafePointer<UInt8>
+
+        func kind(_ node: NodeID) -> Kind { records[Int(node.index)].kind }
+        func isScalar(_ node: NodeID) -> Bool { kind(node) == .scalar }
+        func isPlain(_ node: NodeID) -> Bool { records[Int(node.index)].style == .plain }
+
+        /// A scalar's length in bytes.
+        func length(_ node: NodeID) -> Int { Int(records[Int(node.index)].count) }
+
+        func line(_ node: NodeID) -> Int { Int(records[Int(node.index)].line) }
+        func column(_ node: NodeID) -> Int { Int(records[Int(node.index)].column) }
+
+        func string(_ node: NodeID) -> String {
+            let record = records[Int(node.index)]
+            return String(decoding: UnsafeBufferPointer(start: text + Int(record.start), count: Int(record.count)), as: UTF8.self)
         }
-        return nil
+
+        func scalar(_ node: NodeID, equals expected: String) -> Bool {
+            let record = records[Int(node.index)]
+            guard record.kind == .scalar, record.count == expected.utf8.count else { return false }
+            return record.count == 0 || Self.bytes(text + Int(record.start), equal: expected)
+        }
+
+        /// Whether `count(expected)` bytes at `bytes` are `expected`'s. Keys are short: comparing in place beats a
+        /// call to memcmp, and most differ in their first byte.
+        private static func bytes(_ bytes: UnsafePointer<UInt8>, equal expected: String) -> Bool {
+            var expected = expected
+            return expected.withUTF8 { wanted in
+                for offset in 0..<wanted.count where bytes[offset] != wanted[offset] { return false }
+                return true
+            }
+        }
+
+        /// Whether a scalar's text is one of `candidates`. The scalar's bytes are found once, and a candidate of
+        /// another length is ruled out before any bytes are compared: every key of every mapping is checked this way.
+        func scalar(_ node: NodeID, isOneOf candidates: [String]) -> Bool {
+            let record = records[Int(node.index)]
+            guard record.kind == .scalar else { return false }
+            let count = Int(record.count)
+            guard count > 0 else { return candidates.contains { $0.isEmpty } }
+            return candidates.contains { $0.utf8.count == count && Self.bytes(text + Int(record.start), equal: $0) }
+        }
+
+        func items(_ node: NodeID) -> UnsafeBufferPointer<NodeID> {
+            let record = records[Int(node.index)]
+            guard record.kind != .scalar else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: children + Int(record.start), count: Int(record.count))
+        }
+
+        func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
+            guard kind(mapping) == .mapping else { return nil }
+            let items = items(mapping)
+            var index = 0
+            while index < items.count {
+                if scalar(items[index], equals: key) { return (items[index], items[index + 1]) }
+                index += 2
+            }
+            return nil
+        }
+    }
+}
+
+/// A growing run of plain values in memory of its own, let go by its owner: the document's arena, whose address
+/// readers keep once it is built.
+struct PlainBuffer<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    /// Reserves `capacity` elements: pages that are reserved but never written cost no memory.
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    mutating func append(_ element: Element) {
+        if count == capacity { grow(toHold: count + 1) }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        guard let source = elements.baseAddress, !elements.isEmpty else { return }
+        if count + elements.count > capacity { grow(toHold: count + elements.count) }
+        (base + count).initialize(from: source, count: elements.count)
+        count += elements.count
+    }
+
+    /// Lets the memory go; the buffer must not be used afterwards.
+    func deallocate() { base.deallocate() }
+
+    private mutating func grow(toHold needed: Int) {
+        capacity = Swift.max(needed, capacity * 2)
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
     }
 }
 
@@ -154,14 +218,19 @@ enum YAMLDocumentBuilder {
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
 
-        var records: [YAMLDocument.Record] = []
-        var children: [YAMLDocument.NodeID] = []
-        var text: [UInt8] = []
-        // Generous guesses: pages that are reserved but never written cost no memory, and growing a large array
+        // Generous guesses: pages that are reserved but never written cost no memory, and growing a large buffer
         // costs a copy.
-        records.reserveCapacity(bytes.count / 8 + 16)
-        children.reserveCapacity(bytes.count / 8 + 16)
-        text.reserveCapacity(bytes.count + 16)
+        var records = PlainBuffer<YAMLDocument.Record>(capacity: bytes.count / 8 + 16)
+        var children = PlainBuffer<YAMLDocument.NodeID>(capacity: bytes.count / 8 + 16)
+        var text = PlainBuffer<UInt8>(capacity: bytes.count + 16)
+        var handedOver = false
+        defer {
+            if !handedOver {
+                records.deallocate()
+                children.deallocate()
+                text.deallocate()
+            }
+        }
         var pending: [YAMLDocument.NodeID] = []
         var open: [OpenContainer] = []
         var anchors: [String: YAMLDocument.NodeID] = [:]
@@ -177,6 +246,7 @@ enum YAMLDocumentBuilder {
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 guard let root else { return nil }
+                handedOver = true
                 return YAMLDocument(records: records, children: children, text: text, root: root)
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
@@ -214,7 +284,7 @@ enum YAMLDocumentBuilder {
                 let id = YAMLDocument.NodeID(index: Int32(records.count))
                 records.append(.init(kind: container.kind, style: .any, line: container.line, column: container.column,
                                      start: Int32(children.count), count: Int32(count)))
-                children.append(contentsOf: pending[container.base...])
+                pending.withUnsafeBufferPointer { children.append(contentsOf: UnsafeBufferPointer(rebasing: $0[container.base...])) }
                 // No slice of `pending` may outlive this line, or removing would copy the whole stack.
                 pending.removeLast(count)
                 if let anchor = container.anchor { anchors[anchor] = id }
@@ -229,15 +299,17 @@ enum YAMLDocumentBuilder {
     }
 
     /// Yams refused a mapping that repeats a key, naming the repeated keys in order at the first one's line.
-    private static func checkDuplicateKeys(_ items: ArraySlice<YAMLDocument.NodeID>, records: [YAMLDocument.Record],
-                                           text: [UInt8]) throws(Failure) {
+    private static func checkDuplicateKeys(_ items: ArraySlice<YAMLDocument.NodeID>, records: PlainBuffer<YAMLDocument.Record>,
+                                           text: PlainBuffer<UInt8>) throws(Failure) {
         guard items.count > 2 else { return }
+        let records = UnsafeBufferPointer(start: records.base, count: records.count)
+        let text = UnsafeBufferPointer(start: text.base, count: text.count)
         func key(_ offset: Int) -> YAMLDocument.Record? {
             let record = records[Int(items[items.startIndex + offset * 2].index)]
             return record.kind == .scalar ? record : nil
         }
         func same(_ a: YAMLDocument.Record, _ b: YAMLDocument.Record) -> Bool {
-            a.count == b.count && text[Int(a.start)..<Int(a.start + a.count)] == text[Int(b.start)..<Int(b.start + b.count)]
+            a.count == b.count && text[Int(a.start)..<Int(a.start + a.count)].elementsEqual(text[Int(b.start)..<Int(b.start + b.count)])
         }
         let count = items.count / 2
         var repeated: [(text: String, first: YAMLDocument.Record)] = []
@@ -253,10 +325,10 @@ enum YAMLDocumentBuilder {
                 }
             }
         } else {
-            var first: [ArraySlice<UInt8>: (record: YAMLDocument.Record, repeated: Bool)] = [:]
+            var first: [[UInt8]: (record: YAMLDocument.Record, repeated: Bool)] = [:]
             for index in 0..<count {
                 guard let record = key(index) else { continue }
-                let bytes = text[Int(record.start)..<Int(record.start + record.count)]
+                let bytes = Array(text[Int(record.start)..<Int(record.start + record.count)])
                 if first[bytes] == nil { first[bytes] = (record, false) } else { first[bytes]?.repeated = true }
             }
             repeated = first.filter(\.value.repeated).map { (String(decoding: $0.key, as: UTF8.self), $0.value.record) }

@@ -22,14 +22,7 @@ runs=${BENCH_RUNS:-7}
 mkdir -p "$work"
 
 seconds() { # runs a command, prints its wall seconds; its peak RSS (KB) goes to $work/rss, its CPU seconds to $work/cpu
-  local start end
-  start=$(date +%s.%N)
-  /usr/bin/time -f "%M %U %S" -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; return 1; }
-  end=$(date +%s.%N)
-  read -r rss user system < "$work/time"
-  echo "$rss" > "$work/rss"
-  echo "$user + $system" | bc -l > "$work/cpu"
-  echo "$end - $start" | bc -l
+  python3 scripts/bench/measure.py "$work" "$@" || { cat "$work/stderr" >&2; return 1; }
 }
 best() { # best of 3 runs, wall seconds
   local best=999999 t

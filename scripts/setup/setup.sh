@@ -20,7 +20,7 @@ Linux)
     packages+=(python3 zip unzip libarchive-tools p7zip-full cpio libxml2-utils)
   fi
   if [ "$need_bench" = 1 ]; then
-    packages+=(python3 zip bc time gcc)
+    packages+=(python3 zip bc gcc)
   fi
   missing=()
   for package in "${packages[@]}"; do

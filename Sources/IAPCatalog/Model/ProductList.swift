@@ -39,9 +39,9 @@ public struct ProductList: RandomAccessCollection, Sendable {
         return Swift.max(1, Swift.min(wanted, units))
     }
 
-    /// Hands each product at `positions` to `body` in place, in order. Rules check every product this way: the
-    /// subscript's accessor is not inlined into other modules, so a caller that reads a product through it once for
-    /// each rule copies the whole product each time.
+    /// Hands each product at `positions` to `body`, in order. Rules check every product this way: `body` gets one
+    /// copy of each product for all the rules, where a caller that read a product through the subscript once for
+    /// each rule would copy the whole product each time (the accessor is not inlined into other modules).
     public func forEach(in positions: Range<Int>, _ body: (Product) -> Void) {
         var position = Swift.max(positions.lowerBound, 0)
         let end = Swift.min(positions.upperBound, endIndex)
@@ -64,7 +64,27 @@ public struct ProductList: RandomAccessCollection, Sendable {
         }
     }
 
-    /// The product in place: reading a field, or passing the product to a function, copies nothing.
+    /// Every product's ID, in order, and the hosted-content folder of each non-consumable that names one. Read
+    /// field by field here, where the arrays are: a product handed out whole is copied first.
+    public func identities() -> (productIDs: [String], contentFolders: [(folder: String, productID: String?)]) {
+        var productIDs: [String] = []
+        productIDs.reserveCapacity(endIndex)
+        var folders: [(folder: String, productID: String?)] = []
+        func read(_ list: UnsafeBufferPointer<Product>) {
+            for index in list.indices {
+                if let productID = list[index].productID { productIDs.append(productID) }
+                if let folder = list[index].hostedContent, list[index].type == .nonConsumable {
+                    folders.append((folder, list[index].productID))
+                }
+            }
+        }
+        if productCount > 0 { products.withUnsafeBufferPointer(read) }
+        for group in groups.indices { groups[group].subscriptions.withUnsafeBufferPointer(read) }
+        return (productIDs, folders)
+    }
+
+    /// The product at `position`. Another module reading one field through it copies the whole product first (the
+    /// accessor is not inlined there): rules take products from `forEach(in:)`.
     public subscript(position: Int) -> Product {
         _read {
             if position < productCount {

@@ -56,20 +56,12 @@ public struct CatalogLinter: Sendable {
 
         let lock = try ContentLock.read(path: ContentLock.path(forCatalog: catalog.file))
         let contentLinter = ContentLinter()
-        var folders = 0
-        let allProducts = context.allProducts
-        var productIDs: [String] = []
-        productIDs.reserveCapacity(allProducts.count)
-        // By index, reading only the fields needed: a product is large, and copying each one costs.
-        for index in allProducts.indices {
-            let productID = allProducts[index].productID
-            if let productID { productIDs.append(productID) }
-            guard let folder = allProducts[index].hostedContent, allProducts[index].type == .nonConsumable else { continue }
-            folders += 1
+        let (productIDs, folders) = context.allProducts.identities()
+        for (folder, productID) in folders {
             try contentLinter.lint(folder: context.resolve(folder), expectedProductID: productID,
                                    lockEntry: productID.flatMap { lock.entries[$0] }, consumer: consumer)
         }
-        return LintSummary(products: allProducts.count, contentFolders: folders, productIDs: productIDs)
+        return LintSummary(products: context.allProducts.count, contentFolders: folders.count, productIDs: productIDs)
     }
 }
 

@@ -78,17 +78,25 @@ struct LocaleRule: LocalizationListRule {
         }
     }
 
-    func check(_ list: LocalizationList, in context: CatalogLintContext) {
-        for (index, localization) in list.localizations.enumerated() {
-            guard let locale = localization.locale else { continue }
+    /// Locales already found acceptable, and not provisional: a catalog uses a handful, and comparing with them is
+    /// cheaper than looking each one up in the code tables again.
+    private var accepted: [String] = []
+
+    mutating func check(_ list: LocalizationList, in context: CatalogLintContext) {
+        for index in list.localizations.indices {
+            guard let locale = list.localizations[index].locale else { continue }
             // Made only for a finding: most locales are fine.
-            var path: CatalogPath { localization.path / "locale" }
-            if let message = AppStoreTexts.localeProblem(locale) {
-                context.report(Self.self, message, at: path, productID: list.productID)
-            } else if ReferenceData.provisionalLocales.contains(locale) {
-                // No problem means App Store Connect's list has the locale.
-                context.report(Self.self, .warning, "`\(locale)` was added to App Store Connect in 2026; check that it is "
-                                   + "accepted for in-app purchase localizations before you upload", at: path, productID: list.productID)
+            var path: CatalogPath { list.localizations[index].path / "locale" }
+            if !accepted.contains(locale) {
+                if let message = AppStoreTexts.localeProblem(locale) {
+                    context.report(Self.self, message, at: path, productID: list.productID)
+                } else if ReferenceData.provisionalLocales.contains(locale) {
+                    // No problem means App Store Connect's list has the locale.
+                    context.report(Self.self, .warning, "`\(locale)` was added to App Store Connect in 2026; check that it is "
+                                       + "accepted for in-app purchase localizations before you upload", at: path, productID: list.productID)
+                } else if accepted.count < Self.acceptedLimit {
+                    accepted.append(locale)
+                }
             }
             // Lists are short: looking back is cheaper than a set per list.
             if list.localizations[..<index].contains(where: { $0.locale == locale }) {
@@ -96,6 +104,9 @@ struct LocaleRule: LocalizationListRule {
             }
         }
     }
+
+    /// Past this many, a locale not yet seen is looked up as before.
+    static let acceptedLimit = 16
 }
 
 struct DisplayNameRule: LocalizationListRule {

@@ -39,48 +39,36 @@ public struct ProductList: RandomAccessCollection, Sendable {
         return Swift.max(1, Swift.min(wanted, units))
     }
 
-    /// Hands each product at `positions` to `body`, in order. Rules check every product this way: `body` gets one
-    /// copy of each product for all the rules, where a caller that read a product through the subscript once for
-    /// each rule would copy the whole product each time (the accessor is not inlined into other modules).
+    /// Hands each product at `positions` to `body` in place, in order: rules check every product this way, with no
+    /// copy of it. (Read through the subscript from another module, a product is copied whole for each field.)
     public func forEach(in positions: Range<Int>, _ body: (Product) -> Void) {
         var position = Swift.max(positions.lowerBound, 0)
         let end = Swift.min(positions.upperBound, endIndex)
-        while position < Swift.min(end, productCount) {
-            body(products[position])
-            position += 1
+        if position < Swift.min(end, productCount) {
+            Self.visit(products, from: position, count: Swift.min(end, productCount) - position, body)
+            position = Swift.min(end, productCount)
         }
         guard position < end else { return }
         // Each group's subscriptions follow the last group's: skip the groups that end before `position`.
-        var offset = position - productCount
-        for (group, start) in zip(groups, groupStarts) where offset < start + group.subscriptions.count {
-            var index = offset - start
-            while index < group.subscriptions.count && position < end {
-                body(group.subscriptions[index])
-                index += 1
-                offset += 1
-                position += 1
-            }
+        for group in groups.indices where position < productCount + groupStarts[group] + groups[group].subscriptions.count {
+            let first = position - productCount - groupStarts[group]
+            let count = Swift.min(groups[group].subscriptions.count - first, end - position)
+            Self.visit(groups[group].subscriptions, from: first, count: count, body)
+            position += count
             if position >= end { return }
         }
     }
 
-    /// Every product's ID, in order, and the hosted-content folder of each non-consumable that names one. Read
-    /// field by field here, where the arrays are: a product handed out whole is copied first.
-    public func identities() -> (productIDs: [String], contentFolders: [(folder: String, productID: String?)]) {
-        var productIDs: [String] = []
-        productIDs.reserveCapacity(endIndex)
-        var folders: [(folder: String, productID: String?)] = []
-        func read(_ list: UnsafeBufferPointer<Product>) {
-            for index in list.indices {
-                if let productID = list[index].productID { productIDs.append(productID) }
-                if let folder = list[index].hostedContent, list[index].type == .nonConsumable {
-                    folders.append((folder, list[index].productID))
-                }
-            }
+    /// Hands `count` products of `list` from `first` on to `body`. A product passed straight from an array is copied
+    /// first, every field retained and released again, since the compiler cannot tell that `body` leaves the array
+    /// alone; passed from an exclusive (`inout`) access, it is lent as it is. Nothing is written through the access.
+    private static func visit(_ list: [Product], from first: Int, count: Int, _ body: (Product) -> Void) {
+        func lend(_ product: inout Product) { body(product) }
+        list.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let products = UnsafeMutablePointer(mutating: base)
+            for index in first..<first + count { lend(&products[index]) }
         }
-        if productCount > 0 { products.withUnsafeBufferPointer(read) }
-        for group in groups.indices { groups[group].subscriptions.withUnsafeBufferPointer(read) }
-        return (productIDs, folders)
     }
 
     /// The product at `position`. Another module reading one field through it copies the whole product first (the

@@ -56,7 +56,13 @@ public struct CatalogLinter: Sendable {
 
         let lock = try ContentLock.read(path: ContentLock.path(forCatalog: catalog.file))
         let contentLinter = ContentLinter()
-        let (productIDs, folders) = context.allProducts.identities()
+        var productIDs: [String] = []
+        productIDs.reserveCapacity(context.allProducts.count)
+        var folders: [(folder: String, productID: String?)] = []
+        context.allProducts.forEach(in: context.allProducts.indices) { product in
+            if let productID = product.productID { productIDs.append(productID) }
+            if let folder = product.hostedContent, product.type == .nonConsumable { folders.append((folder, product.productID)) }
+        }
         for (folder, productID) in folders {
             try contentLinter.lint(folder: context.resolve(folder), expectedProductID: productID,
                                    lockEntry: productID.flatMap { lock.entries[$0] }, consumer: consumer)

@@ -92,8 +92,6 @@ import IAPLint
         #expect(ProductList(catalog).map(\.productID) == expected)
         #expect(ProductList(catalog, subscriptionsOnly: true).map(\.productID) == ["a1", "a2", "b1"])
         #expect(catalog.allProducts.map(\.productID) == expected)
-        #expect(ProductList(catalog).identities().productIDs == expected)
-        #expect(ProductList(catalog, subscriptionsOnly: true).identities().productIDs == ["a1", "a2", "b1"])
         // Every stretch handed over in place is the same stretch the subscript reads.
         for list in [ProductList(catalog), ProductList(catalog, subscriptionsOnly: true)] {
             for lower in 0...list.count {
@@ -104,23 +102,6 @@ import IAPLint
                 }
             }
         }
-    }
-
-    @Test func identitiesNameEveryProductAndEachNonConsumablesContent() throws {
-        let (catalog, _) = try load("""
-            schemaVersion: 1
-            app: {bundleId: com.example.app, primaryLocale: en-US}
-            products:
-              - {productId: p1, type: non-consumable, hostedContent: content/p1}
-              - {productId: p2, type: consumable, hostedContent: content/p2}
-              - {type: non-consumable, hostedContent: content/unnamed}
-              - {productId: p4, type: non-consumable}
-            subscriptionGroups:
-              - {referenceName: A, subscriptions: [{productId: a1, period: P1M}]}
-            """)
-        let identities = ProductList(catalog).identities()
-        #expect(identities.productIDs == ["p1", "p2", "p4", "a1"])
-        #expect(identities.contentFolders.map { "\($0.folder) \($0.productID ?? "-")" } == ["content/p1 p1", "content/unnamed -"])
     }
 
     @Test func pathsCompareByTheirComponents() {

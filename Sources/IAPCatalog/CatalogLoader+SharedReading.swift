@@ -71,14 +71,21 @@ final class ProductShare: @unchecked Sendable {
     var findings: [Finding] { reader.buffer?.findings ?? [] }
 
     func read(listPath: CatalogPath) {
-        do throws(IAPKitError) {
-            for (offset, node) in items.enumerated() {
-                guard let product = try reader.readProduct(node, path: listPath + (firstIndex + offset)) else { continue }
-                (destination + count).initialize(to: product)
+        for (offset, node) in items.enumerated() {
+            // Read in place, in the slot the product keeps.
+            let slot = destination + count
+            slot.initialize(to: Product(path: listPath + (firstIndex + offset)))
+            do throws(IAPKitError) {
+                guard try reader.readProduct(node, into: &slot.pointee) else {
+                    slot.deinitialize(count: 1)
+                    continue
+                }
                 count += 1
+            } catch {
+                slot.deinitialize(count: 1)
+                self.error = error
+                return
             }
-        } catch {
-            self.error = error
         }
     }
 

@@ -131,12 +131,18 @@ extension NodeReader {
     }
 
     func readProduct(_ node: Node, path: CatalogPath) throws(IAPKitError) -> Product? {
-        let object = try Object(node, path: path, what: "a product", allowed: CatalogKeys.product, reader: self)
-        guard object.valid else { return nil }
+        var product = Product(path: path)
+        return try readProduct(node, into: &product) ? product : nil
+    }
+
+    /// Reads a product into `product`, made with its path, where it is to stay: a product returned from here would
+    /// be copied whole, every field retained, and the original released. False when the node is not a mapping.
+    func readProduct(_ node: Node, into product: inout Product) throws(IAPKitError) -> Bool {
+        let object = try Object(node, path: product.path, what: "a product", allowed: CatalogKeys.product, reader: self)
+        guard object.valid else { return false }
         // Declared first so it runs last: the unknown keys `finish` reports still name the product.
         defer { productID = nil }
         defer { object.finish() }
-        var product = Product(path: path)
         product.productID = object.string("productId", required: true)
         productID = product.productID
         product.referenceName = object.string("referenceName")
@@ -155,7 +161,7 @@ extension NodeReader {
         }
         product.hostedContent = object.string("hostedContent")
         product.baseTerritory = object.string("baseTerritory")
-        return product
+        return true
     }
 
     func readCommon(_ object: Object, into product: inout Product) throws(IAPKitError) {

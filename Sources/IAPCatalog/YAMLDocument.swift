@@ -97,11 +97,13 @@ public final class YAMLDocument: @unchecked Sendable {
         /// Whether `count(expected)` bytes at `bytes` are `expected`'s. Keys are short: comparing in place beats a
         /// call to memcmp, and most differ in their first byte.
         private static func bytes(_ bytes: UnsafePointer<UInt8>, equal expected: String) -> Bool {
-            var expected = expected
-            return expected.withUTF8 { wanted in
+            // The bytes in place: a native or literal string has them contiguous, and reading them there retains
+            // nothing, where `withUTF8` needs a mutable copy of the string.
+            let equal = expected.utf8.withContiguousStorageIfAvailable { wanted in
                 for offset in 0..<wanted.count where bytes[offset] != wanted[offset] { return false }
                 return true
             }
+            return equal ?? expected.utf8.elementsEqual(UnsafeBufferPointer(start: bytes, count: expected.utf8.count))
         }
 
         /// Whether a scalar's text is one of `candidates`. The scalar's bytes are found once, and a candidate of

@@ -2,7 +2,7 @@
 # iapkit in a container:  docker run --rm -v "$PWD:/work" IMAGE lint catalog
 #
 # Two stages: the release archive is built with the official Swift image (`make dist`: the Swift runtime and
-# Foundation, libyaml, zlib and libarchive linked in), then unpacked onto a slim Debian with only the runtime
+# Foundation, libyaml, yajl, zlib and libarchive linked in), then unpacked onto a slim Debian with only the runtime
 # libraries it still loads (libxml2, and CA certificates for App Store Connect). The release workflow skips the
 # build stage by handing the archives it already built in as the `build` context (`--build-context build=DIR`,
 # with DIR/amd64/iapkit and DIR/arm64/iapkit).
@@ -15,7 +15,7 @@ ARG TARGETARCH
 # hadolint ignore=DL3008
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      make git python3 pkg-config libarchive-dev libxml2-dev zlib1g-dev libyaml-dev nettle-dev \
+      make git python3 pkg-config libarchive-dev libxml2-dev zlib1g-dev libyaml-dev libyajl-dev nettle-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

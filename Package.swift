@@ -36,13 +36,16 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(name: "CYAJL", pkgConfig: "yajl",
+                       providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]),
 
         // Findings, locations, typed errors, atomic writes: what every other module shares.
         .target(name: "IAPCore"),
         // XML property lists read and written through libxml2, in Apple's exact layout.
         .target(name: "PropertyList", dependencies: ["IAPCore", "CLibXML2"]),
-        // The catalog model, its YAML loader on libyaml events (with source locations) and writer, Apple's reference data.
-        .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML"]),
+        // The catalog model, its YAML loader on libyaml events (with source locations) and writer, Apple's reference data;
+        // JSON files (StoreKit configurations) read by yajl into the same arena the YAML loader builds.
+        .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML", "CYAJL"]),
         // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
         .target(name: "HostedContent", dependencies: [
             "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),

@@ -303,7 +303,17 @@ enum YAMLDocumentBuilder {
     /// Yams refused a mapping that repeats a key, naming the repeated keys in order at the first one's line.
     private static func checkDuplicateKeys(_ items: ArraySlice<YAMLDocument.NodeID>, records: PlainBuffer<YAMLDocument.Record>,
                                            text: PlainBuffer<UInt8>) throws(Failure) {
-        guard items.count > 2 else { return }
+        let repeated = repeatedKeys(items, records: records, text: text)
+        guard let first = repeated.first else { return }
+        throw Failure(line: Int(first.record.line), column: Int(first.record.column),
+                      reason: "repeats the key \(repeated.map(\.text).joined(separator: ", "))")
+    }
+
+    /// The keys a mapping's `items` (key, value, key, value, ...) name more than once, sorted, each with the record of
+    /// its first occurrence.
+    static func repeatedKeys(_ items: ArraySlice<YAMLDocument.NodeID>, records: PlainBuffer<YAMLDocument.Record>,
+                             text: PlainBuffer<UInt8>) -> [(text: String, record: YAMLDocument.Record)] {
+        guard items.count > 2 else { return [] }
         let records = UnsafeBufferPointer(start: records.base, count: records.count)
         let text = UnsafeBufferPointer(start: text.base, count: text.count)
         func key(_ offset: Int) -> YAMLDocument.Record? {
@@ -314,7 +324,7 @@ enum YAMLDocumentBuilder {
             a.count == b.count && text[Int(a.start)..<Int(a.start + a.count)].elementsEqual(text[Int(b.start)..<Int(b.start + b.count)])
         }
         let count = items.count / 2
-        var repeated: [(text: String, first: YAMLDocument.Record)] = []
+        var repeated: [(text: String, record: YAMLDocument.Record)] = []
         if count <= 32 {
             // Catalog mappings are small: comparing every pair is cheaper than hashing.
             for index in 1..<count {
@@ -335,10 +345,8 @@ enum YAMLDocumentBuilder {
             }
             repeated = first.filter(\.value.repeated).map { (String(decoding: $0.key, as: UTF8.self), $0.value.record) }
         }
-        guard !repeated.isEmpty else { return }
         repeated.sort { $0.text < $1.text }
-        throw Failure(line: Int(repeated[0].first.line), column: Int(repeated[0].first.column),
-                      reason: "repeats the key \(repeated.map(\.text).joined(separator: ", "))")
+        return repeated
     }
 
     /// libyaml's own description of where and why it stopped, worded as Yams worded it.

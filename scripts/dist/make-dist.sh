@@ -9,7 +9,7 @@
 #   iapkit-VERSION.artifactbundle.zip      (+ .sha256) the binary target of Plugins/IAPKitPlugin, with its info.json
 #
 # PLATFORM is linux-x86_64 or linux-aarch64 (the Swift runtime and Foundation linked in with
-# --static-swift-stdlib; libyaml, zlib and libarchive linked in from Debian's static libraries), linux-static-ARCH
+# --static-swift-stdlib; libyaml, yajl, zlib and libarchive linked in from Debian's static libraries), linux-static-ARCH
 # with --swift-sdk ARCH-swift-linux-musl (the Static Linux SDK: no shared library at all), or macos-universal
 # (arm64 + x86_64). The binary is stripped. The archive is reproducible: sorted entries, owner 0, and every time
 # from SOURCE_DATE_EPOCH (default: the last commit's time).
@@ -48,7 +48,7 @@ Linux)
     # that holds their include/ and lib/ (the release workflow fills it from Alpine's -static packages).
     arch=${swift_sdk%%-*}
     platform=linux-static-$arch
-    prefix=${IAPKIT_MUSL_PREFIX:?set IAPKIT_MUSL_PREFIX to the folder with the musl builds of libyaml, libarchive, libxml2 and zlib}
+    prefix=${IAPKIT_MUSL_PREFIX:?set IAPKIT_MUSL_PREFIX to the folder with the musl builds of libyaml, yajl, libarchive, libxml2 and zlib}
     # The module maps' `link "archive"` and `link "xml2"` name one library each; linker scripts of the same name
     # bring in the static libraries those need, whichever of them the prefix has.
     groups=$PWD/.build/dist-musl-libs
@@ -57,6 +57,10 @@ Linux)
     echo "GROUP ($(present archive z lzma zstd lz4 bz2 acl expat xml2 crypto))" > "$groups/libarchive.a"
     echo "GROUP ($(present xml2 lzma z))" > "$groups/libxml2.a"
     ln -s "$prefix/lib/libyaml.a" "$groups/libyaml.a"
+    # yajl's build names its static archive libyajl_s.a; some packagers rename it.
+    for archive in libyajl.a libyajl_s.a; do
+      [ -f "$prefix/lib/$archive" ] && { ln -sf "$prefix/lib/$archive" "$groups/libyajl.a"; break; }
+    done
     ln -s "$prefix/lib/libz.a" "$groups/libz.a"
     build_args=(--swift-sdk "$swift_sdk" -Xcc "-I$prefix/include" -Xcc "-I$prefix/include/libxml2" -Xlinker "-L$groups")
     export PKG_CONFIG_PATH=$groups   # no .pc files there: the include and library folders above are the whole story
@@ -72,11 +76,13 @@ Linux)
     static=$PWD/.build/dist-static
     pcdir=$PWD/.build/dist-pkgconfig
     rm -rf "$static" "$pcdir" && mkdir -p "$static" "$pcdir"
-    for library in yaml:libyaml-dev z:zlib1g-dev archive:libarchive-dev nettle:nettle-dev; do
+    for library in yaml:libyaml-dev yajl_s:libyajl-dev z:zlib1g-dev archive:libarchive-dev nettle:nettle-dev; do
       [ -f "$libdir/lib${library%%:*}.a" ] || {
         echo "make-dist: $libdir/lib${library%%:*}.a is missing: apt-get install ${library##*:}" >&2; exit 1; }
     done
     ln -s "$libdir/libyaml.a" "$static/libyaml.a"
+    # Debian ships yajl's static archive as libyajl_s.a; `-lyajl` finds it under the usual name here.
+    ln -s "$libdir/libyajl_s.a" "$static/libyajl.a"
     ln -s "$libdir/libz.a" "$static/libz.a"
     echo "GROUP ( $libdir/libarchive.a $libdir/libnettle.a $libdir/libz.a )" > "$static/libarchive.a"
     write_pc() {  # NAME LIBS
@@ -92,6 +98,7 @@ PC
     write_pc zlib "-L$static -lz"
     write_pc libarchive "-L$static -larchive"
     write_pc yaml-0.1 "-L$static -lyaml"
+    write_pc yajl "-L$static -lyajl"
     # libxml2 stays shared, but without the system's -L: SwiftPM reads .pc files itself and keeps the
     # -L/usr/lib/... that pkg-config would drop, which put the shared libyaml and libarchive ahead of the archives.
     write_pc libxml-2.0 "-lxml2"
@@ -107,34 +114,52 @@ Darwin)
   platform=macos-universal
   build_args=(--arch arm64 --arch x86_64)
   # A universal binary needs universal C libraries. libxml2, zlib and libarchive are part of macOS (the SDK has
-  # their stubs; libarchive's headers come from Homebrew); libyaml is not, so it is compiled here for both
-  # architectures from Homebrew's source tarball and linked in statically.
+  # their stubs; libarchive's headers come from Homebrew); libyaml and yajl are not, so they are compiled here for
+  # both architectures from Homebrew's source tarballs and linked in statically.
   pcdir=$PWD/.build/dist-pkgconfig
   mkdir -p "$pcdir"
   sdk=$(xcrun --show-sdk-path)
   archive_prefix=$(brew --prefix libarchive)
+  unpack_source() { # FORMULA FOLDER: Homebrew's source tarball of FORMULA into FOLDER/src; prints its version
+    brew fetch --build-from-source "$1" >/dev/null
+    rm -rf "$2" && mkdir -p "$2/src" "$2/lib" "$2/include"
+    tar -xzf "$(brew --cache --build-from-source "$1")" -C "$2/src" --strip-components 1
+    brew info --json=v1 "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["versions"]["stable"])'
+  }
+  compile_universal() { # ARCHIVE FOLDER CFLAGS...: every FOLDER/*.c for arm64 and x86_64, into the static ARCHIVE
+    local archive=$1 folder=$2 source
+    shift 2
+    for source in "$folder"/*.c; do
+      clang -arch arm64 -arch x86_64 -mmacosx-version-min=13.0 -O2 "$@" -c "$source" -o "${source%.c}.o"
+    done
+    libtool -static -o "$archive" "$folder"/*.o
+  }
+  write_universal_pc() { # NAME FOLDER LIBRARY: a .pc naming FOLDER/include and FOLDER/lib/libLIBRARY.a
+    printf 'Name: %s\nDescription: %s, universal and static\nVersion: 1\nCflags: -I%s/include\nLibs: -L%s/lib -l%s\n' \
+      "$1" "$3" "$2" "$2" "$3" > "$pcdir/$1.pc"
+  }
   yaml_dir=$PWD/.build/dist-libyaml
   if [ ! -f "$yaml_dir/lib/libyaml.a" ]; then
-    brew fetch --build-from-source libyaml >/dev/null
-    tarball=$(brew --cache --build-from-source libyaml)
-    rm -rf "$yaml_dir" && mkdir -p "$yaml_dir/src" "$yaml_dir/lib" "$yaml_dir/include"
-    tar -xzf "$tarball" -C "$yaml_dir/src" --strip-components 1
-    yaml_version=$(brew info --json=v1 libyaml | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["versions"]["stable"])')
-    (cd "$yaml_dir/src" && for source in src/*.c; do
-       clang -arch arm64 -arch x86_64 -mmacosx-version-min=13.0 -O2 -Iinclude \
-         -DYAML_VERSION_STRING="\"$yaml_version\"" -DYAML_VERSION_MAJOR="${yaml_version%%.*}" \
-         -DYAML_VERSION_MINOR="$(echo "$yaml_version" | cut -d. -f2)" -DYAML_VERSION_PATCH="${yaml_version##*.}" \
-         -c "$source" -o "${source%.c}.o"
-     done && libtool -static -o "$yaml_dir/lib/libyaml.a" src/*.o)
+    yaml_version=$(unpack_source libyaml "$yaml_dir")
+    compile_universal "$yaml_dir/lib/libyaml.a" "$yaml_dir/src/src" -I"$yaml_dir/src/include" \
+      -DYAML_VERSION_STRING="\"$yaml_version\"" -DYAML_VERSION_MAJOR="${yaml_version%%.*}" \
+      -DYAML_VERSION_MINOR="$(echo "$yaml_version" | cut -d. -f2)" -DYAML_VERSION_PATCH="${yaml_version##*.}"
     cp "$yaml_dir/src/include/yaml.h" "$yaml_dir/include/"
   fi
-  cat > "$pcdir/yaml-0.1.pc" <<PC
-Name: yaml-0.1
-Description: libyaml, universal and static
-Version: 0.2
-Cflags: -I$yaml_dir/include
-Libs: -L$yaml_dir/lib -lyaml
-PC
+  write_universal_pc yaml-0.1 "$yaml_dir" yaml
+  yajl_dir=$PWD/.build/dist-yajl
+  if [ ! -f "$yajl_dir/lib/libyajl.a" ]; then
+    yajl_version=$(unpack_source yajl "$yajl_dir")
+    # The headers go where their own includes look (<yajl/...>); yajl_version.h is made from its CMake template.
+    mkdir -p "$yajl_dir/include/yajl"
+    find "$yajl_dir/src" \( -name yajl_common.h -o -name yajl_parse.h -o -name yajl_gen.h -o -name yajl_tree.h \) \
+      -exec cp {} "$yajl_dir/include/yajl/" \;
+    template=$(find "$yajl_dir/src" -name 'yajl_version.h.cmake' -o -name 'yajl_version.h.in' | head -1)
+    sed -e "s/\${YAJL_MAJOR}/${yajl_version%%.*}/" -e "s/\${YAJL_MINOR}/$(echo "$yajl_version" | cut -d. -f2)/" \
+        -e "s/\${YAJL_MICRO}/${yajl_version##*.}/" "$template" > "$yajl_dir/include/yajl/yajl_version.h"
+    compile_universal "$yajl_dir/lib/libyajl.a" "$yajl_dir/src/src" -I"$yajl_dir/include"
+  fi
+  write_universal_pc yajl "$yajl_dir" yajl
   cat > "$pcdir/libarchive.pc" <<PC
 Name: libarchive
 Description: macOS's libarchive with Homebrew's headers

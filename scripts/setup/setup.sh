@@ -15,7 +15,7 @@ fi
 
 case "$(uname -s)" in
 Linux)
-  packages=(pkg-config libarchive-dev libxml2-dev zlib1g-dev libyaml-dev python3)
+  packages=(pkg-config libarchive-dev libxml2-dev zlib1g-dev libyaml-dev libyajl-dev python3)
   if [ "$need_tests" = 1 ]; then
     packages+=(python3 zip unzip libarchive-tools p7zip-full cpio libxml2-utils)
   fi
@@ -36,7 +36,7 @@ Linux)
   ;;
 Darwin)
   command -v brew >/dev/null 2>&1 || { echo "setup: Homebrew is needed on macOS (brew.sh)" >&2; exit 1; }
-  for package in pkg-config libarchive libxml2 libyaml; do
+  for package in pkg-config libarchive libxml2 libyaml yajl; do
     brew list --versions "$package" >/dev/null 2>&1 || brew install "$package"
   done
   [ "$need_tests" = 1 ] && { brew list --versions sevenzip >/dev/null 2>&1 || brew install sevenzip; }

@@ -28,11 +28,7 @@ public struct StoreKitImporter: Sendable {
     }
 
     public func importData(_ data: Data, file: String) throws(IAPKitError) -> Result {
-        // The stricter nesting limit first: JSON's own (100 levels), counted before libyaml builds anything.
-        do { try JSONValue.checkNesting(data) } catch {
-            throw .malformed(location: SourceLocation(file: file), reason: "is not valid JSON: \((error as? JSONValue.LimitError)?.errorDescription ?? String(describing: error))")
-        }
-        // libyaml reads the JSON into a compact arena; the reader takes from it only the values it needs.
+        // yajl reads the JSON into a compact arena; the reader takes from it only the values it needs.
         let parsed = data.withUnsafeBytes { bytes -> Swift.Result<StoreKitJSON, StoreKitJSON.Failure> in
             do throws(StoreKitJSON.Failure) { return .success(try StoreKitJSON(bytes)) } catch { return .failure(error) }
         }
@@ -118,8 +114,12 @@ public struct StoreKitImporter: Sendable {
             let appID = try string(settings?["_applicationInternalID"], "$.settings._applicationInternalID", optional: true)
             if let storefront, storefront != "USA" { foreignStorefront = storefront }
             var products: [Product] = []
-            for (key, type) in [("products", ProductType?.none), ("nonRenewingSubscriptions", .nonRenewingSubscription)] {
-                for (index, item) in try array(root[key], "$.\(key)", optional: key != "products").enumerated() {
+            let lists = try [("products", ProductType?.none), ("nonRenewingSubscriptions", .nonRenewingSubscription)].map {
+                (key, type) throws(IAPKitError) in (key, type, try array(root[key], "$.\(key)", optional: key != "products"))
+            }
+            products.reserveCapacity(lists.reduce(0) { $0 + $1.2.count })
+            for (key, type, items) in lists {
+                for (index, item) in items.enumerated() {
                     products.append(try readProduct(item, path: "$.\(key)[\(index)]", forcedType: type, index: products.count))
                 }
             }
@@ -146,9 +146,17 @@ public struct StoreKitImporter: Sendable {
                 notes.append("subscriptionOffersKeyPair dropped: a signing key does not belong in a reviewed catalog")
             }
 
-            let allLocales = (catalog.allProducts.flatMap(\.localizations) + groups.flatMap(\.localizations)).compactMap(\.locale)
-            // The most used locale; ties go to en-US, then alphabetical, so the guess is stable.
-            let counts = Dictionary(grouping: allLocales, by: { $0 }).mapValues(\.count)
+            // The most used locale; ties go to en-US, then alphabetical, so the guess is stable. Counted in place: a
+            // list of every product (`allProducts`) would copy them all.
+            var counts: [String: Int] = [:]
+            func count(_ localizations: [Localization]) {
+                for localization in localizations { if let locale = localization.locale { counts[locale, default: 0] += 1 } }
+            }
+            for product in catalog.products { count(product.localizations) }
+            for group in groups {
+                count(group.localizations)
+                for subscription in group.subscriptions { count(subscription.localizations) }
+            }
             let mostCommon = counts.keys.sorted { a, b in
                 counts[a]! != counts[b]! ? counts[a]! > counts[b]! : (a == "en-US") != (b == "en-US") ? a == "en-US" : a < b
             }.first
@@ -157,7 +165,8 @@ public struct StoreKitImporter: Sendable {
             let simulatorLocale = settingsLocale.flatMap { StoreKitLocale.catalog(fromStoreKit: $0) }
             let primary = mostCommon ?? simulatorLocale ?? "en-US"
             // Guessed only when it is needed: with thousands of products the guess is not free.
-            let guessedBundleID = bundleID == nil ? inferBundleID(catalog.allProducts.compactMap(\.productID)) : nil
+            let guessedBundleID = bundleID == nil
+                ? inferBundleID(catalog.products.compactMap(\.productID) + groups.flatMap { $0.subscriptions.compactMap(\.productID) }) : nil
             catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? Self.placeholderBundleID, primaryLocale: primary)
             catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
             let storeKitLocale = simulatorLocale == primary ? nil : simulatorLocale

@@ -71,47 +71,9 @@ public struct PackagingTool: Sendable {
         path.hasPrefix("/") ? path : Path.join(FileManager.default.currentDirectoryPath, path)
     }
 
-    /// Spawns the program through `/bin/sh` only to change directory first (the arguments stay positional, never
-    /// parsed by the shell), collects what it writes to stdout and stderr, and waits for it.
+    /// Runs the program in `directory`: its status and what it said on stdout and stderr together.
     static func run(_ program: String, _ arguments: [String], in directory: String) throws(IAPKitError) -> (Int32, String) {
-        let argv = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", directory, program] + arguments
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw .io(path: program, reason: "cannot create a pipe: \(SystemError())") }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &cArguments, environ)
-        close(pipeEnds[1])
-        guard spawned == 0 else {
-            close(pipeEnds[0])
-            throw .io(path: program, reason: "cannot run: \(SystemError(spawned))")
-        }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { systemRead(pipeEnds[0], $0.baseAddress, $0.count) }
-            if count > 0 {
-                if output.count < 64 << 10 { output += buffer[0..<count] }
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        close(pipeEnds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, spelled out: the macros do not reach Swift.
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (code, String(decoding: output, as: UTF8.self))
+        let child = try ChildProcess.run(program, arguments, in: directory, outputLimit: 64 << 10, mergingErrors: true)
+        return (child.status, String(decoding: child.output, as: UTF8.self))
     }
 }

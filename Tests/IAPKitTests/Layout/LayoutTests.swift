@@ -14,6 +14,26 @@ import Testing
         for problem in layout.layeringProblems() { Issue.record(Comment(rawValue: problem)) }
     }
 
+    /// Full Foundation on Linux links in ICU and its data (the release binary doubles, past what `make dist-check`
+    /// allows): every source takes FoundationEssentials where it exists, Foundation only in the `#else` of that test.
+    /// The generated API client is left out: it names only types FoundationEssentials holds (`Foundation.URL`, `Data`,
+    /// `Date`), which bring in no code of full Foundation.
+    @Test func noSourceImportsFullFoundationWhereFoundationEssentialsExists() throws {
+        let sources = Paths.repository + "/Sources"
+        let files = try #require(FileManager.default.enumerator(atPath: sources)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.contains("/Generated/") }
+        #expect(files.count > 50)
+        let fullFoundation = try Regex(#"^\s*(@\w+\s+)*(public\s+|internal\s+)?import\s+(\w+\s+)?Foundation(Networking|XML|Internationalization)?(\.|\s|$)"#)
+        for file in files {
+            let lines = try String(contentsOfFile: sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+            for (index, line) in lines.enumerated() where line.firstMatch(of: fullFoundation) != nil {
+                let guarded = index >= 2 && lines[index - 1].trimmingCharacters(in: .whitespaces) == "#else"
+                    && lines[index - 2].contains("import FoundationEssentials")
+                #expect(guarded, "Sources/\(file):\(index + 1): \(line) outside `#if canImport(FoundationEssentials) ... #else`")
+            }
+        }
+    }
+
     // The checker itself, on a package made up here.
 
     static let madeUpManifest = """

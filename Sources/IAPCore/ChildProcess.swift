@@ -24,12 +24,13 @@ public struct ChildProcess: Sendable {
     public static func run(_ program: String, _ arguments: [String], in directory: String = ".", outputLimit: Int,
                            errorLimit: Int = 64 << 10, mergingErrors: Bool = false) throws(IAPKitError) -> ChildProcess {
         let argv = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", directory, program] + arguments
-        var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
-        guard pipe(&outputPipe) == 0 else { throw .io(path: program, reason: "cannot create a pipe: \(SystemError())") }
-        if !mergingErrors, pipe(&errorPipe) != 0 {
-            let error = SystemError()
-            outputPipe.forEach { _ = close($0) }
-            throw .io(path: program, reason: "cannot create a pipe: \(error)")
+        let outputPipe = try makePipe(for: program)
+        var errorPipe: [Int32] = [-1, -1]
+        if !mergingErrors {
+            do { errorPipe = try makePipe(for: program) } catch {
+                outputPipe.forEach { _ = close($0) }
+                throw error
+            }
         }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
@@ -98,5 +99,23 @@ public struct ChildProcess: Sendable {
         // WIFEXITED / WEXITSTATUS, spelled out: the macros do not reach Swift.
         result.status = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return result
+    }
+
+    /// A pipe whose ends are numbered 3 or above and close on exec. When iapkit itself runs with standard input or
+    /// output closed, `pipe` hands out 0, 1 or 2, and the child's own standard streams would be set up over them.
+    private static func makePipe(for program: String) throws(IAPKitError) -> [Int32] {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .io(path: program, reason: "cannot create a pipe: \(SystemError())") }
+        for index in ends.indices {
+            let lifted = fcntl(ends[index], F_DUPFD_CLOEXEC, 3)
+            let error = SystemError()
+            close(ends[index])
+            ends[index] = lifted
+            if lifted < 0 {
+                ends.filter { $0 >= 0 }.forEach { _ = close($0) }
+                throw .io(path: program, reason: "cannot create a pipe: \(error)")
+            }
+        }
+        return ends
     }
 }

@@ -126,22 +126,23 @@ func run(_ executable: String, _ arguments: [String], in directory: String? = ni
     // Output goes to files, read once the child has exited: pipe reads can come back short when the test process
     // is signalled (SIGCHLD from other tests' children), which made heavily parallel runs flaky.
     let base = NSTemporaryDirectory() + "iapkit-run-" + UUID().uuidString
+    // Standard input comes from a file too, never a Pipe: Process closes a Pipe's read end itself, and the Pipe
+    // closes the same number again when it is freed, by then often another test's descriptor.
+    FileManager.default.createFile(atPath: base + ".in", contents: input ?? Data())
     FileManager.default.createFile(atPath: base + ".out", contents: nil)
     FileManager.default.createFile(atPath: base + ".err", contents: nil)
     defer {
-        try? FileManager.default.removeItem(atPath: base + ".out")
-        try? FileManager.default.removeItem(atPath: base + ".err")
+        for suffix in [".in", ".out", ".err"] { try? FileManager.default.removeItem(atPath: base + suffix) }
     }
+    let inFile = try FileHandle(forReadingFrom: URL(fileURLWithPath: base + ".in"))
     let out = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
     let err = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
-    let inPipe = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = inPipe
+    process.standardInput = inFile
     try process.run()
-    if let input { inPipe.fileHandleForWriting.write(input) }
-    try? inPipe.fileHandleForWriting.close()
     process.waitUntilExit()
+    try? inFile.close()
     try? out.close()
     try? err.close()
     let outData = FileManager.default.contents(atPath: base + ".out") ?? Data()

@@ -54,9 +54,7 @@ extension YAMLDocument.ParseError {
 /// The arena under construction while yajl reads, reached from its C callbacks through the context pointer: a struct
 /// behind a plain address, so no call pays for the exclusivity checks a class's stored properties would need.
 struct JSONDocumentBuilder {
-    private var records: PlainBuffer<YAMLDocument.Record>
-    private var children: PlainBuffer<YAMLDocument.NodeID>
-    private var text: PlainBuffer<UInt8>
+    private var arena: ArenaBuilder
     private var handedOver = false
     /// Finished values waiting for their container to close.
     private var pending: [YAMLDocument.NodeID] = []
@@ -68,10 +66,7 @@ struct JSONDocumentBuilder {
     private(set) var failure: String?
 
     init(capacity bytes: Int, maximumDepth: Int) {
-        // Generous guesses, as for YAML: reserved pages that are never written cost nothing.
-        records = PlainBuffer(capacity: bytes / 8 + 16)
-        children = PlainBuffer(capacity: bytes / 8 + 16)
-        text = PlainBuffer(capacity: bytes + 16)
+        arena = ArenaBuilder(inputBytes: bytes)
         self.maximumDepth = maximumDepth
         pending.reserveCapacity(64)
         open.reserveCapacity(16)
@@ -79,26 +74,18 @@ struct JSONDocumentBuilder {
 
     /// Lets the arena go unless a document took it.
     func release() {
-        if !handedOver {
-            records.deallocate()
-            children.deallocate()
-            text.deallocate()
-        }
+        if !handedOver { arena.deallocate() }
     }
 
     /// The document, once yajl has read a whole value; nil when it read none.
     mutating func finish() -> YAMLDocument? {
         guard let root, open.isEmpty, !handedOver else { return nil }
         handedOver = true
-        return YAMLDocument(records: records, children: children, text: text, root: root)
+        return arena.document(root: root)
     }
 
     private mutating func scalar(_ bytes: UnsafePointer<UInt8>?, _ count: Int, style: YAMLDocument.ScalarStyle) -> Int32 {
-        let start = Int32(text.count)
-        if let bytes, count > 0 { text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
-        let id = YAMLDocument.NodeID(index: Int32(records.count))
-        records.append(.init(kind: .scalar, style: style, line: 0, column: 0, start: start, count: Int32(count)))
-        finished(id)
+        finished(arena.scalar(bytes, count: count, style: style, line: 0, column: 0))
         return 1
     }
 
@@ -117,19 +104,14 @@ struct JSONDocumentBuilder {
 
     private mutating func end() -> Int32 {
         let container = open.removeLast()
-        let count = pending.count - container.base
         if container.kind == .mapping {
-            let repeated = YAMLDocumentBuilder.repeatedKeys(pending[container.base...], records: records, text: text)
+            let repeated = YAMLDocumentBuilder.repeatedKeys(pending[container.base...], records: arena.records, text: arena.text)
             if !repeated.isEmpty {
                 failure = "repeats the key \(repeated.map(\.text).joined(separator: ", "))"
                 return 0
             }
         }
-        let id = YAMLDocument.NodeID(index: Int32(records.count))
-        records.append(.init(kind: container.kind, style: .any, line: 0, column: 0, start: Int32(children.count), count: Int32(count)))
-        pending.withUnsafeBufferPointer { children.append(contentsOf: UnsafeBufferPointer(rebasing: $0[container.base...])) }
-        pending.removeLast(count)
-        finished(id)
+        finished(arena.container(container.kind, line: 0, column: 0, pending: &pending, from: container.base))
         return 1
     }
 

@@ -173,6 +173,56 @@ struct PlainBuffer<Element: BitwiseCopyable> {
     }
 }
 
+/// An arena under construction and the two ways a node enters it, shared by both builders (libyaml's events for YAML,
+/// yajl's callbacks for JSON).
+struct ArenaBuilder {
+    private(set) var records: PlainBuffer<YAMLDocument.Record>
+    private(set) var children: PlainBuffer<YAMLDocument.NodeID>
+    private(set) var text: PlainBuffer<UInt8>
+
+    /// Sized from the input, generously: pages that are reserved but never written cost no memory, and growing a
+    /// large buffer costs a copy.
+    init(inputBytes: Int) {
+        records = PlainBuffer(capacity: inputBytes / 8 + 16)
+        children = PlainBuffer(capacity: inputBytes / 8 + 16)
+        text = PlainBuffer(capacity: inputBytes + 16)
+    }
+
+    /// A scalar of `count` bytes.
+    mutating func scalar(_ bytes: UnsafePointer<UInt8>?, count: Int, style: YAMLDocument.ScalarStyle, line: Int32,
+                         column: Int32) -> YAMLDocument.NodeID {
+        let start = Int32(text.count)
+        if let bytes, count > 0 { text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
+        let id = YAMLDocument.NodeID(index: Int32(records.count))
+        records.append(.init(kind: .scalar, style: style, line: line, column: column, start: start, count: Int32(count)))
+        return id
+    }
+
+    /// A sequence or mapping whose children are `pending[base...]`, which it takes off `pending`.
+    mutating func container(_ kind: YAMLDocument.Kind, line: Int32, column: Int32, pending: inout [YAMLDocument.NodeID],
+                            from base: Int) -> YAMLDocument.NodeID {
+        let count = pending.count - base
+        let id = YAMLDocument.NodeID(index: Int32(records.count))
+        records.append(.init(kind: kind, style: .any, line: line, column: column, start: Int32(children.count), count: Int32(count)))
+        pending.withUnsafeBufferPointer { children.append(contentsOf: UnsafeBufferPointer(rebasing: $0[base...])) }
+        // No slice of `pending` may outlive this line, or removing would copy the whole stack.
+        pending.removeLast(count)
+        return id
+    }
+
+    /// The finished document, which owns the buffers from now on.
+    func document(root: YAMLDocument.NodeID) -> YAMLDocument {
+        YAMLDocument(records: records, children: children, text: text, root: root)
+    }
+
+    /// Lets the buffers go, when no document took them.
+    func deallocate() {
+        records.deallocate()
+        children.deallocate()
+        text.deallocate()
+    }
+}
+
 /// Builds a `YAMLDocument` from libyaml's events in one pass, enforcing what Yams used to: one document,
 /// defined aliases, no repeated keys, and a nesting limit (so a hostile file is refused, not a stack overflow).
 extension YAMLDocument {
@@ -220,19 +270,9 @@ enum YAMLDocumentBuilder {
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
 
-        // Generous guesses: pages that are reserved but never written cost no memory, and growing a large buffer
-        // costs a copy.
-        var records = PlainBuffer<YAMLDocument.Record>(capacity: bytes.count / 8 + 16)
-        var children = PlainBuffer<YAMLDocument.NodeID>(capacity: bytes.count / 8 + 16)
-        var text = PlainBuffer<UInt8>(capacity: bytes.count + 16)
+        var arena = ArenaBuilder(inputBytes: bytes.count)
         var handedOver = false
-        defer {
-            if !handedOver {
-                records.deallocate()
-                children.deallocate()
-                text.deallocate()
-            }
-        }
+        defer { if !handedOver { arena.deallocate() } }
         var pending: [YAMLDocument.NodeID] = []
         var open: [OpenContainer] = []
         var anchors: [String: YAMLDocument.NodeID] = [:]
@@ -249,7 +289,7 @@ enum YAMLDocumentBuilder {
             case YAML_STREAM_END_EVENT:
                 guard let root else { return nil }
                 handedOver = true
-                return YAMLDocument(records: records, children: children, text: text, root: root)
+                return arena.document(root: root)
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
                 if documents > 1 {
@@ -258,11 +298,9 @@ enum YAMLDocumentBuilder {
                 }
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
-                let start = Int32(text.count)
-                if scalar.length > 0 { text.append(contentsOf: UnsafeBufferPointer(start: scalar.value, count: scalar.length)) }
-                let id = YAMLDocument.NodeID(index: Int32(records.count))
-                records.append(.init(kind: .scalar, style: YAMLDocument.ScalarStyle(rawValue: UInt8(scalar.style.rawValue)) ?? .any,
-                                     line: line, column: column, start: start, count: Int32(scalar.length)))
+                let id = arena.scalar(scalar.value, count: scalar.length,
+                                      style: YAMLDocument.ScalarStyle(rawValue: UInt8(scalar.style.rawValue)) ?? .any,
+                                      line: line, column: column)
                 if let anchor = scalar.anchor { anchors[String(cString: anchor)] = id }
                 finished = id
             case YAML_ALIAS_EVENT:
@@ -281,14 +319,11 @@ enum YAMLDocumentBuilder {
                                           anchor: anchor.map { String(cString: $0) }, base: pending.count))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let container = open.removeLast()
-                let count = pending.count - container.base
-                if container.kind == .mapping { try checkDuplicateKeys(pending[container.base...], records: records, text: text) }
-                let id = YAMLDocument.NodeID(index: Int32(records.count))
-                records.append(.init(kind: container.kind, style: .any, line: container.line, column: container.column,
-                                     start: Int32(children.count), count: Int32(count)))
-                pending.withUnsafeBufferPointer { children.append(contentsOf: UnsafeBufferPointer(rebasing: $0[container.base...])) }
-                // No slice of `pending` may outlive this line, or removing would copy the whole stack.
-                pending.removeLast(count)
+                if container.kind == .mapping {
+                    try checkDuplicateKeys(pending[container.base...], records: arena.records, text: arena.text)
+                }
+                let id = arena.container(container.kind, line: container.line, column: container.column, pending: &pending,
+                                         from: container.base)
                 if let anchor = container.anchor { anchors[anchor] = id }
                 finished = id
             default:

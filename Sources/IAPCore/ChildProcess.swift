@@ -42,7 +42,6 @@ public struct ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, mergingErrors ? outputPipe[1] : errorPipe[1], 2)
-        for end in outputPipe + errorPipe where end >= 0 { posix_spawn_file_actions_addclose(&actions, end) }
         // The program starts with every signal at its default and none blocked, whatever iapkit ignores (SIGPIPE).
         #if canImport(Darwin)
         var attributes: posix_spawnattr_t?
@@ -74,6 +73,7 @@ public struct ChildProcess: Sendable {
         while !open.isEmpty {
             guard poll(&open, nfds_t(open.count), -1) >= 0 else {
                 if errno == EINTR { continue }
+                open.forEach { _ = close($0.fd) }
                 break
             }
             for index in open.indices.reversed() where open[index].revents != 0 {
@@ -101,8 +101,9 @@ public struct ChildProcess: Sendable {
         return result
     }
 
-    /// A pipe whose ends are numbered 3 or above and close on exec. When iapkit itself runs with standard input or
-    /// output closed, `pipe` hands out 0, 1 or 2, and the child's own standard streams would be set up over them.
+    /// A pipe whose ends are numbered 3 or above and close on exec (the program gets its copies through `dup2`, which
+    /// keeps them open). When iapkit itself runs with standard input or output closed, `pipe` hands out 0, 1 or 2,
+    /// and the child's own standard streams would be set up over them.
     private static func makePipe(for program: String) throws(IAPKitError) -> [Int32] {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw .io(path: program, reason: "cannot create a pipe: \(SystemError())") }

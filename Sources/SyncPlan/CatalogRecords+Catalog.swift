@@ -40,10 +40,10 @@ extension CatalogRecords {
             }
         }
         func localizations(_ list: [Localization]) -> [LocalizationRecord] {
-            list.compactMap { localization in
+            list.enumerated().compactMap { position, localization in
                 guard let locale = localization.locale else { return nil }
-                return LocalizationRecord(locale: locale, name: localization.name ?? "",
-                                          description: localization.description, customAppName: localization.customAppName)
+                return LocalizationRecord(locale: locale, name: localization.name ?? "", description: localization.description,
+                                          customAppName: localization.customAppName, position: position)
             }.sorted { $0.locale < $1.locale }
         }
         inAppPurchases = []
@@ -57,6 +57,7 @@ extension CatalogRecords {
                                  path: product.path))
             inAppPurchases[inAppPurchases.count - 1].setPricing(from: product)
             inAppPurchases[inAppPurchases.count - 1].image = try image(product)
+            inAppPurchases[inAppPurchases.count - 1].availabilityDeclared = product.availability != nil
             inAppPurchases[inAppPurchases.count - 1].baseTerritory = product.baseTerritory.flatMap { $0 == Vocabulary.baseTerritory ? nil : $0 }
             inAppPurchases[inAppPurchases.count - 1].offerCodes = product.offerCodes.compactMap(Self.inAppPurchaseOfferCode)
         }

@@ -33,12 +33,20 @@ public struct LocalizationRecord: Sendable, Equatable {
     public var description: String?
     /// Subscription groups.
     public var customAppName: String?
+    /// Where the catalog lists it among its owner's localizations (records are sorted by locale), for plan lines.
+    public var position: Int?
 
-    public init(locale: String, name: String, description: String? = nil, customAppName: String? = nil) {
+    public init(locale: String, name: String, description: String? = nil, customAppName: String? = nil, position: Int? = nil) {
         self.locale = locale
         self.name = name
         self.description = description
         self.customAppName = customAppName
+        self.position = position
+    }
+
+    /// The texts alone: where the catalog lists a localization is no difference.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.locale == rhs.locale && lhs.name == rhs.name && lhs.description == rhs.description && lhs.customAppName == rhs.customAppName
     }
 }
 
@@ -83,6 +91,8 @@ public struct OfferRecord: Sendable, Equatable {
     /// Promotional: `offerCode`; win-back: `offerId`; offer code: its reference name. Nil for introductory offers.
     public var identifier: String?
     public var referenceName: String?
+    /// App Store Connect answered its prices without their territories or points: the price is unknown.
+    public var pricesUnanswered = false
     /// FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT.
     public var mode: String
     /// THREE_DAYS … ONE_YEAR.
@@ -259,6 +269,9 @@ public struct ProductRecord: Sendable, Equatable {
     public var reviewNote: String?
     public var localizations: [LocalizationRecord]
     public var availability: AvailabilityRecord?
+    /// False when the catalog names no `availability` (it then means everywhere): where App Store Connect did not
+    /// answer one, plan shows `?` rather than write the default. Not compared.
+    public var availabilityDeclared = true
     /// USD customer price in cents in the base territory (USA).
     public var priceCents: Int?
     /// In-app purchases priced from another territory than the USA: that territory (its price is a territory price).

@@ -45,10 +45,19 @@ public struct Change: Sendable {
         public var name: String
         public var from: String?
         public var to: String?
+        /// App Store Connect did not answer the old value (`?` in the plan): never taken for "none" or a default.
+        public var fromUnanswered = false
         public init(_ name: String, from: String?, to: String?) {
             self.name = name
             self.from = from
             self.to = to
+        }
+
+        /// A field whose old value App Store Connect did not answer.
+        public static func unanswered(_ name: String, to: String?) -> Field {
+            var field = Field(name, from: nil, to: to)
+            field.fromUnanswered = true
+            return field
         }
     }
 

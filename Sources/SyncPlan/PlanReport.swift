@@ -22,7 +22,7 @@ public enum PlanReport {
             if let id = change.productID { line += " \(id)" }
             if let detail = change.detail { line += " [\(detail)]" }
             if !change.fields.isEmpty {
-                line += ": " + change.fields.map { "\($0.name) \(quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
+                line += ": " + change.fields.map { "\($0.name) \($0.fromUnanswered ? "?" : quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
             }
             if let reason = change.reason { line += " (\(reason))" }
             if let location = change.location { line += "  at \(location)" }
@@ -81,7 +81,11 @@ public enum PlanReport {
                                              ("productId", .optional(change.productID)), ("path", .optional(change.path))]
         if let location = change.location { fields.append(("location", .string(location.description))) }
         if let detail = change.detail { fields.append(("detail", .string(detail))) }
-        fields.append(("fields", .object(change.fields.map { ($0.name, .object([("from", .optional($0.from)), ("to", .optional($0.to))])) })))
+        fields.append(("fields", .object(change.fields.map { field in
+            // `unanswered` only where App Store Connect did not say the old value, so other plans read as before.
+            (field.name, .object([("from", .optional(field.from)), ("to", .optional(field.to))]
+                + (field.fromUnanswered ? [("unanswered", .bool(true))] : [])))
+        })))
         if let reason = change.reason { fields.append(("reason", .string(reason))) }
         return .object(fields)
     }

@@ -17,6 +17,8 @@ public struct StoreSnapshot: Sendable {
     public var assetPacks: [StoreAssetPack] = []
     /// Where App Store Connect's storefronts and their currencies differ from the table lint uses offline.
     public var storefrontDifferences: [StorefrontDifference] = []
+    /// What the app-level kinds read that the catalog cannot hold (a promoted purchase that names no product).
+    public var appNotes: [String] = []
 
     public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = [],
                 today: Int = CalendarDay.today) {
@@ -63,11 +65,21 @@ public struct StoreProduct: Sendable {
     public var state: String?
     /// What the resource kinds found that the catalog holds differently or not at all.
     public var notes: [StoreNote] = []
+    /// Fields App Store Connect did not answer although iapkit asked (`baseTerritory`, `availability`): neither
+    /// pull nor plan takes a default for them; each comes with a note, and plan shows its old value as `?`.
+    public var unanswered: Set<String> = []
 
     public init(record: ProductRecord, ids: ProductIDs, state: String? = nil) {
         self.record = record
         self.ids = ids
         self.state = state
+    }
+
+    /// Records that App Store Connect did not answer `field` of `resource`: a note (pull's comment and warning, plan's
+    /// `?`), and no value in the record.
+    public mutating func unanswered(_ field: String, of resource: String, _ text: String) {
+        unanswered.insert(field)
+        notes.append(StoreNote(resource: resource, managed: false, text: text))
     }
 }
 

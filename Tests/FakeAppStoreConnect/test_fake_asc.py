@@ -16,6 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from selftest.cases_answer_shapes import AnswerShapeCases  # noqa: E402
 from selftest.cases_background_assets import BackgroundAssetCases  # noqa: E402
 from selftest.cases_core import CoreCases  # noqa: E402
 from selftest.cases_generator import GeneratorCases  # noqa: E402
@@ -35,7 +36,7 @@ from selftest.reference import OPENAPI  # noqa: E402
 
 class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
                BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, OfferCodeCases,
-               ImageCases, IapOfferCodeCases, FakeTestCase):
+               ImageCases, IapOfferCodeCases, AnswerShapeCases, FakeTestCase):
     pass
 
 

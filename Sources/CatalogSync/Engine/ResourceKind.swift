@@ -60,6 +60,9 @@ struct InAppPurchaseListing: Sendable {
     typealias Schemas = Components.Schemas
     var resource: Schemas.InAppPurchaseV2
     var availability: Schemas.InAppPurchaseAvailability?
+    /// False when the list named no availability relationship at all, although it was asked for (in-app purchases
+    /// made before 2023 are answered so): where the product is sold is then unknown, not nowhere.
+    var availabilityAnswered = true
     var priceSchedule: Schemas.InAppPurchasePriceSchedule?
     var screenshot: Schemas.InAppPurchaseAppStoreReviewScreenshot?
     var image: Schemas.InAppPurchaseImage?

@@ -14,12 +14,28 @@ public struct StoreListings: Sendable {
     /// Every listed product ID.
     public let productIDs: Set<String>
 
+    /// Product IDs App Store Connect answered more than once, each a sentence: the first is read, the others left out.
+    let duplicates: [String]
+
     init(app: StoreApp, storefronts: [String: String?], inAppPurchases: [InAppPurchaseListing],
          groups: [(group: Components.Schemas.SubscriptionGroup, subscriptions: [SubscriptionListing])], gridReads: Int) {
         self.app = app
         self.storefronts = storefronts
-        self.inAppPurchases = inAppPurchases
-        self.groups = groups
+        // A product ID answered twice would make a catalog its own lint refuses: the first is kept, and said.
+        var first: [String: String] = [:]
+        var duplicates: [String] = []
+        func keep(_ productID: String?, _ id: String) -> Bool {
+            guard let productID else { return true }
+            guard let kept = first[productID] else {
+                first[productID] = id
+                return true
+            }
+            duplicates.append("\(productID): App Store Connect answered this product ID twice (its ids \(kept) and \(id)); iapkit reads the first")
+            return false
+        }
+        self.inAppPurchases = inAppPurchases.filter { keep($0.resource.attributes?.productId, $0.resource.id) }
+        self.groups = groups.map { group in (group.group, group.subscriptions.filter { keep($0.resource.attributes?.productId, $0.resource.id) }) }
+        self.duplicates = duplicates
         self.gridReads = gridReads
         productIDs = Set(inAppPurchases.compactMap { $0.resource.attributes?.productId }
             + groups.flatMap(\.subscriptions).compactMap { $0.resource.attributes?.productId })

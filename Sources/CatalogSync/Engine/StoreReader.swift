@@ -95,6 +95,7 @@ public struct StoreReader: Sendable {
         try pacer.checkBeforeReading(products: selection.products)
         var snapshot = StoreSnapshot(app: listings.app, territories: listings.storefronts.keys.sorted())
         snapshot.storefrontDifferences = StorefrontDifference.between(live: listings.storefronts)
+        snapshot.appNotes = listings.duplicates
         snapshot.inAppPurchases = try await concurrently(listings.inAppPurchases) { listing throws(SyncError) in
             guard let product = InAppPurchaseKind.record(listing.resource) else { return nil }
             guard selection.reads(product.record.productID) else { return product }
@@ -229,6 +230,7 @@ public struct StoreReader: Sendable {
             var listing = InAppPurchaseListing(
                 resource: purchase,
                 availability: links?.inAppPurchaseAvailability?.data.flatMap { availabilities[$0.id] },
+                availabilityAnswered: links?.inAppPurchaseAvailability != nil,
                 priceSchedule: links?.iapPriceSchedule?.data.flatMap { schedules[$0.id] },
                 screenshot: links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] },
                 image: links?.images?.data?.first.flatMap { images[$0.id] })

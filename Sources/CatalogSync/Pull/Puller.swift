@@ -32,8 +32,9 @@ public struct Puller: Sendable {
     /// - Parameter catalogDirectory: the folder the catalog goes to; screenshots land in its `review/`, promotional
     ///   images in its `images/`.
     public func pull(app: StoreApp, catalogDirectory: String) async throws(SyncError) -> Result {
-        let snapshot = try await reader.snapshot(app: app)
+        var snapshot = try await reader.snapshot(app: app)
         var notes: [(productID: String, text: String)] = []
+        Self.withoutUnknownPrices(&snapshot)
         var screenshotPaths: [String: String] = [:]
         var imagePaths: [String: String] = [:]
         let products = snapshot.inAppPurchases + snapshot.groups.flatMap(\.subscriptions)
@@ -62,7 +63,23 @@ public struct Puller: Sendable {
         let catalog = snapshot.records.catalog(bundleID: app.bundleID, allTerritories: snapshot.territories,
                                                screenshotPaths: screenshotPaths, imagePaths: imagePaths)
         let byProduct = Dictionary(grouping: notes, by: \.productID).mapValues { $0.map { "iapkit asc pull: " + $0.text } }
-        return Result(catalog: catalog, notes: notes.map { "\($0.productID): \($0.text)" }, notesByProduct: byProduct, snapshot: snapshot)
+        return Result(catalog: catalog, notes: snapshot.appNotes + notes.map { "\($0.productID): \($0.text)" }, notesByProduct: byProduct,
+                      snapshot: snapshot)
+    }
+
+    /// An offer whose prices App Store Connect answered without their territory or point cannot be written with the
+    /// price it has: it is left out of the catalog (its note says so), and plan shows it as `?`.
+    static func withoutUnknownPrices(_ snapshot: inout StoreSnapshot) {
+        func strip(_ record: inout ProductRecord) {
+            record.promotionalOffers.removeAll(where: \.pricesUnanswered)
+            record.offerCodes.removeAll(where: \.pricesUnanswered)
+            record.winBackOffers.removeAll(where: \.pricesUnanswered)
+            record.monthlyPlan?.promotionalOffers.removeAll(where: \.pricesUnanswered)
+        }
+        for index in snapshot.inAppPurchases.indices { strip(&snapshot.inAppPurchases[index].record) }
+        for group in snapshot.groups.indices {
+            for index in snapshot.groups[group].subscriptions.indices { strip(&snapshot.groups[group].subscriptions[index].record) }
+        }
     }
 
     /// `PRODUCT_ID.png`: one file per product, named so it cannot leave `review/` (or `images/`).

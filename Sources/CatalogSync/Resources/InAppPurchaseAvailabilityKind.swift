@@ -12,6 +12,12 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
     static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { listing.availability == nil ? 0 : 1 }
 
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
+        guard listing.availabilityAnswered else {
+            product.unanswered("availability", of: "inAppPurchaseAvailability",
+                               "App Store Connect answered no availability for it (as it answers in-app purchases made before 2023, "
+                                   + "sold by the retired all-territories setting); the catalog names none: add `availability` to manage it")
+            return
+        }
         guard let availability = listing.availability else {
             product.record.availability = .nowhere
             return
@@ -25,10 +31,18 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
-        guard let availability = wanted.availability, availability != live?.record.availability else { return }
-        builder.add(live?.ids.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted,
-                    fields: PlanBuilder.availabilityFields(from: live?.record.availability, to: availability),
-                    operations: [Set(product: product, availability: availability)])
+        guard let availability = wanted.availability else { return }
+        let unanswered = live?.unanswered.contains("availability") == true
+        // Unanswered and not declared: the note's `?` says it all; the catalog's default is no reason to write.
+        guard unanswered ? wanted.availabilityDeclared : availability != live?.record.availability else { return }
+        let fields = unanswered
+            ? [Change.Field.unanswered("territories", to: String(availability.territories.count)),
+               .unanswered("availableInNewTerritories", to: String(availability.availableInNewTerritories))]
+            : PlanBuilder.availabilityFields(from: live?.record.availability, to: availability)
+        // The line of the value shown: the availability, or the one key of it that changed.
+        let path = wanted.path.map { fields.count == 1 ? $0 / "availability" / fields[0].name : $0 / "availability" }
+        builder.add(live?.ids.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted, path: path,
+                    fields: fields, operations: [Set(product: product, availability: availability)])
     }
 
     /// A new availability replaces the product's current one.

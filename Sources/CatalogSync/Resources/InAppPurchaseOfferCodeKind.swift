@@ -47,6 +47,7 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
             var code = OfferRecord(kind: .inAppPurchaseOfferCode, identifier: name, referenceName: name, mode: "", duration: "", periods: 0,
                                    priceCents: prices.cents, eligibilities: attributes.customerEligibilities?.map(\.rawValue))
             code.territoryPrices = prices.territoryPrices
+            if !prices.complete { OfferRequests.pricesUnanswered(&code, resource: resource, of: &product) }
             let links = offer.relationships
             code.codes = parts.record(name: name, active: attributes.active,
                                       batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
@@ -138,8 +139,8 @@ enum InAppPurchaseOfferCodeCodesAPI: OfferCodeCodesAPI {
 }
 
 extension Components.Schemas.InAppPurchaseOfferPricesResponse: OfferPricePage {
-    var territoryPricePoints: [(territory: String, point: String)] {
-        OfferPrices.pairs(data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.pricePoint?.data?.id) })
+    var priceLinks: [(territory: String?, point: String?)] {
+        data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.pricePoint?.data?.id) }
     }
     var pricePoints: [(String, String?)] {
         (included ?? []).compactMap { if case let .inAppPurchasePricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }

@@ -11,29 +11,57 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
     static let resource = "inAppPurchasePriceSchedule"
 
-    /// The schedule comes with the list; its manual prices (every territory, with their points) take one request.
-    /// One page of manual prices with their points.
+    /// The schedule comes with the list, but a resource sent along carries no linkage of its own: its manual prices
+    /// (every territory, with their points) take one request, and its base territory one more (the schedule with
+    /// `include=baseTerritory`) when they are in more than one territory. A schedule always has a manual price in
+    /// its base territory (App Store Connect creates none without one), so prices in one territory name it.
     static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { listing.priceSchedule == nil ? 0 : 1 }
 
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
         guard let schedule = listing.priceSchedule else { return }
-        let pages = try await reader.pages("reading the prices of in-app purchase \(product.record.productID)") {
+        let id = product.ids.resource
+        let context = "reading the prices of in-app purchase \(product.record.productID)"
+        let pages = try await reader.pages(context) {
             try await $0.inAppPurchasePriceSchedulesManualPricesGetToManyRelated(
                 path: .init(id: schedule.id),
                 query: .init(limit: 200, include: [.inAppPurchasePricePoint, .territory])
             ).ok.body.json
         } next: { $0.links.next }
-        var points: [String: (price: String, territory: String?)] = [:]
+        var points: [String: String] = [:]
         for case let .inAppPurchasePricePoints(point) in pages.flatMap({ $0.included ?? [] }) {
-            points[point.id] = (point.attributes?.customerPrice ?? "", point.relationships?.territory?.data?.id)
+            points[point.id] = point.attributes?.customerPrice ?? ""
         }
+        var unread = 0
         let prices: [DatedPrice] = pages.flatMap(\.data).compactMap { price in
-            guard let pointID = price.relationships?.inAppPurchasePricePoint?.data?.id, let point = points[pointID],
-                  let territory = price.relationships?.territory?.data?.id ?? point.territory,
-                  let canonical = LocalPrice.canonical(point.price) else { return nil }
+            // A price is known only from its own linkage (asked for with include=); a point's territory is not sent.
+            guard let pointID = price.relationships?.inAppPurchasePricePoint?.data?.id, let territory = price.relationships?.territory?.data?.id,
+                  let canonical = points[pointID].flatMap(LocalPrice.canonical) else {
+                unread += 1
+                return nil
+            }
             return DatedPrice(territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: canonical)
         }
-        let base = schedule.relationships?.baseTerritory?.data?.id ?? Vocabulary.baseTerritory
+        if unread > 0 {
+            product.notes.append(StoreNote(resource: resource, managed: false, text: "App Store Connect answered "
+                + Format.count(unread, "price") + " without its territory or price point; the catalog leaves "
+                + (unread == 1 ? "it" : "them") + " out"))
+        }
+        let territories = Swift.Set(prices.map(\.territory))
+        guard !territories.isEmpty else { return }
+        var base = territories.count == 1 && unread == 0 ? territories.first : nil
+        if base == nil {
+            let answer = try await reader.read(context) {
+                try await $0.inAppPurchasesV2IapPriceScheduleGetToOneRelated(path: .init(id: id), query: .init(include: [.baseTerritory])).ok.body.json
+            }
+            base = answer.data.relationships?.baseTerritory?.data?.id
+        }
+        guard let base else {
+            // Prices are still read; which territory the others are equalized from is not taken for the USA.
+            DatedPrice.apply(prices, to: &product.record, today: reader.today, base: "", follow: true)
+            product.unanswered("baseTerritory", of: resource, "App Store Connect did not answer its price schedule's base territory; "
+                + "the catalog names none: set `baseTerritory` to manage it")
+            return
+        }
         // Every territory without a manual price follows the base territory's: a change of the base price is one.
         DatedPrice.apply(prices, to: &product.record, today: reader.today, base: base, follow: true)
         product.record.baseTerritory = base == Vocabulary.baseTerritory ? nil : base
@@ -41,25 +69,45 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         let base = wanted.baseTerritory ?? Vocabulary.baseTerritory
-        guard wanted.priceCents != nil || wanted.territoryPrices[base] != nil else { return }
+        let path = wanted.path.map { $0 / "price" }
+        guard wanted.priceCents != nil || wanted.territoryPrices[base] != nil else {
+            // Territory prices without a price in the base territory: App Store Connect takes no schedule without
+            // one, and an edit of them is never silently no request.
+            if !wanted.territoryPrices.isEmpty || !wanted.priceChanges.isEmpty {
+                builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "territoryPrices" },
+                            reason: "no price in the base territory \(base): set `price`, or `baseTerritory` to a territory the catalog prices")
+            }
+            return
+        }
         let old = live?.record
         var lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today)
-        if old?.baseTerritory != wanted.baseTerritory {
+        if live?.unanswered.contains("baseTerritory") == true {
+            lines.insert(PricingDiff.Line(day: nil, detail: nil, fields: [.unanswered("baseTerritory", to: base)],
+                                          path: wanted.path.map { $0 / "baseTerritory" }), at: 0)
+        } else if old?.baseTerritory != wanted.baseTerritory {
             lines.insert(PricingDiff.Line(day: nil, detail: nil, fields: [Change.Field("baseTerritory", from: old.map { $0.baseTerritory ?? Vocabulary.baseTerritory },
-                                                                                       to: base)]), at: 0)
+                                                                                       to: base)],
+                                          path: wanted.path.map { $0 / "baseTerritory" }), at: 0)
         }
         guard !lines.isEmpty else { return }
-        let path = wanted.path.map { $0 / "price" }
         let refusals = builder.priceRefusals(kind: "inAppPurchase", wanted)
         guard refusals.isEmpty else {
             builder.add(.refused, resource, wanted, path: path, reason: refusals.joined(separator: "; "))
             return
         }
         let set = Set(product: product, schedule: PriceScheduleRecord(cents: wanted.priceCents, record: wanted, base: base))
+        // A schedule App Store Connect already has (priced from the USA or from another territory) is updated.
+        let action: Change.Action = old == nil || (old?.priceCents == nil && old?.territoryPrices.isEmpty != false) ? .create : .update
         for (index, line) in lines.enumerated() {
-            builder.add(old?.priceCents == nil ? .create : .update, resource, wanted, path: line.path ?? path, detail: line.detail,
+            builder.add(action, resource, wanted, path: line.path ?? located(line, in: wanted) ?? path, detail: line.detail,
                         fields: line.fields, operations: index == 0 ? [set] : [])
         }
+    }
+
+    /// Today's price of one territory is at its line in `territoryPrices`.
+    static func located(_ line: PricingDiff.Line, in wanted: ProductRecord) -> CatalogPath? {
+        guard line.day == nil, line.fields.count == 1, let name = line.fields.first?.name, wanted.territoryPrices[name] != nil else { return nil }
+        return wanted.path.map { $0 / "territoryPrices" / name }
     }
 
     /// Looks up the price points (the USA points, and one request for every hand-priced territory), then sends the

@@ -1,6 +1,7 @@
 import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
+import IAPCore
 import SyncPlan
 
 /// A subscription's introductory offer (`subscriptionIntroductoryOffers`): one resource per territory and billing
@@ -26,9 +27,19 @@ enum IntroductoryOfferKind: ProductResourceKind {
         let byPlan = Dictionary(grouping: pages.flatMap(\.data)) { $0.attributes?.targetSubscriptionPlanType?.rawValue ?? "" }
         for (plan, offers) in byPlan {
             var covered: [String: String] = [:]
+            var unread = 0
             for offer in offers {
-                guard let territory = offer.relationships?.territory?.data?.id else { continue }
+                guard let territory = offer.relationships?.territory?.data?.id else {
+                    unread += 1
+                    continue
+                }
                 covered[territory] = offer.id
+            }
+            if unread > 0 {
+                // Which territories these offers run in is not known: not the USA's, and not left out in silence.
+                product.notes.append(StoreNote(resource: "subscriptionIntroductoryOffer", managed: false, text: "App Store Connect answered "
+                    + Format.count(unread, "introductory offer") + " without its territory; the catalog leaves "
+                    + (unread == 1 ? "it" : "them") + " out"))
             }
             guard let base = offers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? offers.first,
                   let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue

@@ -65,6 +65,14 @@ enum OfferRequests {
     /// Requests an offer's creation sends: itself, and the price-point look-ups of a paid one.
     static func estimate(_ offer: OfferRecord) -> Int { offer.priceCents == nil ? 1 : (offer.territoryPrices.isEmpty ? 3 : 4) }
 
+    /// Marks a paid offer whose prices App Store Connect answered without their territory or point: its price is
+    /// unknown, never free, and plan shows it as `?`.
+    static func pricesUnanswered(_ offer: inout OfferRecord, resource: String, of product: inout StoreProduct) {
+        offer.pricesUnanswered = true
+        product.notes.append(StoreNote(resource: resource, managed: false, text: "App Store Connect answered the prices of "
+            + "\(offer.identifier ?? "its offer") without their territories or price points; the catalog names no price for it"))
+    }
+
     /// Offers with an id: created when new, refused when their terms changed (App Store Connect cannot change
     /// them), unmanaged when only in App Store Connect.
     static func compare(_ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
@@ -78,6 +86,18 @@ enum OfferRequests {
                             fields: PlanBuilder.termFields(from: nil, to: offer), operations: [create(offer)])
                 continue
             }
+            if old.pricesUnanswered {
+                // The live price is unknown: a price in the catalog is no change of terms, nor proof of none.
+                var known = old, asked = offer
+                (known.priceCents, known.territoryPrices, known.pricesUnanswered) = (nil, [:], false)
+                (asked.priceCents, asked.territoryPrices) = (nil, [:])
+                if known.fixedPart == asked.fixedPart {
+                    builder.add(.unmanaged, resource, product, path: path.map { $0 / "price" }, detail: offer.identifier,
+                                fields: [.unanswered("price", to: offer.priceCents.map(Price.format(cents:)))],
+                                reason: "App Store Connect did not answer this offer's prices; push leaves them as they are")
+                    continue
+                }
+            }
             if old == offer {
                 builder.add(.unchanged, resource, product, path: path, detail: offer.identifier)
             } else if let update, old.fixedPart == offer.fixedPart {
@@ -85,7 +105,10 @@ enum OfferRequests {
                 for result in results {
                     switch result {
                     case let .update(fields, operation):
-                        builder.add(.update, resource, product, path: path, detail: offer.identifier, fields: fields, operations: [operation])
+                        // One field changed: the line of that field, where the catalog names it.
+                        let field = fields.count == 1 ? fieldKeys[fields[0].name] : nil
+                        builder.add(.update, resource, product, path: field.flatMap { keys in path.map { start in keys.reduce(start) { $0 / $1 } } } ?? path,
+                                    detail: offer.identifier, fields: fields, operations: [operation])
                     case let .refused(fields, reason):
                         builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: fields, reason: reason)
                     case let .unmanaged(detail, reason):
@@ -106,6 +129,13 @@ enum OfferRequests {
         }
     }
 
+    /// The catalog keys of an offer's changeable fields, by the name plan gives them.
+    static let fieldKeys: [String: [String]] = [
+        "priority": ["priority"], "promotionIntent": ["promotion"], "startDate": ["startDate"], "endDate": ["endDate"],
+        "paidMonths": ["eligibility", "paidMonths"], "lapsedMonths": ["eligibility", "lapsedMonths"],
+        "monthsBetweenOffers": ["eligibility", "monthsBetweenOffers"], "active": ["active"],
+    ]
+
     /// What changing an existing offer's changeable part takes: an operation, or why App Store Connect refuses it.
     enum Update {
         case update([Change.Field], any PlannedOperation)
@@ -124,11 +154,20 @@ enum OfferRequests {
     /// not what that USD price equalizes to. One request, plus the equalization once per USD price for the app.
     static func readPrices<Page: OfferPricePage>(_ context: String, reader: StoreReader, plan: String?,
                                                  _ fetch: @escaping @Sendable (Client) async throws -> Page)
-        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String]) {
+        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String], complete: Bool) {
         let pages = try await reader.pages(context, fetch) { $0.nextLink }
         let points = Dictionary(pages.flatMap(\.pricePoints).compactMap { id, price in price.map { (id, $0) } },
                                 uniquingKeysWith: { a, _ in a })
-        let prices = pages.flatMap(\.territoryPricePoints)
+        let links = pages.flatMap(\.priceLinks)
+        let prices = OfferPrices.pairs(links)
+        // Prices answered without their territory or point, or none at all, leave the offer's price unknown.
+        let complete = !links.isEmpty && prices.count == links.count && prices.allSatisfy { points[$0.point] != nil }
+        let read: (cents: Int?, territoryPrices: [String: String]) = try await usdAndTerritoryPrices(prices, points: points, reader: reader, plan: plan)
+        return (read.cents, read.territoryPrices, complete)
+    }
+
+    static func usdAndTerritoryPrices(_ prices: [(territory: String, point: String)], points: [String: String], reader: StoreReader, plan: String?)
+        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String]) {
         let cents: Int, equalized: [String: String]
         if let usaPoint = prices.first(where: { $0.territory == Vocabulary.baseTerritory })?.point {
             guard let usd = points[usaPoint].flatMap({ Price(text: $0)?.cents }) else { return (nil, [:]) }
@@ -154,11 +193,11 @@ enum OfferRequests {
 }
 
 enum OfferPrices {
-    /// (territory, point) of every price that names its point; a price without a territory is the USA's.
+    /// (territory, point) of every price that names both; a price without either is not known (never the USA's).
     static func pairs(_ links: [(territory: String?, point: String?)]) -> [(territory: String, point: String)] {
         links.compactMap { link in
-            guard let point = link.point else { return nil }
-            return (link.territory ?? Vocabulary.baseTerritory, point)
+            guard let territory = link.territory, let point = link.point else { return nil }
+            return (territory, point)
         }
     }
 }
@@ -166,15 +205,15 @@ enum OfferPrices {
 /// A page of an offer's prices (promotional, offer code, win-back): which price points they use, and those points'
 /// customer prices from `included`.
 protocol OfferPricePage: Sendable {
-    /// Each price's territory and point.
-    var territoryPricePoints: [(territory: String, point: String)] { get }
+    /// Each price's territory and point, as linked (nil where the answer carries no linkage).
+    var priceLinks: [(territory: String?, point: String?)] { get }
     var pricePoints: [(String, String?)] { get }
     var nextLink: String? { get }
 }
 
 extension Components.Schemas.SubscriptionPromotionalOfferPricesResponse: OfferPricePage {
-    var territoryPricePoints: [(territory: String, point: String)] {
-        OfferPrices.pairs(data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) })
+    var priceLinks: [(territory: String?, point: String?)] {
+        data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) }
     }
     var pricePoints: [(String, String?)] {
         (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
@@ -183,8 +222,8 @@ extension Components.Schemas.SubscriptionPromotionalOfferPricesResponse: OfferPr
 }
 
 extension Components.Schemas.SubscriptionOfferCodePricesResponse: OfferPricePage {
-    var territoryPricePoints: [(territory: String, point: String)] {
-        OfferPrices.pairs(data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) })
+    var priceLinks: [(territory: String?, point: String?)] {
+        data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) }
     }
     var pricePoints: [(String, String?)] {
         (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }
@@ -193,8 +232,8 @@ extension Components.Schemas.SubscriptionOfferCodePricesResponse: OfferPricePage
 }
 
 extension Components.Schemas.WinBackOfferPricesResponse: OfferPricePage {
-    var territoryPricePoints: [(territory: String, point: String)] {
-        OfferPrices.pairs(data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) })
+    var priceLinks: [(territory: String?, point: String?)] {
+        data.map { ($0.relationships?.territory?.data?.id, $0.relationships?.subscriptionPricePoint?.data?.id) }
     }
     var pricePoints: [(String, String?)] {
         (included ?? []).compactMap { if case let .subscriptionPricePoints(point) = $0 { (point.id, point.attributes?.customerPrice) } else { nil } }

@@ -1,6 +1,7 @@
 import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
+import IAPCore
 import SyncPlan
 
 /// The products the App Store shows on the app's page (`promotedPurchases`), in the app's order. A catalog that
@@ -28,12 +29,19 @@ enum PromotedPurchaseKind: AppResourceKind {
             case let .subscriptions(product): productIDs["subscriptions:" + product.id] = product.attributes?.productId
             }
         }
-        snapshot.promotedPurchases = pages.flatMap(\.data).compactMap { promoted in
+        let all = pages.flatMap(\.data)
+        snapshot.promotedPurchases = all.compactMap { promoted in
             let product = promoted.relationships?.inAppPurchaseV2?.data.map { "inAppPurchases:" + $0.id }
                 ?? promoted.relationships?.subscription?.data.map { "subscriptions:" + $0.id }
             guard let productID = product.flatMap({ productIDs[$0] }) else { return nil }
             return (promoted.id, PromotedRecord(productID: productID, visibleForAllUsers: promoted.attributes?.visibleForAllUsers ?? true,
                                                 enabled: promoted.attributes?.enabled ?? true))
+        }
+        let unnamed = all.count - snapshot.promotedPurchases.count
+        if unnamed > 0 {
+            snapshot.appNotes.append("App Store Connect answered " + Format.count(unnamed, "promoted purchase")
+                + " that name" + (unnamed == 1 ? "s" : "") + " no product of the app; the catalog's promotedPurchases leave "
+                + (unnamed == 1 ? "it" : "them") + " out")
         }
     }
 

@@ -28,7 +28,7 @@ enum PromotionalOfferKind: ProductResourceKind {
             guard let attributes = offer.attributes, let code = attributes.offerCode, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let offerID = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:], true) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.subscriptionPromotionalOffersPricesGetToManyRelated(
                     path: .init(id: offerID), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
@@ -38,6 +38,7 @@ enum PromotionalOfferKind: ProductResourceKind {
             var promotion = OfferRecord(kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
                                         duration: duration, periods: attributes.numberOfPeriods ?? 1, priceCents: prices.0, planType: plan)
             promotion.territoryPrices = prices.1
+            if !prices.2 { OfferRequests.pricesUnanswered(&promotion, resource: "subscriptionPromotionalOffer", of: &product) }
             if plan == "MONTHLY" {
                 product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
                 product.record.monthlyPlan?.promotionalOffers.append(promotion)

@@ -37,7 +37,7 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
             guard let attributes = offer.attributes, let name = attributes.name, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let offerID = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:], true) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.subscriptionOfferCodesPricesGetToManyRelated(
                     path: .init(id: offerID), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
@@ -49,6 +49,7 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
                 eligibilities: attributes.customerEligibilities?.map(\.rawValue), offerEligibility: attributes.offerEligibility?.rawValue,
                 planType: attributes.targetSubscriptionPlanType?.rawValue)
             code.territoryPrices = prices.1
+            if !prices.2 { OfferRequests.pricesUnanswered(&code, resource: "subscriptionOfferCode", of: &product) }
             let links = offer.relationships
             code.codes = parts.record(name: name, active: attributes.active,
                                       batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,

@@ -29,16 +29,26 @@ enum SubscriptionPriceKind: ProductResourceKind {
         var byPlan: [String: [DatedPrice]] = [:]
         var usaPoints: [String: [Int: String]] = [:]
         let today = reader.today
+        var unread = 0
         for price in pages.flatMap(\.data) {
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
             guard let territory = price.relationships?.territory?.data?.id, let point = price.relationships?.subscriptionPricePoint?.data?.id,
-                  let customer = points[point].flatMap(LocalPrice.canonical) else { continue }
+                  let customer = points[point].flatMap(LocalPrice.canonical) else {
+                unread += 1
+                continue
+            }
             let day = price.attributes?.startDate.flatMap(CalendarDay.parse)
             priced[plan, default: []].insert(territory)
             if territory == Vocabulary.baseTerritory, let cents = Price(text: customer)?.cents { usaPoints[plan, default: [:]][cents] = point }
             if let day, day > today { product.ids.scheduledPrices[plan, default: [:]][day, default: []].append(price.id) }
             byPlan[plan, default: []].append(DatedPrice(territory: territory, day: day, price: customer,
                                                         keepsExistingSubscribers: price.attributes?.preserved))
+        }
+        if unread > 0 {
+            // Not the USA's, not dropped in silence: said at the product, and plan shows it as `?`.
+            product.notes.append(StoreNote(resource: resource, managed: false, text: "App Store Connect answered "
+                + Format.count(unread, "price") + " without its territory or price point; the catalog leaves "
+                + (unread == 1 ? "it" : "them") + " out"))
         }
         for (plan, prices) in byPlan {
             var tables: [Int: [String: String]] = [:]

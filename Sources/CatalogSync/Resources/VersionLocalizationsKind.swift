@@ -96,7 +96,14 @@ enum VersionLocalizationsKind<API: LocalizationAPI>: ProductResourceKind {
             opening = [OpenVersion(ref: name, owner: owner, ownerIsNew: ownerIsNew)]
         }
         for (position, (localization, old)) in pending.enumerated() {
-            let location = path.flatMap { path in wanted.firstIndex(of: localization).map { path / "localizations" + $0 } }
+            let fields = PlanBuilder.localizationFields(from: old, to: localization)
+            // The line of the value shown: the localization's own place in the catalog, and its one changed field.
+            let location = path.flatMap { path in
+                (localization.position ?? wanted.firstIndex(of: localization)).map { index -> CatalogPath in
+                    let entry = path / "localizations" + index
+                    return old != nil && fields.count == 1 ? entry / fields[0].name : entry
+                }
+            }
             let operation: any PlannedOperation
             if old != nil, editable, let id = ids?.localizations[localization.locale] {
                 operation = Update(id: id, localization: localization)
@@ -105,8 +112,7 @@ enum VersionLocalizationsKind<API: LocalizationAPI>: ProductResourceKind {
             }
             builder.add(old == nil ? .create : .update, API.resource, record, path: location,
                         detail: [detailPrefix, localization.locale].compactMap { $0 }.joined(separator: " "),
-                        fields: PlanBuilder.localizationFields(from: old, to: localization),
-                        operations: (position == 0 ? opening : []) + [operation])
+                        fields: fields, operations: (position == 0 ? opening : []) + [operation])
         }
     }
 

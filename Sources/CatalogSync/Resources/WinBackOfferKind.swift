@@ -26,7 +26,7 @@ enum WinBackOfferKind: ProductResourceKind {
             guard let attributes = offer.attributes, let offerID = attributes.offerId, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let resource = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:]) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
+            let prices = mode == "FREE_TRIAL" ? (nil, [:], true) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.winBackOffersPricesGetToManyRelated(
                     path: .init(id: resource), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
@@ -36,6 +36,7 @@ enum WinBackOfferKind: ProductResourceKind {
                 kind: .winBack, identifier: offerID, referenceName: attributes.referenceName, mode: mode, duration: duration,
                 periods: attributes.periodCount ?? 1, priceCents: prices.0, planType: attributes.targetSubscriptionPlanType?.rawValue)
             winBack.territoryPrices = prices.1
+            if !prices.2 { OfferRequests.pricesUnanswered(&winBack, resource: "winBackOffer", of: &product) }
             winBack.winBack = record(attributes).started(by: reader.today)
             product.record.winBackOffers.append(winBack)
         }

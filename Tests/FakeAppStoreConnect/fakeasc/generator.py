@@ -45,7 +45,7 @@ STATES = {"created": ("MISSING_METADATA", None), "ready": ("READY_TO_SUBMIT", "P
 # Every class the generator builds, for the test's coverage report.
 CLASSES = [
     "state:created", "state:ready", "state:ready-to-submit", "state:in-review", "state:approved", "state:removed",
-    "availability:none", "availability:everywhere", "availability:some", "availability:some+new",
+    "availability:none", "availability:legacy", "availability:everywhere", "availability:some", "availability:some+new",
     "price:none", "price:base", "price:base+territories", "price:some-territories", "price:base-not-usa",
     "price:scheduled", "price:started+scheduled", "price:scheduled-some-territories",
     "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
@@ -128,7 +128,19 @@ class Generating:
         self.generate_iap_offer_codes(app, random.Random("iap offer codes %d" % seed), used["classes"])
         # Promotional images too, last: the ids of everything before them stay as they were.
         self.generate_images(app, random.Random("images %d" % seed), used["classes"])
+        # In-app purchases made before 2023 last, from a stream of their own: they change no record, only how the
+        # purchase is answered.
+        self.generate_legacy(app, random.Random("legacy %d" % seed), used["classes"])
         return used
+
+    def generate_legacy(self, app, rnd, classes):
+        """Some in-app purchases never given an availability become ones made before 2023: App Store Connect answers
+        them with the retired `availableInAllTerritories: true` and no availability relationship at all."""
+        for iap in self.store.kid_recs(app, "inAppPurchases", "inAppPurchases"):
+            pid = iap["attributes"]["productId"]
+            if pid in classes and self.store.slot(iap, "availability") is None and rnd.random() < 0.5:
+                iap["_legacy"] = True
+                classes[pid].append("availability:legacy")
 
     # -- the app's own settings
     def generate_grace_period(self, app, rnd, app_classes):

@@ -60,6 +60,11 @@ class ManagedView:
         # Never set, and set to nowhere without new territories, are one state: sold nowhere.
         return None if not territories and not new else {"territories": territories, "newTerritories": new}
 
+    def legacy_availability_view(self):
+        """An in-app purchase made before 2023 is sold by the retired all-territories setting: everywhere, new
+        territories too."""
+        return {"territories": sorted(self.territory_codes()), "newTerritories": True}
+
     def screenshot_view(self, owner):
         shot = self.store.slot(owner, "screenshot")
         if shot is None or shot["attributes"]["assetDeliveryState"]["state"] != "COMPLETE":
@@ -170,7 +175,8 @@ class ManagedView:
                 "name": a["name"], "type": a["inAppPurchaseType"], "familySharable": bool(a.get("familySharable")),
                 "reviewNote": a.get("reviewNote") or None,
                 "localizations": self.latest_localizations(iap, ("name", "description")),
-                "availability": self.availability_view(self.store.slot(iap, "availability")),
+                "availability": self.legacy_availability_view() if iap.get("_legacy")
+                else self.availability_view(self.store.slot(iap, "availability")),
                 "prices": self.iap_prices(iap, today), "screenshot": self.screenshot_view(iap),
                 "image": self.image_view(iap), "offerCodes": self.iap_offer_codes_view(iap)}
         groups = {}

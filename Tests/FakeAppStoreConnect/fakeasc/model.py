@@ -38,7 +38,7 @@ TYPE_PATH = {
 # Types with two forms in API 4.4.1 (v1 and v2 promotional images): the operation picks the form an answer shows.
 FORMED_TYPES = ("inAppPurchaseImages", "subscriptionImages")
 
-# Child lists rendered as relationship data even without include= (the fake always did; clients may rely on it).
+# Child lists the control API's state shows as linkage (an API answer shows them only when include= names them).
 RENDERED_KIDS = {
     "inAppPurchaseVersions": ["localizations"], "subscriptionVersions": ["localizations"],
     "subscriptionGroupVersions": ["localizations"], "inAppPurchasePriceSchedules": ["manualPrices"],
@@ -120,7 +120,7 @@ RELATIONSHIPS = {
     "subscriptionOfferCodes": {"subscription": PARENT, "prices": many("kids", "prices"),
                                "oneTimeUseCodes": many("kids", "oneTimeUseCodes"),
                                "customCodes": many("kids", "customCodes")},
-    # Their offer code is a stored linkage, rendered on every read as the create names it.
+    # Their offer code is a stored linkage, as the create names it (answered when include= names it).
     "subscriptionOfferCodeOneTimeUseCodes": {"offerCode": STORED_ONE},
     "subscriptionOfferCodeCustomCodes": {"offerCode": STORED_ONE},
     "subscriptionOfferCodePrices": PRICED,
@@ -134,7 +134,7 @@ RELATIONSHIPS = {
     "winBackOffers": {"prices": many("kids", "prices")},
     "winBackOfferPrices": PRICED,
     "subscriptionAppStoreReviewScreenshots": {"subscription": PARENT},
-    # The product, a stored linkage rendered on every read of the v1 form.
+    # The product, a stored linkage of the v1 form (answered when include= names it).
     "inAppPurchaseImages": {"inAppPurchase": STORED_ONE}, "subscriptionImages": {"subscription": STORED_ONE},
     # A pack's versions on the App Store and in internal testing: the newest with a live release of that kind.
     "backgroundAssets": {"app": PARENT, "versions": many("kids", "versions"),

@@ -52,7 +52,7 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
                     "firstPriceByPostFails": True, "latencyMs": 0,
                     # Attributes without a value answered as `null`, as App Store Connect does, instead of left out.
-                    "explicitNulls": False,
+                    "explicitNulls": True,
                     # Answers the document does not describe, as App Store Connect sends them: a last page without
                     # top-level links, and an attribute newer than the document on every resource.
                     "omitLastPageLinks": False, "unknownAttributes": False,

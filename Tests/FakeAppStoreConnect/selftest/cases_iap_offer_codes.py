@@ -168,10 +168,13 @@ class IapOfferCodeCases:
         bare = self.create_iap("com.example.bare")["data"]
         listing = self.call("GET", "/v1/apps/%s/inAppPurchasesV2?include=offerCodes&limit[offerCodes]=1" % self.app,
                             expect=200)[1]
-        by_id = {x["id"]: x["relationships"]["offerCodes"] for x in listing["data"]}
+        products = {x["id"]: x for x in listing["data"]}
+        by_id = {i: x["relationships"]["offerCodes"] for i, x in products.items()}
         self.assertEqual(by_id[iap["id"]], {"data": [{"type": OFFER_TYPE, "id": first["id"]}],
-                                            "meta": {"paging": {"total": 2, "limit": 1}}})
-        self.assertEqual(by_id[bare["id"]], {"data": [], "meta": {"paging": {"total": 0, "limit": 1}}})
+                                            "meta": {"paging": {"total": 2, "limit": 1}},
+                                            "links": self.relationship_links(products[iap["id"]], "offerCodes")})
+        self.assertEqual(by_id[bare["id"]], {"data": [], "meta": {"paging": {"total": 0, "limit": 1}},
+                                             "links": self.relationship_links(products[bare["id"]], "offerCodes")})
         self.assertEqual([(x["type"], x["id"]) for x in listing["included"]], [(OFFER_TYPE, first["id"])])
         # what the document doesn't list is refused; unknown ids are 404
         for query in ("%s/%s?include=inAppPurchase" % (OFFERS, first["id"]),
@@ -197,7 +200,8 @@ class IapOfferCodeCases:
         self.assertEqual((code["type"], code["attributes"]["customCode"]), (CUSTOM_TYPE, "GEMS31"))
         doc = self.call("GET", "%s/%s?include=createdByActor,deactivatedByActor" % (BATCHES, made["id"]), expect=200)[1]
         self.assertEqual(doc["data"]["attributes"], a)
-        self.assertEqual(doc["data"]["relationships"]["createdByActor"], {"data": None})  # actors aren't modelled
+        self.assertEqual(doc["data"]["relationships"]["createdByActor"],  # actors aren't modelled
+                         {"data": None, "links": self.relationship_links(doc["data"], "createdByActor")})
         self.call("GET", "%s/%s?include=offerCode" % (CUSTOM, code["id"]), expect=400)
         listing = self.call("GET", "%s/%s/oneTimeUseCodes?limit=1" % (OFFERS, offer["id"]), expect=200)[1]
         self.assertEqual(([x["id"] for x in listing["data"]], listing["meta"]["paging"]),

@@ -93,8 +93,12 @@ class ImageCases:
         a = image["attributes"]
         self.assertEqual((a["state"], a["fileSize"], a["fileName"]), ("AWAITING_UPLOAD", len(GOOD), "promo.png"))
         self.assertEqual(len(a["uploadOperations"]), 2)  # above 4096 bytes: two parts
-        self.assertEqual(image["relationships"]["inAppPurchase"]["data"], {"type": "inAppPurchases", "id": iap["id"]})
+        self.assertLinksOnly(image, "inAppPurchase")  # a create's answer carries no linkage
         self.assertEqual(reserved["links"]["self"], self.fake.base + "/v1/inAppPurchaseImages/" + image["id"])
+        read = self.call("GET", "/v1/inAppPurchaseImages/%s?include=inAppPurchase" % image["id"], expect=200)[1]
+        self.assertEqual(read["data"]["relationships"]["inAppPurchase"]["data"],
+                         {"type": "inAppPurchases", "id": iap["id"]})
+        self.assertEqual([(x["type"], x["id"]) for x in read["included"]], [("inAppPurchases", iap["id"])])
         # one image per product, whatever its state
         _, doc, _ = self.call("POST", "/v1/inAppPurchaseImages", {"data": {
             "type": "inAppPurchaseImages", "attributes": {"fileName": "b.png", "fileSize": 10},
@@ -191,7 +195,9 @@ class ImageCases:
         _, sub = self.create_group_and_subscription()
         image, done = self.upload_image(SUB, sub["id"])
         self.assertEqual(done["data"]["attributes"]["state"], "PREPARE_FOR_SUBMISSION")
-        self.assertEqual(done["data"]["relationships"]["subscription"]["data"]["id"], sub["id"])
+        self.assertLinksOnly(done["data"], "subscription")  # an update's answer carries no linkage
+        read = self.call("GET", "/v1/subscriptionImages/%s?include=subscription" % image["id"], expect=200)[1]
+        self.assertEqual(read["data"]["relationships"]["subscription"]["data"]["id"], sub["id"])
         listed = self.call("GET", "/v1/subscriptions/%s/images?include=subscription&limit=5" % sub["id"], expect=200)[1]
         self.assertEqual([i["id"] for i in listed["data"]], [image["id"]])
         self.assertEqual(listed["included"][0]["id"], sub["id"])
@@ -252,8 +258,10 @@ class ImageCases:
         doc = self.call("GET", "/v1/apps/%s/inAppPurchasesV2?include=images&limit[images]=1" % self.app,
                         expect=200)[1]
         rels = {p["attributes"]["productId"]: p["relationships"]["images"] for p in doc["data"]}
+        gems = next(p for p in doc["data"] if p["attributes"]["productId"] == "com.example.gems")
         self.assertEqual(rels["com.example.gems"], {"data": [{"type": "inAppPurchaseImages", "id": image["id"]}],
-                                                    "meta": {"paging": {"total": 1, "limit": 1}}})
+                                                    "meta": {"paging": {"total": 1, "limit": 1}},
+                                                    "links": self.relationship_links(gems, "images")})
         self.assertEqual(rels["com.example.bare"]["data"], [])
         included = doc["included"][0]
         self.assertEqual((included["type"], included["attributes"]["state"]),

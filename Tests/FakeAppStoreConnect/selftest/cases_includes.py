@@ -54,13 +54,15 @@ class IncludeCases:
         empty = by_id[bare]["relationships"]
         for name in ("inAppPurchaseAvailability", "iapPriceSchedule", "appStoreReviewScreenshot"):
             self.assertIsNone(empty[name]["data"], name)
-        self.assertEqual(empty["versions"], {"data": [], "meta": {"paging": {"total": 0, "limit": 10}}})
+        self.assertEqual(empty["versions"], {"data": [], "meta": {"paging": {"total": 0, "limit": 10}},
+                                             "links": self.relationship_links(by_id[bare], "versions")})
+        # what the request didn't include: links only
+        self.assertLinksOnly(by_id[full], "images", "offerCodes", "promotedPurchase", "content")
         # every linked resource appears once in included, and nothing else
         keys = [(x["type"], x["id"]) for x in doc["included"]]
         self.assertEqual(len(keys), len(set(keys)))
         linked = {(l["type"], l["id"]) for x in doc["data"] for r in x["relationships"].values()
-                  if "meta" in r or isinstance(r["data"], dict) for l in (r["data"] if isinstance(r["data"], list)
-                                                                          else [r["data"]])}
+                  if r.get("data") for l in (r["data"] if isinstance(r["data"], list) else [r["data"]])}
         self.assertEqual(set(keys), linked)
         self.assertEqual(sum(1 for t, _ in keys if t == "inAppPurchaseLocalizations"), 10)
         # limit[...] up to 50 shows them all; above it, or on a relationship the document gives none, is refused
@@ -90,7 +92,9 @@ class IncludeCases:
         self.assertEqual(len(rels["prices"]["data"]), 5)
         self.assertEqual(rels["prices"]["meta"]["paging"], {"total": 12, "limit": 5})
         for name in ("introductoryOffers", "promotionalOffers", "offerCodes", "winBackOffers", "planAvailabilities"):
-            self.assertEqual(rels[name], {"data": [], "meta": {"paging": {"total": 0, "limit": 10}}}, name)
+            self.assertEqual(rels[name], {"data": [], "meta": {"paging": {"total": 0, "limit": 10}},
+                                          "links": self.relationship_links(by_id[rich], name)}, name)
+        self.assertLinksOnly(by_id[rich], "images", "promotedPurchase", "subscriptionAvailability")
         self.assertIsNone(rels["appStoreReviewScreenshot"]["data"])
         self.assertEqual(len(rels["subscriptionLocalizations"]["data"]), 1)
         included = [(x["type"], x["id"]) for x in doc["included"]]
@@ -149,7 +153,8 @@ class IncludeCases:
                                "automaticPrices" % full, expect=200)[1]
         rels = doc["data"]["relationships"]
         self.assertEqual((len(rels["manualPrices"]["data"]), rels["baseTerritory"]["data"]["id"]), (1, "USA"))
-        self.assertEqual(rels["automaticPrices"], {"data": [], "meta": {"paging": {"total": 0, "limit": 10}}})
+        self.assertEqual(rels["automaticPrices"], {"data": [], "meta": {"paging": {"total": 0, "limit": 10}},
+                                                   "links": self.relationship_links(doc["data"], "automaticPrices")})
 
     def test_empty_to_one_reads(self):
         iap = self.create_iap()["data"]

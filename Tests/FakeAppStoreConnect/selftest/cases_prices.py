@@ -8,7 +8,8 @@ class PriceCases:
     def test_territory_grids_follow_their_currency(self):
         iap = self.create_iap()["data"]
         path = "/v2/inAppPurchases/" + iap["id"]
-        doc = self.call("GET", path + "/pricePoints?filter[territory]=IND,JPN,BRA&limit=8000", expect=200)[1]
+        doc = self.call("GET", path + "/pricePoints?filter[territory]=IND,JPN,BRA&include=territory&limit=8000",
+                        expect=200)[1]
         by_territory = {}
         for point in doc["data"]:
             by_territory.setdefault(point["relationships"]["territory"]["data"]["id"], []).append(
@@ -64,9 +65,10 @@ class PriceCases:
             "included": items}
         schedule = self.call("POST", "/v1/inAppPurchasePriceSchedules", body, 201)[1]["data"]
         doc = self.call("GET", "/v1/inAppPurchasePriceSchedules/%s/automaticPrices?filter[territory]=IND,JPN"
-                        "&include=inAppPurchasePricePoint&limit=200" % schedule["id"], expect=200)[1]
+                        "&include=inAppPurchasePricePoint,territory&limit=200" % schedule["id"], expect=200)[1]
         territories = {p["relationships"]["territory"]["data"]["id"] for p in doc["data"]}
         self.assertEqual(territories, {"JPN"})  # India is priced by hand
         self.assertEqual(sorted(p["attributes"].get("startDate") or "" for p in doc["data"]), ["", "2027-01-15"])
-        prices = sorted(i["attributes"]["customerPrice"] for i in doc["included"])
+        prices = sorted(i["attributes"]["customerPrice"] for i in doc["included"]
+                        if i["type"] == "inAppPurchasePricePoints")
         self.assertEqual(prices, ["150", "190"])

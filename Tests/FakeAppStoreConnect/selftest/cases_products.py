@@ -81,7 +81,8 @@ class ProductCases:
         self.assertNotEqual(doc["data"][5]["id"], self.point("/v2/inAppPurchases/" + other["id"], price=prices[5]))
         _, sub = self.create_group_and_subscription()
         point = self.point("/v1/subscriptions/" + sub["id"], price="9.99")
-        eq = self.call("GET", "/v1/subscriptionPricePoints/%s/equalizations?limit=200" % point, expect=200)[1]
+        eq = self.call("GET", "/v1/subscriptionPricePoints/%s/equalizations?include=territory&limit=200" % point,
+                       expect=200)[1]
         self.assertEqual(eq["meta"]["paging"]["total"], 174)
         self.assertNotIn("USA", [p["relationships"]["territory"]["data"]["id"] for p in eq["data"]])
 

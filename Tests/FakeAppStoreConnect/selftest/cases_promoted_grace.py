@@ -83,9 +83,15 @@ class PromotedGraceCases:
         first = self.promote(gems)["data"]
         self.assertEqual(first["attributes"], {"visibleForAllUsers": True, "enabled": True,
                                                "state": "PREPARE_FOR_SUBMISSION"})
-        self.assertEqual(first["relationships"], {"inAppPurchaseV2": self.linkage("inAppPurchases", gems["id"])})
+        self.assertLinksOnly(first, "inAppPurchaseV2", "subscription")  # a create's answer carries no linkage
         second = self.promote(sub, visible=False, enabled=False)["data"]
-        self.assertEqual(second["relationships"], {"subscription": self.linkage("subscriptions", sub["id"])})
+        self.assertEqual(sorted(second["relationships"]), ["inAppPurchaseV2", "subscription"])
+        for promoted, product, other in ((first, gems, "subscription"), (second, sub, "inAppPurchaseV2")):
+            read = self.call("GET", "/v1/promotedPurchases/%s?include=inAppPurchaseV2,subscription" % promoted["id"],
+                             expect=200)[1]["data"]["relationships"]
+            name = "inAppPurchaseV2" if product["type"] == "inAppPurchases" else "subscription"
+            self.assertEqual(read[name]["data"], {"type": product["type"], "id": product["id"]})
+            self.assertIsNone(read[other]["data"])
         third = self.promote(coins)["data"]
         ids = [first["id"], second["id"], third["id"]]
         self.assertEqual([x["id"] for x in self.listed()["data"]], ids)
@@ -97,7 +103,8 @@ class PromotedGraceCases:
         self.assertIn("next", doc["links"])
         self.assertEqual(sorted((x["type"], x["id"]) for x in doc["included"]),
                          sorted([("inAppPurchases", gems["id"]), ("subscriptions", sub["id"])]))
-        self.assertEqual(doc["data"][1]["relationships"]["inAppPurchaseV2"], {"data": None})
+        self.assertEqual(doc["data"][1]["relationships"]["inAppPurchaseV2"],
+                         {"data": None, "links": self.relationship_links(doc["data"][1], "inAppPurchaseV2")})
         self.assertEqual([x["id"] for x in self.call("GET", doc["links"]["next"], expect=200)[1]["data"]], ids[2:])
         self.call("GET", "/v1/apps/%s/promotedPurchases?include=app" % self.app, expect=400)
         # a change of shown or enabled
@@ -226,12 +233,14 @@ class PromotedGraceCases:
         cleared = self.patch_win_back(offer["id"], {WAIT: None, "endDate": None, "priority": None, PAID: None,
                                                     LAPSED: None, "startDate": None, "promotionIntent": None})
         self.assertEqual(cleared["data"]["attributes"],
-                         {k: v for k, v in dict(WIN_BACK, **changes).items() if k not in (WAIT, "endDate")})
+                         dict(WIN_BACK, **dict(changes, **{WAIT: None, "endDate": None})))  # answered null
         self.assertError(self.patch_win_back(offer["id"], {"offerId": "other"}, 409), "ENTITY_ERROR.ATTRIBUTE.UNKNOWN",
                          "/data/attributes/offerId")
-        self.fake.control("POST", "settings", {"explicitNulls": True})
         listed = self.call("GET", "/v1/subscriptions/%s/winBackOffers" % sub["id"], expect=200)[1]["data"]
         self.assertEqual([(x["attributes"][WAIT], x["attributes"]["endDate"]) for x in listed], [(None, None)] * 2)
+        self.fake.control("POST", "settings", {"explicitNulls": False})  # the other reading: left out
+        listed = self.call("GET", "/v1/subscriptions/%s/winBackOffers" % sub["id"], expect=200)[1]["data"]
+        self.assertEqual([sorted({WAIT, "endDate"} & set(x["attributes"])) for x in listed], [[]] * 2)
         self.assertEqual(self.fake.control("GET", "validations")["responseFailures"], [])
 
     def test_win_back_offer_limits(self):

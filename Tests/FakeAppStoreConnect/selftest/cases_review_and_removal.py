@@ -20,7 +20,7 @@ class ReviewAndRemovalCases:
     def product_state(self, product):
         if product["type"] == "inAppPurchases":
             return self.iap_state(product["attributes"]["productId"])
-        group = product["relationships"]["group"]["data"]["id"]
+        group = self.stored("subscriptions", product["id"])["relationships"]["group"]["data"]["id"]
         subs = self.call("GET", "/v1/subscriptionGroups/%s/subscriptions?filter[productId]=%s"
                          % (group, product["attributes"]["productId"]), expect=200)[1]["data"]
         return subs[0]["attributes"]["state"]
@@ -257,11 +257,11 @@ class ReviewAndRemovalCases:
         approved = self.call("GET", "/v2/inAppPurchases/%s/versions" % live_iap, expect=200)[1]["data"][0]
         refused = self.add_item(sub, "inAppPurchaseVersion", "inAppPurchaseVersions", approved["id"], 409)
         self.assertIn("APPROVED", refused["errors"][0]["detail"])
-        _, sub_item = self.ready_iap()
+        item_iap, sub_item = self.ready_iap()
         self.add_item(sub, "inAppPurchaseVersion", "inAppPurchaseVersions", sub_item["id"])
         # a part removed after the item was added: the submission is refused until it is back
-        shot = self.call("GET", "/v2/inAppPurchases/%s/appStoreReviewScreenshot" % sub_item["relationships"]
-                         ["inAppPurchase"]["data"]["id"], expect=200)[1]["data"]
+        shot = self.call("GET", "/v2/inAppPurchases/%s/appStoreReviewScreenshot" % item_iap["id"],
+                         expect=200)[1]["data"]
         self.call("DELETE", "/v1/inAppPurchaseAppStoreReviewScreenshots/" + shot["id"], expect=204)
         self.assertError(self.patch_submission(sub, {"submitted": True}, 409), "STATE_ERROR")
         mac_sub = self.submission("MAC_OS")["data"]["id"]
@@ -386,9 +386,12 @@ class ReviewAndRemovalCases:
             "type": "backgroundAssets", "attributes": {"assetPackIdentifier": "level1"},
             "relationships": {"app": self.link("apps", self.app)}}}, 201)[1]["data"]["id"]
         v1 = self.complete_pack_version(pack)
-        plain = self.call("GET", "/v1/backgroundAssetVersions/" + v1, expect=200)[1]["data"]["relationships"]
-        self.assertEqual(plain["internalBetaRelease"]["data"]["type"], "backgroundAssetVersionInternalBetaReleases")
-        self.assertNotIn("appStoreRelease", plain)  # none until the version is added to a submission
+        plain = self.call("GET", "/v1/backgroundAssetVersions/" + v1, expect=200)[1]["data"]
+        self.assertLinksOnly(plain, "internalBetaRelease", "appStoreRelease", "externalBetaRelease")  # not included
+        read = self.call("GET", "/v1/backgroundAssetVersions/%s?include=internalBetaRelease,appStoreRelease" % v1,
+                         expect=200)[1]["data"]["relationships"]
+        self.assertEqual(read["internalBetaRelease"]["data"]["type"], "backgroundAssetVersionInternalBetaReleases")
+        self.assertIsNone(read["appStoreRelease"]["data"])  # none until the version is added to a submission
         self.assertEqual(self.release_state(v1, "internalBetaRelease"), "READY_FOR_TESTING")
         self.assertIsNone(self.release_state(v1, "appStoreRelease"))
         self.assertIsNone(self.release_state(v1, "externalBetaRelease"))
@@ -419,7 +422,7 @@ class ReviewAndRemovalCases:
                                  "externalBetaVersion" % self.app, expect=200)[1]["data"][0]["relationships"]
         self.assertEqual((packs["appStoreVersion"]["data"]["id"], packs["internalBetaVersion"]["data"]["id"]), (v3, v3))
         self.assertIsNone(packs["externalBetaVersion"]["data"])
-        internal = plain["internalBetaRelease"]["data"]["id"]
+        internal = read["internalBetaRelease"]["data"]["id"]
         self.call("GET", "/v1/backgroundAssetVersionExternalBetaReleases/" + internal, expect=404)
         self.call("GET", "/v1/backgroundAssetVersionInternalBetaReleases/%s?include=app" % internal, expect=400)
         self.assertEqual(self.fake.control("GET", "validations")["responseFailures"], [])

@@ -26,7 +26,7 @@ class SubscriptionWriteCases:
                               "subscriptionPricePoint": self.linkage("subscriptionPricePoints", point)}}}, expect)[1]
 
     def test_first_price_by_post_fails(self):
-        _, sub = self.create_group_and_subscription()
+        group, sub = self.create_group_and_subscription()
         path = "/v1/subscriptions/" + sub["id"]
         doc = self.post_price(sub["id"], self.point(path, price="4.99"), 500)
         self.assertEqual((doc["errors"][0]["code"], doc["errors"][0]["status"]), ("UNEXPECTED_ERROR", "500"))
@@ -37,7 +37,7 @@ class SubscriptionWriteCases:
         self.fake.control("POST", "settings", {"firstPriceByPostFails": False})
         other = self.call("POST", "/v1/subscriptions", {"data": {
             "type": "subscriptions", "attributes": {"productId": "com.example.other", "name": "Other"},
-            "relationships": {"group": self.linkage("subscriptionGroups", sub["relationships"]["group"]["data"]["id"])}}},
+            "relationships": {"group": self.linkage("subscriptionGroups", group["id"])}}},
             201)[1]["data"]
         self.post_price(other["id"], self.point("/v1/subscriptions/" + other["id"], price="0.99"), 201)
 
@@ -62,7 +62,7 @@ class SubscriptionWriteCases:
         prices = self.call("GET", path + "/prices?include=territory", expect=200)[1]["data"]
         self.assertEqual(sorted(p["relationships"]["territory"]["data"]["id"] for p in prices), ["FRA", "USA"])
         self.assertNotIn("${", json.dumps(prices))  # local ids name items in the request only
-        intros = self.call("GET", path + "/introductoryOffers", expect=200)[1]["data"]
+        intros = self.call("GET", path + "/introductoryOffers?include=territory", expect=200)[1]["data"]
         self.assertEqual(sorted((o["relationships"]["territory"]["data"]["id"], o["attributes"]["offerMode"])
                                 for o in intros), [("FRA", "PAY_AS_YOU_GO"), ("USA", "FREE_TRIAL")])
         promos = self.call("GET", path + "/promotionalOffers?include=prices", expect=200)[1]["data"]
@@ -129,7 +129,8 @@ class SubscriptionWriteCases:
         self.patch_subscription(other["id"], [intro_item("${usa}", "USA")])
         path = "/v1/subscriptions/%s/relationships/introductoryOffers" % sub["id"]
         mine = {o["relationships"]["territory"]["data"]["id"]: o["id"] for o in
-                self.call("GET", "/v1/subscriptions/%s/introductoryOffers" % sub["id"], expect=200)[1]["data"]}
+                self.call("GET", "/v1/subscriptions/%s/introductoryOffers?include=territory" % sub["id"],
+                          expect=200)[1]["data"]}
         theirs = self.call("GET", "/v1/subscriptions/%s/introductoryOffers" % other["id"], expect=200)[1]["data"][0]["id"]
 
         def links(*ids):

@@ -142,6 +142,24 @@ class FakeTestCase:
     def state(self, type_):
         return self.fake.control("GET", "state")["resources"].get(type_, [])
 
+    def stored(self, type_, id_):
+        """One resource as the control API's state shows it, with every stored linkage (an API answer carries
+        linkage only for the relationships its request names in `include=`)."""
+        return next(r for r in self.state(type_) if r["id"] == id_)
+
+    @staticmethod
+    def relationship_links(resource, name):
+        """The `links` App Store Connect gives a relationship of `resource`: its linkage and related endpoints."""
+        own = resource["links"]["self"]
+        return {"self": own + "/relationships/" + name, "related": own + "/" + name}
+
+    def assertLinksOnly(self, resource, *names):
+        """Each named relationship is answered as App Store Connect answers one the request didn't include: its
+        `links` only, no linkage."""
+        for name in names:
+            self.assertEqual(resource["relationships"][name], {"links": self.relationship_links(resource, name)},
+                             name)
+
     @staticmethod
     def linkage(type_, id_):
         return {"data": {"type": type_, "id": id_}}

@@ -93,7 +93,7 @@ struct AscSyncTests {
         #expect(rename?["productId"] as? String == "com.example.fruitstand.banana")
         let fields = rename?["fields"] as? [String: [String: Any]]
         #expect(fields?["name"]?["from"] as? String == "Pack Banane" && fields?["name"]?["to"] as? String == "Pack de bananes")
-        #expect((rename?["location"] as? String)?.hasSuffix(".yaml:19:9") == true, "\(rename ?? [:])")
+        #expect((rename?["location"] as? String)?.hasSuffix(".yaml:20:15") == true, "\(rename ?? [:])")
         let refused = Self.changes(plan, "refused")
         #expect(refused.contains { $0["productId"] as? String == "com.example.fruitstand.tokens.10"
             && (($0["fields"] as? [String: Any])?["type"]) != nil })

@@ -11,7 +11,11 @@ import Testing
 /// every seed
 ///
 ///     pull A → lint (no error) → plan against A (nothing to do)
-///            → push to an empty app B → A and B equal on every managed field → plan against B (nothing to do).
+///            → push to an empty app B → A and B equal on every managed field → plan against B (nothing to do)
+///     then one managed field of one product edited in the pulled catalog (chosen from the seed)
+///            → plan against A shows exactly that change, at that field's line → push → plan against A (nothing to do).
+///
+/// "Nothing to do" allows the `?` of a note (what App Store Connect did not answer, said at the product).
 ///
 /// "Equal" is the fake's managed view (`fakeasc/managed.py`), written from App Store Connect's data model rather
 /// than from iapkit's records. `IAPKIT_SEEDS=N` runs N seeds (200 by default; `make roundtrip` runs 2,000) and
@@ -211,7 +215,38 @@ final class Harness: @unchecked Sendable {
         }
         try expectNothingToDo(catalog, path: path, against: try await reader.snapshot(app: generated.target),
                               "the pulled catalog against the app it was pushed to")
+        try await expectOneEditPlannedAndPushed(generated, path: path)
     }
+
+    /// The second invariant: one managed field of one product, chosen from the seed, edited in the pulled catalog
+    /// is exactly what plan shows, at that field's line; push makes it, and the next plan has nothing to do.
+    func expectOneEditPlannedAndPushed(_ generated: Generated, path: String) async throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let candidates = CatalogEdit.candidates(in: text, classes: generated.used)
+        guard !candidates.isEmpty else { return }
+        let edit = candidates[generated.seed % candidates.count]
+        try edit.apply(to: text).write(toFile: path, atomically: true, encoding: .utf8)
+        let catalog: Catalog
+        switch try LintGate.open(path, strictness: .full) {
+        case let .success(opened): catalog = opened
+        case let .failure(refusal):
+            throw RoundTripFailure("lint refuses the catalog after \(edit): \(refusal.errors.map(\.message).joined(separator: "; "))")
+        }
+        let reader = StoreReader(asc: asc, gridTerritories: catalog.handPricedTerritories)
+        let plan = try planned(catalog, path: path, against: try await reader.snapshot(app: generated.source))
+        let shown = plan.changes.filter { $0.action != .unchanged && !Self.isNote($0) }
+        let elsewhere = shown.filter { $0.location?.line != edit.line || !edit.resources.contains($0.resource) }
+        guard !shown.isEmpty, elsewhere.isEmpty, plan.count(.refused) == 0 else {
+            throw RoundTripFailure("plan after \(edit) does not show exactly that change at line \(edit.line):\n\(PlanReport.text(plan))")
+        }
+        do { _ = try await PlanExecutor(asc: asc).apply(plan) } catch {
+            throw RoundTripFailure("push of \(edit) failed: \(error)\n\(PlanReport.text(plan))")
+        }
+        try expectNothingToDo(catalog, path: path, against: try await reader.snapshot(app: generated.source), "the catalog after \(edit) was pushed")
+    }
+
+    /// A product's `?` for something App Store Connect did not answer (its note says what).
+    static func isNote(_ change: Change) -> Bool { change.action == .unmanaged && change.detail == "not fully managed" }
 
     /// `asc pull` as the command does it, then the YAML written and read back, and lint as a user runs it next.
     func pull(_ app: StoreApp, into folder: TemporaryDirectory) async throws -> (Catalog, String, StoreSnapshot) {
@@ -233,7 +268,7 @@ final class Harness: @unchecked Sendable {
 
     func expectNothingToDo(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot, _ what: String) throws {
         let plan = try planned(catalog, path: path, against: snapshot)
-        let changes = plan.changes.filter { $0.action != .unchanged }
+        let changes = plan.changes.filter { $0.action != .unchanged && !Self.isNote($0) }
         guard changes.isEmpty else {
             throw RoundTripFailure("plan of \(what) is not empty:\n\(PlanReport.text(plan))\n"
                 + (try String(contentsOfFile: path, encoding: .utf8)))
@@ -262,5 +297,79 @@ final class Harness: @unchecked Sendable {
         default:
             return (a as? NSObject) == (b as? NSObject) ? nil : "\(path): \(a) vs \(b)"
         }
+    }
+}
+
+/// One edit of a managed field in a pulled catalog's text: the line it changes (1-based), the line plan must locate
+/// the change at, and the resources that change may name.
+struct CatalogEdit: CustomStringConvertible {
+    var what: String
+    /// The 0-based index of the line replaced, and its new text.
+    var index: Int
+    var replacement: String
+    /// Where plan must locate the change (1-based).
+    var line: Int
+    var resources: Set<String>
+
+    var description: String { "\(what) (line \(index + 1): `\(replacement.trimmingCharacters(in: .whitespaces))`)" }
+
+    func apply(to text: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        lines[index] = replacement
+        return lines.joined(separator: "\n")
+    }
+
+    /// Edits a user would make, each of one managed field: a product's name, an in-app purchase's USD price, a
+    /// win-back offer's priority, a base territory. Products waiting for review are left alone (App Store Connect
+    /// opens no version for their texts until review ends).
+    static func candidates(in text: String, classes: [String: [String]]) -> [CatalogEdit] {
+        let lines = text.components(separatedBy: "\n")
+        var edits: [CatalogEdit] = []
+        var product: String?
+        for (index, line) in lines.enumerated() {
+            if let id = line.firstMatch(of: #/^\s*- productId: (\S+)$/#)?.1 { product = String(id) }
+            guard let product, !(classes[product] ?? []).contains("state:in-review") else { continue }
+            let previous = index > 0 ? lines[index - 1] : ""
+            if previous.contains("- locale: "), let match = line.firstMatch(of: #/^(\s+)name: ([A-Za-z0-9 .]{1,20})$/#) {
+                edits.append(CatalogEdit(what: "the name of \(product)", index: index, replacement: "\(match.1)name: \(match.2) Plus",
+                                         line: index + 1, resources: ["inAppPurchaseLocalization", "subscriptionLocalization", "subscriptionGroupLocalization"]))
+            }
+            if let match = line.firstMatch(of: #/^  price: ([0-9]{1,2})\.99$/#), let dollars = Int(match.1) {
+                edits.append(CatalogEdit(what: "the USD price of \(product)", index: index, replacement: "  price: \(dollars + 1).99",
+                                         line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
+            }
+            if let match = line.firstMatch(of: #/^(\s+)priority: (high|normal)$/#) {
+                edits.append(CatalogEdit(what: "a win-back offer's priority of \(product)", index: index,
+                                         replacement: "\(match.1)priority: \(match.2 == "high" ? "normal" : "high")", line: index + 1,
+                                         resources: ["winBackOffer"]))
+            }
+            if line == "  availability:", lines.count > index + 2, lines[index + 1] == "    territories:",
+               !block(of: index, in: lines).contains("  offerCodes:") {
+                // One more storefront for an in-app purchase (its offer codes, priced where it is sold, would follow).
+                let listed = lines[(index + 2)...].prefix { $0.hasPrefix("    - ") }.map { String($0.dropFirst(6)) }
+                if let added = RoundTripTests.storefronts.first(where: { !listed.contains($0) }), let last = listed.last {
+                    edits.append(CatalogEdit(what: "the territories of \(product)", index: index + 1 + listed.count,
+                                             replacement: "    - \(last)\n    - \(added)", line: index + 2,
+                                             resources: ["inAppPurchaseAvailability"]))
+                }
+            }
+            if let match = line.firstMatch(of: #/^  baseTerritory: ([A-Z]{3})$/#) {
+                // Another territory the product prices by hand becomes the base.
+                let priced = lines[(index + 1)...].prefix { $0.hasPrefix("    ") || $0 == "  territoryPrices:" }
+                    .compactMap { $0.firstMatch(of: #/^    ([A-Z]{3}): /#).map { String($0.1) } }
+                if let other = priced.first(where: { $0 != String(match.1) }) {
+                    edits.append(CatalogEdit(what: "the base territory of \(product)", index: index, replacement: "  baseTerritory: \(other)",
+                                             line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
+                }
+            }
+        }
+        return edits
+    }
+
+    /// The lines of the product around line `index`.
+    static func block(of index: Int, in lines: [String]) -> ArraySlice<String> {
+        let start = lines[...index].lastIndex { $0.hasPrefix("- productId: ") } ?? index
+        let end = lines[(index + 1)...].firstIndex { $0.hasPrefix("- ") || $0.hasPrefix("subscriptionGroups:") || !$0.hasPrefix(" ") && !$0.isEmpty && !$0.hasPrefix("#") } ?? lines.count
+        return lines[start..<end]
     }
 }

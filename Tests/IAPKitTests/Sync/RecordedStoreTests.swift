@@ -60,12 +60,13 @@ import Testing
         guard let replay else { return }
         // What the products cost beyond the app's lists (territories, products, groups, asset packs, promoted purchases,
         // the grace period, and each group's versions and subscriptions): at most 3 requests an in-app purchase (localizations with their version,
-        // territories, manual prices), at most 4 a subscription plus 1 per paid offer other than the introductory
+        // territories, manual prices) and one more for its base territory when it is priced by hand in more than one territory, at most 4 a subscription plus 1 per paid offer other than the introductory
         // one; and, once for the whole app, what each USD price of each billing plan equalizes to (to tell hand-set
         // territory prices).
         let lists = #/^/v1/(apps|territories)(\?|/[^/]+/(inAppPurchasesV2|subscriptionGroups|backgroundAssets|promotedPurchases)\?|/[^/]+/subscriptionGracePeriod$|$)|^/v1/subscriptionGroups/[^/]+/(versions|subscriptions)\?/#
         let perProduct = replay.asked.filter { (try? lists.prefixMatch(in: $0)) == nil }.count
-        let budget = 3 * snapshot.inAppPurchases.count + snapshot.groups.flatMap(\.subscriptions).reduce(0) { sum, product in
+        let budget = 3 * snapshot.inAppPurchases.count + snapshot.inAppPurchases.filter { !$0.record.territoryPrices.isEmpty }.count
+            + snapshot.groups.flatMap(\.subscriptions).reduce(0) { sum, product in
             sum + 4 + (product.record.promotionalOffers + product.record.offerCodes + product.record.winBackOffers).filter { $0.priceCents != nil }.count
         }
         var usdPrices = Set<String>()

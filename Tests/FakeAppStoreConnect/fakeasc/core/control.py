@@ -85,7 +85,7 @@ def handle(fake, method, name, body):
             fake.log.clear()
             return 200, {"ok": True}
         if method == "GET" and name == "state":
-            return 200, {"resources": {t: [fake.render(r) for r in recs.values()]
+            return 200, {"resources": {t: [fake.render(r, linkage="all") for r in recs.values()]
                                        for t, recs in fake.store.res.items() if t != "territories"},
                          "usedProductIds": {k: sorted(v) for k, v in fake.store.used_product_ids.items()}}
         if (method, name) == ("POST", "seed"):

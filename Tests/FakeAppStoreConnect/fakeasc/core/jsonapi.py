@@ -34,10 +34,13 @@ class Text:
 class Documents:
     """Mixin of the service: needs `self.store`, `self.settings` and `self.base_url`."""
 
-    def render(self, rec, include=None, sink=None):
-        """A resource object. Relationships named in `include` ({name: limit}) carry their linkages — to-many ones
-        at most `limit` of them, with `meta.paging` {total, limit} so a client can tell the list was cut; empty
-        to-one ones `"data": null` — and the records they link are added to `sink` (for the top-level included)."""
+    def render(self, rec, include=None, sink=None, linkage="asked"):
+        """A resource object, with linkage as App Store Connect sends it: only for the relationships named in
+        `include` ({name: limit}) — to-many ones at most `limit` of them, with `meta.paging` {total, limit} so a
+        client can tell the list was cut; empty to-one ones `"data": null` — whose records are added to `sink` (for
+        the top-level included). Every other relationship has `links` only. `linkage="none"` renders a resource of
+        `included`, whose relationships carry no linkage at all (`{}` for a stored to-one link, as recorded);
+        `linkage="all"` (the control API's state, never an API answer) shows every stored linkage."""
         out = {"type": rec["type"], "id": rec["id"]}
         explicit = self.settings.get("explicitNulls")
         attrs = {k: v for k, v in rec.get("attributes", {}).items() if v is not None or explicit}
@@ -45,28 +48,40 @@ class Documents:
             attrs["assetDeliveryState"] = rec["_shown"]
         if self.settings.get("unknownAttributes") and rec["type"] != "territories":
             attrs["attributeNewerThanTheDocument"] = {"since": "a later API version"}
+        if rec.get("_legacy"):  # an in-app purchase made before 2023: the retired attribute, no availability
+            attrs["availableInAllTerritories"] = True
         if attrs or rec["type"] != "territories":
             out["attributes"] = attrs
+        include = include or {}
         rels = {}
-        for name, value in rec.get("rels", {}).items():
-            rels[name] = {"data": value["data"]}
-        for name in RENDERED_KIDS.get(rec["type"], []):
-            kid_type = None
-            ids = self.store.kid_ids(rec, name)
-            if ids:
-                first = self.store.find(ids[0])
-                kid_type = first["type"] if first else None
-            rels[name] = {"data": [ref(kid_type, i) for i in ids] if kid_type else []}
-        for name, limit in (include or {}).items():
+        stored = rec.get("rels", {})
+        names = self.relationship_names(rec)
+        for name in names:
+            if name in include:
+                continue
+            if linkage == "all" and name in stored:
+                rels[name] = {"data": stored[name]["data"]}
+            elif linkage == "all" and name in RENDERED_KIDS.get(rec["type"], []):
+                ids = self.store.kid_ids(rec, name)
+                first = self.store.find(ids[0]) if ids else None
+                rels[name] = {"data": [ref(first["type"], i) for i in ids] if first else []}
+            elif linkage == "none" and name in stored and not isinstance(stored[name]["data"], list):
+                rels[name] = {}
+            else:
+                rels[name] = self.relationship_links(rec, name)
+        for name, limit in include.items():
+            if name not in names:
+                continue  # a relationship it doesn't show, even when asked for (a legacy purchase's availability)
             rel, recs = self.related_records(rec, name)
             if rel is None:
                 continue  # a relationship this type doesn't have (the contract refuses undocumented includes)
             shown = recs[:limit] if rel.many else recs[:1]
             linkages = [ref(r["type"], r["id"]) for r in shown]
             if rel.many:
-                rels[name] = {"data": linkages, "meta": {"paging": {"total": len(recs), "limit": limit}}}
+                rels[name] = {"data": linkages, "meta": {"paging": {"total": len(recs), "limit": limit}},
+                              "links": self.relationship_links(rec, name)["links"]}
             else:
-                rels[name] = {"data": linkages[0] if linkages else None}
+                rels[name] = {"data": linkages[0] if linkages else None, "links": self.relationship_links(rec, name)["links"]}
             if sink is not None:
                 for r in shown:
                     sink.setdefault((r["type"], r["id"]), r)
@@ -76,6 +91,19 @@ class Documents:
         if rec["type"] in FORMED_TYPES:  # promotional images: the v1 or v2 form, by the operation
             return self.shape_image(rec, out)
         return out
+
+    def relationship_names(self, rec):
+        """The relationships a resource shows: those of its type, and any linkage stored on it. An in-app purchase
+        made before 2023 shows no availability relationship at all, as recorded answers show."""
+        names = list(RELATIONSHIPS.get(rec["type"], {}))
+        names += [n for n in rec.get("rels", {}) if n not in names]
+        if rec.get("_legacy"):
+            names = [n for n in names if n != "inAppPurchaseAvailability"]
+        return names
+
+    def relationship_links(self, rec, name):
+        own = self.base_url + TYPE_PATH[rec["type"]] + "/" + rec["id"]
+        return {"links": {"self": own + "/relationships/" + name, "related": own + "/" + name}}
 
     def related_records(self, rec, name):
         """(Rel, records) of one relationship of `rec`, or (None, []) when the type has no such relationship."""
@@ -119,7 +147,7 @@ class Documents:
         return out
 
     def included(self, sink):
-        return [self.render(r) for r in sink.values()]
+        return [self.render(r, linkage="none") for r in sink.values()]
 
     def page(self, items, q, path):
         limit = int(q["limit"]) if "limit" in q else self.settings["pageSize"]

@@ -69,6 +69,7 @@ class InAppPurchases:
                "attributes": {"availableInNewTerritories": data["attributes"]["availableInNewTerritories"]},
                "rels": {"availableTerritories": {"data": [ref("territories", t) for t in ids]}}}
         self.store.set_slot(iap, "availability", rec)  # replaces the previous availability
+        iap.pop("_legacy", None)  # a purchase made before 2023 is answered as any other once it has an availability
         self.metadata_changed(iap)
         return self.created(rec, c)
 

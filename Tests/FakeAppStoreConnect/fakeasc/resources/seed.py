@@ -24,6 +24,8 @@ class Seeding:
             if prices:
                 base = p.get("baseTerritory") or prices[0][0]["t"]
                 self.new_price_schedule(rec, base, prices)
+            if p.get("availableInAllTerritories"):  # made before 2023: the retired attribute, no availability
+                rec["_legacy"] = True
             av = p.get("availability")
             if av is not None:
                 self.set_iap_availability(rec, av.get("territories", []), av.get("availableInNewTerritories"))

@@ -14,12 +14,26 @@ import SyncPlan
 /// `InAppPurchaseKinds` and `SubscriptionKinds`, in order: adding a kind is one file and one line there.
 protocol ProductResourceKind<Listing> {
     associatedtype Listing: Sendable
+    /// The relationships of the product this kind reads from its list entry: the list request names them in
+    /// `include=` (App Store Connect sends a relationship's linkage only when asked), the union of every kind's.
+    static var listRelations: [String] { get }
     /// Fills this kind's part of a live product.
     static func read(into product: inout StoreProduct, listing: Listing, reader: StoreReader) async throws(SyncError)
     /// How many requests `read` sends for this list entry (what a plan's estimate adds up).
     static func estimatedReads(_ listing: Listing) -> Int
     /// Adds this kind's changes for one product; `product` names the product (created earlier in the plan when new).
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder)
+}
+
+extension ProductResourceKind {
+    static var listRelations: [String] { [] }
+}
+
+/// The relationships a list of products names in `include=`: what the kinds declare, each once, in kind order.
+func listRelations<Listing>(_ kinds: [any ProductResourceKind<Listing>.Type]) -> [String] {
+    var seen: [String] = []
+    for name in kinds.flatMap({ $0.listRelations }) where !seen.contains(name) { seen.append(name) }
+    return seen
 }
 
 /// The kinds of an in-app purchase, in the order their changes run.

@@ -202,13 +202,19 @@ public struct StoreReader: Sendable {
 
     // MARK: Lists with their related resources
 
+    typealias InAppPurchaseInclude = Operations.AppsInAppPurchasesV2GetToManyRelated.Input.Query.IncludePayloadPayload
+    typealias SubscriptionInclude = Operations.SubscriptionGroupsSubscriptionsGetToManyRelated.Input.Query.IncludePayloadPayload
+    /// The union of what the in-app purchase kinds read from the list (`ListRelationTests` checks that the list
+    /// operation documents every name, so none is dropped here).
+    static let inAppPurchaseIncludes = listRelations(InAppPurchaseKinds.all).compactMap(InAppPurchaseInclude.init(rawValue:))
+    static let subscriptionIncludes = listRelations(SubscriptionKinds.all).compactMap(SubscriptionInclude.init(rawValue:))
+
     /// The app's in-app purchases, each with its availability, price schedule, review screenshot, image and offer codes.
     func inAppPurchaseListings(app: StoreApp) async throws(SyncError) -> [InAppPurchaseListing] {
         let cap = Self.includedCap
         let pages = try await pages("listing in-app purchases") {
             try await $0.appsInAppPurchasesV2GetToManyRelated(path: .init(id: app.id), query: .init(
-                limit: Self.pageSize, include: [.inAppPurchaseAvailability, .iapPriceSchedule, .appStoreReviewScreenshot, .images, .offerCodes],
-                limitImages: 1, limitOfferCodes: cap)).ok.body.json
+                limit: Self.pageSize, include: Self.inAppPurchaseIncludes, limitImages: 1, limitOfferCodes: cap)).ok.body.json
         } next: { $0.links.next }
         var availabilities: [String: Schemas.InAppPurchaseAvailability] = [:]
         var schedules: [String: Schemas.InAppPurchasePriceSchedule] = [:]
@@ -250,9 +256,7 @@ public struct StoreReader: Sendable {
         let cap = Self.includedCap
         let pages = try await pages("listing the subscriptions of group \(group)") {
             try await $0.subscriptionGroupsSubscriptionsGetToManyRelated(path: .init(id: group), query: .init(
-                limit: Self.pageSize,
-                include: [.planAvailabilities, .introductoryOffers, .promotionalOffers, .offerCodes, .winBackOffers, .appStoreReviewScreenshot,
-                          .images],
+                limit: Self.pageSize, include: Self.subscriptionIncludes,
                 limitIntroductoryOffers: 1, limitPromotionalOffers: cap, limitOfferCodes: cap, limitWinBackOffers: cap, limitImages: 1,
                 limitPlanAvailabilities: cap)).ok.body.json
         } next: { $0.links.next }

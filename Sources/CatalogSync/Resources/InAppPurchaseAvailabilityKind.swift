@@ -6,6 +6,7 @@ import SyncPlan
 /// Where an in-app purchase is sold (`inAppPurchaseAvailabilities`): its territories and whether new ones are added.
 enum InAppPurchaseAvailabilityKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["inAppPurchaseAvailability"]
 
     /// The availability comes with the list; its territories take one request.
     /// One page of territories (up to 200).

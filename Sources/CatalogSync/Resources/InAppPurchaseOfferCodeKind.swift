@@ -8,6 +8,7 @@ import SyncPlan
 /// offer code is active, its one-time-use batches and its custom codes change in place, as a subscription's do.
 enum InAppPurchaseOfferCodeKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["offerCodes"]
     static let resource = "inAppPurchaseOfferCode"
 
     /// One read of the offer codes with their batches and custom codes when there are any, and each one's prices.

@@ -9,6 +9,7 @@ import SyncPlan
 /// scheduled changes (manual prices with a start date). One request writes the whole schedule.
 enum InAppPurchasePriceScheduleKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["iapPriceSchedule"]
     static let resource = "inAppPurchasePriceSchedule"
 
     /// The schedule comes with the list, but a resource sent along carries no linkage of its own: its manual prices

@@ -9,6 +9,7 @@ import SyncPlan
 /// and create the new ones, every territory inline in one `PATCH /v1/subscriptions/{id}`.
 enum IntroductoryOfferKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["introductoryOffers"]
 
     /// Only a subscription whose list entry shows introductory offers costs a request: all of them, each with its
     /// territory and price point.

@@ -7,6 +7,7 @@ import SyncPlan
 /// ten, their terms fixed once created.
 enum PromotionalOfferKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["promotionalOffers"]
 
     /// The offers come with the list (the rest, when it was cut short, in one request); a paid offer's USD price
     /// takes one request.

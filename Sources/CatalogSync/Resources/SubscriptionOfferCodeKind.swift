@@ -8,6 +8,7 @@ import SyncPlan
 /// (`OfferCodesRecord`): batches and custom codes are created, deactivated, never deleted (App Store Connect cannot).
 enum SubscriptionOfferCodeKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["offerCodes"]
 
     /// One read of the offer codes with their batches and custom codes when there are any, and each paid one's prices.
     static func estimatedReads(_ listing: SubscriptionListing) -> Int {

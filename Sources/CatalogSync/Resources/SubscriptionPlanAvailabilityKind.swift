@@ -7,6 +7,7 @@ import SyncPlan
 /// UPFRONT plan, and MONTHLY for a monthly plan). Replaces the deprecated `subscriptionAvailabilities`.
 enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["planAvailabilities"]
 
     /// The plan availabilities come with the list; each one's territories take one request.
     /// One page of territories per billing plan.

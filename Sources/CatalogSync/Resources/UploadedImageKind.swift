@@ -22,6 +22,8 @@ protocol UploadedImageAPI: Sendable {
     static var id: WritableKeyPath<ProductIDs, String?> { get }
     static var url: WritableKeyPath<ProductIDs, String?> { get }
     static var catalogPath: [String] { get }
+    /// The product's relationship that sends the image along with its list entry.
+    static var listRelation: String { get }
     /// The image sent along with the product's list entry (`include=appStoreReviewScreenshot`, `include=images`); an
     /// empty relationship (`"data": null`) is none.
     static func listed(_ listing: Listing) -> ListedScreenshot?
@@ -53,6 +55,7 @@ struct ListedScreenshot: Sendable {
 /// Connect's `sourceFileChecksum`).
 enum UploadedImageKind<API: UploadedImageAPI>: ProductResourceKind {
     typealias Listing = API.Listing
+    static var listRelations: [String] { [API.listRelation] }
 
     /// The list entry carries the image whole.
     static func estimatedReads(_ listing: Listing) -> Int { 0 }
@@ -119,6 +122,7 @@ enum UploadedImageKind<API: UploadedImageAPI>: ProductResourceKind {
 enum InAppPurchaseScreenshotAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
     static let resource = "inAppPurchaseAppStoreReviewScreenshot"
+    static let listRelation = "appStoreReviewScreenshot"
     static let what = "review screenshot"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.screenshot }
     static var id: WritableKeyPath<ProductIDs, String?> { \.screenshot }
@@ -158,6 +162,7 @@ enum InAppPurchaseScreenshotAPI: UploadedImageAPI {
 enum SubscriptionScreenshotAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
     static let resource = "subscriptionAppStoreReviewScreenshot"
+    static let listRelation = "appStoreReviewScreenshot"
     static let what = "review screenshot"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.screenshot }
     static var id: WritableKeyPath<ProductIDs, String?> { \.screenshot }
@@ -197,6 +202,7 @@ enum SubscriptionScreenshotAPI: UploadedImageAPI {
 enum InAppPurchaseImageAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
     static let resource = "inAppPurchaseImage"
+    static let listRelation = "images"
     static let what = "promotional image"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.image }
     static var id: WritableKeyPath<ProductIDs, String?> { \.image }
@@ -236,6 +242,7 @@ enum InAppPurchaseImageAPI: UploadedImageAPI {
 enum SubscriptionImageAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
     static let resource = "subscriptionImage"
+    static let listRelation = "images"
     static let what = "promotional image"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.image }
     static var id: WritableKeyPath<ProductIDs, String?> { \.image }

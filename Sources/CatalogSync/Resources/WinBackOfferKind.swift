@@ -7,6 +7,7 @@ import SyncPlan
 /// their eligibility, priority, promotion and dates (`WinBackRecord`) are updated in place.
 enum WinBackOfferKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
+    static let listRelations = ["winBackOffers"]
 
     /// The list when it came cut short, and each paid offer's prices.
     static func estimatedReads(_ listing: SubscriptionListing) -> Int {

@@ -21,7 +21,7 @@ public struct TranslationImporter: Sendable {
 
     /// The rules' ids with what they report, for reports that list rules.
     public static let rules: [(id: String, summary: String)] = [
-        (fileRule, "A translation file that is not well-formed XML, declares entities, or is not XLIFF 1.2 or a translation sheet."),
+        (fileRule, "A translation file that is not well-formed XML, declares entities or a DTD subset, uses an undeclared entity, goes past iapkit's XML limits (attributes per element, depth, text size), or is not XLIFF 1.2 or a translation sheet."),
         (unitRule, "A trans-unit id or row the catalog does not have (an unknown product, group or field)."),
         (localeRule, "A target locale App Store Connect does not have, the primary locale, or a source locale other than the primary one."),
         (lengthRule, "A translation over App Store Connect's limit, counted in characters as App Store Connect counts them."),

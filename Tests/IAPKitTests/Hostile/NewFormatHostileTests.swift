@@ -83,6 +83,60 @@ enum NewFormats {
     }
 }
 
+/// Case 2: XML built to take libxml2 minutes is refused, with its line and column, in well under a second.
+@Suite struct XMLLimitTests {
+    static func floodedXLIFF(attributes: Int) -> String {
+        let flood = (0..<attributes).map { "attr\($0)=\"\"" }.joined(separator: " ")
+        return NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi")]).replacingOccurrences(
+            of: "<file original", with: "<file \(flood) original")
+    }
+
+    @Test(arguments: [100_000, 200_000])
+    func attributeFloodIsRefusedInWellUnderASecond(attributes: Int) throws {
+        let (dir, catalog) = try NewFormats.project()
+        let file = dir.write("de.xliff", Self.floodedXLIFF(attributes: attributes))
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0) > 1_000_000)
+        let before = NewFormats.contents(dir)
+        let run = try measuredIapkit(["localizations", "import", file, catalog])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.seconds < 1, "took \(run.seconds) s")
+        let report = try iapkit("localizations", "import", file, catalog)
+        #expect(report.stdout.contains("\(file):3:3: error: de.xliff has an element with more than 256 attributes; iapkit reads at most "
+                                       + "256 on one element [translation-file]"), "\(report.stdout)")
+        #expect(NewFormats.contents(dir) == before)
+    }
+
+    @Test func depthTextSizeAndInternalSubsetsAreRefusedWithTheirPlace() throws {
+        let (dir, catalog) = try NewFormats.project()
+        let deep = NewFormats.xliff([], body: "\n" + String(repeating: "<group>", count: 150) + String(repeating: "</group>", count: 150))
+        let long = NewFormats.xliff([("com.example.fruitstand.kiwi/name", String(repeating: "k", count: 2 << 20))])
+        let subset = NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi")])
+            .replacingOccurrences(of: "<xliff ", with: "<!DOCTYPE xliff [ <!ATTLIST xliff x CDATA \"y\"> ]>\n<xliff ")
+        for (name, xml, expected) in [("deep.xliff", deep, ":5:680: error: deep.xliff nests elements more than 100 deep"),
+                                      ("long.xliff", long, ":4:100: error: long.xliff has a text or attribute value over 1048576 bytes"),
+                                      ("subset.xliff", subset, ":2:17: error: subset.xliff has an internal DTD subset")] {
+            let file = dir.write(name, xml)
+            let before = NewFormats.contents(dir)
+            let started = Date()
+            let result = try iapkit("localizations", "import", file, catalog)
+            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(result.status == 1, "\(name): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains(file + expected), "\(name): \(result.stdout)")
+            #expect(NewFormats.contents(dir) == before)
+        }
+    }
+
+    /// Property lists are read through the same reader, with the same limits.
+    @Test func aPropertyListWithAnAttributeFloodIsAFindingToo() throws {
+        let dir = TemporaryDirectory()
+        let plist = contentInfo(id: "com.example.app.one")
+            .replacingOccurrences(of: "<plist version=\"1.0\">", with: "<plist version=\"1.0\" " + (0..<5000).map { "a\($0)='1'" }.joined(separator: " ") + ">")
+        let folder = contentFolder(dir, plist: plist)
+        let lint = try iapkit("lint", "content", folder)
+        #expect(lint.status == 1 && lint.stdout.contains("more than 256 attributes") && lint.stdout.contains("[content-info]"), "\(lint.stdout)")
+    }
+}
+
 /// Case 5: what a replayed answer or a catalog value makes fail says where it stands.
 @Suite struct LocatedMessageTests {
     @Test func replayedErrorAnswersNameTheTraceAndLine() throws {
@@ -99,6 +153,20 @@ enum NewFormats {
         let second = try NewFormats.plan(catalog, trace: untyped)
         #expect(second.status == 2 && second.stderr.contains("\(untyped):1: unexpected answer to") && second.stderr.contains("missing type at data.0"),
                 "\(second.stderr)")
+        #expect(NewFormats.contents(dir) == before)
+    }
+}
+
+/// Case 6: the smaller ones.
+@Suite struct SmallerHostileCaseTests {
+    @Test func anUndeclaredEntityUnderAnExternalDoctypeIsAFinding() throws {
+        let (dir, catalog) = try NewFormats.project()
+        let file = dir.write("de.xliff", NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi&nbsp;Stufen")])
+            .replacingOccurrences(of: "<xliff ", with: "<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/xliff.dtd\">\n<xliff "))
+        let before = NewFormats.contents(dir)
+        let result = try iapkit("localizations", "import", file, catalog)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\(file):5: error: de.xliff uses the entity `&nbsp;`, which it does not declare"), "\(result.stdout)")
         #expect(NewFormats.contents(dir) == before)
     }
 }

@@ -8,10 +8,10 @@ import IAPCore
 import IAPLint
 
 /// `iapkit localizations import`: merges the texts of translation files into the catalog. Every text is checked
-/// first, as lint would check it, and each problem is a finding located in the translation file; with any error,
-/// nothing is written. The catalog is edited as text (comments and order stay), never in its primary locale, read
-/// back to check it holds exactly the merged texts, and replaced atomically; with nothing to change it is not
-/// touched at all.
+/// first (`check`), as lint would check it, and each problem is a finding located in the translation file; the
+/// caller decides from the findings whether the run passes, and only then merges (`merge`) and writes (`write`).
+/// The catalog is edited as text (comments and order stay), never in its primary locale, read back to check it holds
+/// exactly the merged texts, and replaced atomically; with nothing to change it is not touched at all.
 public struct TranslationImporter: Sendable {
     public static let fileRule = "translation-file"
     public static let unitRule = "translation-unit"
@@ -31,19 +31,28 @@ public struct TranslationImporter: Sendable {
     public var catalogPath: String
     public init(catalogPath: String) { self.catalogPath = catalogPath }
 
-    public struct Result: Sendable {
+    /// The files read and checked against the catalog; nothing merged or written yet.
+    public struct Check {
         public var findings: [Finding]
+        fileprivate var editor: CatalogTextEditor
+        fileprivate var set: TranslationSet
+        fileprivate var accepted: [(unit: TranslationUnit, locale: String, text: String)]
+    }
+
+    /// The catalog with the accepted texts merged, read back and checked.
+    public struct Merge: Sendable {
+        /// The new catalog text; nil when it would not change.
+        public var text: [UInt8]?
         /// Texts changed in existing localizations, and localizations added.
         public var updatedTexts: Int
         public var addedLocalizations: Int
-        /// Whether the catalog was replaced.
-        public var wrote: Bool
     }
 
-    /// Checks every file, then, when no error was found and `dryRun` is false, writes the merged catalog.
-    public func run(files: [String], dryRun: Bool = false) throws(IAPKitError) -> Result {
+    /// Reads the catalog and every file and checks each text. Texts with an error are left out of what `merge`
+    /// merges. Throws when the catalog cannot be read; a translation file that cannot be read is a finding.
+    public func check(files: [String]) throws(IAPKitError) -> Check {
         let data = try InputFile.read(catalogPath, limit: InputFile.Limit.catalog)
-        var editor = try CatalogTextEditor(data: data, file: catalogPath)
+        let editor = try CatalogTextEditor(data: data, file: catalogPath)
         let set = try TranslationSet(editor.catalog)
         var findings: [Finding] = []
         func report(_ rule: String, _ message: String, at location: SourceLocation, severity: Severity = .error) {
@@ -93,13 +102,17 @@ public struct TranslationImporter: Sendable {
                 accepted.append((unit, imported.locale, text))
             }
         }
-        var result = Result(findings: findings, updatedTexts: 0, addedLocalizations: 0, wrote: false)
-        guard findings.errorCount == 0 else { return result }
+        return Check(findings: findings, editor: editor, set: set, accepted: accepted)
+    }
 
+    /// Merges the accepted texts into the catalog's text and reads the result back; writes nothing.
+    public func merge(_ check: Check) throws(IAPKitError) -> Merge {
+        var editor = check.editor
+        var result = Merge(text: nil, updatedTexts: 0, addedLocalizations: 0)
         // Texts for locales the owner has go into their entries; the rest make one new entry per owner and locale.
         var added: [(path: CatalogPath, locale: String, pairs: [(key: String, value: String)])] = []
         var expected: [String: [String: String]] = [:]
-        for (unit, locale, text) in accepted {
+        for (unit, locale, text) in check.accepted {
             expected[unit.id, default: [:]][locale] = text
             if let index = unit.entries[locale] {
                 guard unit.translations[locale] != text else { continue }
@@ -117,12 +130,17 @@ public struct TranslationImporter: Sendable {
         guard editor.hasEdits else { return result }
 
         let text = editor.text()
-        try verify(text, expected: expected, primary: set)
-        if !dryRun {
-            try AtomicFile.write(text, to: catalogPath)
-            result.wrote = true
-        }
+        try verify(text, expected: expected, primary: check.set)
+        result.text = text
         return result
+    }
+
+    /// Replaces the catalog with the merged text, when there is one; returns whether it did.
+    @discardableResult
+    public func write(_ merge: Merge) throws(IAPKitError) -> Bool {
+        guard let text = merge.text else { return false }
+        try AtomicFile.write(text, to: catalogPath)
+        return true
     }
 
     /// Reads the edited catalog back: it must load, keep the primary locale's texts, and hold every merged text with

@@ -137,6 +137,55 @@ enum NewFormats {
     }
 }
 
+/// Case 3: a run that fails leaves every file as it was; `--write-baseline` comes last.
+@Suite struct FailingRunTests {
+    static let translated = NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi-Stufen")])
+
+    @Test(arguments: ["missing.json", "broken.json", "wrong.json", "negative.json"])
+    func importWithABadBaselineWritesNothing(baseline: String) throws {
+        let (dir, catalog) = try NewFormats.project()
+        dir.write("broken.json", "{\"version\": 1, \"findings\": [")
+        dir.write("wrong.json", "{\"findings\": []}")
+        dir.write("negative.json", "{\"version\": 1, \"findings\": [{\"rule\": \"r\", \"file\": \"f\", \"message\": \"m\", \"count\": -9223372036854775807}]}")
+        let file = dir.write("de.xliff", Self.translated)
+        let before = NewFormats.contents(dir)
+        let result = try iapkit("localizations", "import", file, catalog, "--baseline", dir.file(baseline))
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(dir.file(baseline)), "\(result.stderr)")
+        #expect(NewFormats.contents(dir) == before)
+        // The same import with no baseline writes: the refusal above was the baseline's.
+        #expect(try iapkit("localizations", "import", file, catalog).status == 0)
+        #expect(NewFormats.contents(dir) != before)
+    }
+
+    @Test func lintWithABadBaselineWritesNoNewBaseline() throws {
+        let (dir, catalog) = try NewFormats.project()
+        let bad = dir.write("bad.json", "[1, 2")
+        let before = NewFormats.contents(dir)
+        let result = try iapkit("lint", "catalog", catalog, "--baseline", bad, "--write-baseline", dir.file("new.json"))
+        #expect(result.status == 2 && result.stderr.contains("\(bad): is not a baseline"), "\(result.stderr)")
+        #expect(NewFormats.contents(dir) == before)
+        // Written once every input read, even when the findings it records fail the run.
+        let good = try iapkit("lint", "catalog", catalog, "--strict", "--write-baseline", dir.file("new.json"))
+        #expect(good.stderr.contains("wrote \(dir.file("new.json"))"), "\(good.stderr)")
+    }
+
+    @Test func strictImportFailingOnWarningsWritesNothing() throws {
+        let (dir, catalog) = try NewFormats.project()
+        // One text translated, one left empty: a warning.
+        let file = dir.write("de.xliff", Self.translated.replacingOccurrences(
+            of: "</trans-unit>", with: "</trans-unit>\n    <trans-unit id=\"com.example.fruitstand.banana/name\"><source>x</source><target/></trans-unit>"))
+        let before = NewFormats.contents(dir)
+        let strict = try iapkit("localizations", "import", file, catalog, "--strict")
+        #expect(strict.status == 1 && strict.stdout.contains("[translation-untranslated]"), "\(strict.stdout)\(strict.stderr)")
+        #expect(strict.stderr.contains("was left unchanged: --strict fails on the warnings above"), "\(strict.stderr)")
+        #expect(NewFormats.contents(dir) == before)
+        let lenient = try iapkit("localizations", "import", file, catalog)
+        #expect(lenient.status == 0, "\(lenient.stdout)\(lenient.stderr)")
+        #expect(String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self).contains("name: Kiwi-Stufen"))
+    }
+}
+
 /// Case 5: what a replayed answer or a catalog value makes fail says where it stands.
 @Suite struct LocatedMessageTests {
     @Test func replayedErrorAnswersNameTheTraceAndLine() throws {

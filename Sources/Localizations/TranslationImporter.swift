@@ -15,6 +15,7 @@ import IAPLint
 public struct TranslationImporter: Sendable {
     public static let fileRule = "translation-file"
     public static let unitRule = "translation-unit"
+    public static let duplicateRule = "translation-duplicate"
     public static let localeRule = "translation-locale"
     public static let lengthRule = "translation-length"
     public static let untranslatedRule = "translation-untranslated"
@@ -23,6 +24,7 @@ public struct TranslationImporter: Sendable {
     public static let rules: [(id: String, summary: String)] = [
         (fileRule, "A translation file that is not well-formed XML, declares entities or a DTD subset, uses an undeclared entity, goes past iapkit's XML limits (attributes per element, depth, text size), or is not XLIFF 1.2 or a translation sheet."),
         (unitRule, "A trans-unit id or row the catalog does not have (an unknown product, group or field)."),
+        (duplicateRule, "The same text translated twice into one locale, in one file or across files: an error when the two differ, a warning when they agree."),
         (localeRule, "A target locale App Store Connect does not have, the primary locale, or a source locale other than the primary one."),
         (lengthRule, "A translation over App Store Connect's limit, counted in characters as App Store Connect counts them."),
         (untranslatedRule, "A unit still untranslated (an empty target, or a `new` target that repeats the source); it is left out."),
@@ -59,6 +61,8 @@ public struct TranslationImporter: Sendable {
             findings.append(Finding(ruleID: rule, severity: severity, message: message, location: location))
         }
         var accepted: [(unit: TranslationUnit, locale: String, text: String)] = []
+        // Where each unit's text for a locale was first taken from, across all the files.
+        var firstSeen: [String: (index: Int, location: SourceLocation)] = [:]
         for path in files {
             let file: TranslationFile
             do { file = try TranslationFiles.read(path) } catch {
@@ -99,6 +103,19 @@ public struct TranslationImporter: Sendable {
                                + "characters; App Store Connect allows at most \(unit.limit)", at: imported.location)
                     continue
                 }
+                // A second text for the same unit and locale: neither may silently win.
+                let key = unit.id + "\u{0}" + imported.locale
+                if let first = firstSeen[key] {
+                    if accepted[first.index].text == text {
+                        report(Self.duplicateRule, "`\(unit.id)` is translated into \(imported.locale) again, as at \(first.location); "
+                                   + "the repeat is left out", at: imported.location, severity: .warning)
+                    } else {
+                        report(Self.duplicateRule, "`\(unit.id)` is translated into \(imported.locale) a second time, differently from "
+                                   + "\(first.location); keep one translation", at: imported.location)
+                    }
+                    continue
+                }
+                firstSeen[key] = (accepted.count, imported.location)
                 accepted.append((unit, imported.locale, text))
             }
         }
@@ -148,13 +165,18 @@ public struct TranslationImporter: Sendable {
     private func verify(_ text: [UInt8], expected: [String: [String: String]], primary before: TranslationSet) throws(IAPKitError) {
         let reloaded = try CatalogLoader.load(data: Data(text), file: catalogPath, findings: { _ in })
         let after = try TranslationSet(reloaded)
-        var intact = before.units.map { [$0.id, $0.source] } == after.units.map { [$0.id, $0.source] }
-        for (old, new) in zip(before.units, after.units) where intact {
-            intact = new.translations == old.translations.merging(expected[old.id] ?? [:]) { $1 }
+        func refused(_ what: String) -> IAPKitError {
+            .invalidArgument("\(catalogPath): the merged catalog did not read back as expected (\(what)), so it was left "
+                                 + "unchanged; merge these translations by hand")
         }
-        guard intact else {
-            throw .invalidArgument("\(catalogPath): the merged catalog did not read back as expected, so it was left unchanged; "
-                                       + "merge these translations by hand")
+        guard before.units.map({ [$0.id, $0.source] }) == after.units.map({ [$0.id, $0.source] }) else {
+            throw refused("its texts in \(before.primaryLocale) moved or changed")
+        }
+        for (old, new) in zip(before.units, after.units) {
+            let wanted = old.translations.merging(expected[old.id] ?? [:]) { $1 }
+            if let locale = Set(wanted.keys).union(new.translations.keys).sorted().first(where: { wanted[$0] != new.translations[$0] }) {
+                throw refused("`\(old.id)` in \(locale)")
+            }
         }
     }
 

@@ -96,7 +96,7 @@ struct LocalizationsCommand: ParsableCommand {
             abstract: "Merge translated XLIFF or CSV files into the catalog, with App Store Connect's limits checked.",
             discussion: """
                 Findings are located in the translation files. Any error (a text over its limit, an unknown unit or \
-                product, a locale App Store Connect does not have, a malformed file), or a \
+                product, a text translated twice, a locale App Store Connect does not have, a malformed file), or a \
                 warning with --strict, leaves the catalog untouched and exits 1; untranslated units are warnings and \
                 are left out. A baseline that cannot be read leaves it untouched too (exit 2). The primary locale's texts never change, and \
                 an import that changes nothing leaves the catalog byte for byte as it was.

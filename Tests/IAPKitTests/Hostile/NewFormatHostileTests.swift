@@ -186,6 +186,37 @@ enum NewFormats {
     }
 }
 
+/// Case 4: the same unit translated twice into one locale is a located finding, never a silent last-one-wins.
+@Suite struct DuplicateTranslationTests {
+    static let id = "com.example.fruitstand.kiwi/name"
+
+    @Test func twiceInOneXLIFFTwoCSVRowsOrTwoFilesIsAFinding() throws {
+        let (dir, catalog) = try NewFormats.project()
+        let one = dir.write("one.xliff", NewFormats.xliff([(Self.id, "Kiwi A"), (Self.id, "Kiwi B")]))
+        let rows = dir.write("rows.csv", "id,limit,context,en-US,de-DE\r\n\(Self.id),35,,Kiwi Levels,Kiwi A\r\n\(Self.id),35,,Kiwi Levels,Kiwi B\r\n")
+        let first = dir.write("first.xliff", NewFormats.xliff([(Self.id, "Kiwi A")]))
+        let second = dir.write("second.csv", "id,limit,context,en-US,de-DE\r\n\(Self.id),35,,Kiwi Levels,Kiwi B\r\n")
+        let before = NewFormats.contents(dir)
+        for (files, location, earlier) in [([one], "\(one):5:", "\(one):4:"), ([rows], "\(rows):3:", "\(rows):2:"),
+                                           ([first, second], "\(second):2:", "\(first):4:")] {
+            let result = try iapkit(["localizations", "import"] + files + [catalog])
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            let line = result.stdout.split(separator: "\n").first { $0.contains("[translation-duplicate]") } ?? ""
+            #expect(line.hasPrefix(location) && line.contains("error: `\(Self.id)` is translated into de-DE a second time, differently from \(earlier)"),
+                    "\(result.stdout)")
+            #expect(NewFormats.contents(dir) == before)
+        }
+        // The same text twice is a warning, and the import goes ahead once.
+        let same = dir.write("same.xliff", NewFormats.xliff([(Self.id, "Kiwi A"), (Self.id, "Kiwi A")]))
+        for _ in 0..<2 {
+            let result = try iapkit("localizations", "import", same, catalog)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("\(same):5:") && result.stdout.contains("warning: `\(Self.id)` is translated into de-DE again"), "\(result.stdout)")
+        }
+        #expect(String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self).contains("name: Kiwi A"))
+    }
+}
+
 /// Case 5: what a replayed answer or a catalog value makes fail says where it stands.
 @Suite struct LocatedMessageTests {
     @Test func replayedErrorAnswersNameTheTraceAndLine() throws {

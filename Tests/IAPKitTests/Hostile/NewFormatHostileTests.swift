@@ -239,6 +239,36 @@ enum NewFormats {
 
 /// Case 6: the smaller ones.
 @Suite struct SmallerHostileCaseTests {
+    @Test func aJSONCatalogStaysJSONAfterAnImport() throws {
+        let dir = TemporaryDirectory()
+        let catalog = dir.write("catalog.json", """
+            {
+              "schemaVersion": 1,
+              "app": {"bundleId": "com.example.app", "primaryLocale": "en-US"},
+              "products": [
+                {"productId": "com.example.app.one", "referenceName": "One", "type": "consumable", "price": 0.99,
+                 "localizations": [{"locale": "en-US", "name": "One", "description": "The first: one."},
+                                   {"locale": "de-DE", "name": "Eins"}]}
+              ]
+            }
+
+            """)
+        let sheet = dir.write("texts.csv", "id,limit,context,en-US,de-DE,fr-FR\r\n"
+            + "com.example.app.one/name,35,,One,\"Eins, \"\"neu\"\"\",Un\r\n"
+            + "com.example.app.one/description,55,,The first: one.,Das erste: eins.,Le premier: un.\r\n")
+        let result = try iapkit("localizations", "import", sheet, catalog)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let out = try python("""
+            import json, sys
+            c = json.load(open(sys.argv[1]))
+            print(json.dumps(c["products"][0]["localizations"], ensure_ascii=False))
+            """, [catalog])
+        #expect(out == #"[{"locale": "en-US", "name": "One", "description": "The first: one."}, "#
+                    + #"{"locale": "de-DE", "name": "Eins, \"neu\"", "description": "Das erste: eins."}, "#
+                    + #"{"locale": "fr-FR", "name": "Un", "description": "Le premier: un."}]"# + "\n")
+        #expect(try iapkit("lint", "catalog", catalog).stdout.contains("0 errors"))
+    }
+
     @Test func anUndeclaredEntityUnderAnExternalDoctypeIsAFinding() throws {
         let (dir, catalog) = try NewFormats.project()
         let file = dir.write("de.xliff", NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi&nbsp;Stufen")])

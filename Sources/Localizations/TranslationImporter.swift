@@ -98,6 +98,12 @@ public struct TranslationImporter: Sendable {
                            at: imported.location, severity: .warning)
                     continue
                 }
+                if let scalar = text.unicodeScalars.first(where: Catalog.isControlCharacter) {
+                    report(ControlCharacterRule.id, "the \(imported.locale) text of `\(unit.id)` holds the control character "
+                               + "\(ControlCharacterRule.name(scalar)); remove it: App Store Connect takes none in its texts",
+                           at: imported.location)
+                    continue
+                }
                 if AppStoreTexts.exceeds(text, limit: unit.limit) {
                     report(Self.lengthRule, "the \(imported.locale) text of `\(unit.id)` has \(AppStoreTexts.length(of: text)) "
                                + "characters; App Store Connect allows at most \(unit.limit)", at: imported.location)

@@ -235,6 +235,41 @@ enum NewFormats {
                 "\(second.stderr)")
         #expect(NewFormats.contents(dir) == before)
     }
+
+    @Test func aNULInAGroupNameIsALintFindingAndExportRefusesItWithItsPlace() throws {
+        let (dir, catalog) = try NewFormats.project()
+        let text = String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self)
+        try text.replacingOccurrences(of: "        name: Fruit Club\n", with: "        name: \"Fruit\\0Club\"\n")
+            .write(toFile: catalog, atomically: true, encoding: .utf8)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("\(catalog):65:15: error: `subscriptionGroups[0].localizations[0].name` holds the control character U+0000"),
+                "\(lint.stdout)")
+        let before = NewFormats.contents(dir)
+        let export = try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "de-DE", "-o", dir.file("out"))
+        #expect(export.status == 1, "\(export.stderr)")
+        #expect(export.stderr.contains("\(catalog):65:15: error:") && export.stderr.contains("[control-character]"), "\(export.stderr)")
+        #expect(NewFormats.contents(dir) == before)
+        // A CSV can carry the character into an import: refused there too, in the sheet.
+        let clean = dir.write("clean.yaml", text)
+        let sheet = dir.write("texts.csv", "id,limit,context,en-US,de-DE\r\nsubscriptionGroup/Fruit Club/name,75,,Fruit Club,\"Obst\u{1}Klub\"\r\n")
+        let imported = try iapkit("localizations", "import", sheet, clean)
+        #expect(imported.status == 1 && imported.stdout.contains("\(sheet):2:") && imported.stdout.contains("control character U+0001")
+                    && imported.stdout.contains("[control-character]"), "\(imported.stdout)")
+    }
+
+    @Test func anEmptyBundleIDIsALintFindingAndAscSaysWhere() throws {
+        let (dir, catalog) = try NewFormats.project()
+        let text = String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self)
+        try text.replacingOccurrences(of: "bundleId: com.example.fruitstand", with: "bundleId: \"\"")
+            .write(toFile: catalog, atomically: true, encoding: .utf8)
+        let lint = try iapkit("lint", "catalog", catalog)
+        #expect(lint.status == 1 && lint.stdout.contains("\(catalog):5:13: error: `app.bundleId` is empty") && lint.stdout.contains("[bundle-id]"),
+                "\(lint.stdout)")
+        let plan = try NewFormats.plan(catalog, trace: AscTraceTests.planTrace)
+        #expect(plan.status == 2 && plan.stderr.contains("\(catalog):5:13: `app.bundleId` is empty"), "\(plan.stderr)")
+        _ = dir
+    }
 }
 
 /// Case 6: the smaller ones.

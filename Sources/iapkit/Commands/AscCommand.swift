@@ -440,8 +440,22 @@ struct AscCommand: ParsableCommand {
             var app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID,
                                                catalog: bundleID == nil ? naming : nil)
             if app.bundleID.isEmpty { app.bundleID = named.bundleID ?? "" }
+            // The images, the schema and the catalog are replaced as one set: a pull that fails leaves none of them,
+            // nor a folder it made for them.
+            let folder = Path.parent(output)
+            try FileTransaction.recover(journalDirectory: folder)
+            let files = FileTransaction(journalDirectory: folder)
+            let newFolders = [Path.join(folder, "review"), Path.join(folder, "images"), folder]
+                .filter { !FileManager.default.fileExists(atPath: $0.isEmpty ? "." : $0) }
+            var committed = false
+            defer {
+                if !committed {
+                    files.discard()
+                    for made in newFolders { rmdir(made) }
+                }
+            }
             let puller = Puller(reader: reader)
-            var result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
+            var result = try await puller.pull(app: app, catalogDirectory: folder, staging: files)
             AscCommand.reportTolerated(asc)
             result.notes.forEach(Terminal.warning)
             if let replayed = asc.replay, replayed.placeholderCount > 0 {
@@ -463,9 +477,11 @@ struct AscCommand: ParsableCommand {
                     + "declare (\(undeclared.joined(separator: ", "))): not pulled, since App Store Connect keeps no source "
                     + "folder for them; declare each with its folder (`iapkit new-content --asset-pack ID`)")
             }
-            let header = try CatalogSchemaFile.comment(for: output)
+            let header = try CatalogSchemaFile.comment(for: output, staging: files)
                 + "# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
-            try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct), to: output)
+            try files.stage(output).write(Data(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct).utf8))
+            try files.commit()
+            committed = true
             Terminal.writeError("wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n")
         }
     }

@@ -304,6 +304,20 @@ enum NewFormats {
         #expect(try iapkit("lint", "catalog", catalog).stdout.contains("0 errors"))
     }
 
+    @Test func aFailedPullLeavesNoScreenshotsBehind() throws {
+        let dir = TemporaryDirectory()
+        // Every read and five of the six image downloads: the pull fails at the last one.
+        let trace = dir.write("partial.jsonl", try NewFormats.trace { lines in lines.removeLast() })
+        let result = try NewFormats.pull(dir, trace: trace)
+        #expect(result.status == 2 && result.stderr.contains("holds no answer to GET"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["partial.jsonl"])
+        // The whole trace pulls the six screenshots and the catalog as one set.
+        let whole = try NewFormats.pull(dir, trace: AscTraceTests.pullTrace)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled/review")).count == 6)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled")).sorted() == ["catalog.schema.json", "catalog.yaml", "review"])
+    }
+
     @Test func anUndeclaredEntityUnderAnExternalDoctypeIsAFinding() throws {
         let (dir, catalog) = try NewFormats.project()
         let file = dir.write("de.xliff", NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi&nbsp;Stufen")])

@@ -66,17 +66,6 @@ import Testing
         func note(_ problem: String) { lock.withLock { problems.append(problem) } }
     }
 
-    /// SplitMix64: a run is replayed from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// The seeds: files as iapkit writes them for the example catalog, filled in as a translator would.
     struct Seeds {
@@ -155,7 +144,7 @@ import Testing
 
     /// A few edits of `seed`: bytes changed, cut, repeated, tokens put in, letters swapped, statuses replaced, and
     /// now and then a flood of one token (attributes, nesting, columns, lines) past the readers' limits.
-    static func mutate(_ seed: [UInt8], kind: Kind, using generator: inout Generator) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], kind: Kind, using generator: inout SeededGenerator) -> [UInt8] {
         var bytes = seed
         let pieces = tokens(for: kind)
         let table = weights(kind)
@@ -217,15 +206,6 @@ import Testing
         return bytes
     }
 
-    /// Every path below `path` with its bytes (none for a folder).
-    static func state(of path: String) -> [String: Data] {
-        var result: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: path)
-        while let relative = enumerator?.nextObject() as? String {
-            result[relative] = FileManager.default.contents(atPath: path + "/" + relative) ?? Data()
-        }
-        return result
-    }
 
     /// Runs `iapkit`, killing it after a minute; wall time as the caller sees it.
     static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, signalled: Bool, seconds: Double) {
@@ -268,9 +248,9 @@ import Testing
             dir.write("trace.jsonl", Data(input))
             arguments = ["asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", "pulled/catalog.yaml", "--replay", "trace.jsonl"]
         }
-        let before = state(of: dir.path), projectBefore = state(of: project)
+        let before = dir.contents(), projectBefore = TemporaryDirectory.contents(of: project)
         let (status, signalled, seconds) = try run(arguments, in: dir.path)
-        let after = state(of: dir.path), projectAfter = state(of: project)
+        let after = dir.contents(), projectAfter = TemporaryDirectory.contents(of: project)
         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
             + Set(projectBefore.keys).union(projectAfter.keys).filter { projectBefore[$0] != projectAfter[$0] }.map { "project/" + $0 }
         tally.add(Outcome(kind: kind, status: status, signalled: signalled, seconds: seconds, changed: changed),
@@ -289,7 +269,7 @@ import Testing
         let seed = Self.seed
         let projectPath = project.path
         DispatchQueue.concurrentPerform(iterations: Self.jobs) { job in
-            var generator = Generator(state: seed &+ UInt64(job) &* 0x1_0000_0001)
+            var generator = SeededGenerator(seed: seed &+ UInt64(job) &* 0x1_0000_0001)
             var index = job
             while index < Self.inputs {
                 let kind = kinds[index % kinds.count]

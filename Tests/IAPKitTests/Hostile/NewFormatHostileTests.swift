@@ -4,22 +4,12 @@ import Testing
 /// The formats added after the first hardening pass (XLIFF and CSV translations, lint baselines, `--replay` traces,
 /// the newest catalog keys), given the inputs a mutation run found to crash, hang, or leave files behind.
 enum NewFormats {
-    /// A copy of the example project (catalog, content, screenshots).
-    static func project() throws -> (TemporaryDirectory, String) {
-        let (dir, catalog) = try LocalizationsTests.project()
-        return (dir, catalog)
-    }
-
-    /// Every file under `dir` with its bytes, to prove a failing run changed nothing.
-    static func contents(_ dir: TemporaryDirectory) -> [String: Data] {
-        var result: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: dir.path)
-        while let relative = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: dir.file(relative), isDirectory: &isDirectory)
-            result[relative] = isDirectory.boolValue ? Data("folder".utf8) : FileManager.default.contents(atPath: dir.file(relative))
-        }
-        return result
+    /// Replaces `old` with `new` in the catalog file, returning the text it had.
+    @discardableResult
+    static func edit(_ catalog: String, replacing old: String, with new: String) throws -> String {
+        let text = String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self)
+        try text.replacingOccurrences(of: old, with: new).write(toFile: catalog, atomically: true, encoding: .utf8)
+        return text
     }
 
     /// One XLIFF 1.2 file translating into `locale`, with `units` (id, target) in its body.
@@ -56,21 +46,21 @@ enum NewFormats {
 @Suite struct ReplayStatusTests {
     @Test(arguments: ["-1", "1000", "99", "600", "\"200\"", "200.5", "1e300"])
     func statusOutsideHTTPIsALocatedErrorNotACrash(status: String) throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let trace = dir.write("bad.jsonl", try NewFormats.trace { lines in
             lines[0] = lines[0].replacingOccurrences(of: "\"status\":200", with: "\"status\":\(status)")
         })
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         for result in [try NewFormats.plan(catalog, trace: trace), try NewFormats.pull(dir, trace: trace)] {
             #expect(result.status == 2, "\(status): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains("\(trace):1: status "), "\(result.stderr)")
             #expect(result.stderr.contains("is not an HTTP status App Store Connect answers with (100 to 599)"), "\(result.stderr)")
         }
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
     }
 
     @Test func aHARStatusOutsideHTTPIsAnErrorNamingTheEntry() throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let har = dir.file("pull.har")
         let recorded = try iapkit(["asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", dir.file("again/catalog.yaml"),
                                    "--replay", AscTraceTests.pullTrace, "--trace", har, "--trace-format", "har"],
@@ -93,21 +83,21 @@ enum NewFormats {
 
     @Test(arguments: [100_000, 200_000])
     func attributeFloodIsRefusedInWellUnderASecond(attributes: Int) throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let file = dir.write("de.xliff", Self.floodedXLIFF(attributes: attributes))
         #expect((try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0) > 1_000_000)
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         let run = try measuredIapkit(["localizations", "import", file, catalog])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.seconds < 1, "took \(run.seconds) s")
         let report = try iapkit("localizations", "import", file, catalog)
         #expect(report.stdout.contains("\(file):3:3: error: de.xliff has an element with more than 256 attributes; iapkit reads at most "
                                        + "256 on one element [translation-file]"), "\(report.stdout)")
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
     }
 
     @Test func depthTextSizeAndInternalSubsetsAreRefusedWithTheirPlace() throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let deep = NewFormats.xliff([], body: "\n" + String(repeating: "<group>", count: 150) + String(repeating: "</group>", count: 150))
         let long = NewFormats.xliff([("com.example.fruitstand.kiwi/name", String(repeating: "k", count: 2 << 20))])
         let subset = NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi")])
@@ -116,13 +106,13 @@ enum NewFormats {
                                       ("long.xliff", long, ":4:100: error: long.xliff has a text or attribute value over 1048576 bytes"),
                                       ("subset.xliff", subset, ":2:17: error: subset.xliff has an internal DTD subset")] {
             let file = dir.write(name, xml)
-            let before = NewFormats.contents(dir)
+            let before = dir.contents()
             let started = Date()
             let result = try iapkit("localizations", "import", file, catalog)
             #expect(Date().timeIntervalSince(started) < 5)
             #expect(result.status == 1, "\(name): \(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains(file + expected), "\(name): \(result.stdout)")
-            #expect(NewFormats.contents(dir) == before)
+            #expect(dir.contents() == before)
         }
     }
 
@@ -143,43 +133,43 @@ enum NewFormats {
 
     @Test(arguments: ["missing.json", "broken.json", "wrong.json", "negative.json"])
     func importWithABadBaselineWritesNothing(baseline: String) throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         dir.write("broken.json", "{\"version\": 1, \"findings\": [")
         dir.write("wrong.json", "{\"findings\": []}")
         dir.write("negative.json", "{\"version\": 1, \"findings\": [{\"rule\": \"r\", \"file\": \"f\", \"message\": \"m\", \"count\": -9223372036854775807}]}")
         let file = dir.write("de.xliff", Self.translated)
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         let result = try iapkit("localizations", "import", file, catalog, "--baseline", dir.file(baseline))
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains(dir.file(baseline)), "\(result.stderr)")
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
         // The same import with no baseline writes: the refusal above was the baseline's.
         #expect(try iapkit("localizations", "import", file, catalog).status == 0)
-        #expect(NewFormats.contents(dir) != before)
+        #expect(dir.contents() != before)
     }
 
     @Test func lintWithABadBaselineWritesNoNewBaseline() throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let bad = dir.write("bad.json", "[1, 2")
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         let result = try iapkit("lint", "catalog", catalog, "--baseline", bad, "--write-baseline", dir.file("new.json"))
         #expect(result.status == 2 && result.stderr.contains("\(bad): is not a baseline"), "\(result.stderr)")
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
         // Written once every input read, even when the findings it records fail the run.
         let good = try iapkit("lint", "catalog", catalog, "--strict", "--write-baseline", dir.file("new.json"))
         #expect(good.stderr.contains("wrote \(dir.file("new.json"))"), "\(good.stderr)")
     }
 
     @Test func strictImportFailingOnWarningsWritesNothing() throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         // One text translated, one left empty: a warning.
         let file = dir.write("de.xliff", Self.translated.replacingOccurrences(
             of: "</trans-unit>", with: "</trans-unit>\n    <trans-unit id=\"com.example.fruitstand.banana/name\"><source>x</source><target/></trans-unit>"))
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         let strict = try iapkit("localizations", "import", file, catalog, "--strict")
         #expect(strict.status == 1 && strict.stdout.contains("[translation-untranslated]"), "\(strict.stdout)\(strict.stderr)")
         #expect(strict.stderr.contains("was left unchanged: --strict fails on the warnings above"), "\(strict.stderr)")
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
         let lenient = try iapkit("localizations", "import", file, catalog)
         #expect(lenient.status == 0, "\(lenient.stdout)\(lenient.stderr)")
         #expect(String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self).contains("name: Kiwi-Stufen"))
@@ -191,12 +181,12 @@ enum NewFormats {
     static let id = "com.example.fruitstand.kiwi/name"
 
     @Test func twiceInOneXLIFFTwoCSVRowsOrTwoFilesIsAFinding() throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let one = dir.write("one.xliff", NewFormats.xliff([(Self.id, "Kiwi A"), (Self.id, "Kiwi B")]))
         let rows = dir.write("rows.csv", "id,limit,context,en-US,de-DE\r\n\(Self.id),35,,Kiwi Levels,Kiwi A\r\n\(Self.id),35,,Kiwi Levels,Kiwi B\r\n")
         let first = dir.write("first.xliff", NewFormats.xliff([(Self.id, "Kiwi A")]))
         let second = dir.write("second.csv", "id,limit,context,en-US,de-DE\r\n\(Self.id),35,,Kiwi Levels,Kiwi B\r\n")
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         for (files, location, earlier) in [([one], "\(one):5:", "\(one):4:"), ([rows], "\(rows):3:", "\(rows):2:"),
                                            ([first, second], "\(second):2:", "\(first):4:")] {
             let result = try iapkit(["localizations", "import"] + files + [catalog])
@@ -204,7 +194,7 @@ enum NewFormats {
             let line = result.stdout.split(separator: "\n").first { $0.contains("[translation-duplicate]") } ?? ""
             #expect(line.hasPrefix(location) && line.contains("error: `\(Self.id)` is translated into de-DE a second time, differently from \(earlier)"),
                     "\(result.stdout)")
-            #expect(NewFormats.contents(dir) == before)
+            #expect(dir.contents() == before)
         }
         // The same text twice is a warning, and the import goes ahead once.
         let same = dir.write("same.xliff", NewFormats.xliff([(Self.id, "Kiwi A"), (Self.id, "Kiwi A")]))
@@ -220,36 +210,34 @@ enum NewFormats {
 /// Case 5: what a replayed answer or a catalog value makes fail says where it stands.
 @Suite struct LocatedMessageTests {
     @Test func replayedErrorAnswersNameTheTraceAndLine() throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let conflict = dir.write("conflict.jsonl", try NewFormats.trace(AscTraceTests.planTrace) { lines in
             lines[1] = lines[1].replacingOccurrences(of: "\"status\":200", with: "\"status\":409")
         })
         let untyped = dir.write("untyped.jsonl", try NewFormats.trace(AscTraceTests.planTrace) { lines in
             lines[0] = lines[0].replacingOccurrences(of: ",\"type\":\"apps\"", with: "")
         })
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         let first = try NewFormats.plan(catalog, trace: conflict)
         #expect(first.status == 2 && first.stderr.contains("\(conflict):2: App Store Connect answered 409 Conflict"), "\(first.stderr)")
         let second = try NewFormats.plan(catalog, trace: untyped)
         #expect(second.status == 2 && second.stderr.contains("\(untyped):1: unexpected answer to") && second.stderr.contains("missing type at data.0"),
                 "\(second.stderr)")
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
     }
 
     @Test func aNULInAGroupNameIsALintFindingAndExportRefusesItWithItsPlace() throws {
-        let (dir, catalog) = try NewFormats.project()
-        let text = String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self)
-        try text.replacingOccurrences(of: "        name: Fruit Club\n", with: "        name: \"Fruit\\0Club\"\n")
-            .write(toFile: catalog, atomically: true, encoding: .utf8)
+        let (dir, catalog) = try LocalizationsTests.project()
+        let text = try NewFormats.edit(catalog, replacing: "        name: Fruit Club\n", with: "        name: \"Fruit\\0Club\"\n")
         let lint = try iapkit("lint", "catalog", catalog)
         #expect(lint.status == 1)
         #expect(lint.stdout.contains("\(catalog):65:15: error: `subscriptionGroups[0].localizations[0].name` holds the control character U+0000"),
                 "\(lint.stdout)")
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         let export = try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "de-DE", "-o", dir.file("out"))
         #expect(export.status == 1, "\(export.stderr)")
         #expect(export.stderr.contains("\(catalog):65:15: error:") && export.stderr.contains("[control-character]"), "\(export.stderr)")
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
         // A CSV can carry the character into an import: refused there too, in the sheet.
         let clean = dir.write("clean.yaml", text)
         let sheet = dir.write("texts.csv", "id,limit,context,en-US,de-DE\r\nsubscriptionGroup/Fruit Club/name,75,,Fruit Club,\"Obst\u{1}Klub\"\r\n")
@@ -259,10 +247,8 @@ enum NewFormats {
     }
 
     @Test func anEmptyBundleIDIsALintFindingAndAscSaysWhere() throws {
-        let (dir, catalog) = try NewFormats.project()
-        let text = String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self)
-        try text.replacingOccurrences(of: "bundleId: com.example.fruitstand", with: "bundleId: \"\"")
-            .write(toFile: catalog, atomically: true, encoding: .utf8)
+        let (dir, catalog) = try LocalizationsTests.project()
+        try NewFormats.edit(catalog, replacing: "bundleId: com.example.fruitstand", with: "bundleId: \"\"")
         let lint = try iapkit("lint", "catalog", catalog)
         #expect(lint.status == 1 && lint.stdout.contains("\(catalog):5:13: error: `app.bundleId` is empty") && lint.stdout.contains("[bundle-id]"),
                 "\(lint.stdout)")
@@ -319,13 +305,13 @@ enum NewFormats {
     }
 
     @Test func anUndeclaredEntityUnderAnExternalDoctypeIsAFinding() throws {
-        let (dir, catalog) = try NewFormats.project()
+        let (dir, catalog) = try LocalizationsTests.project()
         let file = dir.write("de.xliff", NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi&nbsp;Stufen")])
             .replacingOccurrences(of: "<xliff ", with: "<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/xliff.dtd\">\n<xliff "))
-        let before = NewFormats.contents(dir)
+        let before = dir.contents()
         let result = try iapkit("localizations", "import", file, catalog)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("\(file):5: error: de.xliff uses the entity `&nbsp;`, which it does not declare"), "\(result.stdout)")
-        #expect(NewFormats.contents(dir) == before)
+        #expect(dir.contents() == before)
     }
 }

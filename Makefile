@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 ENV := source scripts/setup/pkg-config-env.sh &&
 
-.PHONY: setup setup-tests build run test bench roundtrip clean dist dist-check
+.PHONY: setup setup-tests build run test bench roundtrip fuzz clean dist dist-check
 
 setup:
 	bash scripts/setup/setup.sh
@@ -33,6 +33,12 @@ test: setup-tests
 roundtrip: setup-tests
 	$(ENV) swift build --build-tests
 	$(ENV) IAPKIT_SEEDS=$(or $(SEEDS),2000) swift test --skip-build --filter RoundTripTests
+
+# Mutated translations, baselines and traces through the built iapkit (`make test` runs a few dozen): no crash, no
+# run over 5 s, no file changed by a failing run. IAPKIT_FUZZ_SEED=N replays a run.
+fuzz: setup-tests
+	$(ENV) swift build --build-tests
+	$(ENV) IAPKIT_FUZZ_INPUTS=$(or $(FUZZ),5000) swift test --skip-build --filter FormatFuzzTests
 
 bench: build
 	bash scripts/setup/setup.sh --bench

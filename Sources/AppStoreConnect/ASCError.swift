@@ -29,6 +29,9 @@ public enum ASCError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// A trace could not be written, or a replayed trace holds no answer to a request (`--trace`, `--replay`).
     case trace(String)
+    /// `error` came from an answer replayed from a trace (`--replay`); `origin` is where that answer stands in it
+    /// (`plan.jsonl:12`).
+    indirect case replayed(origin: String, error: ASCError)
 
     public var description: String {
         switch self {
@@ -53,6 +56,18 @@ public enum ASCError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cancelled"
         case let .trace(reason):
             return reason
+        case let .replayed(origin, error):
+            return "\(origin): \(error.description)"
+        }
+    }
+
+    /// The error located at `origin` when it came from that replayed answer; errors of the replay itself (a
+    /// request the trace does not hold) and cancellation stay as they are.
+    func replayed(from origin: String?) -> ASCError {
+        guard let origin else { return self }
+        switch self {
+        case .trace, .cancelled, .replayed, .credentials: return self
+        default: return .replayed(origin: origin, error: self)
         }
     }
 

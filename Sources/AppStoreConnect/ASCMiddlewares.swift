@@ -220,6 +220,7 @@ final class ASCCallObservation: @unchecked Sendable {
     private let lock = PThreadLock()
     private var _operationID: String?
     private var _status: Int?
+    private var _replayOrigin: String?
 
     func record(operationID: String, status: Int?) {
         lock.withLock {
@@ -228,8 +229,12 @@ final class ASCCallObservation: @unchecked Sendable {
         }
     }
 
+    /// Where the latest answer stands in a replayed trace.
+    func record(replayOrigin: String?) { lock.withLock { _replayOrigin = replayOrigin } }
+
     var operationID: String? { lock.withLock { _operationID } }
     var status: Int? { lock.withLock { _status } }
+    var replayOrigin: String? { lock.withLock { _replayOrigin } }
 }
 
 /// Told of every wait before a retry (a 429's `Retry-After`, a backoff), so a progress line can show it.

@@ -43,8 +43,13 @@ public final class ASCReplay: @unchecked Sendable {
             guard case let .array(entries)? = log["entries"] else { throw .trace("\(path): a HAR file without log.entries") }
             var result: [ASCTraceExchange] = []
             for (index, entry) in entries.enumerated() {
-                do { result.append(try ASCTraceExchange(harEntry: entry)) } catch {
-                    throw .trace("\(path): entry \(index + 1): \(error.description)")
+                let origin = "\(path): entry \(index + 1)"
+                do {
+                    var exchange = try ASCTraceExchange(harEntry: entry)
+                    exchange.origin = origin
+                    result.append(exchange)
+                } catch {
+                    throw .trace("\(origin): \(error.description)")
                 }
             }
             return result
@@ -56,7 +61,11 @@ public final class ASCReplay: @unchecked Sendable {
             do { value = try JSONValue.parse(Data(line)) } catch {
                 throw .trace("\(path):\(index + 1): not a JSON object; a trace holds one exchange per line (or is a HAR file)")
             }
-            do { result.append(try ASCTraceExchange(jsonLine: value)) } catch {
+            do {
+                var exchange = try ASCTraceExchange(jsonLine: value)
+                exchange.origin = "\(path):\(index + 1)"
+                result.append(exchange)
+            } catch {
                 throw .trace("\(path):\(index + 1): \(error.description)")
             }
         }
@@ -95,6 +104,10 @@ public final class ASCReplay: @unchecked Sendable {
     /// failure the retry policy treats like the original one.
     func response(to exchange: ASCTraceExchange) throws -> (HTTPResponse, Data?) {
         guard let status = exchange.status else { throw ReplayedFailure(description: exchange.error ?? "no answer") }
+        // HTTPResponse.Status traps on a code past 999: checked here too, for exchanges not read from a file.
+        guard ASCTraceExchange.answerableStatuses.contains(status) else {
+            throw ASCError.trace("\(exchange.origin ?? path): status \(status) is not an HTTP status App Store Connect answers with")
+        }
         var headers = HTTPFields()
         for (name, value) in exchange.responseHeaders {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
@@ -117,7 +130,10 @@ struct ASCReplayTransport: ClientTransport {
         guard request.method == .get else {
             throw ASCError.trace("replay answers reads only: \(request.method.rawValue) \(path) would change App Store Connect")
         }
-        let (response, data) = try replay.response(to: try replay.answer(method: "GET", path: path, query: query))
+        let exchange = try replay.answer(method: "GET", path: path, query: query)
+        // Errors this answer causes later (an error status, a body that does not decode) name where it stands.
+        ASCCallObservation.current?.record(replayOrigin: exchange.origin)
+        let (response, data) = try replay.response(to: exchange)
         return (response, data.map { HTTPBody($0) })
     }
 }

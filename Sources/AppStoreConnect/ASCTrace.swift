@@ -40,6 +40,13 @@ public struct ASCTraceExchange: Sendable {
     public var requestBody: Body?
     public var responseHeaders: [(name: String, value: String)]
     public var responseBody: Body?
+    /// Where a replayed exchange stands in its trace (`plan.jsonl:12`, `pull.har: entry 3`), for errors its answer
+    /// causes; nil for an exchange made in this run. Never written to a trace.
+    public var origin: String?
+
+    /// The statuses App Store Connect can answer with; a trace holding another was not written by iapkit, or was
+    /// edited, and replay refuses it rather than answer with a status no server sends.
+    public static let answerableStatuses = 100...599
 
     /// What replay matches a request by: method, path and query.
     var key: String { Self.key(method: method, path: path, query: query) }
@@ -401,14 +408,23 @@ extension ASCTraceExchange {
         case let .int(value)?: milliseconds = Double(value)
         default: break
         }
-        var status: Int?
-        if case let .int(code)? = jsonLine["status"] { status = code }
+        let status = try Self.status(jsonLine["status"], absent: [.null])
         self.init(
             started: string("started").flatMap { try? ASCDateTranscoder().decode($0) } ?? Date(timeIntervalSince1970: 0),
             milliseconds: milliseconds, operation: string("operation") ?? "", method: method, url: string("url") ?? path,
             path: path, query: string("query"), status: status, error: string("error"),
             requestHeaders: Self.headerList(jsonLine["requestHeaders"]), requestBody: Body(jsonValue: jsonLine["requestBody"]),
             responseHeaders: Self.headerList(jsonLine["responseHeaders"]), responseBody: Body(jsonValue: jsonLine["responseBody"]))
+    }
+
+    /// A recorded status: nil when absent (or one of `absent`), else a status App Store Connect can send.
+    static func status(_ value: JSONValue?, absent: [JSONValue]) throws(ASCError) -> Int? {
+        guard let value, !absent.contains(value) else { return nil }
+        guard case let .int(code) = value, answerableStatuses.contains(code) else {
+            throw .trace("status \(value.serialized(.compact).prefix(40)) is not an HTTP status App Store Connect answers with "
+                + "(\(answerableStatuses.lowerBound) to \(answerableStatuses.upperBound))")
+        }
+        return code
     }
 
     /// One entry of a HAR 1.2 log. iapkit's own fields start with `_`, as the format allows: the path relative to
@@ -485,8 +501,8 @@ extension ASCTraceExchange {
             path = components?.percentEncodedPath ?? url
             query = components?.percentEncodedQuery
         }
-        var status: Int?
-        if case let .int(code)? = response?["status"], code > 0 { status = code }
+        // HAR writes 0 for a request that got no answer.
+        let status = try Self.status(response?["status"], absent: [.null, .int(0)])
         var milliseconds = 0.0
         if case let .double(value)? = harEntry["time"] { milliseconds = value }
         if case let .int(value)? = harEntry["time"] { milliseconds = Double(value) }

@@ -24,10 +24,12 @@ extension AppStoreConnectClient {
             let exchange = try replay.answer(method: "GET", path: components?.percentEncodedPath ?? url.path,
                                              query: components?.percentEncodedQuery)
             let data: Data
-            do { data = try replay.response(to: exchange).1 ?? Data() } catch {
-                throw .transport(String(describing: error))
+            do { data = try replay.response(to: exchange).1 ?? Data() } catch let error as ASCError {
+                throw error
+            } catch {
+                throw ASCError.transport(String(describing: error)).replayed(from: exchange.origin)
             }
-            try check(status: exchange.status ?? 0, url: url)
+            do { try check(status: exchange.status ?? 0, url: url) } catch { throw error.replayed(from: exchange.origin) }
             try trace?.record(exchange)
             return data
         }

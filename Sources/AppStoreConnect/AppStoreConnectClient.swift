@@ -134,7 +134,7 @@ public struct AppStoreConnectClient: Sendable {
                     toleranceRecorder.record(note)
                     continue
                 }
-                throw Self.map(error, observation: observation)
+                throw Self.map(error, observation: observation).replayed(from: observation.replayOrigin)
             }
         }
     }

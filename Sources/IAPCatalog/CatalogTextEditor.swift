@@ -8,7 +8,8 @@ import IAPCore
 
 /// Changes values of a catalog in its text, so everything else (comments, order, quoting, blank lines) stays byte for
 /// byte: a scalar is replaced where it stands, a key is added after the last one of its mapping, an item after the
-/// last one of its list, each in the style around it (block or flow). The caller reads the result back.
+/// last one of its list, each in the style around it (block or flow). A catalog written as JSON (its top level a
+/// flow mapping) stays JSON: every key and text it gets is a JSON string. The caller reads the result back.
 public struct CatalogTextEditor {
     public let file: String
     /// The catalog as read, before any edit.
@@ -17,6 +18,7 @@ public struct CatalogTextEditor {
     private let document: YAMLDocument
     private let spans: [YAMLSpans.Span]
     private var edits: [(offset: Int, length: Int, text: String)] = []
+    private let json: Bool
 
     /// Loads the catalog from `data`; a text that is not a catalog throws as `CatalogLoader` does.
     public init(data: Data, file: String) throws(IAPKitError) {
@@ -31,6 +33,7 @@ public struct CatalogTextEditor {
         guard spans.count == document.nodeCount else {
             throw .malformed(location: SourceLocation(file: file), reason: "could not be mapped to its text for editing")
         }
+        json = spans[Int(document.root.index)].flow
     }
 
     public var hasEdits: Bool { !edits.isEmpty }
@@ -46,10 +49,10 @@ public struct CatalogTextEditor {
             // A block scalar's span takes its line breaks along; they stay.
             var end = span.end
             while end > span.start, original[end - 1] == UInt8(ascii: "\n") || original[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            edits.append((span.start, end - span.start, Self.scalar(value, flow: spans[Int(node.index)].flow)))
+            edits.append((span.start, end - span.start, scalar(value, flow: spans[Int(node.index)].flow)))
             return
         }
-        let entry = Self.scalar(key) + ": " + Self.scalar(value, flow: spans[Int(node.index)].flow)
+        let entry = scalar(key, flow: false) + ": " + scalar(value, flow: spans[Int(node.index)].flow)
         insertAfterLastItem(of: node, flow: ", " + entry, block: entry, indentColumn: spans[Int(node.index)].column)
     }
 
@@ -61,7 +64,7 @@ public struct CatalogTextEditor {
         guard let last = items.last else { throw notEditable(list, "is an empty list; add the first item by hand") }
         let listSpan = spans[Int(node.index)]
         let lastIsFlow = spans[Int(last.index)].flow || document.kind(last) != .mapping
-        let entries = pairs.map { Self.scalar($0.key) + ": " + Self.scalar($0.value, flow: listSpan.flow || lastIsFlow) }
+        let entries = pairs.map { scalar($0.key, flow: false) + ": " + scalar($0.value, flow: listSpan.flow || lastIsFlow) }
         let flowItem = "{" + entries.joined(separator: ", ") + "}"
         if listSpan.flow {
             insertAfterLastItem(of: node, flow: ", " + flowItem, block: "", indentColumn: 0)
@@ -127,6 +130,14 @@ public struct CatalogTextEditor {
 
     private func notEditable(_ path: CatalogPath, _ reason: String) -> IAPKitError {
         .malformed(location: catalog.location(of: path), reason: "`\(path)` \(reason); cannot edit it")
+    }
+
+    /// A key or text as the file writes it: a JSON string in a JSON catalog, else as the catalog writer writes it.
+    private func scalar(_ text: String, flow: Bool) -> String {
+        guard json else { return Self.scalar(text, flow: flow) }
+        var quoted = ""
+        JSONValue.quote(text, into: &quoted, escapingAlso: Self.needsEscape)
+        return quoted
     }
 
     /// A scalar as the catalog writer writes it: plain when a YAML reader takes it back as the same text, else

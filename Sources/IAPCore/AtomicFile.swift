@@ -52,6 +52,7 @@ public final class StagedFile: @unchecked Sendable {
     public let temporaryPath: String
     public let handle: OutputHandle
     private var done = false
+    private var finished = false
 
     public init(finalPath: String, permissions: Int = 0o644, keepingExtension: Bool = false) throws(IAPKitError) {
         let url = URL(fileURLWithPath: finalPath)
@@ -85,7 +86,10 @@ public final class StagedFile: @unchecked Sendable {
     }
 
     /// Flushes to disk and closes, ready to be renamed; throws (and removes the temporary file) on a write error.
+    /// Finishing again does nothing, so a file staged among many can let go of its descriptor before the commit.
     public func finish() throws(IAPKitError) {
+        guard !finished else { return }
+        finished = true
         if fsync(handle.fileDescriptor) != 0 {
             let reason = String(cString: strerror(errno))
             discard()

@@ -43,8 +43,9 @@ public final class FileTransaction: @unchecked Sendable {
 
     deinit { discard() }
 
-    /// Flushes every file, then moves all of them into place as one.
+    /// Flushes every file, then moves all of them into place as one (with none staged, there is nothing to do).
     public func commit() throws(IAPKitError) {
+        guard !staged.isEmpty else { return }
         for file in staged { try file.finish() }
         let files = staged
         let journalPath = Path.join(journalDirectory, Self.journalName)

@@ -90,8 +90,11 @@ public enum TranslationFiles {
             }
             result.locales.append((locale, XMLInput.attribute("source-language", of: fileElement), here))
             var pending = XMLInput.elementChildren(fileElement).filter { XMLInput.name(of: $0) == "body" }
-            while !pending.isEmpty {
-                let node = pending.removeFirst()
+            // Walked by index: taking the first off the list each time would be quadratic in a file of many groups.
+            var next = 0
+            while next < pending.count {
+                let node = pending[next]
+                next += 1
                 for child in XMLInput.elementChildren(node) {
                     switch XMLInput.name(of: child) {
                     case "group": pending.append(child)

@@ -29,9 +29,13 @@ public struct Puller: Sendable {
         public var snapshot: StoreSnapshot
     }
 
-    /// - Parameter catalogDirectory: the folder the catalog goes to; screenshots land in its `review/`, promotional
-    ///   images in its `images/`.
-    public func pull(app: StoreApp, catalogDirectory: String) async throws(SyncError) -> Result {
+    /// - Parameters:
+    ///   - catalogDirectory: the folder the catalog goes to; screenshots land in its `review/`, promotional images
+    ///     in its `images/`.
+    ///   - transaction: stages the images, for the caller to commit with the catalog. Without one they are committed
+    ///     when the pull has read everything: a pull that fails leaves no image behind.
+    public func pull(app: StoreApp, catalogDirectory: String, staging transaction: FileTransaction? = nil) async throws(SyncError) -> Result {
+        let files = transaction ?? FileTransaction(journalDirectory: catalogDirectory)
         var snapshot = try await reader.snapshot(app: app)
         var notes: [(productID: String, text: String)] = []
         Self.withoutUnknownPrices(&snapshot)
@@ -44,7 +48,7 @@ public struct Puller: Sendable {
             if let image = product.record.image {
                 if let url = product.ids.imageURL.flatMap(URL.init(string:)), url.scheme != nil {
                     let relative = "images/" + Self.fileName(productID: id, original: image.fileName)
-                    try await download(url, to: Path.join(catalogDirectory, relative), what: "a promotional image")
+                    try await download(url, to: Path.join(catalogDirectory, relative), what: "a promotional image", into: files)
                     imagePaths[id] = relative
                 } else {
                     notes.append((id, "its promotional image has no image to download yet; the catalog names none"))
@@ -56,12 +60,15 @@ public struct Puller: Sendable {
                     continue
                 }
                 let relative = "review/" + Self.fileName(productID: id, original: product.record.screenshot?.fileName ?? "")
-                try await download(url, to: Path.join(catalogDirectory, relative), what: "a review screenshot")
+                try await download(url, to: Path.join(catalogDirectory, relative), what: "a review screenshot", into: files)
                 screenshotPaths[id] = relative
             }
         }
         let catalog = snapshot.records.catalog(bundleID: app.bundleID, allTerritories: snapshot.territories,
                                                screenshotPaths: screenshotPaths, imagePaths: imagePaths)
+        if transaction == nil {
+            do { try files.commit() } catch { throw .store(context: "saving the images", reason: error.description) }
+        }
         let byProduct = Dictionary(grouping: notes, by: \.productID).mapValues { $0.map { "iapkit asc pull: " + $0.text } }
         return Result(catalog: catalog, notes: snapshot.appNotes + notes.map { "\($0.productID): \($0.text)" }, notesByProduct: byProduct,
                       snapshot: snapshot)
@@ -90,18 +97,18 @@ public struct Puller: Sendable {
         return name + "." + (["png", "jpg", "jpeg"].contains(ext) ? ext : "png")
     }
 
-    func download(_ target: URL, to path: String, what: String) async throws(SyncError) {
+    func download(_ target: URL, to path: String, what: String, into files: FileTransaction) async throws(SyncError) {
         let data: Data
         do { data = try await reader.asc.download(target) } catch {
             throw .read(context: "downloading \(what)", error: error)
         }
         do {
-            try FileManager.default.createDirectory(atPath: Path.parent(path), withIntermediateDirectories: true)
-            try AtomicFile.write(data, to: path)
-        } catch let error as IAPKitError {
-            throw .store(context: "saving a review screenshot", reason: error.description)
+            let staged = try files.stage(path)
+            try staged.write(data)
+            // Closed now: an app's images could otherwise hold more descriptors open than the process may have.
+            try staged.finish()
         } catch {
-            throw .store(context: "saving a review screenshot", reason: "\(path): cannot be written")
+            throw .store(context: "saving \(what)", reason: error.description)
         }
     }
 }

@@ -54,6 +54,9 @@ public struct Baseline: Sendable, Equatable {
         return JSONValue.object([("version", .int(1)), ("findings", .array(entries))]).serialized(.pretty)
     }
 
+    /// More of one finding than any catalog holds; a larger count was not written by iapkit.
+    static let countLimit = 1_000_000
+
     public static func read(_ path: String) throws(IAPKitError) -> Baseline {
         let data = try InputFile.read(path, limit: InputFile.Limit.json)
         func malformed(_ reason: String) -> IAPKitError { .malformed(location: SourceLocation(file: path), reason: reason) }
@@ -69,10 +72,19 @@ public struct Baseline: Sendable, Equatable {
                 throw malformed("findings[\(index)] needs `rule`, `file` and `message`")
             }
             var productID: String?
-            if case let .string(id)? = entry["productId"] { productID = id }
+            switch entry["productId"] {
+            case nil, .null?: break
+            case let .string(id)?: productID = id
+            default: throw malformed("findings[\(index)].productId must be text or null")
+            }
             var count = 1
-            if case let .int(number)? = entry["count"] { count = max(number, 1) }
-            baseline.counts[Key(rule: rule, file: file, productID: productID, message: message), default: 0] += count
+            switch entry["count"] {
+            case nil: break
+            case let .int(number)? where (1...Self.countLimit).contains(number): count = number
+            default: throw malformed("findings[\(index)].count must be a whole number from 1 to \(Self.countLimit)")
+            }
+            let key = Key(rule: rule, file: file, productID: productID, message: message)
+            baseline.counts[key] = min(baseline.counts[key, default: 0] + count, Self.countLimit)
         }
         return baseline
     }

@@ -1,8 +1,8 @@
 /// Every rule iapkit knows, in the order they run and are documented.
 public enum RuleRegistry {
     public static let catalogRules: [any CatalogRule.Type] = [
-        SchemaVersionRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self, ProductIDRetiredRule.self,
-        ProductIDPrefixRule.self, ReferenceNameRule.self, TypeRule.self, PriceRule.self, PriceFreeRule.self,
+        SchemaVersionRule.self, ControlCharacterRule.self, BundleIDRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self,
+        ProductIDRetiredRule.self, ProductIDPrefixRule.self, ReferenceNameRule.self, TypeRule.self, PriceRule.self, PriceFreeRule.self,
         BaseTerritoryRule.self, PricedTerritoriesRule.self,
         TerritoryPriceCodeRule.self, TerritoryPriceDuplicateRule.self, TerritoryPriceAvailabilityRule.self,
         TerritoryPriceDecimalsRule.self, PriceChangeDateRule.self, PriceChangeSubscribersRule.self, OfferPriceChangeRule.self,
@@ -20,9 +20,10 @@ public enum RuleRegistry {
         AssetPackContentRule.self,
     ]
 
-    /// The rules whose errors make exported JSON wrong (with the loader's `schema` findings).
+    /// The rules whose errors make exported JSON wrong (with the loader's `schema` findings), or that no exported
+    /// XML (XLIFF, property lists) can carry.
     public static let structuralRules: [any CatalogRule.Type] = [
-        SchemaVersionRule.self, TypeRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self,
+        SchemaVersionRule.self, ControlCharacterRule.self, TypeRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self,
     ]
 
     public static let contentRules: [any ContentRule.Type] = [

@@ -147,10 +147,15 @@ struct AscCommand: ParsableCommand {
             return url
         }
 
-        /// The app by `--app-id`, the catalog's `app.appId`, or found from its bundle ID.
-        func app(_ reader: StoreReader, bundleID: String?, catalogAppID: String? = nil) async throws -> StoreApp {
+        /// The app by `--app-id`, the catalog's `app.appId`, or found from its bundle ID (`catalog`'s, when it names one).
+        func app(_ reader: StoreReader, bundleID: String?, catalogAppID: String? = nil, catalog: Catalog? = nil) async throws -> StoreApp {
             if let id = appID ?? catalogAppID { return StoreApp(id: id, bundleID: bundleID ?? "") }
-            guard let bundleID, !bundleID.isEmpty else {
+            guard let bundleID, !bundleID.trimmingSpaces().isEmpty else {
+                if let catalog, catalog.app.bundleID != nil {
+                    throw IAPKitError.malformed(location: catalog.location(of: CatalogPath.root / "app" / "bundleId"),
+                                                reason: "`app.bundleId` is empty, so there is no bundle ID to find the app by; "
+                                                    + "set it (`iapkit lint catalog` reports it as `bundle-id`), or pass --app-id")
+                }
                 throw IAPKitError.invalidArgument("no bundle ID to find the app by: set app.bundleId in the catalog, or pass --app-id")
             }
             return try await reader.app(bundleID: bundleID)
@@ -191,7 +196,7 @@ struct AscCommand: ParsableCommand {
         let asc = try connection.client()
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories,
                                  budget: budget, progress: Self.reportReads)
-        let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID)
+        let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID, catalog: catalog)
         let listings = try await reader.listings(app: app)
         let territories = listings.storefronts.keys.sorted()
         var desired = try CatalogRecords(catalog: catalog, territories: territories, baseDirectory: Path.parent(catalogPath))
@@ -432,10 +437,25 @@ struct AscCommand: ParsableCommand {
             if bundleID == nil, connection.appID == nil, let naming { named = naming.app }
             let asc = try connection.client()
             let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
-            var app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID)
+            var app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID,
+                                               catalog: bundleID == nil ? naming : nil)
             if app.bundleID.isEmpty { app.bundleID = named.bundleID ?? "" }
+            // The images, the schema and the catalog are replaced as one set: a pull that fails leaves none of them,
+            // nor a folder it made for them.
+            let folder = Path.parent(output)
+            try FileTransaction.recover(journalDirectory: folder)
+            let files = FileTransaction(journalDirectory: folder)
+            let newFolders = [Path.join(folder, "review"), Path.join(folder, "images"), folder]
+                .filter { !FileManager.default.fileExists(atPath: $0.isEmpty ? "." : $0) }
+            var committed = false
+            defer {
+                if !committed {
+                    files.discard()
+                    for made in newFolders { rmdir(made) }
+                }
+            }
             let puller = Puller(reader: reader)
-            var result = try await puller.pull(app: app, catalogDirectory: Path.parent(output))
+            var result = try await puller.pull(app: app, catalogDirectory: folder, staging: files)
             AscCommand.reportTolerated(asc)
             result.notes.forEach(Terminal.warning)
             if let replayed = asc.replay, replayed.placeholderCount > 0 {
@@ -457,9 +477,11 @@ struct AscCommand: ParsableCommand {
                     + "declare (\(undeclared.joined(separator: ", "))): not pulled, since App Store Connect keeps no source "
                     + "folder for them; declare each with its folder (`iapkit new-content --asset-pack ID`)")
             }
-            let header = try CatalogSchemaFile.comment(for: output)
+            let header = try CatalogSchemaFile.comment(for: output, staging: files)
                 + "# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
-            try AtomicFile.write(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct), to: output)
+            try files.stage(output).write(Data(try CatalogYAMLWriter.write(result.catalog, header: header, notes: result.notesByProduct).utf8))
+            try files.commit()
+            committed = true
             Terminal.writeError("wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n")
         }
     }
@@ -495,10 +517,14 @@ struct AscCommand: ParsableCommand {
 
         func run() async throws {
             var named = App(bundleID: bundleID)
-            if bundleID == nil, connection.appID == nil { named = try AscCommand.namingCatalog(catalog).app }
+            var naming: Catalog?
+            if bundleID == nil, connection.appID == nil {
+                naming = try AscCommand.namingCatalog(catalog)
+                named = naming?.app ?? named
+            }
             let asc = try connection.client()
             let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
-            let app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID)
+            let app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID, catalog: naming)
             let rows = try await PriceSheetReader(reader: reader).rows(app: app)
             let text: String
             switch format {

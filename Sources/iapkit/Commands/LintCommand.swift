@@ -50,22 +50,34 @@ struct LintCommand: ParsableCommand {
             }
         }
 
-        /// Prints or writes the report and exits 1 when the findings fail the run.
-        func finish(_ findings: [Finding], context: ReportContext) throws {
-            var findings = findings
+        /// The findings `--baseline` accepts, read before the run does anything else, so a baseline that cannot be
+        /// read stops it (exit 2) before any work and any write.
+        func acceptedFindings() throws -> IAPLint.Baseline? {
+            try baseline.map { try IAPLint.Baseline.read($0) }
+        }
+
+        /// Prints or writes the report (without the findings `accepted` holds) and exits 1 when the findings fail the
+        /// run. Only a run that passes calls `commit`, which makes the run's changes: a failing run changes no file.
+        /// `--write-baseline` is written last, after the report and the commit: it records the run's findings, so it
+        /// is written whenever every input was read, even when those findings fail the run.
+        func finish(_ findings: [Finding], context: ReportContext, accepted: IAPLint.Baseline?,
+                    commit: () throws -> Void = {}) throws {
+            var reported = findings
+            if let accepted, let baseline {
+                let (new, count) = accepted.newFindings(in: findings)
+                reported = new
+                if count > 0 { Terminal.writeError("\(count) finding\(count == 1 ? "" : "s") accepted by \(baseline)\n") }
+            }
+            let sorted = reported.sortedForReport()
+            try write(sorted, context: context)
+            let failed = sorted.errorCount > 0 || (strict && sorted.warningCount > 0)
+            if !failed { try commit() }
             if let writeBaseline {
                 let recorded = IAPLint.Baseline(findings: findings)
                 try AtomicFile.write(recorded.serialized(), to: writeBaseline)
                 Terminal.writeError("wrote \(writeBaseline) (\(recorded.count) finding\(recorded.count == 1 ? "" : "s") accepted)\n")
             }
-            if let baseline {
-                let (new, accepted) = try IAPLint.Baseline.read(baseline).newFindings(in: findings)
-                findings = new
-                if accepted > 0 { Terminal.writeError("\(accepted) finding\(accepted == 1 ? "" : "s") accepted by \(baseline)\n") }
-            }
-            let sorted = findings.sortedForReport()
-            try write(sorted, context: context)
-            if sorted.errorCount > 0 || (strict && sorted.warningCount > 0) { throw ExitCode(1) }
+            if failed { throw ExitCode(1) }
         }
 
         private func write(_ sorted: [Finding], context: ReportContext) throws {
@@ -109,6 +121,7 @@ struct LintCommand: ParsableCommand {
                 KeptUntilExit.keep(try CatalogLoader.load(path: catalog, findings: { _ in }))
                 return
             }
+            let accepted = try options.acceptedFindings()
             let collector = FindingCollector()
             var summary: LintSummary?
             try options.reportingUnreadableInput(ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: catalog)) {
@@ -117,7 +130,8 @@ struct LintCommand: ParsableCommand {
                 summary = try CatalogLinter().lint(loaded, baseDirectory: Path.parent(catalog), consumer: collector.consumer)
             }
             try options.finish(collector.findings, context: ReportContext(
-                toolVersion: IAPKitCommand.version, products: summary?.products ?? 0, productIDs: summary?.productIDs ?? [], subject: catalog))
+                toolVersion: IAPKitCommand.version, products: summary?.products ?? 0, productIDs: summary?.productIDs ?? [], subject: catalog),
+                accepted: accepted)
         }
     }
 
@@ -141,12 +155,13 @@ struct LintCommand: ParsableCommand {
         }
 
         func run() throws {
+            let accepted = try options.acceptedFindings()
             let collector = FindingCollector()
             let context = ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: folders.joined(separator: " "))
             try options.reportingUnreadableInput(context) {
                 for folder in folders { try ContentLinter().lint(folder: folder, consumer: collector.consumer) }
             }
-            try options.finish(collector.findings, context: context)
+            try options.finish(collector.findings, context: context, accepted: accepted)
         }
     }
 }

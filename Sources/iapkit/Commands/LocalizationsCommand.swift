@@ -96,8 +96,9 @@ struct LocalizationsCommand: ParsableCommand {
             abstract: "Merge translated XLIFF or CSV files into the catalog, with App Store Connect's limits checked.",
             discussion: """
                 Findings are located in the translation files. Any error (a text over its limit, an unknown unit or \
-                product, a locale App Store Connect does not have, a malformed file) leaves the catalog untouched and \
-                exits 1; untranslated units are warnings and are left out. The primary locale's texts never change, and \
+                product, a text translated twice, a locale App Store Connect does not have, a malformed file), or a \
+                warning with --strict, leaves the catalog untouched and exits 1; untranslated units are warnings and \
+                are left out. A baseline that cannot be read leaves it untouched too (exit 2). The primary locale's texts never change, and \
                 an import that changes nothing leaves the catalog byte for byte as it was.
 
                 Example:
@@ -125,22 +126,35 @@ struct LocalizationsCommand: ParsableCommand {
         private var translationFiles: [String] { catalog == files.last ? Array(files.dropLast()) : files }
 
         func run() throws {
-            let result = try TranslationImporter(catalogPath: catalog).run(files: translationFiles, dryRun: dryRun)
-            let summary: String
-            if result.findings.errorCount > 0 {
-                summary = "\(catalog) was left unchanged: fix the errors in the translation files and import them again"
-            } else if result.updatedTexts + result.addedLocalizations == 0 {
-                summary = "\(catalog) already holds these translations; nothing changed"
-            } else {
-                let change = "\(Format.count(result.updatedTexts, "text")) updated and \(Format.count(result.addedLocalizations, "localization")) added"
-                summary = dryRun ? "\(catalog): \(change) (dry run, nothing written)"
-                    : "\(catalog): \(change); check it with `iapkit lint catalog \(catalog)`, then `iapkit asc plan`"
+            // Every input is read and checked before anything is written: the baseline, the catalog, the files.
+            let accepted = try options.acceptedFindings()
+            let importer = TranslationImporter(catalogPath: catalog)
+            let checked = try importer.check(files: translationFiles)
+            // Replaced once the changes are made; a run that stops before says why nothing changed.
+            var summary = "\(catalog) was left unchanged"
+            if checked.findings.errorCount > 0 {
+                summary += ": fix the errors in the translation files and import them again"
+            } else if options.strict && checked.findings.warningCount > 0 {
+                summary += ": --strict fails on the warnings above"
             }
             defer { Terminal.writeError(summary + "\n") }
             var context = ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [],
                                         subject: translationFiles.joined(separator: " "))
             context.extraRules = TranslationImporter.rules
-            try options.finish(result.findings, context: context)
+            try options.finish(checked.findings, context: context, accepted: accepted) {
+                let merged = try importer.merge(checked)
+                if merged.updatedTexts + merged.addedLocalizations == 0 {
+                    summary = "\(catalog) already holds these translations; nothing changed"
+                    return
+                }
+                let change = "\(Format.count(merged.updatedTexts, "text")) updated and \(Format.count(merged.addedLocalizations, "localization")) added"
+                if dryRun {
+                    summary = "\(catalog): \(change) (dry run, nothing written)"
+                } else {
+                    try importer.write(merged)
+                    summary = "\(catalog): \(change); check it with `iapkit lint catalog \(catalog)`, then `iapkit asc plan`"
+                }
+            }
         }
     }
 }

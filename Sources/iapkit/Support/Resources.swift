@@ -80,19 +80,20 @@ enum Resources {
 enum CatalogSchemaFile {
     static let name = "catalog.schema.json"
 
-    /// Writes the schema beside `catalogPath` unless one is there already (a team may keep its own copy).
-    static func ensure(beside catalogPath: String) throws {
+    /// Writes the schema beside `catalogPath` unless one is there already (a team may keep its own copy); with
+    /// `files`, stages it there for the caller to commit with the catalog.
+    static func ensure(beside catalogPath: String, staging files: FileTransaction? = nil) throws {
         let destination = Path.join(Path.parent(catalogPath), name)
         guard !FileManager.default.fileExists(atPath: destination) else { return }
         let schema = try InputFile.read(try Resources.schemas() + "/" + name, limit: InputFile.Limit.templateFile)
-        try AtomicFile.write(schema, to: destination)
+        if let files { try files.stage(destination).write(schema) } else { try AtomicFile.write(schema, to: destination) }
     }
 
     /// The header line editors with a YAML language server read: only for a catalog written to a file, after
     /// `ensure` put the schema beside it.
-    static func comment(for catalogPath: String?) throws -> String {
+    static func comment(for catalogPath: String?, staging files: FileTransaction? = nil) throws -> String {
         guard let catalogPath else { return "" }
-        try ensure(beside: catalogPath)
+        try ensure(beside: catalogPath, staging: files)
         return "# yaml-language-server: $schema=\(name)\n"
     }
 }

@@ -25,7 +25,8 @@ import Testing
             + "\n<!ENTITY e \"&j;\">]>\n" + unit, 3),
         ("external DTD", "<?xml version=\"1.0\"?>\n<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/xliff.dtd\">\n"
             + unit.replacingOccurrences(of: "&e;", with: "Niveaux"), 0),
-        ("malformed", "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\"><file target-language=\"fr-FR\"><body></xliff>\n", 3),
+        // The first error libxml2 meets, where the tags stop matching.
+        ("malformed", "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\"><file target-language=\"fr-FR\"><body></xliff>\n", 2),
     ])
     func entityTricksAndMalformedXMLAreFindingsAndNothingIsWritten(name: String, xml: String, line: Int) throws {
         let (dir, catalog, before) = try Self.project()

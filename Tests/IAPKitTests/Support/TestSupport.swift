@@ -105,6 +105,33 @@ final class TemporaryDirectory {
     }
 }
 
+extension TemporaryDirectory {
+    /// Every path below `path` with its bytes (a folder's are empty), to prove a failing command changed nothing.
+    static func contents(of path: String) -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        while let relative = enumerator?.nextObject() as? String {
+            result[relative] = FileManager.default.contents(atPath: path + "/" + relative) ?? Data()
+        }
+        return result
+    }
+
+    func contents() -> [String: Data] { Self.contents(of: path) }
+}
+
+/// SplitMix64: the same values for the same seed, so a failing case can be run again.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
 struct ProcessResult {
     var status: Int32
     var stdout: String

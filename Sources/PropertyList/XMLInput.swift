@@ -28,7 +28,7 @@ public final class XMLInput {
             throw Self.entityRefusal(file: file, line: data.prefix(offset).reduce(1) { $0 + ($1 == 10 ? 1 : 0) }, kind: kind)
         }
         let feed = XMLFeed(bytes: try Self.utf8(data, file: file), scanner: XMLStructureScanner(limits: limits, kind: kind))
-        let parsed = Self.parse(feed, file: file)
+        let parsed = Self.parse(feed)
         if let refusal = feed.refusal {
             if let parsed { xmlFreeDoc(parsed) }
             throw .malformed(location: SourceLocation(file: file, line: refusal.line, column: refusal.column), reason: refusal.reason)
@@ -60,7 +60,7 @@ public final class XMLInput {
         document = parsed
     }
 
-    private static func parse(_ feed: XMLFeed, file: String) -> xmlDocPtr? {
+    private static func parse(_ feed: XMLFeed) -> xmlDocPtr? {
         let context = Unmanaged.passUnretained(feed).toOpaque()
         let read: xmlInputReadCallback = { context, buffer, length in
             guard let context, let buffer else { return -1 }

@@ -218,28 +218,19 @@ import Darwin
         return bytes
     }
 
-
     /// Runs `iapkit` with no input or output, killing it after `hang` seconds: how it ended, the processor time it
     /// used, and the time on the clock.
     static func run(_ arguments: [String]) throws -> (status: Int32, signalled: Bool, seconds: Double, wall: Double) {
         var environment = ProcessInfo.processInfo.environment
         environment.merge(AscTraceTests.noCredentials.merging(["NO_COLOR": "1"]) { $1 }) { $1 }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([Paths.binary] + arguments).map { strdup($0) } + [nil]
+        // The shell only points the standard streams at /dev/null and becomes iapkit (exec), so wait4 reports iapkit.
+        let shell = ["/bin/sh", "-c", "exec \"$0\" \"$@\" </dev/null >/dev/null 2>&1", Paths.binary] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = shell.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in Int32(0)...2 {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
         var pid = pid_t()
         let started = Date()
-        let spawned = posix_spawn(&pid, Paths.binary, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
         var usage = rusage()

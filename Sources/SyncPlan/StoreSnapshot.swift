@@ -1,4 +1,5 @@
 import IAPCatalog
+import IAPCore
 
 /// What App Store Connect holds for one app: the same records the catalog turns into, plus the ids needed to
 /// change them. Read by `StoreReader`; compared with the catalog by `Planner`.
@@ -175,5 +176,12 @@ public struct StoreNote: Sendable, Equatable {
         self.resource = resource
         self.managed = managed
         self.text = text
+    }
+
+    /// `count` resources (`price`, `introductory offer`) answered without the linkage iapkit asked for (`its territory
+    /// or price point`): left out of the records, never taken for the USA's or dropped in silence.
+    public static func unlinked(_ count: Int, _ what: String, without linkage: String, resource: String) -> StoreNote {
+        StoreNote(resource: resource, managed: false, text: "App Store Connect answered " + Format.count(count, what)
+            + " without \(linkage); the catalog leaves " + (count == 1 ? "it" : "them") + " out")
     }
 }

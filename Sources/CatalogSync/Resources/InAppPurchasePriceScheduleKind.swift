@@ -42,11 +42,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             }
             return DatedPrice(territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: canonical)
         }
-        if unread > 0 {
-            product.notes.append(StoreNote(resource: resource, managed: false, text: "App Store Connect answered "
-                + Format.count(unread, "price") + " without its territory or price point; the catalog leaves "
-                + (unread == 1 ? "it" : "them") + " out"))
-        }
+        if unread > 0 { product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource)) }
         let territories = Swift.Set(prices.map(\.territory))
         guard !territories.isEmpty else { return }
         var base = territories.count == 1 && unread == 0 ? territories.first : nil

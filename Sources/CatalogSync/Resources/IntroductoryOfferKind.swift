@@ -1,7 +1,6 @@
 import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
-import IAPCore
 import SyncPlan
 
 /// A subscription's introductory offer (`subscriptionIntroductoryOffers`): one resource per territory and billing
@@ -37,10 +36,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
                 covered[territory] = offer.id
             }
             if unread > 0 {
-                // Which territories these offers run in is not known: not the USA's, and not left out in silence.
-                product.notes.append(StoreNote(resource: "subscriptionIntroductoryOffer", managed: false, text: "App Store Connect answered "
-                    + Format.count(unread, "introductory offer") + " without its territory; the catalog leaves "
-                    + (unread == 1 ? "it" : "them") + " out"))
+                product.notes.append(.unlinked(unread, "introductory offer", without: "its territory", resource: "subscriptionIntroductoryOffer"))
             }
             guard let base = offers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? offers.first,
                   let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue

@@ -162,7 +162,7 @@ enum OfferRequests {
         let prices = OfferPrices.pairs(links)
         // Prices answered without their territory or point, or none at all, leave the offer's price unknown.
         let complete = !links.isEmpty && prices.count == links.count && prices.allSatisfy { points[$0.point] != nil }
-        let read: (cents: Int?, territoryPrices: [String: String]) = try await usdAndTerritoryPrices(prices, points: points, reader: reader, plan: plan)
+        let read = try await usdAndTerritoryPrices(prices, points: points, reader: reader, plan: plan)
         return (read.cents, read.territoryPrices, complete)
     }
 

@@ -44,12 +44,7 @@ enum SubscriptionPriceKind: ProductResourceKind {
             byPlan[plan, default: []].append(DatedPrice(territory: territory, day: day, price: customer,
                                                         keepsExistingSubscribers: price.attributes?.preserved))
         }
-        if unread > 0 {
-            // Not the USA's, not dropped in silence: said at the product, and plan shows it as `?`.
-            product.notes.append(StoreNote(resource: resource, managed: false, text: "App Store Connect answered "
-                + Format.count(unread, "price") + " without its territory or price point; the catalog leaves "
-                + (unread == 1 ? "it" : "them") + " out"))
-        }
+        if unread > 0 { product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource)) }
         for (plan, prices) in byPlan {
             var tables: [Int: [String: String]] = [:]
             if prices.contains(where: { $0.territory != Vocabulary.baseTerritory }) {

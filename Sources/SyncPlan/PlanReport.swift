@@ -2,7 +2,7 @@ import IAPCatalog
 import IAPCore
 
 /// A plan as text for people (one line per change, `+` create, `~` update, `-` delete, `!` refused, `?` unmanaged) and as
-/// JSON for machines (the README documents the shape).
+/// JSON for machines (docs/asc.md documents the shape).
 public enum PlanReport {
     public static func text(_ plan: Plan, showUnchanged: Bool = false) -> String {
         var lines = ["App Store Connect app \(plan.app.id) (\(plan.app.bundleID))"]

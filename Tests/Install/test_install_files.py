@@ -250,9 +250,9 @@ def check_workflows():
 
 
 def check_readme_ci_example():
-    readme = read("README.md")
-    section = readme.split("#### In CI (GitHub Actions)", 1)
-    if not check("README: has the CI example section", len(section) == 2):
+    readme = read("docs/asc.md")
+    section = readme.split("## In CI (GitHub Actions)", 1)
+    if not check("docs/asc.md: has the CI example section", len(section) == 2):
         return
     blocks = re.findall(r"```yaml\n(.*?)```", section[1].split("\n## ", 1)[0], re.S)
     if not check("README: the CI example is a YAML block", blocks):
@@ -574,6 +574,12 @@ def check_readme():
     body = readme.split("## " + second, 1)[-1].split("\n## ", 1)[0] if second else ""
     check("README: then working on iapkit itself with `make run` and `make test`",
           "make run" in body and "make test" in body, second)
+    # The guides in docs/ that the README links to exist, and the locale list there is App Store Connect's.
+    for link in re.findall(r"\]\((docs/[\w.-]+\.md)", readme):
+        check("README: %s exists" % link, os.path.exists(os.path.join(ROOT, link)))
+    locales = json.load(open(os.path.join(ROOT, "Tests/FakeAppStoreConnect/locales.json")))["locales"]
+    listed = re.findall(r"`([\w-]+)`", read("docs/catalog.md").split("## Locales", 1)[-1])
+    check("docs/catalog.md: the locale list is App Store Connect's", sorted(listed) == sorted(locales), listed[:5])
 
 
 def main():

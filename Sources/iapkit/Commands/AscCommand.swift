@@ -94,7 +94,7 @@ struct AscCommand: ParsableCommand {
             if path == nil && pem == nil { missing.append("--private-key, ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY") }
             guard let keyID, let issuerID, missing.isEmpty else {
                 throw IAPKitError.invalidArgument("App Store Connect credentials are missing: set \(missing.joined(separator: "; ")) "
-                    + "(see the README's section on API keys)")
+                    + "(see docs/asc.md, Setting up an API key)")
             }
             if let path {
                 do { return try ASCCredentials.load(keyID: keyID, issuerID: issuerID, privateKeyPath: path) } catch {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// App Store Connect as it answers (README, "What pull and plan guarantee"): linkage only for what a request names in
+/// App Store Connect as it answers (docs/asc.md, "What pull and plan guarantee"): linkage only for what a request names in
 /// `include=`, none inside `included`, `null` for absent values, in-app purchases made before 2023 with no
 /// availability relationship. The fake answers in these shapes in every test; each case here is one that once went
 /// wrong. Where a case needs an answer the fake does not send to iapkit's requests (prices without their territory

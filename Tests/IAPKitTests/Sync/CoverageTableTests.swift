@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 
-/// The README's table of App Store Connect resource types ("What `asc` covers") against what iapkit's client knows,
+/// The table of App Store Connect resource types ("What `asc` covers") against what iapkit's client knows,
 /// and, with Apple's OpenAPI document beside the project, against every in-app-purchase type the document has.
 struct CoverageTableTests {
     static let statuses = ["managed", "read-only", "not yet", "not applicable"]
 
-    /// Type → status, from the README's table.
+    /// Type → status, from the table in docs/asc.md.
     static func table() throws -> [String: String] {
-        let readme = try String(contentsOfFile: Paths.repository + "/README.md", encoding: .utf8)
-        guard let start = readme.range(of: "#### What `asc` covers") else { return [:] }
+        let readme = try String(contentsOfFile: Paths.repository + "/docs/asc.md", encoding: .utf8)
+        guard let start = readme.range(of: "## What `asc` covers") else { return [:] }
         var rows: [String: String] = [:]
         for line in readme[start.upperBound...].split(separator: "\n").drop(while: { !$0.hasPrefix("| `") }) {
             guard line.hasPrefix("| `") else { break }
@@ -23,7 +23,7 @@ struct CoverageTableTests {
         let table = try Self.table()
         #expect(table.count >= 50, "the table has \(table.count) rows")
         for (type, status) in table { #expect(Self.statuses.contains(status), "\(type): `\(status)`") }
-        let readme = try String(contentsOfFile: Paths.repository + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: Paths.repository + "/docs/asc.md", encoding: .utf8)
         for line in readme.split(separator: "\n") where line.hasPrefix("| `") && table.keys.contains(where: { line.hasPrefix("| `\($0)` |") }) {
             #expect(line.split(separator: "|").count == 3 && !line.hasSuffix("|  |"), "\(line)")
         }
@@ -60,7 +60,7 @@ struct CoverageTableTests {
         let documented = Set(try python(script, [Reference.openAPI]).split(separator: "\n").map(String.init))
         let listed = Set(try Self.table().keys)
         #expect(documented.count >= 50)
-        #expect(documented.subtracting(listed).sorted() == [], "types the README's table leaves out")
+        #expect(documented.subtracting(listed).sorted() == [], "types the table in docs/asc.md leaves out")
         #expect(listed.subtracting(documented).sorted() == [], "types the README lists that API 4.4.1 does not have")
     }
 }

@@ -37,7 +37,7 @@ public enum AppStoreTexts {
         let suggestions = LocaleCodes.suggestions(for: locale)
         var message = "`\(locale)` is not an App Store Connect locale"
         switch suggestions.count {
-        case 0: message += "; see the list of 50 codes in iapkit's README"
+        case 0: message += "; see the list of 50 codes in docs/catalog.md, Locales"
         case 1: message += "; use `\(suggestions[0])`"
         default: message += "; use one of " + suggestions.map { "`\($0)`" }.joined(separator: ", ")
         }

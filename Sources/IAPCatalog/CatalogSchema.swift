@@ -33,7 +33,7 @@ public enum CatalogKeys {
     public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
                                       "eligibility", "priority", "promotion", "startDate", "endDate"]
     public static let winBackEligibility = ["paidMonths", "lapsedMonths", "monthsBetweenOffers"]
-    public static let oneTimeCodeBatch = ["count", "expires", "active"]
+    public static let oneTimeCodeBatch = ["count", "expires", "active", "environment"]
     public static let customOfferCode = ["code", "count", "expires", "active"]
     public static let monthRange = ["min", "max"]
     public static let appPolicies = ["eula", "policies"]
@@ -306,8 +306,13 @@ extension NodeReader {
                 let batch = try Object(node, path: path, what: "a batch of one-time codes", allowed: CatalogKeys.oneTimeCodeBatch, reader: self)
                 guard batch.valid else { return nil }
                 defer { batch.finish() }
-                return OneTimeCodeBatch(path: path, count: batch.int("count", required: true), expires: batch.string("expires", required: true),
-                                        active: batch.bool("active"))
+                var codes = OneTimeCodeBatch(path: path, count: batch.int("count", required: true),
+                                             expires: batch.string("expires", required: true), active: batch.bool("active"))
+                if let text = batch.string("environment") {
+                    codes.environment = CodeEnvironment(rawValue: text)
+                    codes.environmentText = codes.environment == nil ? text : nil
+                }
+                return codes
             } }
             if object.node("customCodes") != nil { offer.customCodes = try object.list("customCodes") { node, path throws(IAPKitError) in
                 let code = try Object(node, path: path, what: "a custom code", allowed: CatalogKeys.customOfferCode, reader: self)

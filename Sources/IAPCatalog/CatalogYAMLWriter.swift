@@ -265,6 +265,7 @@ public enum CatalogYAMLWriter {
                 if let count = batch.count { out.pair("count", number: count) }
                 out.pair("expires", ifPresent: batch.expires)
                 if let active = batch.active { out.pair("active", flag: active) }
+                out.pair("environment", ifPresent: batch.environment?.rawValue)
                 out.endMapping()
             }
         }

@@ -224,7 +224,7 @@ extension OfferCodesRecord {
         self.init(active: offer.active ?? true,
                   batches: offer.oneTimeCodes?.compactMap { batch in
                       guard let count = batch.count, let expires = batch.expires.flatMap(CalendarDay.parse) else { return nil }
-                      return Batch(count: count, expires: expires, active: batch.active ?? true)
+                      return Batch(count: count, expires: expires, active: batch.active ?? true, environment: batch.environment ?? .production)
                   },
                   custom: offer.customCodes?.compactMap { code in
                       guard let text = code.code, let count = code.count else { return nil }
@@ -237,7 +237,9 @@ extension OfferCodesRecord {
         offer.active = active ? nil : false
         // Lists App Store Connect has none of are left out, so a pulled catalog manages only what exists.
         offer.oneTimeCodes = batches.flatMap { $0.isEmpty ? nil : $0 }?.map { batch in
-            OneTimeCodeBatch(path: .root, count: batch.count, expires: CalendarDay.format(batch.expires), active: batch.active ? nil : false)
+            // Production is the catalog's default; an environment App Store Connect did not answer is left out, with its note.
+            OneTimeCodeBatch(path: .root, count: batch.count, expires: CalendarDay.format(batch.expires), active: batch.active ? nil : false,
+                             environment: batch.environment == .sandbox ? .sandbox : nil)
         }
         offer.customCodes = custom.flatMap { $0.isEmpty ? nil : $0 }?.map { code in
             CustomOfferCode(path: .root, code: code.code, count: code.count, expires: code.expires.map(CalendarDay.format),

@@ -161,13 +161,25 @@ public struct OfferCodesRecord: Sendable, Equatable {
         /// `20270331`.
         public var expires: Int
         public var active: Bool
-        public init(count: Int, expires: Int, active: Bool = true) {
+        /// Nil: App Store Connect did not answer it (never taken for production).
+        public var environment: CodeEnvironment?
+        public init(count: Int, expires: Int, active: Bool = true, environment: CodeEnvironment? = .production) {
             self.count = count
             self.expires = expires
             self.active = active
+            self.environment = environment
         }
-        public static func < (a: Batch, b: Batch) -> Bool { (a.expires, a.count, a.active ? 1 : 0) < (b.expires, b.count, b.active ? 1 : 0) }
-        public var text: String { "\(count) codes until \(CalendarDay.format(expires))\(active ? "" : ", inactive")" }
+        public static func < (a: Batch, b: Batch) -> Bool {
+            (a.expires, a.count, a.active ? 1 : 0, a.environment?.rawValue ?? "") < (b.expires, b.count, b.active ? 1 : 0, b.environment?.rawValue ?? "")
+        }
+        /// The same codes, whether or not active: count, expiration and environment (an unanswered one matches any).
+        public func isSameBatch(as other: Batch) -> Bool {
+            count == other.count && expires == other.expires
+                && (environment == nil || other.environment == nil || environment == other.environment)
+        }
+        public var text: String {
+            "\(count) \(environment == .sandbox ? "sandbox " : "")codes until \(CalendarDay.format(expires))\(active ? "" : ", inactive")"
+        }
     }
 
     public struct Custom: Sendable, Equatable {

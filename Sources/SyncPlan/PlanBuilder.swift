@@ -116,6 +116,14 @@ public struct PlanBuilder: Sendable {
         }
     }
 
+    /// A new offer code's batches and custom codes, one field each, so that a review sees every code a push makes
+    /// (production codes spend the app's quarter) and its environment.
+    public static func codeFields(of new: OfferRecord) -> [Change.Field] {
+        guard let codes = new.codes else { return [] }
+        return (codes.batches ?? []).map { Change.Field("oneTimeCodes", from: nil, to: $0.text) }
+            + (codes.custom ?? []).map { Change.Field("customCode \($0.code)", from: nil, to: $0.text) }
+    }
+
     public static func describe(_ screenshot: ScreenshotRecord) -> String {
         "\(screenshot.fileName) (md5 \(screenshot.checksum.prefix(8)))"
     }

@@ -21,7 +21,10 @@ public struct OfferCodeValues: Sendable {
     public struct Row: Sendable, Equatable {
         public var product: String
         public var offerCode: String
+        /// `production` or `sandbox`; empty when App Store Connect did not answer it.
+        public var environment: String
         public var expires: String
+        public var active: Bool
         public var code: String
     }
 
@@ -34,8 +37,9 @@ public struct OfferCodeValues: Sendable {
         public var inAppPurchase: Bool
     }
 
-    /// The active batches of the catalog's offer codes (those named in `offerCodes`, or all) in `snapshot`.
-    public static func batches(in snapshot: StoreSnapshot, catalog: Catalog, offerCodes: Set<String>) -> [Batch] {
+    /// The batches of the catalog's offer codes (those named in `offerCodes`, or all) in `snapshot`: the active
+    /// batches of active offer codes, or every batch with `includeInactive` (a deactivated code redeems nothing).
+    public static func batches(in snapshot: StoreSnapshot, catalog: Catalog, offerCodes: Set<String>, includeInactive: Bool = false) -> [Batch] {
         let declared = Dictionary((catalog.products + catalog.allSubscriptions).compactMap { product in
             product.productID.map { ($0, Set(product.offerCodes.compactMap(\.referenceName))) }
         }, uniquingKeysWith: { a, _ in a })
@@ -44,8 +48,10 @@ public struct OfferCodeValues: Sendable {
         for (product, inAppPurchase) in products {
             let id = product.record.productID
             guard let names = declared[id] else { continue }
+            let inactiveOffers = Set(product.record.offerCodes.filter { $0.codes?.active == false }.compactMap(\.identifier))
             for name in names.sorted() where offerCodes.isEmpty || offerCodes.contains(name) {
-                for batch in product.ids.oneTimeCodeBatches[name] ?? [] where batch.batch.active {
+                if !includeInactive && inactiveOffers.contains(name) { continue }
+                for batch in product.ids.oneTimeCodeBatches[name] ?? [] where includeInactive || batch.batch.active {
                     result.append(Batch(product: id, offerCode: name, batch: batch, inAppPurchase: inAppPurchase))
                 }
             }
@@ -71,8 +77,10 @@ public struct OfferCodeValues: Sendable {
                 throw .read(context: "downloading the codes of a batch of offer code \(batch.offerCode)", error: error)
             }
             let expires = CalendarDay.format(batch.batch.batch.expires)
+            let environment = batch.batch.batch.environment?.rawValue ?? ""
             for code in Self.codes(inCSV: text) {
-                rows.append(Row(product: batch.product, offerCode: batch.offerCode, expires: expires, code: code))
+                rows.append(Row(product: batch.product, offerCode: batch.offerCode, environment: environment, expires: expires,
+                                active: batch.batch.batch.active, code: code))
             }
         }
         return rows
@@ -90,8 +98,17 @@ public struct OfferCodeValues: Sendable {
 
     /// The file's text: a header, then a row a code.
     public static func csv(_ rows: [Row]) -> String {
-        var text = CSVRecords.record(["product", "offerCode", "expires", "code"])
-        for row in rows { text += CSVRecords.record([row.product, row.offerCode, row.expires, row.code]) }
+        var text = CSVRecords.record(["product", "offerCode", "environment", "expires", "active", "code"])
+        for row in rows {
+            text += CSVRecords.record([row.product, row.offerCode, row.environment, row.expires, row.active ? "true" : "false", row.code])
+        }
         return text
+    }
+
+    /// How many codes of each environment `rows` hold (`production`, `sandbox`, and `unanswered` when App Store
+    /// Connect did not say), for the summary line.
+    public static func countsByEnvironment(_ rows: [Row]) -> [(environment: String, count: Int)] {
+        let counts = Dictionary(grouping: rows, by: { $0.environment.isEmpty ? "unanswered" : $0.environment }).mapValues(\.count)
+        return (CodeEnvironment.allCases.map(\.rawValue) + ["unanswered"]).compactMap { name in counts[name].map { (name, $0) } }
     }
 }

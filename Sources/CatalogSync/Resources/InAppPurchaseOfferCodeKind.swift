@@ -107,9 +107,11 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
 enum InAppPurchaseOfferCodeCodesAPI: OfferCodeCodesAPI {
     typealias Schemas = Components.Schemas
 
-    static func createBatch(offerCode: String, count: Int, expires: String, context: WriteContext) async throws(ASCError) -> String {
+    static func createBatch(offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
+                            context: WriteContext) async throws(ASCError) -> String {
         let body = Schemas.InAppPurchaseOfferCodeOneTimeUseCodeCreateRequest(data: .init(
-            _type: .inAppPurchaseOfferCodeOneTimeUseCodes, attributes: .init(numberOfCodes: count, expirationDate: expires),
+            _type: .inAppPurchaseOfferCodeOneTimeUseCodes, attributes: .init(numberOfCodes: count, expirationDate: expires,
+                                                                                    environment: .init(rawValue: environment.apiValue)),
             relationships: .init(offerCode: .init(data: .init(_type: .inAppPurchaseOfferCodes, id: offerCode)))))
         return try await context.send { try await $0.inAppPurchaseOfferCodeOneTimeUseCodesCreateInstance(body: .json(body)).created.body.json.data.id }
     }

@@ -8,7 +8,8 @@ import SyncPlan
 /// the same shape and rules; only their types differ.
 protocol OfferCodeCodesAPI: Sendable {
     /// Creates a batch of one-time-use codes; answers its id.
-    static func createBatch(offerCode: String, count: Int, expires: String, context: WriteContext) async throws(ASCError) -> String
+    static func createBatch(offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
+                            context: WriteContext) async throws(ASCError) -> String
     /// Creates a custom code; answers its id.
     static func createCustom(offerCode: String, code: String, count: Int, expires: String?, context: WriteContext) async throws(ASCError) -> String
     static func deactivateBatch(_ id: String, context: WriteContext) async throws(ASCError)
@@ -30,7 +31,8 @@ enum OfferCodeCodes {
 
         mutating func add(batch id: String, _ attributes: (some OneTimeCodeBatchAttributes)?) {
             guard let attributes, let count = attributes.numberOfCodes, let expires = attributes.expirationDate.flatMap(CalendarDay.parse) else { return }
-            batches[id] = OfferCodesRecord.Batch(count: count, expires: expires, active: attributes.active ?? true)
+            let environment = attributes.environment.flatMap { CodeEnvironment(rawValue: $0.rawValue.lowercased()) }
+            batches[id] = OfferCodesRecord.Batch(count: count, expires: expires, active: attributes.active ?? true, environment: environment)
         }
 
         mutating func add(custom id: String, _ attributes: (some CustomCodeAttributes)?) {
@@ -49,6 +51,12 @@ enum OfferCodeCodes {
                 guard let batch = batches[id] else { continue }
                 batchRecords.append(batch)
                 product.ids.oneTimeCodeBatches[name, default: []].append(.init(batch: batch, id: id))
+            }
+            let unknown = batchRecords.filter { $0.environment == nil }.count
+            if unknown > 0 {
+                product.notes.append(StoreNote(resource: resource, managed: false,
+                                               text: "App Store Connect did not answer the environment of \(unknown) batch\(unknown == 1 ? "" : "es")"
+                                                   + " of offer code \(name); iapkit neither takes it for production nor creates it again"))
             }
             var customRecords: [OfferCodesRecord.Custom] = []
             for id in customIDs {
@@ -98,9 +106,11 @@ enum OfferCodeCodes {
                 if let index = available.firstIndex(where: { $0.batch == batch }) { available.remove(at: index) } else { unmatched.append(batch) }
             }
             for batch in unmatched {
-                if let index = available.firstIndex(where: { $0.batch.count == batch.count && $0.batch.expires == batch.expires }) {
+                if let index = available.firstIndex(where: { $0.batch.isSameBatch(as: batch) }) {
                     let found = available.remove(at: index)
-                    if batch.active {
+                    if found.batch.active == batch.active {
+                        continue  // the same batch, its environment unanswered: noted, not changed
+                    } else if batch.active {
                         results.append(.refused([Change.Field("oneTimeCodes", from: found.batch.text, to: batch.text)],
                                                 "App Store Connect cannot reactivate a batch of codes"))
                     } else {
@@ -185,7 +195,8 @@ enum OfferCodeCodes {
             guard let offerCode else { throw ASCError.unexpectedResponse(operation: "update offer code \(name)", status: nil, reason: "it has no App Store Connect id") }
             var deactivateBatches = deactivateBatches, deactivateCustom = deactivateCustom
             for batch in createBatches {
-                let id = try await API.createBatch(offerCode: offerCode, count: batch.count, expires: CalendarDay.format(batch.expires), context: context)
+                let id = try await API.createBatch(offerCode: offerCode, count: batch.count, expires: CalendarDay.format(batch.expires),
+                                                   environment: batch.environment ?? .production, context: context)
                 if !batch.active { deactivateBatches.append(id) }
             }
             for code in createCustom {
@@ -205,6 +216,7 @@ protocol OneTimeCodeBatchAttributes {
     var numberOfCodes: Int? { get }
     var expirationDate: String? { get }
     var active: Bool? { get }
+    var environment: Components.Schemas.OfferCodeEnvironment? { get }
 }
 
 /// What both owners' custom codes say of themselves.

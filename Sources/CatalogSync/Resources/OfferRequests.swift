@@ -83,7 +83,7 @@ enum OfferRequests {
             let path = product.path.map { key == "billingPlans" ? $0 / key : $0 / key + index }
             guard let old = liveByID[offer.identifier ?? ""] else {
                 builder.add(.create, resource, product, path: path, detail: offer.identifier,
-                            fields: PlanBuilder.termFields(from: nil, to: offer), operations: [create(offer)])
+                            fields: PlanBuilder.termFields(from: nil, to: offer) + PlanBuilder.codeFields(of: offer), operations: [create(offer)])
                 continue
             }
             if old.pricesUnanswered {

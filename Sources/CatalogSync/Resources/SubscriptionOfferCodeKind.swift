@@ -107,9 +107,11 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
 enum SubscriptionOfferCodeCodesAPI: OfferCodeCodesAPI {
     typealias Schemas = Components.Schemas
 
-    static func createBatch(offerCode: String, count: Int, expires: String, context: WriteContext) async throws(ASCError) -> String {
+    static func createBatch(offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
+                            context: WriteContext) async throws(ASCError) -> String {
         let body = Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest(data: .init(
-            _type: .subscriptionOfferCodeOneTimeUseCodes, attributes: .init(numberOfCodes: count, expirationDate: expires),
+            _type: .subscriptionOfferCodeOneTimeUseCodes, attributes: .init(numberOfCodes: count, expirationDate: expires,
+                                                                                    environment: .init(rawValue: environment.apiValue)),
             relationships: .init(offerCode: .init(data: .init(_type: .subscriptionOfferCodes, id: offerCode)))))
         return try await context.send { try await $0.subscriptionOfferCodeOneTimeUseCodesCreateInstance(body: .json(body)).created.body.json.data.id }
     }

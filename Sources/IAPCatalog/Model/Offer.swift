@@ -82,9 +82,18 @@ public struct Offer: Sendable, Hashable {
     }
 }
 
-/// A batch of one-time-use codes of an offer code: how many, until when. App Store Connect makes the codes; `iapkit
-/// asc offer-codes download` writes them to a file. A batch has no name: the catalog's batches are matched with
-/// App Store Connect's by count and expiration date.
+/// Where a batch of one-time-use codes can be redeemed: by customers (`production`, App Store Connect's default when
+/// a request names none) or by testers' sandbox accounts only (`sandbox`, outside the quarter's quota).
+public enum CodeEnvironment: String, Sendable, Hashable, CaseIterable {
+    case production, sandbox
+
+    /// App Store Connect's spelling: `PRODUCTION`, `SANDBOX`.
+    public var apiValue: String { rawValue.uppercased() }
+}
+
+/// A batch of one-time-use codes of an offer code: how many, until when, for which environment. App Store Connect
+/// makes the codes; `iapkit asc offer-codes download` writes them to a file. A batch has no name: the catalog's
+/// batches are matched with App Store Connect's by count, expiration date and environment.
 public struct OneTimeCodeBatch: Sendable, Hashable {
     public var path: CatalogPath
     public var count: Int?
@@ -92,11 +101,17 @@ public struct OneTimeCodeBatch: Sendable, Hashable {
     public var expires: String?
     /// False deactivates the batch's codes.
     public var active: Bool?
-    public init(path: CatalogPath, count: Int? = nil, expires: String? = nil, active: Bool? = nil) {
+    /// Absent: production, as App Store Connect makes a batch whose request names no environment.
+    public var environment: CodeEnvironment?
+    /// The `environment` text as written, kept when it names no environment.
+    public var environmentText: String?
+    public init(path: CatalogPath, count: Int? = nil, expires: String? = nil, active: Bool? = nil,
+                environment: CodeEnvironment? = nil) {
         self.path = path
         self.count = count
         self.expires = expires
         self.active = active
+        self.environment = environment
     }
 }
 

@@ -23,10 +23,11 @@ extension AscCommand {
                 commandName: "download",
                 abstract: "Write the one-time-use codes of the catalog's offer codes to a CSV file (mode 0600).",
                 discussion: """
-                    Reads every active batch of one-time-use codes of the catalog's offer codes (or of those named with \
-                    --offer-code) and writes them, one code a row (product, offerCode, expires, code), to the file \
-                    given with -o, readable by its owner only. The codes are secrets: they are never printed, planned, \
-                    traced or written to the catalog.
+                    Reads every active batch of one-time-use codes of the catalog's active offer codes (or of those \
+                    named with --offer-code; --include-inactive adds deactivated ones) and writes them, one code a row \
+                    (product, offerCode, environment, expires, active, code), to the file given with -o, readable by its \
+                    owner only. Sandbox codes redeem only with sandbox accounts: the environment column tells them \
+                    apart. The codes are secrets: they are never printed, planned, traced or written to the catalog.
 
                     Examples:
                       iapkit asc offer-codes download -o spring-codes.csv --offer-code "Spring 2027"
@@ -41,6 +42,9 @@ extension AscCommand {
             @Option(name: .customLong("offer-code"), help: ArgumentHelp("Only this offer code (its reference name); repeatable.",
                                                                          valueName: "name"))
             var offerCodes: [String] = []
+
+            @Flag(help: "Also the codes of deactivated batches and offer codes (they redeem nothing).")
+            var includeInactive = false
 
             @OptionGroup var connection: Connection
 
@@ -75,12 +79,14 @@ extension AscCommand {
                                                  unreadableScreenshots: .skip)
                 let selection = ReadSelection(listings: listings, desired: desired, scope: PlanScope(patterns: scoped))
                 let snapshot = try await reader.snapshot(of: listings, selection: selection)
-                let batches = OfferCodeValues.batches(in: snapshot, catalog: loaded, offerCodes: wanted)
+                let batches = OfferCodeValues.batches(in: snapshot, catalog: loaded, offerCodes: wanted, includeInactive: includeInactive)
                 let rows = try await OfferCodeValues(asc: asc).rows(batches)
                 try AtomicFile.write(Array(OfferCodeValues.csv(rows).utf8), to: output, permissions: 0o600)
                 // A file that was there keeps its mode when replaced; codes are the owner's alone either way.
                 chmod(output, 0o600)
-                Terminal.writeError("Wrote \(Format.count(rows.count, "code")) of \(batches.count) batch\(batches.count == 1 ? "" : "es") to \(output).\n")
+                let counts = OfferCodeValues.countsByEnvironment(rows).map { "\($0.count) \($0.environment)" }
+                Terminal.writeError("Wrote \(Format.count(rows.count, "code")) (\(counts.isEmpty ? "none" : counts.joined(separator: ", "))) of "
+                                        + "\(batches.count) batch\(batches.count == 1 ? "" : "es") to \(output).\n")
             }
         }
     }

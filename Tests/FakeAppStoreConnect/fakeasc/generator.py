@@ -51,9 +51,9 @@ CLASSES = [
     "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
     "intro:none", "intro:free-trial", "intro:paid-some-territories",
     "promotional", "promotional:paid", "offer-code", "offer-code:batches", "offer-code:custom", "offer-code:inactive",
-    "offer-code:batch-inactive", "iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
+    "offer-code:batch-inactive", "offer-code:sandbox", "iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
     "iap-offer-code:territory-price", "iap-offer-code:batches", "iap-offer-code:custom", "iap-offer-code:inactive",
-    "iap-offer-code:batch-inactive", "win-back",
+    "iap-offer-code:batch-inactive", "iap-offer-code:sandbox", "win-back",
     "win-back:eligibility", "win-back:high-priority", "win-back:promoted", "win-back:scheduled", "win-back:ends",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
     "image:none", "image:complete", "image:awaiting-upload",
@@ -507,7 +507,11 @@ class Generating:
             classes.append(prefix + ":batches")
             for _ in range(rnd.choice([1, 1, 2])):
                 made, expires = made_and_expiry()
-                self.add_one_time_codes(offer, rnd.choice([10, 50, 100, 500, 1000]), expires, created=made)
+                environment = "PRODUCTION"
+                if rnd.random() < 0.3:  # made for testers: redeemable with sandbox accounts only
+                    classes.append(prefix + ":sandbox")
+                    environment = "SANDBOX"
+                self.add_one_time_codes(offer, rnd.choice([10, 50, 100, 500, 1000]), expires, environment, created=made)
         if rnd.random() < 0.5:
             classes.append(prefix + ":custom")
             app, code = self.store.app_of(offer), None

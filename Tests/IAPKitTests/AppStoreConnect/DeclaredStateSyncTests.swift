@@ -306,7 +306,7 @@ struct DeclaredStateSyncTests {
                                   environment: fake.environment)
         #expect(download.status == 0, "\(download.stderr)")
         let rows = try String(contentsOfFile: codes, encoding: .utf8).split(separator: "\r\n").map(String.init)
-        #expect(rows.first == "product,offerCode,expires,code" && rows.count == 1 + 10, "\(rows)")
+        #expect(rows.first == "product,offerCode,environment,expires,active,code" && rows.count == 1 + 10, "\(rows)")
         #expect(rows.filter { $0.hasPrefix("\(Self.bundleID).gems,Gems launch,") }.count == 2, "\(rows)")
         let values = rows.dropFirst().compactMap { $0.split(separator: ",").last.map(String.init) }
         #expect(Set(values).count == 10 && values.allSatisfy { $0.count >= 6 })

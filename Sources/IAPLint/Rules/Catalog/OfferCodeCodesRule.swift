@@ -4,13 +4,15 @@ import IAPCatalog
 struct OfferCodeCodesRule: ProductRule {
     static let id = "offer-code-codes"
     static let summary = "A batch of one-time codes or a custom code App Store Connect would refuse: a count out of range, "
-        + "an expiration that is not a day, a custom code that is not letters and digits of the allowed length, or one used twice."
+        + "an expiration that is not a day, an environment other than production or sandbox, a custom code that is not letters and digits of the allowed length, or one used twice."
     static let examples = RuleExamples(
         triggering: [
             Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new],\n"
                 + "       oneTimeCodes: [{count: ↓0, expires: 2031-03-31}]}"),
             Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new],\n"
                 + "       oneTimeCodes: [{count: 10, expires: ↓next-year}]}"),
+            Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new],\n"
+                + "       oneTimeCodes: [{count: 10, expires: 2031-03-31, environment: ↓testflight}]}"),
             Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new],\n"
                 + "       customCodes: [{code: ↓SPRING-27, count: 100}]}"),
             Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new],\n"
@@ -20,7 +22,8 @@ struct OfferCodeCodesRule: ProductRule {
         ],
         nonTriggering: [
             Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, eligibility: [new], active: false,\n"
-                + "       oneTimeCodes: [{count: 500, expires: 2031-03-31}, {count: 10, expires: 2031-01-31, active: false}],\n"
+                + "       oneTimeCodes: [{count: 500, expires: 2031-03-31}, {count: 10, expires: 2031-01-31, active: false},\n"
+                + "                      {count: 50, expires: 2031-01-31, environment: sandbox}],\n"
                 + "       customCodes: [{code: SPRING27, count: 1000, expires: 2031-03-31}]}"),
         ])
 
@@ -43,6 +46,10 @@ struct OfferCodeCodesRule: ProductRule {
                                        + "\(Self.batchCodes.lowerBound) to \(Self.batchCodes.upperBound) a batch", at: batch.path / "count", product: product)
                 }
                 Self.checkDay(batch.expires, at: batch.path / "expires", name: name, product: product, in: context)
+                if let text = batch.environmentText {
+                    context.report(Self.self, "\(name): environment `\(text)` names no environment; App Store Connect makes a batch for "
+                                       + CodeEnvironment.allCases.map(\.rawValue).joined(separator: " or "), at: batch.path / "environment", product: product)
+                }
             }
             for code in offer.customCodes ?? [] {
                 if let count = code.count, !Self.customRedemptions.contains(count) {

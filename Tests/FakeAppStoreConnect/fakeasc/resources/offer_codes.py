@@ -284,12 +284,12 @@ class OfferCodes:
     def offer_code_codes_view(self, offer):
         """The managed view's part of an offer code's codes: no ids, values or creation dates."""
         batches = [{"numberOfCodes": a["numberOfCodes"], "expirationDate": a.get("expirationDate"),
-                    "active": bool(a.get("active"))}
+                    "active": bool(a.get("active")), "environment": a.get("environment") or "PRODUCTION"}
                    for a in (r["attributes"] for r in self.store.kid_recs(offer, BATCHES))]
         custom = [{"customCode": a["customCode"], "numberOfCodes": a["numberOfCodes"],
                    "expirationDate": a.get("expirationDate"), "active": bool(a.get("active"))}
                   for a in (r["attributes"] for r in self.store.kid_recs(offer, CUSTOM))]
         return {"active": bool(offer["attributes"].get("active", True)),
                 "oneTimeUseCodes": sorted(batches, key=lambda b: (b["expirationDate"] or "", b["numberOfCodes"],
-                                                                  b["active"])),
+                                                                  b["active"], b["environment"])),
                 "customCodes": sorted(custom, key=lambda x: x["customCode"])}

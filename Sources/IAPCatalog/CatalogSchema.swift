@@ -24,14 +24,15 @@ public enum CatalogKeys {
     public static let group = ["referenceName", "localizations", "subscriptions"]
     public static let review = ["note", "screenshot"]
     public static let introductoryOffer = ["mode", "duration", "periods", "price", "territoryPrices", "territories"]
-    public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices"]
-    public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "eligibility",
-                                   "stackable", "active", "oneTimeCodes", "customCodes"]
+    public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
+                                          "territories"]
+    public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "territories",
+                                   "eligibility", "stackable", "active", "oneTimeCodes", "customCodes"]
     /// An in-app purchase's offer code: a price for the customers it is for, and its codes.
     public static let inAppPurchaseOfferCode = ["referenceName", "price", "territoryPrices", "eligibility", "active", "oneTimeCodes",
                                                 "customCodes"]
     public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
-                                      "eligibility", "priority", "promotion", "startDate", "endDate"]
+                                      "territories", "eligibility", "priority", "promotion", "startDate", "endDate"]
     public static let winBackEligibility = ["paidMonths", "lapsedMonths", "monthsBetweenOffers"]
     public static let oneTimeCodeBatch = ["count", "expires", "active", "environment"]
     public static let customOfferCode = ["code", "count", "expires", "active"]
@@ -289,7 +290,7 @@ extension NodeReader {
         }
         offer.price = object.price("price")
         offer.territoryPrices = try readTerritoryPrices(object)
-        if kind == .introductory, object.node("territories") != nil {
+        if object.node("territories") != nil {
             offer.territories = try object.list("territories") { node, path throws(IAPKitError) in
                 try count()
                 return string(node, at: path)

@@ -150,6 +150,7 @@ extension CatalogRecords {
             offerEligibility: kind == .offerCode ? ((offer.stackable ?? false) ? "STACK_WITH_INTRO_OFFERS" : "REPLACE_INTRO_OFFERS") : nil,
             planType: planType)
         if offer.mode != .freeTrial { record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices) }
+        if kind != .introductory { record.territories = offer.territories.map { Array(Set($0)).sorted() } }
         if kind == .winBack { record.winBack = WinBackRecord(offer.winBack) }
         if kind == .offerCode { record.codes = OfferCodesRecord(offer) }
         return record

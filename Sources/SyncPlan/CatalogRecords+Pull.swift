@@ -68,9 +68,18 @@ extension CatalogRecords {
             let implied = record.pricedTerritories ?? (record.availability ?? everywhere).territories
             if covered.sorted() != implied.sorted() { product.introductoryOffer?.territories = covered.sorted() }
         }
-        product.promotionalOffers = record.promotionalOffers.map { offer($0, subscriptionPeriod: record.period) }
-        product.offerCodes = record.offerCodes.map { offer($0, subscriptionPeriod: record.period) }
-        product.winBackOffers = record.winBackOffers.map { offer($0, subscriptionPeriod: record.period) }
+        // An offer set where a new one would be (every territory the product is priced or sold in) names none.
+        let offerTerritories = (record.pricedTerritories ?? (record.availability ?? everywhere).territories).sorted()
+        func pulled(_ record: OfferRecord, period: String?) -> Offer {
+            var pulled = offer(record, subscriptionPeriod: period)
+            if record.kind != .inAppPurchaseOfferCode, let territories = record.territories, territories != offerTerritories {
+                pulled.territories = territories
+            }
+            return pulled
+        }
+        product.promotionalOffers = record.promotionalOffers.map { pulled($0, period: record.period) }
+        product.offerCodes = record.offerCodes.map { pulled($0, period: record.period) }
+        product.winBackOffers = record.winBackOffers.map { pulled($0, period: record.period) }
         if record.namesPlans || record.monthlyPlan != nil {
             product.billingPlans = [BillingPlan(path: .root, type: .upfront)]
             if let monthly = record.monthlyPlan {

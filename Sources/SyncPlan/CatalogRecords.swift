@@ -106,8 +106,12 @@ public struct OfferRecord: Sendable, Equatable {
     public var offerEligibility: String?
     /// The billing plan the offer is for (`UPFRONT`, `MONTHLY`) when the subscription lists billing plans.
     public var planType: String?
-    /// Paid offers: territory → canonical local price, where the offer does not take the equalized price.
+    /// Paid offers: territory → canonical local price, where the offer does not take the equalized price (`0`:
+    /// free there).
     public var territoryPrices: [String: String] = [:]
+    /// Promotional, offer-code and win-back offers: the territories the offer is set in, sorted; nil where the
+    /// catalog names none (every territory the product is sold or priced in, as `plan` fills it in).
+    public var territories: [String]?
     /// Win-back offers: what can change after the offer exists.
     public var winBack: WinBackRecord?
     /// Offer codes: whether active, and their one-time batches and custom codes.
@@ -129,6 +133,20 @@ public struct OfferRecord: Sendable, Equatable {
     }
 
     /// The offer without what App Store Connect lets its owner change later.
+    /// The offer without its prices and territories, for kinds whose update request carries them (a promotional
+    /// offer's).
+    public var withoutPrices: OfferRecord {
+        var offer = self
+        (offer.priceCents, offer.territoryPrices, offer.territories) = (nil, [:], nil)
+        return offer
+    }
+
+    /// A paid offer free in `territory`: its own price there is 0, or it takes a USD price of 0.
+    public func isFree(in territory: String) -> Bool {
+        if let own = territoryPrices[territory] { return own == "0" }
+        return priceCents == 0
+    }
+
     public var fixedPart: OfferRecord {
         var fixed = self
         fixed.winBack = nil
@@ -150,6 +168,7 @@ public struct OfferRecord: Sendable, Equatable {
             fields["territoryPrices"] = territoryPrices.sorted { $0.key < $1.key }
                 .map { "\($0.key) \(LocalPrice.display($0.value, territory: $0.key))" }.joined(separator: ", ")
         }
+        if let territories { fields["territories"] = Territories.summary(territories) }
         return fields
     }
 }

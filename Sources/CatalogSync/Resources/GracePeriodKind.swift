@@ -27,7 +27,9 @@ enum GracePeriodKind: AppResourceKind {
     static func plan(_ desired: CatalogRecords, store: StoreSnapshot, builder: inout PlanBuilder) {
         let live = store.gracePeriod
         guard let wanted = desired.gracePeriod else {
-            if let live, live.record != GracePeriodRecord() {
+            // Off in production and sandbox, its duration and renewals do nothing: whatever App Store Connect
+            // answers for an app that never turned it on, it is nothing the catalog leaves out.
+            if let live, live.record.optIn || live.record.sandboxOptIn {
                 builder.unmanaged("subscriptionGracePeriod", nil, detail: "optIn \(live.record.optIn), \(live.record.duration)")
             }
             return

@@ -31,12 +31,17 @@ enum OfferRequests {
     /// are the subscription's, or with `inAppPurchase` the in-app purchase's (`product`).
     static func prices(_ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext, inAppPurchase: Bool = false)
         async throws(ASCError) -> [(local: String, territory: String, point: String?)] {
+        let territories = offer.territories ?? territories
         guard offer.priceCents != nil || !offer.territoryPrices.isEmpty else {
             return territories.enumerated().map { index, territory in ("${price-\(index + 1)}", territory, nil) }
         }
-        try await lookUpPoints(offer, product: product, territories: territories, context: context, inAppPurchase: inAppPurchase)
+        // An in-app purchase's offer code is free at the purchase's free point, a subscription offer without one.
+        let paid = inAppPurchase ? territories : territories.filter { !offer.isFree(in: $0) }
+        try await lookUpPoints(offer, product: product, territories: paid, context: context, inAppPurchase: inAppPurchase)
         return territories.enumerated().compactMap { index, territory in
-            point(offer, product: product, territory: territory, context: context).map { ("${price-\(index + 1)}", territory, $0) }
+            // A paid offer free in a territory has a price there without a point (API 4.4.1: the point is optional).
+            guard !offer.isFree(in: territory) || inAppPurchase else { return ("${price-\(index + 1)}", territory, nil) }
+            return point(offer, product: product, territory: territory, context: context).map { ("${price-\(index + 1)}", territory, $0) }
         }
     }
 
@@ -44,7 +49,7 @@ enum OfferRequests {
     static func lookUpPoints(_ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext,
                              inAppPurchase: Bool = false) async throws(ASCError) {
         let handSet = territories.filter { offer.territoryPrices[$0] != nil }
-        if let cents = offer.priceCents {
+        if let cents = offer.priceCents, cents > 0 || inAppPurchase {
             try await context.lookUpPricePoints(product: product, subscription: !inAppPurchase, cents: cents,
                                                 territories: territories.filter { offer.territoryPrices[$0] == nil })
         }
@@ -74,11 +79,23 @@ enum OfferRequests {
     }
 
     /// Offers with an id: created when new, refused when their terms changed (App Store Connect cannot change
-    /// them), unmanaged when only in App Store Connect.
+    /// them), unmanaged when only in App Store Connect. An offer that names no territories is set in `territories`
+    /// (where a new one is created), and so is a live one whose territories were not read.
     static func compare(_ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
-                        builder: inout PlanBuilder, update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
+                        territories: [String]? = nil, builder: inout PlanBuilder, update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
+                        updatePrices: ((OfferRecord) -> any PlannedOperation)? = nil,
                         create: (OfferRecord) -> any PlannedOperation) {
-        let liveByID = Dictionary(existing.map { ($0.identifier ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        let implied = territories?.sorted()
+        let wanted = wanted.map { offer in
+            var offer = offer
+            offer.territories = offer.territories ?? implied
+            return offer
+        }
+        let liveByID = Dictionary(existing.map { offer in
+            var offer = offer
+            offer.territories = offer.territories ?? implied
+            return (offer.identifier ?? "", offer)
+        }, uniquingKeysWith: { a, _ in a })
         for (index, offer) in wanted.enumerated() {
             let path = product.path.map { key == "billingPlans" ? $0 / key : $0 / key + index }
             guard let old = liveByID[offer.identifier ?? ""] else {
@@ -118,6 +135,12 @@ enum OfferRequests {
                 if !results.contains(where: { if case .unmanaged = $0 { false } else { true } }) {
                     builder.add(.unchanged, resource, product, path: path, detail: offer.identifier)
                 }
+            } else if let updatePrices, old.withoutPrices.fixedPart == offer.withoutPrices.fixedPart {
+                // Only the prices differ, and the kind's update request carries them: changed in place, same id.
+                let fields = PlanBuilder.termFields(from: old, to: offer)
+                let field = fields.count == 1 ? fieldKeys[fields[0].name] : nil
+                builder.add(.update, resource, product, path: field.flatMap { keys in path.map { start in keys.reduce(start) { $0 / $1 } } } ?? path,
+                            detail: offer.identifier, fields: fields, operations: [updatePrices(offer)])
             } else {
                 builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: PlanBuilder.termFields(from: old, to: offer),
                             reason: "App Store Connect cannot change an offer's terms; give the new terms a new id")
@@ -133,7 +156,8 @@ enum OfferRequests {
     static let fieldKeys: [String: [String]] = [
         "priority": ["priority"], "promotionIntent": ["promotion"], "startDate": ["startDate"], "endDate": ["endDate"],
         "paidMonths": ["eligibility", "paidMonths"], "lapsedMonths": ["eligibility", "lapsedMonths"],
-        "monthsBetweenOffers": ["eligibility", "monthsBetweenOffers"], "active": ["active"],
+        "monthsBetweenOffers": ["eligibility", "monthsBetweenOffers"], "active": ["active"], "price": ["price"],
+        "territoryPrices": ["territoryPrices"],
     ]
 
     /// What changing an existing offer's changeable part takes: an operation, or why App Store Connect refuses it.
@@ -145,25 +169,53 @@ enum OfferRequests {
     }
 
     /// Requests an offer kind's read sends: the list when the one sent along was cut short, and the prices of each
-    /// offer that is not a free trial.
-    static func estimatedReads<Offer>(_ included: Included<Offer>, mode: (Offer) -> String?) -> Int {
-        (included.complete ? 0 : 1) + included.items.filter { mode($0) != "FREE_TRIAL" }.count
+    /// offer (a free trial's too: its prices are where it is set).
+    static func estimatedReads<Offer>(_ included: Included<Offer>) -> Int {
+        (included.complete ? 0 : 1) + included.items.count
+    }
+
+    /// Puts what `readPrices` answered into `offer`: its USD price and territory prices (none for a free trial), the
+    /// territories it is set in, or a note when App Store Connect answered its prices without their linkage.
+    static func apply(_ prices: (cents: Int?, territoryPrices: [String: String], territories: [String], complete: Bool),
+                      to offer: inout OfferRecord, resource: String, of product: inout StoreProduct) {
+        if offer.mode != "FREE_TRIAL" {
+            offer.priceCents = prices.cents
+            offer.territoryPrices = prices.territoryPrices
+        }
+        if prices.complete {
+            offer.territories = prices.territories
+        } else {
+            pricesUnanswered(&offer, resource: resource, of: &product)
+        }
     }
 
     /// An offer's prices as the catalog says them: the USD price (its USA price), and the territories whose price is
     /// not what that USD price equalizes to. One request, plus the equalization once per USD price for the app.
     static func readPrices<Page: OfferPricePage>(_ context: String, reader: StoreReader, plan: String?,
                                                  _ fetch: @escaping @Sendable (Client) async throws -> Page)
-        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String], complete: Bool) {
+        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String], territories: [String], complete: Bool) {
         let pages = try await reader.pages(context, fetch) { $0.nextLink }
         let points = Dictionary(pages.flatMap(\.pricePoints).compactMap { id, price in price.map { (id, $0) } },
                                 uniquingKeysWith: { a, _ in a })
         let links = pages.flatMap(\.priceLinks)
+        // A price whose territory came linked but whose point is null is free there: the linkage shows the request's
+        // `include=` was answered. One without its territory, or with a point not sent along, is unknown.
+        let complete = !links.isEmpty && links.allSatisfy { link in link.territory != nil && (link.point.map { points[$0] != nil } ?? true) }
         let prices = OfferPrices.pairs(links)
-        // Prices answered without their territory or point, or none at all, leave the offer's price unknown.
-        let complete = !links.isEmpty && prices.count == links.count && prices.allSatisfy { points[$0.point] != nil }
-        let read = try await usdAndTerritoryPrices(prices, points: points, reader: reader, plan: plan)
-        return (read.cents, read.territoryPrices, complete)
+        let free = links.compactMap { $0.point == nil ? $0.territory : nil }
+        var read = try await usdAndTerritoryPrices(prices, points: points, reader: reader, plan: plan)
+        if !free.isEmpty {
+            if read.cents == nil || free.contains(Vocabulary.baseTerritory) {
+                // Free in the USA (or everywhere): the offer's USD price is 0, each paid territory at its own price.
+                read.territoryPrices = Dictionary(prices.compactMap { price in points[price.point].flatMap(LocalPrice.canonical).map { (price.territory, $0) } },
+                                                  uniquingKeysWith: { a, _ in a })
+                read.territoryPrices[Vocabulary.baseTerritory] = nil
+                read.cents = 0
+            } else {
+                for territory in free { read.territoryPrices[territory] = "0" }
+            }
+        }
+        return (read.cents, read.territoryPrices, Set(links.compactMap(\.territory)).sorted(), complete)
     }
 
     static func usdAndTerritoryPrices(_ prices: [(territory: String, point: String)], points: [String: String], reader: StoreReader, plan: String?)

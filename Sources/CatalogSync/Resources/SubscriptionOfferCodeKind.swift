@@ -10,10 +10,10 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
     static let listRelations = ["offerCodes"]
 
-    /// One read of the offer codes with their batches and custom codes when there are any, and each paid one's prices.
+    /// One read of the offer codes with their batches and custom codes when there are any, and each one's prices.
     static func estimatedReads(_ listing: SubscriptionListing) -> Int {
         let codes = listing.offerCodes
-        return (codes.items.isEmpty && codes.complete ? 0 : 1) + codes.items.filter { $0.attributes?.offerMode != .freeTrial }.count
+        return (codes.items.isEmpty && codes.complete ? 0 : 1) + codes.items.count
     }
 
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
@@ -38,7 +38,7 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
             guard let attributes = offer.attributes, let name = attributes.name, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let offerID = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:], true) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
+            let prices = try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.subscriptionOfferCodesPricesGetToManyRelated(
                     path: .init(id: offerID), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
@@ -46,11 +46,10 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
             product.ids.offerCodes[name] = offer.id
             var code = OfferRecord(
                 kind: .offerCode, identifier: name, referenceName: name, mode: mode, duration: duration,
-                periods: attributes.numberOfPeriods ?? 1, priceCents: prices.0,
+                periods: attributes.numberOfPeriods ?? 1,
                 eligibilities: attributes.customerEligibilities?.map(\.rawValue), offerEligibility: attributes.offerEligibility?.rawValue,
                 planType: attributes.targetSubscriptionPlanType?.rawValue)
-            code.territoryPrices = prices.1
-            if !prices.2 { OfferRequests.pricesUnanswered(&code, resource: "subscriptionOfferCode", of: &product) }
+            OfferRequests.apply(prices, to: &code, resource: "subscriptionOfferCode", of: &product)
             let links = offer.relationships
             code.codes = parts.record(name: name, active: attributes.active,
                                       batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
@@ -64,7 +63,7 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
         let territories = wanted.pricedTerritories ?? wanted.availability?.territories ?? builder.territories
         OfferRequests.compare("subscriptionOfferCode", wanted: wanted.offerCodes,
                               existing: OfferCodeCodes.comparable(live?.record.offerCodes ?? [], wanted: wanted.offerCodes),
-                              product: wanted, key: "offerCodes", builder: &builder,
+                              product: wanted, key: "offerCodes", territories: territories, builder: &builder,
                               update: { OfferCodeCodes.update($0, to: $1, live: live, api: SubscriptionOfferCodeCodesAPI.self) }) {
             Create(subscription: product, offer: $0, territories: territories)
         }

@@ -9,9 +9,9 @@ enum WinBackOfferKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
     static let listRelations = ["winBackOffers"]
 
-    /// The list when it came cut short, and each paid offer's prices.
+    /// The list when it came cut short, and each offer's prices (where it is set, and at what price).
     static func estimatedReads(_ listing: SubscriptionListing) -> Int {
-        OfferRequests.estimatedReads(listing.winBackOffers) { $0.attributes?.offerMode?.rawValue }
+        OfferRequests.estimatedReads(listing.winBackOffers)
     }
 
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
@@ -27,7 +27,7 @@ enum WinBackOfferKind: ProductResourceKind {
             guard let attributes = offer.attributes, let offerID = attributes.offerId, let mode = attributes.offerMode?.rawValue,
                   let duration = attributes.duration?.rawValue else { continue }
             let resource = offer.id
-            let prices = mode == "FREE_TRIAL" ? (nil, [:], true) : try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
+            let prices = try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.winBackOffersPricesGetToManyRelated(
                     path: .init(id: resource), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
                 ).ok.body.json
@@ -35,9 +35,8 @@ enum WinBackOfferKind: ProductResourceKind {
             product.ids.winBackOffers[offerID] = offer.id
             var winBack = OfferRecord(
                 kind: .winBack, identifier: offerID, referenceName: attributes.referenceName, mode: mode, duration: duration,
-                periods: attributes.periodCount ?? 1, priceCents: prices.0, planType: attributes.targetSubscriptionPlanType?.rawValue)
-            winBack.territoryPrices = prices.1
-            if !prices.2 { OfferRequests.pricesUnanswered(&winBack, resource: "winBackOffer", of: &product) }
+                periods: attributes.periodCount ?? 1, planType: attributes.targetSubscriptionPlanType?.rawValue)
+            OfferRequests.apply(prices, to: &winBack, resource: "winBackOffer", of: &product)
             winBack.winBack = record(attributes).started(by: reader.today)
             product.record.winBackOffers.append(winBack)
         }
@@ -71,7 +70,7 @@ enum WinBackOfferKind: ProductResourceKind {
             }
         }
         OfferRequests.compare("winBackOffer", wanted: started(wanted.winBackOffers), existing: started(live?.record.winBackOffers ?? []),
-                              product: wanted, key: "winBackOffers", builder: &builder,
+                              product: wanted, key: "winBackOffers", territories: territories, builder: &builder,
                               update: { update($0, to: $1, id: live?.ids.winBackOffers[$1.identifier ?? ""], today: today) }) {
             Create(subscription: product, offer: $0, territories: territories, today: today)
         }

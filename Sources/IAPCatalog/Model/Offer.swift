@@ -43,7 +43,8 @@ public struct Offer: Sendable, Hashable {
     public var price: Price?
     /// Paid offers: prices in territories' own currencies instead of the equalized `price`.
     public var territoryPrices: [TerritoryPrice] = []
-    /// Introductory offers: the territories the offer is set in, when not every territory the subscription is priced in.
+    /// The territories the offer is set in, when not every territory the product is priced in (introductory offers)
+    /// or sold in (the other offers); a territory whose price is `0` in `territoryPrices` has the offer for free.
     public var territories: [String]?
     /// Promotional and win-back offers.
     public var offerID: String?

@@ -50,10 +50,11 @@ CLASSES = [
     "price:scheduled", "price:started+scheduled", "price:scheduled-some-territories",
     "price:scheduled-back-to-equalized", "price:priced-beyond-availability",
     "intro:none", "intro:free-trial", "intro:paid-some-territories",
-    "promotional", "promotional:paid", "offer-code", "offer-code:batches", "offer-code:custom", "offer-code:inactive",
+    "promotional", "promotional:paid", "promotional:some-territories", "promotional:free-territory", "offer-code",
+    "offer-code:some-territories", "offer-code:batches", "offer-code:custom", "offer-code:inactive",
     "offer-code:batch-inactive", "offer-code:sandbox", "iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
     "iap-offer-code:territory-price", "iap-offer-code:batches", "iap-offer-code:custom", "iap-offer-code:inactive",
-    "iap-offer-code:batch-inactive", "iap-offer-code:sandbox", "win-back",
+    "iap-offer-code:batch-inactive", "iap-offer-code:sandbox", "win-back", "win-back:some-territories",
     "win-back:eligibility", "win-back:high-priority", "win-back:promoted", "win-back:scheduled", "win-back:ends",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
     "image:none", "image:complete", "image:awaiting-upload",
@@ -104,6 +105,8 @@ class Generating:
         more = random.Random("more %d" % seed)
         # An offer code's codes too: the offer codes themselves stay as they were.
         codes = random.Random("offer codes %d" % seed)
+        # And where offers are set (some territories, some free there): the offers themselves stay as they were.
+        places = random.Random("offer territories %d" % seed)
         today = self.today()
         used = {"classes": {}, "appClasses": [], "allClasses": CLASSES}
         prefix = "gen%d" % seed
@@ -118,7 +121,7 @@ class Generating:
             for s in range(rnd.randint(1, 2)):
                 pid = "com.example.%s.group%d.sub%d" % (prefix, g, s)
                 used["classes"][pid] = self.generate_subscription(group, rnd, pid, "Plan %d.%d of %d" % (g, s, seed),
-                                                                  today, more, codes)
+                                                                  today, more, codes, places)
         self.generate_grace_period(app, more, used["appClasses"])
         self.generate_promoted(app, more, used["classes"], used["appClasses"])
         # App Store versions draw from a stream of their own too: every product of a seed stays as it was.
@@ -323,7 +326,7 @@ class Generating:
                                             for t, n, d in prices])
 
     # -- subscriptions
-    def generate_subscription(self, group, rnd, pid, name, today, more, codes):
+    def generate_subscription(self, group, rnd, pid, name, today, more, codes, places):
         classes = []
         state, note = self.pick_state(rnd, classes, "Subscribe from the settings screen")
         period = rnd.choice(PERIODS)
@@ -342,7 +345,7 @@ class Generating:
                 "rels": {"availableTerritories": {"data": [ref("territories", t) for t in sold]}}})
         priced = self.generate_subscription_prices(sub, rnd, classes, today, sold)
         if priced:
-            self.generate_offers(sub, rnd, classes, priced, period, more, codes)
+            self.generate_offers(sub, rnd, classes, priced, period, more, codes, places)
         self.generate_screenshot(sub, rnd, "subscriptionAppStoreReviewScreenshots", pid, classes)
         self.ready_state(sub, state, classes)
         return classes
@@ -403,7 +406,16 @@ class Generating:
                                             preserved=True)
         return territories
 
-    def generate_offers(self, sub, rnd, classes, priced, period, more, codes):
+    @staticmethod
+    def offer_territories(priced, places, classes, name):
+        """Where an offer is set: every territory the subscription is priced in, or (class `NAME:some-territories`)
+        a few of them, as people narrow an offer in the web UI."""
+        if len(priced) < 3 or places.random() >= 0.3:
+            return priced
+        classes.append(name + ":some-territories")
+        return sorted(places.sample(priced, places.randint(2, min(5, len(priced) - 1))))
+
+    def generate_offers(self, sub, rnd, classes, priced, period, more, codes, places):
         kind = rnd.choice(["none", "none", "free-trial", "paid-some-territories"])
         classes.append("intro:" + kind)
         if kind == "free-trial":
@@ -421,7 +433,8 @@ class Generating:
             classes.append("promotional")
             self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
                 "name": "Come back", "offerCode": "comeback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
-                "duration": "ONE_MONTH", "numberOfPeriods": 1}, [(t, None) for t in priced])
+                "duration": "ONE_MONTH", "numberOfPeriods": 1},
+                [(t, None) for t in self.offer_territories(priced, places, classes, "promotional")])
         current = self.current_numbers(sub)
         cheaper = self.cheaper_points("USA", self.lowest_numbers(sub).get("USA"))
         if cheaper and rnd.random() < 0.3:
@@ -433,6 +446,11 @@ class Generating:
             # Each territory's price lower than the subscription's there: the lowest point is lower everywhere.
             prices = [(t, price_point_id(sub["id"], t, PAID_POINTS[0] if t == own and t != "USA" else number))
                       for t in priced]
+            if len(prices) > 1 and places.random() < 0.3:
+                # Free in one territory, the USA too (a price without a point), paid in the others.
+                classes.append("promotional:free-territory")
+                free = places.choice([t for t, _ in prices])
+                prices = [(t, None if t == free else point) for t, point in prices]
             self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
                 "name": "Half price", "offerCode": "half%d" % rnd.randint(1, 99), "offerMode": "PAY_AS_YOU_GO",
                 "duration": period, "numberOfPeriods": min(2, PERIOD_OF[period])}, prices)
@@ -441,13 +459,13 @@ class Generating:
             self.commit_priced_offer(sub, "winBackOffers", dict({
                 "referenceName": "Welcome back", "offerId": "winback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
                 "duration": "ONE_MONTH", "periodCount": 1}, **self.win_back_terms_of(more, classes)),
-                [(t, None) for t in priced])
+                [(t, None) for t in self.offer_territories(priced, places, classes, "win-back")])
         if rnd.random() < 0.2:
             classes.append("offer-code")
             offer = self.commit_priced_offer(sub, "subscriptionOfferCodes", {
                 "name": "Spring %d" % rnd.randint(1, 99), "customerEligibilities": ["NEW"],
                 "offerEligibility": "STACK_WITH_INTRO_OFFERS", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH",
-                "numberOfPeriods": 1}, [(t, None) for t in priced])
+                "numberOfPeriods": 1}, [(t, None) for t in self.offer_territories(priced, places, classes, "offer-code")])
             self.generate_offer_code_codes(offer, codes, classes)
 
     def generate_iap_offer_codes(self, app, rnd, classes):
@@ -507,11 +525,13 @@ class Generating:
             classes.append(prefix + ":batches")
             for _ in range(rnd.choice([1, 1, 2])):
                 made, expires = made_and_expiry()
-                environment = "PRODUCTION"
-                if rnd.random() < 0.3:  # made for testers: redeemable with sandbox accounts only
+                count, environment = rnd.choice([10, 50, 100, 500, 1000]), "PRODUCTION"
+                # Some made for testers, redeemable with sandbox accounts only: a stream of the batch's own, so the
+                # codes stream (and every batch a seed built before) stays as it was.
+                if random.Random("environment %s %s %d" % (offer["attributes"].get("name"), made, count)).random() < 0.5:
                     classes.append(prefix + ":sandbox")
                     environment = "SANDBOX"
-                self.add_one_time_codes(offer, rnd.choice([10, 50, 100, 500, 1000]), expires, environment, created=made)
+                self.add_one_time_codes(offer, count, expires, environment, created=made)
         if rnd.random() < 0.5:
             classes.append(prefix + ":custom")
             app, code = self.store.app_of(offer), None

@@ -9,7 +9,11 @@ ROUND_TRIP = {"today": "2031-03-01", "storefronts": [
 # Classes of review bookkeeping every 200-seed run must build besides the catalog's own.
 REVIEW_CLASSES = ["state:ready-to-submit", "app-version:none", "app-version:live", "app-version:editable"]
 # Offer codes' codes (batches, custom codes, deactivated ones), drawn from a stream of their own.
-OFFER_CODE_CLASSES = ["offer-code:batches", "offer-code:custom", "offer-code:inactive", "offer-code:batch-inactive"]
+OFFER_CODE_CLASSES = ["offer-code:batches", "offer-code:custom", "offer-code:inactive", "offer-code:batch-inactive",
+                      "offer-code:sandbox"]
+# Offers set in some territories, and a paid one free in one of them, drawn from a stream of their own.
+OFFER_TERRITORY_CLASSES = ["promotional:some-territories", "promotional:free-territory", "offer-code:some-territories",
+                           "win-back:some-territories"]
 # In-app purchases' offer codes, with their prices and codes, drawn from a stream of their own.
 IAP_OFFER_CODE_CLASSES = ["iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
                           "iap-offer-code:territory-price"] + ["iap-" + c for c in OFFER_CODE_CLASSES]
@@ -67,6 +71,7 @@ class GeneratorCases:
         self.assertEqual(sorted(set(OFFER_CODE_CLASSES) - covered), [])
         self.assertEqual(sorted(set(IAP_OFFER_CODE_CLASSES) - covered), [])
         self.assertEqual(sorted(set(IMAGE_CLASSES) - covered), [])
+        self.assertEqual(sorted(set(OFFER_TERRITORY_CLASSES) - covered), [])
 
     def test_generated_review_states_match_their_classes(self):
         self.fake.control("POST", "settings", dict(ROUND_TRIP, explicitNulls=True))

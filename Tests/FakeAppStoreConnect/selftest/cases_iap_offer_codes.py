@@ -325,7 +325,8 @@ class IapOfferCodeCases:
         self.assertEqual(view["com.example.gems"]["offerCodes"], {"Launch": {
             "customerEligibilities": ["CHURNED_SPENDER", "NON_SPENDER"],
             "prices": {"USA": "0", "FRA": canonical(fra_price)}, "active": True,
-            "oneTimeUseCodes": [{"numberOfCodes": 20, "expirationDate": "2031-08-01", "active": False}],
+            "oneTimeUseCodes": [{"numberOfCodes": 20, "expirationDate": "2031-08-01", "active": False,
+                                 "environment": "PRODUCTION"}],
             "customCodes": [{"customCode": "GEMS31", "numberOfCodes": 50, "expirationDate": "2031-07-01",
                              "active": True}]}})
         self.assertNotIn(offer["id"], json.dumps(view))  # no ids

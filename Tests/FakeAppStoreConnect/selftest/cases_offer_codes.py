@@ -280,8 +280,10 @@ class OfferCodeCases:
         view = self.offer_code_view(self.app)
         self.assertEqual({k: view[k] for k in ("active", "oneTimeUseCodes", "customCodes")}, {
             "active": True,
-            "oneTimeUseCodes": [{"numberOfCodes": 10, "expirationDate": "2031-04-15", "active": True},
-                                {"numberOfCodes": 20, "expirationDate": "2031-08-01", "active": False}],
+            "oneTimeUseCodes": [{"numberOfCodes": 10, "expirationDate": "2031-04-15", "active": True,
+                                 "environment": "PRODUCTION"},
+                                {"numberOfCodes": 20, "expirationDate": "2031-08-01", "active": False,
+                                 "environment": "PRODUCTION"}],
             "customCodes": [{"customCode": "ALPHA31", "numberOfCodes": 50, "expirationDate": "2031-07-01",
                              "active": True},
                             {"customCode": "BETA31", "numberOfCodes": 100, "expirationDate": None, "active": True}]})
@@ -354,7 +356,8 @@ class OfferCodeCases:
             self.assertEqual([c for c in wanted["oneTimeUseCodes"] + wanted["customCodes"] if c["active"]], [])
         for batch in wanted["oneTimeUseCodes"]:
             self.assertGreater(batch["expirationDate"], TODAY)
-            made = self.batch(offer_id, batch["numberOfCodes"], batch["expirationDate"], owner=owner)["data"]
+            made = self.batch(offer_id, batch["numberOfCodes"], batch["expirationDate"], batch["environment"],
+                              owner=owner)["data"]
             if not batch["active"] and wanted["active"]:
                 self.set_active("/v1/%sOfferCodeOneTimeUseCodes" % owner, made["type"], made["id"], False)
         for code in wanted["customCodes"]:

@@ -13,7 +13,10 @@ import Testing
             let app = try fake.addApp(bundleID: bundleID, name: "Codes \(seed)")
             let answer = try fake.control("POST", "generate", ["appId": app, "seed": seed]) as? [String: Any] ?? [:]
             let classes = (answer["classes"] as? [String: [String]] ?? [:]).values.flatMap { $0 }
-            if classes.contains("offer-code:sandbox") && classes.contains("iap-offer-code:batches") { return (bundleID, seed) }
+            // Sandbox batches beside production ones, every offer code active (the declared test deactivates one).
+            if classes.contains("offer-code:sandbox") && !classes.contains(where: { $0.hasSuffix("offer-code:inactive") }) {
+                return (bundleID, seed)
+            }
             _ = try fake.control("POST", "reset")
         }
         throw FakeAppStoreConnect.FakeError.control("no seed under 200 builds sandbox batches")
@@ -45,17 +48,16 @@ import Testing
         #expect(push.status == 0 && push.stderr.contains("nothing to push"), "seed \(seed): \(push.stdout)\(push.stderr)")
         #expect(try fake.writeCount() == writes)
 
-        // Downloaded: active batches of active offer codes only, unless asked; each code with its environment.
-        let activeRows = try Self.download(fake, pulled, into: out.file("active.csv"))
-        let allRows = try Self.download(fake, pulled, into: out.file("all.csv"), ["--include-inactive"])
-        #expect(activeRows.header == ["product", "offerCode", "environment", "expires", "active", "code"])
-        #expect(activeRows.rows.allSatisfy { $0[4] == "true" } && !activeRows.rows.isEmpty)
-        #expect(Set(allRows.rows.map { $0[2] }).isSubset(of: ["production", "sandbox"]))
-        let everyCode = try Self.batches(fake).reduce(0) { $0 + (($1["numberOfCodes"] as? Int) ?? 0) }
-        #expect(allRows.rows.count == everyCode, "every batch of every offer code the catalog declares")
-        let activeCodes = try Self.batches(fake).filter { $0["active"] as? Bool == true }.reduce(0) { $0 + (($1["numberOfCodes"] as? Int) ?? 0) }
-        #expect(activeRows.rows.count <= activeCodes)
-        #expect(allRows.rows.filter { $0[2] == "sandbox" }.count == sandbox.reduce(0) { $0 + (($1["numberOfCodes"] as? Int) ?? 0) })
+        // Downloaded: every code of every active batch, each with its environment; all of them when asked.
+        func codes(_ batches: [[String: Any]]) -> Int { batches.reduce(0) { $0 + (($1["numberOfCodes"] as? Int) ?? 0) } }
+        let active = try Self.download(fake, pulled, into: out.file("codes.csv"))
+        let all = try Self.download(fake, pulled, into: out.file("all.csv"), ["--include-inactive"])
+        #expect(active.header == ["product", "offerCode", "environment", "expires", "active", "code"])
+        #expect(active.rows.allSatisfy { $0[4] == "true" })
+        #expect(active.rows.count == codes(try Self.batches(fake).filter { $0["active"] as? Bool == true }), "every active batch")
+        #expect(all.rows.count == codes(try Self.batches(fake)), "every batch of every offer code the catalog declares")
+        #expect(Set(all.rows.map { $0[2] }).isSubset(of: ["production", "sandbox"]) && all.rows.contains { $0[2] == "sandbox" })
+        #expect(all.rows.filter { $0[2] == "sandbox" }.count == codes(sandbox))
     }
 
     @Test func aCatalogsSandboxBatchIsCreatedForSandboxAndTheDownloadSaysSo() throws {
@@ -64,20 +66,22 @@ import Testing
         let dir = TemporaryDirectory()
         let later = DeclaredStateSyncTests.day(in: 100)
         let catalog = try dir.write("catalog.yaml", DeclaredStateSyncTests.offerCodes(
-            batches: "[{count: 4, expires: \(later)}, {count: 3, expires: \(later), environment: sandbox}]", custom: "[]"))
+            batches: "[{count: 4, expires: \(later)}, {count: 3, expires: \(later), environment: sandbox}, {count: 2, expires: \(later), active: false}]",
+            custom: "[]"))
         #expect(try iapkit("lint", "catalog", catalog).status == 0)
         let plan = try DeclaredStateSyncTests.plan(fake, catalog)
         #expect(plan.stdout.contains("\"3 sandbox codes until \(later)\""), "\(plan.stdout)")
         let push = try AscSyncTests.push(fake, catalog)
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         let made = try Self.batches(fake).map { "\($0["numberOfCodes"] ?? "") \($0["environment"] ?? "none")" }
-        #expect(made.sorted() == ["3 SANDBOX", "4 PRODUCTION"], "\(made)")
+        #expect(made.sorted() == ["2 PRODUCTION", "3 SANDBOX", "4 PRODUCTION"], "\(made)")
         let writes = try fake.writeCount()
         #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
         #expect(try fake.writeCount() == writes)
 
         // The same count and day for production is another batch: App Store Connect cannot move codes between environments.
-        let moved = DeclaredStateSyncTests.offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 3, expires: \(later)}]", custom: "[]")
+        let moved = DeclaredStateSyncTests.offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 3, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
+                                                      custom: "[]")
         try moved.write(toFile: catalog, atomically: true, encoding: .utf8)
         let movedPlan = try DeclaredStateSyncTests.plan(fake, catalog)
         #expect(movedPlan.stdout.contains("oneTimeCodes (none) -> \"3 codes until \(later)\""), "\(movedPlan.stdout)")
@@ -86,6 +90,9 @@ import Testing
         let codes = try Self.download(fake, catalog, into: dir.file("codes.csv"))
         #expect(codes.rows.filter { $0[2] == "sandbox" }.count == 3 && codes.rows.filter { $0[2] == "production" }.count == 4, "\(codes.rows)")
         #expect(codes.summary.contains("7 codes (4 production, 3 sandbox) of 2 batches"), "\(codes.summary)")
+        let all = try Self.download(fake, catalog, into: dir.file("all.csv"), ["--include-inactive"])
+        #expect(all.rows.count == 9 && all.rows.filter { $0[4] == "false" }.count == 2, "\(all.rows)")
+        #expect(all.summary.contains("9 codes (6 production, 3 sandbox) of 3 batches"), "\(all.summary)")
 
         let wrong = DeclaredStateSyncTests.offerCodes(batches: "[{count: 4, expires: \(later), environment: testflight}]", custom: "[]")
         try wrong.write(toFile: catalog, atomically: true, encoding: .utf8)

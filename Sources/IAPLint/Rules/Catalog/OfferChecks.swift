@@ -27,6 +27,13 @@ enum OfferChecks {
             report(Suggestions.unknownChoice(text, what: "an offer mode", choices: OfferMode.allCases.map(\.rawValue)), "mode")
             return
         }
+        if let territories = offer.territories {
+            let set = Set(territories)
+            for entry in offer.territoryPrices where !set.contains(entry.territory) {
+                context.report(rule, "\(entry.territory) has a price but the \(kind) is not set there; add \(entry.territory) to `territories` "
+                                   + "or remove the price", at: entry.path, product: product)
+            }
+        }
         guard let mode = offer.mode else { return }
         switch mode {
         case .freeTrial:
@@ -81,7 +88,13 @@ enum OfferChecks {
         }
         if let problem = PriceRule.gridProblem(price) { report(problem, "price"); return }
         guard let cents = price.cents else { return }
-        if cents == 0 { report("a paid offer cannot cost $0; use a free trial instead", "price"); return }
+        if cents == 0 {
+            // Free in the USA and paid elsewhere is a paid offer; free everywhere is a free trial.
+            if !offer.territoryPrices.contains(where: { ($0.price?.approximateCents ?? 0) > 0 }) {
+                report("a paid offer cannot cost $0 everywhere; use a free trial, or give the territories that pay their `territoryPrices`", "price")
+            }
+            return
+        }
         guard let regular = product.resolvedPriceCents, let period = product.period,
               let periodDays = SubscriptionPeriods.days(period), let spanDays else { return }
         let regularForSpan = Double(regular) * spanDays / periodDays

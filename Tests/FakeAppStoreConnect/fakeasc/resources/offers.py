@@ -137,8 +137,9 @@ class Offers:
     # -- offers priced per territory
     def offer_prices(self, c, owner, price_type, mode, territories=None):
         """The request's inline prices as [(territory, point id)]: each a territory of its own (one of
-        `territories` when given), with a point of the product (`owner`) in that territory; only a free trial
-        (`mode`) may leave the point out."""
+        `territories` when given), with a point of the product (`owner`) in that territory. A free trial (`mode`)
+        leaves every point out; a paid subscription offer may leave it out in some territories, where it is then free
+        (the document makes the point optional: our reading), but not in all of them."""
         out, seen = [], set()
         point_rel, point_type = price_point_rel(price_type)
         for i, item in self.inline(c, "prices", price_type):
@@ -147,8 +148,8 @@ class Offers:
             if territory is None:
                 raise entity_error("ENTITY_ERROR.INCLUDED.RELATIONSHIP.REQUIRED", "An offer price needs a territory",
                                    "/included/%d/relationships/territory" % i)
-            if point is None and mode != "FREE_TRIAL":
-                raise entity_error("ENTITY_ERROR.INCLUDED.RELATIONSHIP.REQUIRED", "A paid offer price needs a price point",
+            if point is None and mode is None:  # an in-app purchase's offer code prices every territory at a point
+                raise entity_error("ENTITY_ERROR.INCLUDED.RELATIONSHIP.REQUIRED", "An offer price needs a price point",
                                    "/included/%d/relationships/%s" % (i, point_rel))
             if territory in seen:
                 raise entity_error("ENTITY_ERROR.INCLUDED.INVALID", "Two prices for %s" % territory, "/included/%d" % i)
@@ -157,6 +158,10 @@ class Offers:
                                    "/included/%d/relationships/territory" % i)
             seen.add(territory)
             out.append((territory, point))
+        if mode not in (None, "FREE_TRIAL") and out and all(point is None for _, point in out):
+            raise entity_error("ENTITY_ERROR.INCLUDED.RELATIONSHIP.REQUIRED",
+                               "A paid offer needs a price point in at least one territory; free everywhere is a free trial",
+                               "/data/relationships/prices")
         return out
 
     def add_offer_prices(self, offer, price_type, prices):

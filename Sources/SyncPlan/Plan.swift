@@ -22,7 +22,9 @@ public struct Plan: Sendable {
     public var estimatedRequests: Int { operations.reduce(0) { $0 + $1.estimatedRequests } }
 
     /// True when `push` would write nothing.
-    public var isEmpty: Bool { changes.allSatisfy { $0.action == .unchanged || $0.action == .unmanaged || $0.action == .refused } }
+    public var isEmpty: Bool {
+        changes.allSatisfy { $0.action == .unchanged || $0.action == .unmanaged || $0.action == .refused || $0.action == .waiting }
+    }
 
     public func count(_ action: Change.Action) -> Int { changes.lazy.filter { $0.action == action }.count }
 }
@@ -38,6 +40,9 @@ public struct Change: Sendable {
         case unmanaged
         /// In App Store Connect but not in the catalog, and deleted because the plan was asked to prune.
         case delete
+        /// A write App Store Connect takes only once App Review has approved the product (`…`): shown, not sent;
+        /// the first push after the approval sends it.
+        case waiting
     }
 
     /// One field's old and new value, as text for people and JSON for machines.

@@ -1,7 +1,8 @@
 import IAPCatalog
 import IAPCore
 
-/// A plan as text for people (one line per change, `+` create, `~` update, `-` delete, `!` refused, `?` unmanaged) and as
+/// A plan as text for people (one line per change, `+` create, `~` update, `-` delete, `!` refused, `?` unmanaged,
+/// `…` waiting for App Review) and as
 /// JSON for machines (docs/asc.md documents the shape).
 public enum PlanReport {
     public static func text(_ plan: Plan, showUnchanged: Bool = false) -> String {
@@ -14,6 +15,7 @@ public enum PlanReport {
             case .refused: marker = "!"
             case .unmanaged: marker = "?"
             case .delete: marker = "-"
+            case .waiting: marker = "…"
             case .unchanged:
                 guard showUnchanged else { continue }
                 marker = "="
@@ -35,8 +37,10 @@ public enum PlanReport {
     public static func summaryLine(_ plan: Plan) -> String {
         // Deletions are named only when a pruning plan has some, so plans without them read as they always have.
         let deletions = plan.count(.delete) > 0 ? "\(plan.count(.delete)) to delete, " : ""
+        // So are writes waiting for App Review.
+        let waiting = plan.count(.waiting) > 0 ? ", \(plan.count(.waiting)) waiting for App Review" : ""
         return "Plan: \(plan.count(.create)) to create, \(plan.count(.update)) to update, \(deletions)\(plan.count(.unchanged)) unchanged, "
-            + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged; \(Format.count(plan.operations.count, "operation"))."
+            + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged\(waiting); \(Format.count(plan.operations.count, "operation"))."
     }
 
     public static func json(_ plan: Plan, limit: Int? = nil, remaining: Int? = nil) -> JSONValue {

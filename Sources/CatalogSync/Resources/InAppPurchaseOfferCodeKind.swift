@@ -60,8 +60,26 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         let territories = wanted.availability?.territories ?? builder.territories
-        OfferRequests.compare(resource, wanted: wanted.offerCodes,
-                              existing: OfferCodeCodes.comparable(live?.record.offerCodes ?? [], wanted: wanted.offerCodes),
+        // Before App Review approves the purchase, its offer codes and their sandbox codes are made now and the rest
+        // waits (`ReviewGate`).
+        var offers = wanted.offerCodes
+        var waiting: [(index: Int, codes: OfferCodesRecord)] = []
+        if let gate = ReviewGate.inAppPurchaseCodes(live) {
+            let liveByName = Dictionary((live?.record.offerCodes ?? []).map { ($0.identifier ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+            for index in offers.indices {
+                let split = ReviewGate.split(offers[index], live: liveByName[offers[index].identifier ?? ""])
+                offers[index] = split.now
+                if let codes = split.waiting { waiting.append((index, codes)) }
+            }
+            for (index, codes) in waiting {
+                var shown = offers[index]
+                shown.codes = codes
+                builder.add(.waiting, resource, wanted, path: wanted.path.map { $0 / "offerCodes" + index }, detail: shown.identifier,
+                            fields: PlanBuilder.codeFields(of: shown), reason: gate)
+            }
+        }
+        OfferRequests.compare(resource, wanted: offers,
+                              existing: OfferCodeCodes.comparable(live?.record.offerCodes ?? [], wanted: offers),
                               product: wanted, key: "offerCodes", builder: &builder,
                               update: { OfferCodeCodes.update($0, to: $1, live: live, api: InAppPurchaseOfferCodeCodesAPI.self) }) {
             Create(inAppPurchase: product, offer: $0, territories: territories)

@@ -82,7 +82,8 @@ enum OfferRequests {
     /// them), unmanaged when only in App Store Connect. An offer that names no territories is set in `territories`
     /// (where a new one is created), and so is a live one whose territories were not read.
     static func compare(_ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
-                        territories: [String]? = nil, builder: inout PlanBuilder, update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
+                        territories: [String]? = nil, gate: String? = nil, builder: inout PlanBuilder,
+                        update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
                         updatePrices: ((OfferRecord) -> any PlannedOperation)? = nil,
                         create: (OfferRecord) -> any PlannedOperation) {
         let implied = territories?.sorted()
@@ -99,8 +100,15 @@ enum OfferRequests {
         for (index, offer) in wanted.enumerated() {
             let path = product.path.map { key == "billingPlans" ? $0 / key : $0 / key + index }
             guard let old = liveByID[offer.identifier ?? ""] else {
-                builder.add(.create, resource, product, path: path, detail: offer.identifier,
-                            fields: PlanBuilder.termFields(from: nil, to: offer) + PlanBuilder.codeFields(of: offer), operations: [create(offer)])
+                // Territories are shown where the catalog names them, not where they are every one the product's.
+                var shown = offer
+                if shown.territories == implied { shown.territories = nil }
+                let fields = PlanBuilder.termFields(from: nil, to: shown) + PlanBuilder.codeFields(of: offer)
+                if let gate {
+                    builder.add(.waiting, resource, product, path: path, detail: offer.identifier, fields: fields, reason: gate)
+                } else {
+                    builder.add(.create, resource, product, path: path, detail: offer.identifier, fields: fields, operations: [create(offer)])
+                }
                 continue
             }
             if old.pricesUnanswered {

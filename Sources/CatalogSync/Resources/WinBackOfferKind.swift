@@ -70,7 +70,8 @@ enum WinBackOfferKind: ProductResourceKind {
             }
         }
         OfferRequests.compare("winBackOffer", wanted: started(wanted.winBackOffers), existing: started(live?.record.winBackOffers ?? []),
-                              product: wanted, key: "winBackOffers", territories: territories, builder: &builder,
+                              product: wanted, key: "winBackOffers", territories: territories, gate: ReviewGate.winBackOffer(live),
+                              builder: &builder,
                               update: { update($0, to: $1, id: live?.ids.winBackOffers[$1.identifier ?? ""], today: today) }) {
             Create(subscription: product, offer: $0, territories: territories, today: today)
         }

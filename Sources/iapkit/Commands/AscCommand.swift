@@ -352,8 +352,12 @@ struct AscCommand: ParsableCommand {
                 throw IAPKitError.invalidArgument("no archive matches the content of asset pack\(unbuilt.count == 1 ? "" : "s") "
                     + unbuilt.joined(separator: ", ") + ": run `iapkit package --catalog \(catalog) --asset-packs` first; nothing was changed")
             }
+            let waiting = plan.count(.waiting)
+            let waitingNote = waiting == 0 ? "" : "\(Format.count(waiting, "change")) wait\(waiting == 1 ? "s" : "") for App Review (marked …): "
+                + "push sends \(waiting == 1 ? "it" : "them") once the product is approved.\n"
             guard !plan.operations.isEmpty else {
-                Terminal.writeError("App Store Connect already matches \(catalog); nothing to push.\n")
+                Terminal.writeError(waiting == 0 ? "App Store Connect already matches \(catalog); nothing to push.\n"
+                                                 : "App Store Connect matches \(catalog) but for what waits; nothing to push now. " + waitingNote)
                 return
             }
             if !yes {
@@ -386,7 +390,7 @@ struct AscCommand: ParsableCommand {
                 }
                 if showProgress { Terminal.writeError("\r\u{1B}[K") }
                 Terminal.writeError("Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
-                    + "0 failed (\(outcome.requests) requests).\n")
+                    + "0 failed (\(outcome.requests) requests).\n" + waitingNote)
             } catch {
                 if showProgress { Terminal.writeError("\n") }
                 // The error first, then what reached App Store Connect and what is left.

@@ -20,6 +20,7 @@ from .reference import FREE_POINT, USD_BY_ID, USD_POINTS, decode_price_point, pr
 from .resources.grace_periods import GRACE_DEFAULTS, GRACE_DURATIONS, GRACE_RENEWAL_TYPES
 from .resources.offer_codes import BATCHES, CODE_ALPHABET, VALID_MONTHS, add_months
 from .resources.offers import PERIOD_OF
+from .resources.product_states import APPROVED_OR_LATER
 from .resources.promoted_purchases import MAX_PROMOTED
 from .resources.images import SIZE as PROMO_SIZE
 from .resources.product_states import APPROVED_OR_LATER
@@ -454,7 +455,8 @@ class Generating:
             self.commit_priced_offer(sub, "subscriptionPromotionalOffers", {
                 "name": "Half price", "offerCode": "half%d" % rnd.randint(1, 99), "offerMode": "PAY_AS_YOU_GO",
                 "duration": period, "numberOfPeriods": min(2, PERIOD_OF[period])}, prices)
-        if rnd.random() < 0.2:
+        # Win-back offers only for a subscription App Review approved, as App Store Connect creates them.
+        if rnd.random() < 0.5 and sub["attributes"]["state"] in APPROVED_OR_LATER:
             classes.append("win-back")
             self.commit_priced_offer(sub, "winBackOffers", dict({
                 "referenceName": "Welcome back", "offerId": "winback%d" % rnd.randint(1, 99), "offerMode": "FREE_TRIAL",
@@ -514,8 +516,11 @@ class Generating:
     def generate_offer_code_codes(self, offer, rnd, classes, prefix="offer-code"):
         """Codes of an offer code: batches of one-time use codes and a custom code, made up to two months ago and
         valid for some time still (at most six months after they were made); a batch or the whole offer deactivated.
-        `prefix` names the classes (a subscription's or an in-app purchase's offer code)."""
+        `prefix` names the classes (a subscription's or an in-app purchase's offer code). An in-app purchase App
+        Review has not approved has sandbox codes only, as App Store Connect makes them."""
         today = self.today()
+        owner = self.store.parent(offer)
+        gated = offer["type"] == "inAppPurchaseOfferCodes" and owner["attributes"].get("state") not in APPROVED_OR_LATER
 
         def made_and_expiry():
             made = add_days(today, -rnd.randint(0, 60))
@@ -528,11 +533,11 @@ class Generating:
                 count, environment = rnd.choice([10, 50, 100, 500, 1000]), "PRODUCTION"
                 # Some made for testers, redeemable with sandbox accounts only: a stream of the batch's own, so the
                 # codes stream (and every batch a seed built before) stays as it was.
-                if random.Random("environment %s %s %d" % (offer["attributes"].get("name"), made, count)).random() < 0.5:
+                if gated or random.Random("environment %s %s %d" % (offer["attributes"].get("name"), made, count)).random() < 0.5:
                     classes.append(prefix + ":sandbox")
                     environment = "SANDBOX"
                 self.add_one_time_codes(offer, count, expires, environment, created=made)
-        if rnd.random() < 0.5:
+        if rnd.random() < 0.5 and not gated:
             classes.append(prefix + ":custom")
             app, code = self.store.app_of(offer), None
             while code is None or self.custom_code_owner(app, code) is not None:  # unique in the app

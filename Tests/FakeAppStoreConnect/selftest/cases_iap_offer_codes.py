@@ -290,15 +290,26 @@ class IapOfferCodeCases:
         self.batch(iap_offer["id"], 1, "2031-10-01", owner=IAP)
         self.no_contract_failures()
 
+    def test_production_and_custom_codes_wait_for_the_purchases_approval(self):
+        self.fake.control("POST", "settings", {"today": TODAY})
+        _, offer = self.priced_iap_offer()
+        doc = self.batch(offer["id"], owner=IAP, approved=False, expect=409)
+        self.assertError(doc, "STATE_ERROR", "/data/relationships/offerCode")
+        self.assertError(self.custom(offer["id"], "GEMS31", owner=IAP, approved=False, expect=409), "STATE_ERROR",
+                         "/data/relationships/offerCode")
+        self.batch(offer["id"], environment="SANDBOX", owner=IAP, approved=False)
+        self.fake.control("POST", "approve", {"appId": self.app, "productIds": ["com.example.gems"]})
+        self.batch(offer["id"], owner=IAP, approved=False)
+        self.custom(offer["id"], "GEMS31", owner=IAP, approved=False)
+
     def test_deleting_an_in_app_purchase_deletes_its_offer_codes(self):
         self.fake.control("POST", "settings", {"today": TODAY})
         iap, offer = self.priced_iap_offer()
-        batch = self.batch(offer["id"], owner=IAP)["data"]
-        code = self.custom(offer["id"], "GEMS31", owner=IAP)["data"]
+        # Never submitted, so never approved: sandbox codes only (production and custom codes wait for approval).
+        batch = self.batch(offer["id"], environment="SANDBOX", owner=IAP)["data"]
         self.call("DELETE", "/v2/inAppPurchases/" + iap["id"], expect=204)
         for path in ("%s/%s" % (OFFERS, offer["id"]), "%s/%s/prices" % (OFFERS, offer["id"]),
-                     "%s/%s" % (BATCHES, batch["id"]), "%s/%s" % (CUSTOM, code["id"]),
-                     "/v2/inAppPurchases/%s/offerCodes" % iap["id"]):
+                     "%s/%s" % (BATCHES, batch["id"]), "/v2/inAppPurchases/%s/offerCodes" % iap["id"]):
             self.call("GET", path, expect=404)
         self.assertEqual(self.values(batch["id"], IAP)[0], 404)
         resources = self.fake.control("GET", "state")["resources"]

@@ -32,7 +32,11 @@ class OfferCodeCases:
 
     # `owner`: whose offer code, "subscription" or "inAppPurchase" (the prefix of the types).
     def batch(self, offer_id, count=3, expires="2031-05-01", environment=None, expect=201, owner="subscription",
-              **extra):
+              approved=True, **extra):
+        """A batch of codes; an in-app purchase's production codes need the purchase approved, done first unless
+        `approved` is False."""
+        if owner == "inAppPurchase" and approved and environment in (None, "PRODUCTION"):
+            self.fake.control("POST", "approve", {"appId": self.app})
         attributes = dict({"numberOfCodes": count, "expirationDate": expires}, **extra)
         if environment:
             attributes["environment"] = environment
@@ -40,7 +44,10 @@ class OfferCodeCases:
             "type": owner + "OfferCodeOneTimeUseCodes", "attributes": attributes,
             "relationships": {"offerCode": self.linkage(owner + "OfferCodes", offer_id)}}}, expect)[1]
 
-    def custom(self, offer_id, code="SPRING2031", count=500, expires=None, expect=201, owner="subscription"):
+    def custom(self, offer_id, code="SPRING2031", count=500, expires=None, expect=201, owner="subscription",
+               approved=True):
+        if owner == "inAppPurchase" and approved:
+            self.fake.control("POST", "approve", {"appId": self.app})
         attributes = {"customCode": code, "numberOfCodes": count}
         if expires:
             attributes["expirationDate"] = expires

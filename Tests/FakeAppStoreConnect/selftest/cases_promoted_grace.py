@@ -203,7 +203,10 @@ class PromotedGraceCases:
         self.assertEqual(status, 400)
 
     # -- win-back offers
-    def win_back(self, sub_id, expect=201, **changes):
+    def win_back(self, sub_id, expect=201, approved=True, **changes):
+        """Creates a win-back offer, the subscription approved first unless `approved` is False."""
+        if approved:
+            self.fake.control("POST", "approve", {"appId": self.app})
         attributes = {k: v for k, v in dict(WIN_BACK, **changes).items() if v is not None}
         return self.call("POST", "/v1/winBackOffers", {"data": {
             "type": "winBackOffers", "attributes": attributes,
@@ -215,6 +218,21 @@ class PromotedGraceCases:
     def patch_win_back(self, id_, attributes, expect=200):
         return self.call("PATCH", "/v1/winBackOffers/" + id_, {"data": {
             "type": "winBackOffers", "id": id_, "attributes": attributes}}, expect)[1]
+
+    def test_win_back_offers_wait_for_the_subscriptions_approval(self):
+        self.fake.control("POST", "settings", {"today": TODAY})
+        _, sub = self.create_group_and_subscription()
+        _, doc, _ = self.call("POST", "/v1/winBackOffers", {"data": {
+            "type": "winBackOffers", "attributes": {k: v for k, v in WIN_BACK.items() if v is not None},
+            "relationships": {"subscription": self.linkage("subscriptions", sub["id"]),
+                              "prices": {"data": [{"type": "winBackOfferPrices", "id": "${usa}"}]}}},
+            "included": [{"type": "winBackOfferPrices", "id": "${usa}",
+                          "relationships": {"territory": self.linkage("territories", "USA")}}]}, 409)
+        self.assertError(doc, "STATE_ERROR", "/data/relationships/subscription")
+        self.assertEqual(self.state("winBackOffers"), [])
+        self.assertEqual(self.fake.control("POST", "approve", {"appId": self.app})["approved"], ["com.example.pro.monthly"])
+        self.win_back(sub["id"], approved=False)
+        self.assertEqual(len(self.state("winBackOffers")), 1)
 
     def test_win_back_offers_keep_every_attribute(self):
         self.fake.control("POST", "settings", {"today": TODAY})

@@ -175,7 +175,7 @@ import Testing
             """
         let project = TemporaryDirectory()
         let catalog = project.write("catalog.yaml", DeclaredStateSyncTests.catalog(winBack: paid, grace: nil, promoted: nil))
-        let push = try iapkit(["asc", "push", catalog, "--yes"], environment: fake.environment)
+        let push = try DeclaredStateSyncTests.pushApproving(fake, catalog)
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         let traced = TemporaryDirectory()
         let live = try iapkit(["asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("live/catalog.yaml"),

@@ -209,6 +209,21 @@ final class Harness: @unchecked Sendable {
         do { _ = try await PlanExecutor(asc: asc).apply(plan) } catch {
             throw RoundTripFailure("push to an empty app failed: \(error)\n\(PlanReport.text(plan))")
         }
+        // What App Store Connect takes only for approved products waited (`…`): App Review approves them (the fake's
+        // control), and the next push sends exactly what waited.
+        let waiting = Set(plan.changes.filter { $0.action == .waiting }.compactMap(\.productID))
+        if !waiting.isEmpty {
+            _ = try fake.control("POST", "approve", ["appId": generated.target.id, "productIds": waiting.sorted()])
+            let next = try planned(catalog, path: path, against: try await reader.snapshot(app: generated.target))
+            let other = next.changes.filter { ![.unchanged, .create, .update].contains($0.action) && !Self.isNote($0) }
+            let moved = next.changes.filter { [.create, .update].contains($0.action) && !waiting.contains($0.productID ?? "") }
+            guard other.isEmpty, moved.isEmpty else {
+                throw RoundTripFailure("after approval, plan is not what waited:\n\(PlanReport.text(next))")
+            }
+            do { _ = try await PlanExecutor(asc: asc).apply(next) } catch {
+                throw RoundTripFailure("push after approval failed: \(error)\n\(PlanReport.text(next))")
+            }
+        }
         let source = try managed(generated.source), target = try managed(generated.target)
         if let difference = Self.difference(source, target, at: "") {
             throw RoundTripFailure("the pushed app differs from the source on a managed field: \(difference)")

@@ -146,15 +146,21 @@ import Testing
         #expect(all?.localPrices == ["IND": "349", "BRA": "24.9"] && all?.estimatedRequests == 4 && all?.keepsExistingSubscribers == true)
     }
 
-    @Test func anOfferWithAnIdCannotChangeItsTerms() throws {
+    /// A promotional offer's prices change in place (its update request carries them); its other terms cannot.
+    @Test func anOfferWithAnIdCannotChangeItsTermsButAPromotionalOfferItsPrices() throws {
         let (catalog, desired) = try Self.examples()
         let wanted = desired.groups[0].subscriptions[0]
         var live = Self.live(desired).groups[0].subscriptions[0]
         live.record.promotionalOffers[0].priceCents = (live.record.promotionalOffers[0].priceCents ?? 0) + 100
         var builder = builder(catalog)
         PromotionalOfferKind.plan(wanted, live: live, product: .id("sub"), builder: &builder)
-        #expect(builder.changes.map(\.action) == [.refused])
-        #expect(builder.changes.first?.operations.isEmpty == true && builder.changes.first?.fields.first?.name == "price")
+        #expect(builder.changes.map(\.action) == [.update])
+        #expect(builder.changes.first?.operations.first is PromotionalOfferKind.UpdatePrices && builder.changes.first?.fields.first?.name == "price")
+        live.record.promotionalOffers[0].periods += 1
+        var refused = self.builder(catalog)
+        PromotionalOfferKind.plan(wanted, live: live, product: .id("sub"), builder: &refused)
+        #expect(refused.changes.map(\.action) == [.refused])
+        #expect(refused.changes.first?.operations.isEmpty == true && refused.changes.first?.fields.map(\.name).contains("periods") == true)
     }
 
     @Test func familySharingIsNeverTurnedOffAndAPeriodNeverChanges() throws {

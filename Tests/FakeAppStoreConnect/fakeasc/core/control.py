@@ -104,6 +104,8 @@ def handle(fake, method, name, body):
             return 201, fake.generate(app, doc["seed"], doc.get("products"))
         if (method, name) == ("POST", "review"):
             return review(fake, doc)
+        if (method, name) == ("POST", "approve"):
+            return approve(fake, doc)
         if method == "GET" and name == "validations":
             return 200, fake.contract.stats.snapshot()
         if (method, name) == ("POST", "save"):
@@ -132,6 +134,34 @@ def review(fake, doc):
     if doc.get("outcome") not in OUTCOMES:
         return 400, {"error": "outcome must be one of %s" % ", ".join(OUTCOMES)}
     return 200, {"reviewSubmissions": fake.review_outcome(app, doc["outcome"])}
+
+
+def approve(fake, doc):
+    """App Review's approval of products outside a review submission, for tests that need an approved product:
+    {"appId"?, "productIds"?: [productId, …]} (every product of the app, or of every app, when left out). Answers
+    {"approved": [productId, …]}."""
+    doc = doc if isinstance(doc, dict) else None
+    wanted = doc.get("productIds") if doc else None
+    if doc is None or (wanted is not None and (not isinstance(wanted, list) or not all(isinstance(p, str) for p in wanted))):
+        return 400, {"error": "approve takes an appId and a list of productIds, both optional"}
+    if "appId" in doc:
+        app = fake.store.get("apps", str(doc["appId"]))
+        if app is None:
+            return 400, {"error": "approve needs the appId of an app created with POST /__fake/apps"}
+        products = fake.products_of(app)
+    else:
+        products = [p for app in fake.store.res.get("apps", {}).values() for p in fake.products_of(app)]
+    if wanted is None:
+        wanted = [p["attributes"].get("productId") for p in products]
+    approved = []
+    for product in products:
+        if product["attributes"].get("productId") in wanted:
+            product["attributes"]["state"] = "APPROVED"
+            approved.append(product["attributes"]["productId"])
+    unknown = sorted(set(wanted) - set(approved))
+    if unknown:
+        return 400, {"error": "the app has no product %s" % ", ".join(unknown)}
+    return 200, {"approved": sorted(approved)}
 
 
 def add_key(fake, doc):

@@ -9,6 +9,7 @@ import random
 import re
 
 from ..core.errors import entity_error, state_error
+from .product_states import APPROVED_OR_LATER
 from ..core.jsonapi import Text
 from ..reference import ref
 from .win_back_offers import day, invalid
@@ -98,6 +99,8 @@ class OfferCodes:
         a = data["attributes"]
         offer = self.offer_code_taking_codes(data)
         environment = a.get("environment") or "PRODUCTION"
+        if environment == "PRODUCTION":
+            self.check_purchase_approved(offer)
         self.check_code_count(offer, a["numberOfCodes"], environment)
         expiration = self.check_code_expiration(a["expirationDate"])
         return self.created(self.add_one_time_codes(offer, a["numberOfCodes"], expiration, environment), c)
@@ -114,6 +117,7 @@ class OfferCodes:
             raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
                                "The custom code '%s' is already used by an offer code of this app" % code,
                                "/data/attributes/customCode")
+        self.check_purchase_approved(offer)
         self.check_code_count(offer, a["numberOfCodes"], "PRODUCTION")
         expiration = a.get("expirationDate")
         if expiration is not None:
@@ -126,6 +130,19 @@ class OfferCodes:
             raise state_error("The offer code '%s' is deactivated: it takes no new codes" % offer["id"],
                               "/data/relationships/offerCode")
         return offer
+
+    def check_purchase_approved(self, offer):
+        """An in-app purchase's offer code takes production codes and custom codes only once App Review approved the
+        purchase; sandbox codes need no approval (App Store Connect Help, Create offer codes for In-App Purchases).
+        The Help's other condition, the app Ready for Distribution, is not modelled."""
+        if offer["type"] != "inAppPurchaseOfferCodes":
+            return
+        iap = self.store.parent(offer)
+        if iap is not None and iap["attributes"].get("state") not in APPROVED_OR_LATER:
+            raise state_error("The in-app purchase '%s' is %s: production codes and custom codes are made only for an "
+                              "in-app purchase App Review has approved" % (iap["attributes"]["productId"],
+                                                                           iap["attributes"].get("state")),
+                              "/data/relationships/offerCode")
 
     def check_code_count(self, offer, count, environment):
         """At least one code, and the app's quarter not over its 1,000,000 (sandbox codes aside: our reading)."""

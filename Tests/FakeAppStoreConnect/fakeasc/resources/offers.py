@@ -4,6 +4,7 @@ per-territory prices (which in-app purchases' offer codes share)."""
 from ..core.errors import entity_error, not_found, state_error
 from ..reference import ref
 from .offer_codes import OFFER_CODE_FAMILIES
+from .product_states import APPROVED_OR_LATER
 
 ROUTES = [
     ("GET", "/v1/subscriptions/{id}/introductoryOffers", "subscriptions_introductoryOffers_getToManyRelated", "get_kids"),
@@ -183,6 +184,12 @@ class Offers:
         if type_ == "subscriptionPromotionalOffers":
             self.check_promotional_offer(sub, a, "/data")
         elif type_ == "winBackOffers":
+            # App Store Connect Help, Set up win-back offers: "Your subscription needs to be approved by App Review
+            # before you can create a win-back offer".
+            if sub["attributes"].get("state") not in APPROVED_OR_LATER:
+                raise state_error("The subscription '%s' is %s: win-back offers are created only for a subscription App "
+                                  "Review has approved" % (sub["attributes"]["productId"], sub["attributes"].get("state")),
+                                  "/data/relationships/subscription")
             if any(o["attributes"]["offerId"] == a["offerId"] for o in siblings):
                 raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
                                    "The offer identifier '%s' is already used by this subscription" % a["offerId"],

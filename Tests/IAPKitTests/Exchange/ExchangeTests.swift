@@ -91,7 +91,7 @@ enum StoreKitRoundTrip {
 
     @Test func everyFormatVersionHasAFixture() throws {
         let versions = try Self.fixtures.map { try StoreKitRoundTrip.formatVersion(of: Paths.storeKitFixtures + "/" + $0) }
-        #expect(Set(versions) == ["1.0", "1.1", "1.2", "2.0", "3.0", "4.0", "5.0"])
+        #expect(Set(versions) == Set(StoreKitExporter.FormatVersion.allCases.map(\.rawValue)))
     }
 
     @Test(arguments: fixtures)
@@ -216,8 +216,15 @@ enum StoreKitRoundTrip {
         #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("kept.storekit", kept.stdout)) == "3.0")
         let told = try iapkit("export", "storekit", catalog, "--format-version", "5.0")
         #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("told.storekit", told.stdout)) == "5.0")
-        // A 1.x file, which iapkit does not write, leaves the default (4.0) and no setting.
+        // A 1.1 file is written as 1.1 again, without the offer codes 1.1 has no place for.
         #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v1.1.storekit", "-o", catalog, "--force").status == 0)
+        #expect(try String(contentsOfFile: catalog, encoding: .utf8).contains("formatVersion: \"1.1\""))
+        let old = try iapkit("export", "storekit", catalog)
+        #expect(old.status == 0, "\(old.stderr)")
+        #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("old.storekit", old.stdout)) == "1.1")
+        #expect(!old.stdout.contains("codeOffers") && old.stdout.contains("\"identifier\""))
+        // The default, 4.0, needs no setting.
+        #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v4.0.storekit", "-o", catalog, "--force").status == 0)
         #expect(!(try String(contentsOfFile: catalog, encoding: .utf8)).contains("formatVersion"))
     }
 

@@ -74,7 +74,7 @@ public struct StoreKitUpdate: Sendable {
             }
             for (name, value) in newPairs where old[name] == nil && base[name] != value { result.append((name, value)) }
             return .object(result)
-        case let (.array(oldItems), .array(baseItems), .array(newItems)) where identity(of: newItems.first ?? oldItems.first ?? .null, in: key) != nil:
+        case let (.array(oldItems), .array(baseItems), .array(newItems)) where identity(of: .null, in: key) != nil:
             return .array(mergeItems(old: oldItems, base: baseItems, new: newItems, key: key))
         default:
             return new

@@ -98,6 +98,25 @@ import Testing
         #expect(out == "['com.example.garden.beans', 'com.example.garden.greenhouse'] True True True True 8\n")
     }
 
+    /// The library on its own: the file's own bytes when nothing changed; told another format of the same layout,
+    /// only the version changes.
+    @Test func anUpdateChangesOnlyWhatDiffers() throws {
+        let path = Paths.storeKitFixtures + "/studio-v6.3.storekit"
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let catalog = try StoreKitImporter().importData(data, file: path).catalog
+        let update = try StoreKitUpdate(data: data, file: path)
+        #expect(update.formatVersion == .v6_3)
+        #expect(try update.bytes(catalog, version: .v6_3) == Array(data))
+        let dir = TemporaryDirectory()
+        let relabelled = dir.write("five.storekit", Data(try update.bytes(catalog, version: .v5_0)))
+        let changes = try python("""
+            import json, sys
+            a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+            print(sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k)), b['version'])
+            """, [path, relabelled])
+        #expect(changes == "['version'] {'major': 5, 'minor': 0}\n")
+    }
+
     @Test func importNamesEverythingItCannotCarry() throws {
         let imported = try iapkit("import", "storekit", Paths.storeKitFixtures + "/studio-v6.3.storekit")
         #expect(imported.status == 0, "\(imported.stderr)")

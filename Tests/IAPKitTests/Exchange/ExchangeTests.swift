@@ -61,8 +61,8 @@ enum StoreKitRoundTrip {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Imports `source`, checks the catalog loads clean, exports it in the same format version (4.0 for 1.x files,
-    /// which iapkit does not write) and returns the comparison line and the exported file's path.
+    /// Imports `source`, checks the catalog loads clean, exports it as a new file in the same format version and
+    /// returns the comparison line and the exported file's path.
     static func check(_ source: String, in dir: TemporaryDirectory, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (summary: String, exported: String) {
         let catalog = dir.file("catalog.yaml")
         let imported = try iapkit("import", "storekit", source, "-o", catalog)
@@ -74,8 +74,7 @@ enum StoreKitRoundTrip {
         _ = try CatalogLoader.load(path: catalog, findings: collector.consumer)
         #expect(collector.findings.isEmpty, "\(collector.findings.map(\.message))", sourceLocation: sourceLocation)
 
-        let version = try formatVersion(of: source)
-        let target = ["1.0", "1.1"].contains(version) ? "4.0" : version
+        let target = try formatVersion(of: source)
         let exported = dir.file("Products.storekit")
         let export = try iapkit("export", "storekit", catalog, "--format-version", target, "-o", exported)
         #expect(export.status == 0, "\(export.stderr)", sourceLocation: sourceLocation)

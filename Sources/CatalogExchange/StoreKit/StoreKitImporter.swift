@@ -69,6 +69,9 @@ public struct StoreKitImporter: Sendable {
                                              "numberOfPeriods", "offerID", "paymentMode", "referenceName", "subscriptionPeriod"]
         static let planKeys: Set<String> = ["billingPlanType", "commitmentDisplayPrice", "displayPrice", "internalID", "isEnabled"]
         static let policyKeys: Set<String> = ["eula", "policies", "locale", "policyText", "policyURL"]
+        /// Every key the reader knows, at any level.
+        static let knownKeys = rootKeys.union(subscriptionKeys).union(groupKeys).union(localizationKeys).union(offerKeys)
+            .union(planKeys).union(policyKeys)
 
         /// Records the keys of `object` the catalog has no place for, as `KEY of PLACE`, with the owner when there is one.
         mutating func unread(_ object: JSONNode, known: Set<String>, at place: String, owner: String?) {

@@ -36,6 +36,12 @@ public struct StoreKitUpdate: Sendable {
 
     /// The file with the catalog's changes, in `version`'s layout; the file's own bytes when nothing changed.
     public func bytes(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> [UInt8] {
+        try update(catalog, version: version).bytes
+    }
+
+    /// `bytes`, and the keys the catalog has no place for that were left out: written in an older major format
+    /// than the file's, they may be ones that format does not have, so none is carried.
+    public func update(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8], dropped: [String]) {
         let imported: StoreKitImporter.Result
         do {
             imported = try StoreKitImporter(bundleID: catalog.app.bundleID).importData(data, file: file)
@@ -46,9 +52,10 @@ public struct StoreKitUpdate: Sendable {
         let fileVersion = imported.catalog.storeKit?.formatVersion.flatMap(StoreKitExporter.FormatVersion.init(rawValue:)) ?? .v4_0
         let base = try Self.parse(StoreKitExporter(version: fileVersion).exportBytes(imported.catalog))
         let new = try Self.parse(StoreKitExporter(version: version).exportBytes(catalog))
-        if base == new { return Array(data) }
-        let merged = Self.withGroupIDs(Self.merge(old: existing, base: base, new: new))
-        return merged == existing ? Array(data) : Array(merged.serialized(.xcode).utf8)
+        if base == new { return (Array(data), []) }
+        var merger = Merger(carries: version.major >= fileVersion.major)
+        let merged = Self.withGroupIDs(merger.merge(old: existing, base: base, new: new))
+        return (merged == existing ? Array(data) : Array(merged.serialized(.xcode).utf8), merger.dropped)
     }
 
     static func parse(_ bytes: [UInt8]) throws(IAPKitError) -> JSONValue {
@@ -57,57 +64,71 @@ public struct StoreKitUpdate: Sendable {
         }
     }
 
-    /// Three-way: where the catalog's export did not change (`base` == `new`) the file's value stays; where it did,
-    /// objects and lists of named items are merged item by item, and any other value is the catalog's.
-    static func merge(old: JSONValue, base: JSONValue, new: JSONValue, key: String = "") -> JSONValue {
-        if base == new { return old }
-        switch (old, base, new) {
-        case let (.object(oldPairs), .object, .object(newPairs)):
-            var result: [(String, JSONValue)] = []
-            for (name, value) in oldPairs {
-                switch (base[name], new[name]) {
-                case let (was?, now?): result.append((name, merge(old: value, base: was, new: now, key: name)))
-                case (_?, nil): continue // the catalog no longer writes it
-                case let (nil, now?): result.append((name, now))
-                case (nil, nil): result.append((name, value)) // a key the catalog has no place for
+    struct Merger {
+        /// Whether keys the catalog has no place for are kept; those left out are listed in `dropped`.
+        let carries: Bool
+        var dropped: [String] = []
+
+        /// Three-way: where the catalog's export did not change (`base` == `new`) the file's value stays; where it did,
+        /// objects and lists of named items are merged item by item, and any other value is the catalog's.
+        mutating func merge(old: JSONValue, base: JSONValue, new: JSONValue, key: String = "") -> JSONValue {
+            // Not carrying, an unchanged value is still walked for the keys to leave out.
+            if base == new && carries { return old }
+            switch (old, base, new) {
+            case let (.object(oldPairs), .object, .object(newPairs)):
+                var result: [(String, JSONValue)] = []
+                for (name, value) in oldPairs {
+                    switch (base[name], new[name]) {
+                    case let (was?, now?): result.append((name, merge(old: value, base: was, new: now, key: name)))
+                    case (_?, nil): continue // the catalog no longer writes it
+                    case let (nil, now?): result.append((name, now))
+                    case (nil, nil): // a key the catalog has no place for
+                        // Not carrying, the keys import named as not carried go; those it reads (a free offer's price
+                    // text) and the simulator's settings stay.
+                    if carries || key == "settings" || StoreKitImporter.Reader.knownKeys.contains(name) {
+                        result.append((name, value))
+                    } else if !dropped.contains(name) {
+                        dropped.append(name)
+                    }
+                    }
+                }
+                for (name, value) in newPairs where old[name] == nil && base[name] != value { result.append((name, value)) }
+                return .object(result)
+            case let (.array(oldItems), .array(baseItems), .array(newItems)) where StoreKitUpdate.identity(of: .null, in: key) != nil:
+                return .array(mergeItems(old: oldItems, base: baseItems, new: newItems, key: key))
+            default:
+                return base == new ? old : new
+            }
+        }
+
+        /// Items matched by what names them (product ID, group name, locale, plan, offer), in the file's order; items
+        /// the catalog added come last, and items it removed go.
+        mutating func mergeItems(old: [JSONValue], base: [JSONValue], new: [JSONValue], key: String) -> [JSONValue] {
+            func keyed(_ items: [JSONValue]) -> [(String, JSONValue)] {
+                var seen: [String: Int] = [:]
+                return items.map { item in
+                    let id = StoreKitUpdate.identity(of: item, in: key) ?? ""
+                    let count = seen[id, default: 0]
+                    seen[id] = count + 1
+                    return ("\(id)#\(count)", item)
                 }
             }
-            for (name, value) in newPairs where old[name] == nil && base[name] != value { result.append((name, value)) }
-            return .object(result)
-        case let (.array(oldItems), .array(baseItems), .array(newItems)) where identity(of: .null, in: key) != nil:
-            return .array(mergeItems(old: oldItems, base: baseItems, new: newItems, key: key))
-        default:
-            return new
-        }
-    }
-
-    /// Items matched by what names them (product ID, group name, locale, plan, offer), in the file's order; items
-    /// the catalog added come last, and items it removed go.
-    static func mergeItems(old: [JSONValue], base: [JSONValue], new: [JSONValue], key: String) -> [JSONValue] {
-        func keyed(_ items: [JSONValue]) -> [(String, JSONValue)] {
-            var seen: [String: Int] = [:]
-            return items.map { item in
-                let id = identity(of: item, in: key) ?? ""
-                let count = seen[id, default: 0]
-                seen[id] = count + 1
-                return ("\(id)#\(count)", item)
+            let baseByID = Dictionary(keyed(base), uniquingKeysWith: { first, _ in first })
+            let newKeyed = keyed(new)
+            let newByID = Dictionary(newKeyed, uniquingKeysWith: { first, _ in first })
+            var result: [JSONValue] = []
+            var placed = Set<String>()
+            for (id, item) in keyed(old) {
+                switch (baseByID[id], newByID[id]) {
+                case let (was?, now?): result.append(merge(old: item, base: was, new: now, key: key)); placed.insert(id)
+                case (_?, nil): continue // removed from the catalog
+                case let (nil, now?): result.append(now); placed.insert(id)
+                case (nil, nil): result.append(item) // never carried into the catalog: kept
+                }
             }
+            for (id, item) in newKeyed where !placed.contains(id) { result.append(item) }
+            return result
         }
-        let baseByID = Dictionary(keyed(base), uniquingKeysWith: { first, _ in first })
-        let newKeyed = keyed(new)
-        let newByID = Dictionary(newKeyed, uniquingKeysWith: { first, _ in first })
-        var result: [JSONValue] = []
-        var placed = Set<String>()
-        for (id, item) in keyed(old) {
-            switch (baseByID[id], newByID[id]) {
-            case let (was?, now?): result.append(merge(old: item, base: was, new: now, key: key)); placed.insert(id)
-            case (_?, nil): continue // removed from the catalog
-            case let (nil, now?): result.append(now); placed.insert(id)
-            case (nil, nil): result.append(item) // never carried into the catalog: kept
-            }
-        }
-        for (id, item) in newKeyed where !placed.contains(id) { result.append(item) }
-        return result
     }
 
     /// What names an item of the list `key`; nil for lists merged whole (an offer code's eligibility).

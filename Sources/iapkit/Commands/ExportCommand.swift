@@ -102,7 +102,11 @@ struct ExportCommand: ParsableCommand {
             let exporter = StoreKitExporter(version: version)
             exporter.unsupported(in: catalog).forEach(Terminal.warning)
             if let update, let output = common.output {
-                let bytes = try update.bytes(catalog, version: version)
+                let (bytes, dropped) = try update.update(catalog, version: version)
+                if !dropped.isEmpty {
+                    Terminal.warning("not written in format \(version), older than the file's \(update.formatVersion?.rawValue ?? ""): "
+                        + dropped.map { "`\($0)`" }.joined(separator: ", ") + " (keys the catalog has no place for, which that format may not have)")
+                }
                 if bytes.elementsEqual(update.data) {
                     Terminal.writeError("\(output) already matches the catalog; left unchanged\n")
                 } else {

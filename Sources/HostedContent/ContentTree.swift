@@ -126,6 +126,32 @@ public struct ContentTree: Sendable {
         entry.relativePath.isEmpty ? root : root + "/" + entry.relativePath
     }
 
+    /// Names that are never content, wherever they sit: Finder's and Explorer's leftovers, archive tools' and git's.
+    public static let junkNames: Set<String> = [".DS_Store", "__MACOSX", "Thumbs.db", ".git"]
+
+    /// Whether `iapkit package` leaves the entry out (the `content-junk` rule names each one): a junk name, anything
+    /// inside one, or anything at the root beside ContentInfo.plist and Contents/.
+    public static func isLeftOut(_ entry: ContentEntry) -> Bool {
+        guard !entry.relativePath.isEmpty else { return false }
+        let components = entry.relativePath.split(separator: "/")
+        if components.contains(where: { junkNames.contains(String($0)) }) { return true }
+        let first = String(components[0])
+        return first != ContentInfo.fileName && first != ContentInfo.contentsFolder
+    }
+
+    /// The tree as it is packaged and digested: without the entries `isLeftOut` names, each folder counting the
+    /// children that stay.
+    public var packaged: ContentTree {
+        guard entries.contains(where: Self.isLeftOut) else { return self }
+        var kept = entries.filter { !Self.isLeftOut($0) }
+        var children: [String: Int] = [:]
+        for entry in kept where !entry.relativePath.isEmpty { children[Path.parent(entry.relativePath), default: 0] += 1 }
+        for index in kept.indices where kept[index].kind == .directory {
+            kept[index].childCount = children[kept[index].relativePath] ?? 0
+        }
+        return ContentTree(root: root, entries: kept)
+    }
+
     /// Bytes of all regular files.
     public var totalFileBytes: UInt64 { entries.reduce(0) { $0 + ($1.kind == .file ? $1.size : 0) } }
 }

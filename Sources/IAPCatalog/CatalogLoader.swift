@@ -18,12 +18,22 @@ public enum CatalogLoader {
     /// `threads` reads a large catalog's products on that many threads; nil chooses by the machine and the size.
     public static func load(path: String, threads: Int? = nil, findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
         guard FileManager.default.fileExists(atPath: path) else {
+            if let near = nearbyCatalog(to: path) { throw .io(path: path, reason: "does not exist; did you mean \(near)?") }
             throw .io(path: path, reason: "does not exist (run `iapkit init` to create a starter catalog)")
         }
         // The file's bytes are let go once the document holds what it needs, before the model is read: a large
         // catalog's text and its model are never in memory together.
         let (catalog, document) = try parse(data: InputFile.read(path, limit: InputFile.Limit.catalog), file: path)
         return try read(catalog, document: document, threads: threads, findings: findings)
+    }
+
+    /// A YAML or JSON file in the same folder whose name is a plausible typo of `path`'s (`catalgo.yaml` for
+    /// `catalog.yaml`), written as `path` would be; nil when there is none.
+    static func nearbyCatalog(to path: String) -> String? {
+        let folder = Path.parent(path)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return nil }
+        let candidates = names.filter { ["yaml", "yml", "json"].contains(Path.pathExtension($0).lowercased()) }.sorted()
+        return Suggestions.nearest(to: Path.lastComponent(path), in: candidates).map { Path.join(folder, $0) }
     }
 
     /// Loads a catalog from bytes; `file` names it in findings and errors.

@@ -384,6 +384,21 @@ enum YAMLDocumentBuilder {
         return repeated
     }
 
+    /// The first tab in the indentation of one of `lines` (0-based; the first listed first), as a 1-based line and
+    /// column: libyaml refuses it with a message that never says so.
+    static func indentingTab(_ bytes: UnsafeBufferPointer<UInt8>, onLines lines: [Int]) -> (line: Int, column: Int)? {
+        var starts = [0]
+        for (index, byte) in bytes.enumerated() where byte == 10 { starts.append(index + 1) }
+        for line in lines where line < starts.count {
+            var index = starts[line]
+            while index < bytes.count, bytes[index] == 32 || bytes[index] == 9 || bytes[index] == 45 {
+                if bytes[index] == 9 { return (line + 1, index - starts[line] + 1) }
+                index += 1
+            }
+        }
+        return nil
+    }
+
     /// libyaml's own description of where and why it stopped, worded as Yams worded it.
     private static func failure(of parser: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>) -> Failure {
         let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
@@ -395,6 +410,10 @@ enum YAMLDocumentBuilder {
             let line = bytes[..<characters].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
             return Failure(line: line, reason: "is not valid YAML: \(problem)")
         case YAML_SCANNER_ERROR, YAML_PARSER_ERROR, YAML_COMPOSER_ERROR:
+            let lines = [Int(parser.problem_mark.line)] + (parser.context == nil ? [] : [Int(parser.context_mark.line)])
+            if let tab = indentingTab(bytes, onLines: lines) {
+                return Failure(line: tab.line, column: tab.column, reason: "is not valid YAML: a tab indents this line; YAML indents with spaces: use spaces")
+            }
             var reason = "is not valid YAML: \(problem)"
             if let context = parser.context {
                 reason += " \(String(cString: context)) (line \(parser.context_mark.line + 1))"

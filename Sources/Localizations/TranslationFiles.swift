@@ -141,6 +141,15 @@ public enum TranslationFiles {
             throw .malformed(location: SourceLocation(file: file, line: error.line), reason: "has a quoted field that never ends")
         }
         guard let header = records.first, header.fields.first == csvKeyColumn else {
+            // Spreadsheets in locales whose decimal mark is a comma save "CSV" with semicolons between the columns.
+            if let first = records.first?.fields.first, let separator = [(";", "semicolons"), ("\t", "tabs")].first(where: {
+                first.hasPrefix(csvKeyColumn + $0.0)
+            }) {
+                throw .malformed(location: SourceLocation(file: file, line: 1, column: csvKeyColumn.count + 1),
+                                 reason: "separates its columns with \(separator.1), not commas; save the sheet as CSV with "
+                                     + "commas as the separator (in LibreOffice: Field delimiter `,`; in Excel: CSV UTF-8 "
+                                     + "with the list separator set to a comma)")
+            }
             throw .malformed(location: SourceLocation(file: file, line: 1, column: 1),
                              reason: "does not start with the column `\(csvKeyColumn)`; export a sheet with `iapkit localizations export --format csv`")
         }

@@ -27,7 +27,7 @@ public struct TranslationImporter: Sendable {
         (duplicateRule, "The same text translated twice into one locale, in one file or across files: an error when the two differ, a warning when they agree."),
         (localeRule, "A target locale App Store Connect does not have, the primary locale, or a source locale other than the primary one."),
         (lengthRule, "A translation over App Store Connect's limit, counted in characters as App Store Connect counts them."),
-        (untranslatedRule, "A unit still untranslated (an empty target, or a `new` target that repeats the source); it is left out."),
+        (untranslatedRule, "A unit still untranslated (an empty target, or a `new` target that repeats the source) that neither the catalog nor another file of the import translates; it is left out."),
     ]
 
     public var catalogPath: String
@@ -63,6 +63,8 @@ public struct TranslationImporter: Sendable {
         var accepted: [(unit: TranslationUnit, locale: String, text: String)] = []
         // Where each unit's text for a locale was first taken from, across all the files.
         var firstSeen: [String: (index: Int, location: SourceLocation)] = [:]
+        // Untranslated units, with where their warning goes among the findings.
+        var untranslated: [(position: Int, unit: TranslationUnit, locale: String, location: SourceLocation)] = []
         for path in files {
             let file: TranslationFile
             do { file = try TranslationFiles.read(path) } catch {
@@ -94,8 +96,8 @@ public struct TranslationImporter: Sendable {
                 let text = imported.text ?? ""
                 let untranslatedState = ["new", "needs-translation"].contains(imported.state ?? "")
                 if text.isBlank || (untranslatedState && text == unit.source) {
-                    report(Self.untranslatedRule, "`\(unit.id)` is not translated into \(imported.locale) yet; it is left out",
-                           at: imported.location, severity: .warning)
+                    // Said only of texts the catalog still lacks once every file is read (see below).
+                    untranslated.append((findings.count, unit, imported.locale, imported.location))
                     continue
                 }
                 if let scalar = text.unicodeScalars.first(where: Catalog.isControlCharacter) {
@@ -124,6 +126,16 @@ public struct TranslationImporter: Sendable {
                 firstSeen[key] = (accepted.count, imported.location)
                 accepted.append((unit, imported.locale, text))
             }
+        }
+        // A text left untranslated in one file that the catalog has, or another file of this import gives, is not
+        // missing: an XLIFF that filled French leaves a later sheet's empty French column unremarked.
+        for entry in untranslated.reversed() {
+            let has = !(entry.unit.translations[entry.locale] ?? "").isEmpty
+                || firstSeen[entry.unit.id + "\u{0}" + entry.locale] != nil
+            guard !has else { continue }
+            findings.insert(Finding(ruleID: Self.untranslatedRule, severity: .warning,
+                                    message: "`\(entry.unit.id)` is not translated into \(entry.locale) yet; it is left out",
+                                    location: entry.location), at: entry.position)
         }
         return Check(findings: findings, editor: editor, set: set, accepted: accepted)
     }

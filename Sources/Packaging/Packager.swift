@@ -110,7 +110,8 @@ public struct Packager: Sendable {
             let info = try? ContentInfo.read(folder: item.folder)
             let id = item.expectedProductID ?? info?.productID
             try ContentLinter().lint(folder: item.folder, expectedProductID: item.expectedProductID,
-                                     lockEntry: id.flatMap { lock.entries[$0] }, consumer: collector.consumer)
+                                     lockEntry: id.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
+                                     consumer: collector.consumer)
             collector.findings.forEach(findings)
             errors += collector.findings.filter { $0.severity == .error }
             if let info, let id, let version = info.versionText, collector.findings.allSatisfy({ $0.severity != .error }) {
@@ -118,7 +119,8 @@ public struct Packager: Sendable {
                 guard let name = ArchiveFileName(productID: id, format: options.format) else {
                     throw .invalidArgument("`\(id)` is not a valid product ID, so it cannot name an archive")
                 }
-                planned.append((item, try ContentTree.scan(item.folder), name, version))
+                // What content-junk warns about (.DS_Store, files beside Contents/) stays out of the archive.
+                planned.append((item, try ContentTree.scan(item.folder).packaged, name, version))
             }
         }
         if !errors.isEmpty {

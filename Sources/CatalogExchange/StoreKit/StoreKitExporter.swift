@@ -14,11 +14,42 @@ import IAPCore
 /// Writes a StoreKit configuration (`.storekit`) that Xcode opens and the simulator runs, in Xcode's exact layout.
 /// Values go straight to the output bytes, each object's keys in Xcode's sorted order, with no tree in between.
 public struct StoreKitExporter: Sendable {
-    public enum FormatVersion: String, Sendable, CaseIterable {
-        case v1_2 = "1.2", v2_0 = "2.0", v3_0 = "3.0", v4_0 = "4.0", v5_0 = "5.0"
+    /// A format version Xcode writes, `MAJOR.MINOR`: every minor of majors 1 to 6 (Xcode 12 to Xcode 27) is read and
+    /// written, each in its major's layout (1.0 has no identifier, non-renewing list or offer codes; 1.1 no offer codes).
+    public struct FormatVersion: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        public let major: Int
+        public let minor: Int
 
-        var major: Int { Int(rawValue.split(separator: ".")[0])! }
-        var minor: Int { Int(rawValue.split(separator: ".")[1])! }
+        public static let v1_0 = Self(1, 0), v1_1 = Self(1, 1), v1_2 = Self(1, 2), v2_0 = Self(2, 0), v3_0 = Self(3, 0),
+            v4_0 = Self(4, 0), v5_0 = Self(5, 0), v6_3 = Self(6, 3)
+        /// The versions Xcode releases introduced, each written in a test; any other minor of these majors is read too.
+        public static let allCases: [FormatVersion] = [.v1_0, .v1_1, .v1_2, .v2_0, .v3_0, .v4_0, .v5_0, .v6_3]
+        /// The majors iapkit reads and writes, and the newest version it knows.
+        public static let majors = 1...6
+        public static let newest = v6_3
+        /// `1.0 to 6.3`, for messages.
+        public static let range = "\(v1_0.rawValue) to \(newest.rawValue)"
+
+        init(_ major: Int, _ minor: Int) { self.major = major; self.minor = minor }
+
+        public init?(major: Int, minor: Int) {
+            guard Self.majors.contains(major), minor >= 0, minor <= 99, major < Self.newest.major || minor <= Self.newest.minor else { return nil }
+            self.init(major, minor)
+        }
+
+        public init?(rawValue: String) {
+            let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+                  let major = Int(parts[0]), let minor = Int(parts[1]) else { return nil }
+            self.init(major: major, minor: minor)
+        }
+
+        public var rawValue: String { "\(major).\(minor)" }
+        public var description: String { rawValue }
+
+        /// 1.1 added the file's `identifier` and the non-renewing list; 1.2 offer codes.
+        var hasIdentifier: Bool { major > 1 || minor >= 1 }
+        var hasOfferCodes: Bool { major > 1 || minor >= 2 }
     }
 
     public var version: FormatVersion
@@ -32,14 +63,17 @@ public struct StoreKitExporter: Sendable {
         var out = XcodeJSONWriter(capacity: 4096 + catalog.products.count * 1024)
         out.beginObject()
         if version.major >= 4 { appPolicies(catalog, into: &out) }
-        out.field("identifier", StableID.hex8("catalog:" + (catalog.app.bundleID ?? "")))
-        out.key("nonRenewingSubscriptions")
-        out.beginArray()
-        for item in catalog.products where item.type == .nonRenewingSubscription { product(item, into: &out) }
-        out.endArray()
+        if version.hasIdentifier {
+            out.field("identifier", StableID.hex8("catalog:" + (catalog.app.bundleID ?? "")))
+            out.key("nonRenewingSubscriptions")
+            out.beginArray()
+            for item in catalog.products where item.type == .nonRenewingSubscription { product(item, into: &out) }
+            out.endArray()
+        }
         out.key("products")
         out.beginArray()
-        for item in catalog.products where item.type == .consumable || item.type == .nonConsumable { product(item, into: &out) }
+        // 1.0 lists non-renewing subscriptions with the other products.
+        for item in catalog.products where item.type != .nonRenewingSubscription || !version.hasIdentifier { product(item, into: &out) }
         out.endArray()
         settings(catalog, into: &out)
         out.key("subscriptionGroups")
@@ -176,8 +210,7 @@ public struct StoreKitExporter: Sendable {
             for plan in product.billingPlans { billingPlan(plan, of: product, into: &out) }
             out.endArray()
         }
-        // Every format iapkit writes (1.2 and later) has offer codes.
-        offers("codeOffers", product.offerCodes, \.offerCodes, plans: plans, of: product, into: &out)
+        if version.hasOfferCodes { offers("codeOffers", product.offerCodes, \.offerCodes, plans: plans, of: product, into: &out) }
         out.field("displayPrice", price(product))
         out.key("familyShareable")
         out.bool(product.familySharable ?? false)
@@ -273,6 +306,9 @@ public struct StoreKitExporter: Sendable {
             let id = product.productID ?? ""
             if version.major < 4 && !(product.winBackOffers + product.billingPlans.flatMap(\.winBackOffers)).isEmpty {
                 notes.append("`\(id)`: win-back offers need StoreKit format 4.0 or later; not written")
+            }
+            if !version.hasOfferCodes && !(product.offerCodes + product.billingPlans.flatMap(\.offerCodes)).isEmpty {
+                notes.append("`\(id)`: offer codes need StoreKit format 1.2 or later; not written")
             }
             if version.major < 5, product.billingPlans.contains(where: { !$0.isPlainUpfront }) {
                 let offers = product.billingPlans.flatMap(\.allOffers).count

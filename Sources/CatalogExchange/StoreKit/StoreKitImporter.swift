@@ -11,7 +11,7 @@ import Musl
 import IAPCatalog
 import IAPCore
 
-/// Reads a StoreKit configuration of any format version (1.0-5.0, local or synced) into a catalog, and reports
+/// Reads a StoreKit configuration of any format version (1.0-6.3, local or synced) into a catalog, and reports
 /// what the catalog cannot hold as warnings naming the product.
 public struct StoreKitImporter: Sendable {
     public struct Result: Sendable {
@@ -49,8 +49,51 @@ public struct StoreKitImporter: Sendable {
         /// territory's prices, never the catalog's USD `price`.
         var foreignStorefront: String?
         var territoryPricedProducts: [String] = []
+        /// Keys the catalog has no place for (`isEligible` of win-back offers), each with the products it was met on,
+        /// in the order first met.
+        var unreadKeys: [(key: String, owners: [String])] = []
+        /// Each product ID's first place in the file, to name a second one.
+        var firstPlace: [String: String] = [:]
 
         init(file: String) { self.file = file }
+
+        static let rootKeys: Set<String> = ["appPolicies", "identifier", "nonRenewingSubscriptions", "products", "settings",
+                                            "subscriptionGroups", "subscriptionOffersKeyPair", "version"]
+        static let productKeys: Set<String> = ["displayPrice", "familyShareable", "internalID", "localizations", "productID",
+                                               "referenceName", "type"]
+        static let subscriptionKeys = productKeys.union(["adHocOffers", "billingPlans", "codeOffers", "groupNumber",
+            "introductoryOffer", "introductoryOffers", "recurringSubscriptionPeriod", "subscriptionGroupID", "winbackOffers"])
+        static let groupKeys: Set<String> = ["id", "localizations", "name", "subscriptions"]
+        static let localizationKeys: Set<String> = ["description", "displayName", "locale"]
+        static let offerKeys: Set<String> = ["billingPlanType", "displayPrice", "eligibility", "internalID", "isStackable",
+                                             "numberOfPeriods", "offerID", "paymentMode", "referenceName", "subscriptionPeriod"]
+        static let planKeys: Set<String> = ["billingPlanType", "commitmentDisplayPrice", "displayPrice", "internalID", "isEnabled"]
+        static let policyKeys: Set<String> = ["eula", "policies", "locale", "policyText", "policyURL"]
+        /// Every key the reader knows, at any level.
+        static let knownKeys = rootKeys.union(subscriptionKeys).union(groupKeys).union(localizationKeys).union(offerKeys)
+            .union(planKeys).union(policyKeys)
+
+        /// Records the keys of `object` the catalog has no place for, as `KEY of PLACE`, with the owner when there is one.
+        mutating func unread(_ object: JSONNode, known: Set<String>, at place: String, owner: String?) {
+            for key in object.keys where !known.contains(key) {
+                let name = "`\(key)` of \(place)"
+                if let index = unreadKeys.firstIndex(where: { $0.key == name }) {
+                    if let owner, !unreadKeys[index].owners.contains(owner) { unreadKeys[index].owners.append(owner) }
+                } else {
+                    unreadKeys.append((name, owner.map { [$0] } ?? []))
+                }
+            }
+        }
+
+        /// A product ID met a second time: the catalog keeps both, which lint and export refuse.
+        mutating func placed(_ id: String, at path: String) {
+            if let first = firstPlace[id] {
+                notes.append("`\(id)` is in the file twice (\(first) and \(path)); lint and export refuse a product ID twice: "
+                    + "rename or remove one in the catalog")
+            } else {
+                firstPlace[id] = path
+            }
+        }
 
         func fail(_ path: String, _ reason: String) -> IAPKitError {
             .malformed(location: SourceLocation(file: file), reason: "at \(path): \(reason)")
@@ -103,9 +146,11 @@ public struct StoreKitImporter: Sendable {
             let versionObject = try object(root["version"], "$.version")
             let major = try int(versionObject["major"], "$.version.major") ?? 0
             let minor = try int(versionObject["minor"], "$.version.minor") ?? 0
-            guard (1...5).contains(major) else {
-                throw fail("$.version", "format version \(major).\(minor) is not one iapkit reads (1.0 to 5.0)")
+            guard let format = StoreKitExporter.FormatVersion(major: major, minor: minor) else {
+                throw fail("$.version", "format version \(major).\(minor) is not one iapkit reads (\(StoreKitExporter.FormatVersion.range)); "
+                    + "save the file from an Xcode that writes one of those, or use an iapkit that reads \(major).\(minor)")
             }
+            unread(root, known: Self.rootKeys, at: "the file", owner: nil)
             var catalog = Catalog(file: "catalog.yaml")
             // Settings first: the storefront says which currency every price below is in.
             let settings = try root["settings"].map { settings throws(IAPKitError) in try object(settings, "$.settings") }
@@ -133,7 +178,8 @@ public struct StoreKitImporter: Sendable {
             let carried: Set<String> = ["_storefront", "_locale", "_applicationInternalID"]
             let dropped = (settings?.keys ?? []).filter { !carried.contains($0) }
             if !dropped.isEmpty {
-                notes.append("simulator settings not carried into the catalog (set them in Xcode's StoreKit configuration editor): "
+                notes.append("simulator settings not carried into the catalog (`export storekit` over this file keeps them; "
+                    + "otherwise set them in Xcode's StoreKit configuration editor): "
                     + dropped.sorted().joined(separator: ", "))
             }
             if let foreignStorefront, !territoryPricedProducts.isEmpty {
@@ -141,6 +187,11 @@ public struct StoreKitImporter: Sendable {
                 notes.append("prices are \(currency)the currency of the simulator storefront \(foreignStorefront): they became "
                     + "\(foreignStorefront) territory prices (`territoryPrices`), not USD; set each product's USD `price` ("
                     + territoryPricedProducts.map { "`\($0)`" }.joined(separator: ", ") + ")")
+            }
+            if !unreadKeys.isEmpty {
+                notes.append("not carried into the catalog (`export storekit` over this file keeps them): " + unreadKeys.map { entry in
+                    entry.owners.isEmpty ? entry.key : entry.key + " (" + entry.owners.joined(separator: ", ") + ")"
+                }.joined(separator: "; "))
             }
             if root["subscriptionOffersKeyPair"] != nil {
                 notes.append("subscriptionOffersKeyPair dropped: a signing key does not belong in a reviewed catalog")
@@ -170,20 +221,20 @@ public struct StoreKitImporter: Sendable {
             catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? Self.placeholderBundleID, primaryLocale: primary)
             catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
             let storeKitLocale = simulatorLocale == primary ? nil : simulatorLocale
-            // Export writes the file's own format again; 1.0 and 1.1, which iapkit does not write, become its default.
-            let version = "\(major).\(minor)"
-            let formatVersion = version == "4.0" || ["1.0", "1.1"].contains(version) ? nil : version
+            // Export writes the file's own format again; 4.0, its default, needs no setting.
+            let formatVersion = format == .v4_0 ? nil : format.rawValue
             if foreignStorefront != nil || storeKitLocale != nil || formatVersion != nil {
                 catalog.storeKit = StoreKitSettings(path: .root, storefront: foreignStorefront, locale: storeKitLocale)
                 catalog.storeKit?.formatVersion = formatVersion
             }
             if let policiesValue = root["appPolicies"] {
                 let policiesObject = try object(policiesValue, "$.appPolicies")
+                unread(policiesObject, known: Self.policyKeys, at: "appPolicies", owner: nil)
                 let eula = try string(policiesObject["eula"], "$.appPolicies.eula", optional: true)
                 var policies: [AppPolicies.Policy] = []
                 for (index, item) in try array(policiesObject["policies"], "$.appPolicies.policies", optional: true).enumerated() {
                     let path = "$.appPolicies.policies[\(index)]"
-                    _ = try object(item, path)
+                    unread(try object(item, path), known: Self.policyKeys, at: "appPolicies", owner: nil)
                     let text = try string(item["policyText"], path + ".policyText", optional: true) ?? ""
                     let url = try string(item["policyURL"], path + ".policyURL", optional: true) ?? ""
                     guard !text.isEmpty || !url.isEmpty else { continue }
@@ -242,7 +293,7 @@ public struct StoreKitImporter: Sendable {
             var result: [Localization] = []
             for (index, item) in try array(value, path, optional: true).enumerated() {
                 let itemPath = "\(path)[\(index)]"
-                _ = try object(item, itemPath)
+                unread(try object(item, itemPath), known: Self.localizationKeys, at: "localizations", owner: owner)
                 let description = try string(item["description"], itemPath + ".description", optional: true)
                 let name = try string(item["displayName"], itemPath + ".displayName", optional: true)
                 let code = locale(try string(item["locale"], itemPath + ".locale"), owner)
@@ -271,6 +322,8 @@ public struct StoreKitImporter: Sendable {
         mutating func readProduct(_ item: JSONNode, path: String, forcedType: ProductType?, index: Int) throws(IAPKitError) -> Product {
             _ = try object(item, path)
             let id = try string(item["productID"], path + ".productID") ?? ""
+            unread(item, known: Self.productKeys, at: "products", owner: "`\(id)`")
+            placed(id, at: path)
             var product = Product(path: CatalogPath.root.key("products").index(index), productID: id)
             let type = try string(item["type"], path + ".type")
             switch forcedType ?? (type == "Consumable" ? .consumable : type == "NonConsumable" ? .nonConsumable
@@ -300,6 +353,7 @@ public struct StoreKitImporter: Sendable {
         mutating func readGroup(_ item: JSONNode, path: String, index: Int) throws(IAPKitError) -> SubscriptionGroup {
             _ = try object(item, path)
             let name = try string(item["name"], path + ".name") ?? ""
+            unread(item, known: Self.groupKeys, at: "subscription groups", owner: "group `\(name)`")
             var group = SubscriptionGroup(path: CatalogPath.root.key("subscriptionGroups").index(index), referenceName: name)
             group.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "group `\(name)`", group: true)
             for (subIndex, sub) in try array(item["subscriptions"], path + ".subscriptions").enumerated() {
@@ -311,6 +365,8 @@ public struct StoreKitImporter: Sendable {
         mutating func readSubscription(_ item: JSONNode, path: String, groupPath: CatalogPath, index: Int) throws(IAPKitError) -> Product {
             _ = try object(item, path)
             let id = try string(item["productID"], path + ".productID") ?? ""
+            unread(item, known: Self.subscriptionKeys, at: "subscriptions", owner: "`\(id)`")
+            placed(id, at: path)
             var product = Product(path: groupPath.key("subscriptions").index(index), productID: id, type: .autoRenewableSubscription)
             try fillCommon(&product, item, path: path)
             product.period = try string(item["recurringSubscriptionPeriod"], path + ".recurringSubscriptionPeriod")
@@ -375,7 +431,7 @@ public struct StoreKitImporter: Sendable {
 
         /// A billing plan, leaving out what equals its default so a plain upfront plan reads `planType: upfront`.
         mutating func readBillingPlan(_ item: JSONNode, path: String, of product: Product) throws(IAPKitError) -> BillingPlan {
-            _ = try object(item, path)
+            unread(try object(item, path), known: Self.planKeys, at: "billing plans", owner: "`\(product.productID ?? "")`")
             var plan = BillingPlan(path: .root, type: try billingPlanType(item["billingPlanType"], path + ".billingPlanType"))
             let price = try price(item["displayPrice"], path + ".displayPrice")
             if plan.type == .monthly || price?.text != storefrontPrice(of: product) {
@@ -393,6 +449,7 @@ public struct StoreKitImporter: Sendable {
                                 renewal: String?) throws(IAPKitError) -> Offer? {
             _ = try object(item, path)
             let id = product.productID ?? ""
+            unread(item, known: Self.offerKeys, at: kind.rawValue + "s", owner: "`\(id)`")
             var offer = Offer(path: .root, kind: kind)
             let mode = try string(item["paymentMode"], path + ".paymentMode")
             let period = try string(item["subscriptionPeriod"], path + ".subscriptionPeriod", optional: true)

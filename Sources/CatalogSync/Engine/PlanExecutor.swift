@@ -150,11 +150,11 @@ public final class PushLedger: @unchecked Sendable {
             guard total > 0 else { return "Nothing was planned, so nothing was written." }
             var counted = 0
             var complete: [String] = []
-            var partial: String?
+            var partial: (name: String, done: Int, operations: Int)?
             var untouched: [String] = []
             for change in changes {
                 if counted + change.operations <= done { complete.append(change.name) }
-                else if counted < done { partial = "\(change.name) (\(done - counted) of \(change.operations) operations)" }
+                else if counted < done { partial = (change.name, done - counted, change.operations) }
                 else { untouched.append(change.name) }
                 counted += change.operations
             }
@@ -164,13 +164,23 @@ public final class PushLedger: @unchecked Sendable {
             guard done > 0 else {
                 return "Nothing was written to App Store Connect (\(Format.count(total, "operation")) planned)."
             }
-            var text = "Written to App Store Connect: \(done) of \(total) operations"
-            if !complete.isEmpty { text += "; complete: \(list(complete))" }
-            if let partial { text += "; in part: \(partial)" }
-            text += ". "
+            // Every number adds up: the written operations are those of the complete changes plus the part written of
+            // one change; the left ones are that change's rest plus those of the changes not started.
+            let partialDone = partial?.done ?? 0
+            var written: [String] = []
+            if !complete.isEmpty {
+                written.append("\(done - partialDone) in \(Format.count(complete.count, "complete change")): \(list(complete))")
+            }
+            if let partial { written.append("\(partial.done) of \(partial.operations) in \(partial.name)") }
+            var text = "Written to App Store Connect: \(done) of \(Format.count(total, "operation")) (" + written.joined(separator: "; ") + "). "
             if done == total { return text + "Nothing is left." }
-            text += "Left: \(Format.count(total - done, "operation"))"
-            if !untouched.isEmpty { text += " (\(list(untouched)) not started)" }
+            var left: [String] = []
+            if let partial { left.append("\(partial.operations - partial.done) in \(partial.name)") }
+            if !untouched.isEmpty {
+                let operations = total - done - (partial.map { $0.operations - $0.done } ?? 0)
+                left.append("\(operations) in \(Format.count(untouched.count, "change")) not started: \(list(untouched))")
+            }
+            text += "Left: \(Format.count(total - done, "operation")) (" + left.joined(separator: "; ") + ")"
             return text + ". Run `iapkit asc push` again to finish: it plans against what App Store Connect holds then, "
                 + "so nothing is created twice."
         }

@@ -127,17 +127,21 @@ public final class ContentLintContext: @unchecked Sendable {
     public let expectedProductID: String?
     /// What `iapkit package` last recorded for this product.
     public let lockEntry: ContentLock.Entry?
+    /// Whether iapkit.lock lists any product's hosted content: iapkit packages this app's content, so a product the
+    /// lock does not list has content App Store Connect never had.
+    public let lockListsProducts: Bool
     private let consumer: FindingConsumer
     private let productID: String?
 
     init(folder: String, tree: ContentTree?, info: ContentInfo?, infoError: IAPKitError?, expectedProductID: String?,
-         lockEntry: ContentLock.Entry?, consumer: @escaping FindingConsumer) {
+         lockEntry: ContentLock.Entry?, lockListsProducts: Bool = false, consumer: @escaping FindingConsumer) {
         self.folder = folder
         self.tree = tree
         self.info = info
         self.infoError = infoError
         self.expectedProductID = expectedProductID
         self.lockEntry = lockEntry
+        self.lockListsProducts = lockListsProducts || lockEntry != nil
         self.consumer = consumer
         productID = expectedProductID ?? info?.productID
     }

@@ -65,7 +65,8 @@ public struct CatalogLinter: Sendable {
         }
         for (folder, productID) in folders {
             try contentLinter.lint(folder: context.resolve(folder), expectedProductID: productID,
-                                   lockEntry: productID.flatMap { lock.entries[$0] }, consumer: consumer)
+                                   lockEntry: productID.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
+                                   consumer: consumer)
         }
         return LintSummary(products: context.allProducts.count, contentFolders: folders.count, productIDs: productIDs)
     }
@@ -174,7 +175,7 @@ public struct ContentLinter: Sendable {
     public init() {}
 
     public func lint(folder: String, expectedProductID: String? = nil, lockEntry: ContentLock.Entry? = nil,
-                     consumer: @escaping FindingConsumer) throws(IAPKitError) {
+                     lockListsProducts: Bool = false, consumer: @escaping FindingConsumer) throws(IAPKitError) {
         var tree: ContentTree?
         if Path.isDirectory(folder) {
             tree = try ContentTree.scan(folder)
@@ -185,7 +186,8 @@ public struct ContentLinter: Sendable {
             do throws(IAPKitError) { info = try ContentInfo.read(folder: folder) } catch { infoError = error }
         }
         let context = ContentLintContext(folder: folder, tree: tree, info: info, infoError: infoError,
-                                         expectedProductID: expectedProductID, lockEntry: lockEntry, consumer: consumer)
+                                         expectedProductID: expectedProductID, lockEntry: lockEntry,
+                                         lockListsProducts: lockListsProducts, consumer: consumer)
         for rule in RuleRegistry.contentRules { rule.init().check(context) }
     }
 }

@@ -29,7 +29,7 @@ public enum RuleRegistry {
     public static let contentRules: [any ContentRule.Type] = [
         ContentFolderRule.self, ContentInfoRule.self, ContentIDMismatchRule.self, ContentVersionRule.self,
         ContentSizeRule.self, ContentExecutableRule.self, ContentLinkRule.self, ContentNameRule.self, ContentJunkRule.self,
-        ContentVersionUnchangedRule.self,
+        ContentVersionUnchangedRule.self, ContentNewProductRule.self,
     ]
 
     /// Every rule id with its summary, for reports (SARIF lists them all) and documentation.

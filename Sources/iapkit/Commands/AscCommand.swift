@@ -408,8 +408,8 @@ struct AscCommand: ParsableCommand {
             abstract: "Write the app's in-app purchases and subscriptions in App Store Connect as catalog YAML.",
             discussion: """
                 Review screenshots are downloaded to review/ beside the catalog. What the catalog cannot hold is reported. \
-                The app is the one the catalog names (--catalog, else the catalog.yaml beside the output), as for every \
-                asc command, unless --bundle-id or --app-id names another.
+                The app is the one the catalog names (--catalog, else the catalog.yaml beside the output or in the folder \
+                above it), as for every asc command, unless --bundle-id or --app-id names another.
 
                 Examples:
                   iapkit asc pull -o catalog.yaml --force
@@ -419,7 +419,7 @@ struct AscCommand: ParsableCommand {
         @Option(name: .shortAndLong, help: "The catalog file to write.")
         var output: String = "catalog.yaml"
 
-        @Option(help: "The catalog that names the app (default: catalog.yaml beside the output, when present).")
+        @Option(help: "The catalog that names the app (default: catalog.yaml beside the output, else in the folder above it).")
         var catalog: String?
 
         @Option(help: "The app's bundle ID (instead of the catalog's).")
@@ -434,8 +434,14 @@ struct AscCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: output), !force {
                 throw IAPKitError.alreadyExists(path: output, hint: "pass --force to replace it")
             }
-            let beside = Path.join(Path.parent(output), "catalog.yaml")
-            let namingPath = catalog ?? (FileManager.default.fileExists(atPath: beside) ? beside : nil)
+            // The catalog beside the output, else the one in the folder pulled into (`-o pulled/catalog.yaml`).
+            let candidates = [Path.join(Path.parent(output), "catalog.yaml"), Path.join(Path.parent(Path.parent(output)), "catalog.yaml")]
+            let namingPath = catalog ?? candidates.first { FileManager.default.fileExists(atPath: $0) }
+            if namingPath == nil, bundleID == nil, connection.appID == nil {
+                let looked = candidates[0] == candidates[1] ? [candidates[0]] : candidates
+                throw IAPKitError.invalidArgument("no catalog names the app to pull (none at "
+                    + looked.joined(separator: " or ") + "): pass --catalog PATH, --bundle-id ID or --app-id ID")
+            }
             let naming = try namingPath.map(AscCommand.namingCatalog)
             var named = App(bundleID: bundleID)
             if bundleID == nil, connection.appID == nil, let naming { named = naming.app }

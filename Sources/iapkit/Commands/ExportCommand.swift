@@ -64,7 +64,12 @@ struct ExportCommand: ParsableCommand {
             commandName: "storekit",
             abstract: "A StoreKit configuration for Xcode and the simulator, in Xcode's exact layout.",
             discussion: """
-                Without --format-version, the catalog's storeKit.formatVersion (the imported file's), else 4.0.
+                Without --format-version, the catalog's storeKit.formatVersion (the imported file's), else the format of \
+                the file at -o, else 4.0.
+
+                Over an existing file (-o), only what the catalog describes changes: the file's identifiers and internal \
+                IDs, simulator and synced settings, app policies, locales as written and what the catalog has no place \
+                for stay, so a file imported and exported over itself comes back unchanged. --fresh writes a new file.
 
                 Example:
                   iapkit export storekit --format-version 5.0 -o Products.storekit
@@ -72,21 +77,44 @@ struct ExportCommand: ParsableCommand {
 
         @OptionGroup var common: Common
 
-        @Option(help: "StoreKit configuration format: 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default) or 5.0 (Xcode 26).")
+        @Option(help: "StoreKit configuration format, \(StoreKitExporter.FormatVersion.range): 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default), 5.0 (Xcode 26), 6.3 (Xcode 27).")
         var formatVersion: StoreKitExporter.FormatVersion?
+
+        @Flag(help: "Write a new file even where -o names an existing one, with iapkit's own IDs and settings.")
+        var fresh = false
 
         func run() throws {
             var catalog = try common.load()
-            var version = formatVersion ?? .v4_0
+            // The file at -o, updated rather than replaced.
+            let update = try common.output.flatMap { output throws -> StoreKitUpdate? in
+                guard !fresh, FileManager.default.fileExists(atPath: output) else { return nil }
+                return try StoreKitUpdate(data: InputFile.read(output, limit: InputFile.Limit.json), file: output)
+            }
+            var version = formatVersion ?? update?.formatVersion ?? .v4_0
             if formatVersion == nil, let kept = catalog.storeKit?.formatVersion {
                 guard let known = StoreKitExporter.FormatVersion(rawValue: kept) else {
                     throw IAPKitError.malformed(location: catalog.location(of: .root / "storeKit" / "formatVersion"),
-                        reason: "storeKit.formatVersion `\(kept)` is not one iapkit writes (1.2, 2.0, 3.0, 4.0, 5.0)")
+                        reason: "storeKit.formatVersion `\(kept)` is not one iapkit writes (\(StoreKitExporter.FormatVersion.range)); "
+                            + "correct it, or pass --format-version \(StoreKitExporter.FormatVersion.newest)")
                 }
                 version = known
             }
             let exporter = StoreKitExporter(version: version)
             exporter.unsupported(in: catalog).forEach(Terminal.warning)
+            if let update, let output = common.output {
+                let (bytes, dropped) = try update.update(catalog, version: version)
+                if !dropped.isEmpty {
+                    Terminal.warning("not written in format \(version), older than the file's \(update.formatVersion?.rawValue ?? ""): "
+                        + dropped.map { "`\($0)`" }.joined(separator: ", ") + " (keys the catalog has no place for, which that format may not have)")
+                }
+                if bytes.elementsEqual(update.data) {
+                    Terminal.writeError("\(output) already matches the catalog; left unchanged\n")
+                } else {
+                    try AtomicFile.write(bytes, to: output)
+                    Terminal.writeError("updated \(output), keeping its IDs and settings (--fresh writes a new file)\n")
+                }
+                return
+            }
             // Nothing below reports a location: the YAML text goes before the output is built, lowering the peak.
             catalog.releaseSourceText()
             KeptUntilExit.keep(catalog)
@@ -160,4 +188,7 @@ struct ExportCommand: ParsableCommand {
     }
 }
 
-extension StoreKitExporter.FormatVersion: ExpressibleByArgument {}
+extension StoreKitExporter.FormatVersion: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}

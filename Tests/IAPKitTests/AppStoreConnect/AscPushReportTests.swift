@@ -71,6 +71,11 @@ struct AscPushReportTests {
         #expect(try String(contentsOfFile: project.file("pulled.yaml"), encoding: .utf8).contains("com.example.fruitstand.banana"))
         #expect(FileManager.default.fileExists(atPath: project.file("catalog.schema.json")), "the $schema comment names a file that exists")
 
+        // Pulled into a folder of its own, the catalog.yaml in the folder above names the app.
+        let below = try iapkit(["asc", "pull", "-o", "pulled/catalog.yaml"], in: project.path, environment: fake.environment)
+        #expect(below.status == 0, "\(below.stderr)")
+        #expect(try String(contentsOfFile: project.file("pulled/catalog.yaml"), encoding: .utf8).contains("com.example.fruitstand.banana"))
+
         // --catalog names it from elsewhere; a catalog's app.appId is used as --app-id would be.
         let elsewhere = TemporaryDirectory()
         let named = elsewhere.write("named.yaml", "schemaVersion: 1\napp:\n  bundleId: com.example.unknown\n  appId: \"\(appID)\"\n  primaryLocale: en-US\nproducts: []\n")
@@ -80,6 +85,8 @@ struct AscPushReportTests {
         // Without any catalog there is nothing to find the app by, and the message says what to give.
         let empty = TemporaryDirectory()
         let none = try iapkit(["asc", "pull", "-o", "catalog.yaml"], in: empty.path, environment: fake.environment)
-        #expect(none.status == 2 && none.stderr.contains("--app-id"), "\(none.stderr)")
+        #expect(none.status == 2, "\(none.stderr)")
+        #expect(none.stderr.contains("no catalog names the app to pull (none at catalog.yaml): pass --catalog PATH, --bundle-id ID or --app-id ID"),
+                "\(none.stderr)")
     }
 }

@@ -24,6 +24,18 @@ struct StoreKitConformanceTests {
         #expect(try python(StoreKitRoundTrip.validate, [exported, Reference.storeKitSchema]) == "valid\n")
     }
 
+    /// Imported and exported over itself, a file Xcode wrote comes back equal as JSON: IDs, settings, locales and
+    /// format version as Xcode wrote them.
+    @Test(arguments: Reference.realStoreKitFiles)
+    func exportedOverItselfTheRealFileComesBackEqual(fixture: String) throws {
+        let dir = TemporaryDirectory()
+        let source = Reference.storeKitFixtures + "/" + fixture
+        let (copy, imported, exported) = try StoreKitUpdateTests.importAndExportOver(source, in: dir)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(try python(StoreKitUpdateTests.equalJSON, [source, copy]) == "equal\n")
+    }
+
     @Test func xcode26BillingPlansAreKept() throws {
         let files = Reference.realStoreKitFiles.filter {
             (try? String(contentsOfFile: Reference.storeKitFixtures + "/" + $0, encoding: .utf8))?.contains("\"billingPlans\"") == true

@@ -61,8 +61,8 @@ enum StoreKitRoundTrip {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Imports `source`, checks the catalog loads clean, exports it in the same format version (4.0 for 1.x files,
-    /// which iapkit does not write) and returns the comparison line and the exported file's path.
+    /// Imports `source`, checks the catalog loads clean, exports it as a new file in the same format version and
+    /// returns the comparison line and the exported file's path.
     static func check(_ source: String, in dir: TemporaryDirectory, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (summary: String, exported: String) {
         let catalog = dir.file("catalog.yaml")
         let imported = try iapkit("import", "storekit", source, "-o", catalog)
@@ -74,8 +74,7 @@ enum StoreKitRoundTrip {
         _ = try CatalogLoader.load(path: catalog, findings: collector.consumer)
         #expect(collector.findings.isEmpty, "\(collector.findings.map(\.message))", sourceLocation: sourceLocation)
 
-        let version = try formatVersion(of: source)
-        let target = ["1.0", "1.1"].contains(version) ? "4.0" : version
+        let target = try formatVersion(of: source)
         let exported = dir.file("Products.storekit")
         let export = try iapkit("export", "storekit", catalog, "--format-version", target, "-o", exported)
         #expect(export.status == 0, "\(export.stderr)", sourceLocation: sourceLocation)
@@ -91,7 +90,7 @@ enum StoreKitRoundTrip {
 
     @Test func everyFormatVersionHasAFixture() throws {
         let versions = try Self.fixtures.map { try StoreKitRoundTrip.formatVersion(of: Paths.storeKitFixtures + "/" + $0) }
-        #expect(Set(versions) == ["1.0", "1.1", "1.2", "2.0", "3.0", "4.0", "5.0"])
+        #expect(Set(versions) == Set(StoreKitExporter.FormatVersion.allCases.map(\.rawValue)))
     }
 
     @Test(arguments: fixtures)
@@ -216,8 +215,15 @@ enum StoreKitRoundTrip {
         #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("kept.storekit", kept.stdout)) == "3.0")
         let told = try iapkit("export", "storekit", catalog, "--format-version", "5.0")
         #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("told.storekit", told.stdout)) == "5.0")
-        // A 1.x file, which iapkit does not write, leaves the default (4.0) and no setting.
+        // A 1.1 file is written as 1.1 again, without the offer codes 1.1 has no place for.
         #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v1.1.storekit", "-o", catalog, "--force").status == 0)
+        #expect(try String(contentsOfFile: catalog, encoding: .utf8).contains("formatVersion: \"1.1\""))
+        let old = try iapkit("export", "storekit", catalog)
+        #expect(old.status == 0, "\(old.stderr)")
+        #expect(try StoreKitRoundTrip.formatVersion(of: dir.write("old.storekit", old.stdout)) == "1.1")
+        #expect(!old.stdout.contains("codeOffers") && old.stdout.contains("\"identifier\""))
+        // The default, 4.0, needs no setting.
+        #expect(try iapkit("import", "storekit", Paths.storeKitFixtures + "/garden-v4.0.storekit", "-o", catalog, "--force").status == 0)
         #expect(!(try String(contentsOfFile: catalog, encoding: .utf8)).contains("formatVersion"))
     }
 

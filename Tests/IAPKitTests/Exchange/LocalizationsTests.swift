@@ -169,6 +169,48 @@ struct LocalizationsTests {
         #expect(Self.bytes(catalog) == before)
     }
 
+    /// An XLIFF fills German; a sheet made before it, German column still empty, then fills French: only the one
+    /// French text the sheet leaves empty is reported, never the German ones the catalog now has.
+    @Test func theUntranslatedWarningCountsOnlyTextsTheCatalogStillLacks() throws {
+        let (dir, catalog) = try Self.project()
+        let sheet = try iapkit("localizations", "export", catalog, "--format", "csv", "--locale", "de-DE", "--locale", "fr-FR",
+                               "-o", dir.file("sheet.csv"))
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        let xliff = try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "de-DE", "-o", dir.file("xliff"))
+        #expect(xliff.status == 0, "\(xliff.stderr)")
+        let units = try python("""
+            import sys, glob, csv, xml.etree.ElementTree as ET
+            ns = 'urn:oasis:names:tc:xliff:document:1.2'
+            ET.register_namespace('', ns)
+            path = glob.glob(sys.argv[1] + '/*.xliff')[0]
+            tree = ET.parse(path)
+            units = list(tree.getroot().iter('{%s}trans-unit' % ns))
+            for unit in units:
+                target = unit.find('{%s}target' % ns)
+                target.text, target.attrib['state'] = unit.find('{%s}source' % ns).text, 'translated'
+            tree.write(path, encoding='utf-8', xml_declaration=True)
+            sheet = sys.argv[2]
+            rows = list(csv.reader(open(sheet, newline='', encoding='utf-8-sig')))
+            source, de, fr = rows[0].index('en-US'), rows[0].index('de-DE'), rows[0].index('fr-FR')
+            # The first text the catalog has no French for stays empty; every other empty French cell is filled.
+            missing = next(row for row in rows[1:] if row[fr] == '')
+            for row in rows[1:]:
+                row[de] = ''
+                if row[fr] == '' and row is not missing: row[fr] = row[source]
+            csv.writer(open(sheet, 'w', newline='', encoding='utf-8')).writerows(rows)
+            print(len(units), len(rows) - 1, missing[0])
+            """, [dir.file("xliff"), dir.file("sheet.csv")]).split(separator: " ")
+        let xliffFile = try dir.file("xliff/" + #require(FileManager.default.contentsOfDirectory(atPath: dir.file("xliff")).first))
+        let filled = try iapkit("localizations", "import", xliffFile, catalog)
+        #expect(filled.status == 0, "\(filled.stdout)\(filled.stderr)")
+        let result = try iapkit("localizations", "import", dir.file("sheet.csv"), catalog)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let warnings = result.stdout.split(separator: "\n").filter { $0.contains("is not translated into") }
+        #expect(units.count == 3 && warnings.count == 1, "\(units) \(result.stdout)")
+        #expect(warnings.first?.contains("`\(units[2].trimmingCharacters(in: .whitespacesAndNewlines))` is not translated into fr-FR yet") == true,
+                "\(warnings)")
+    }
+
     @Test func csvFindingsHaveTheCellsLineAndColumn() throws {
         let (dir, catalog) = try Self.project()
         let before = Self.bytes(catalog)

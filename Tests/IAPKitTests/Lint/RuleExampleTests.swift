@@ -90,11 +90,12 @@ import Testing
     }
 
     /// Builds a folder from the notation documented in `ContentExample`.
-    static func materialize(_ spec: String, in folder: String) throws -> (expected: String?, lock: ContentLock.Entry?) {
+    static func materialize(_ spec: String, in folder: String) throws -> (expected: String?, lock: ContentLock.Entry?, lockListsProducts: Bool) {
         let fileManager = FileManager.default
         try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var expected: String?
         var lockSpec: (String, String)?
+        var lockListsProducts = false
         for line in spec.split(separator: "\n").map(String.init) {
             let words = line.split(separator: " ").map(String.init)
             if line.hasPrefix("@expect ") { expected = words[1]; continue }
@@ -104,6 +105,7 @@ import Testing
                 continue
             }
             if line.hasPrefix("@lock ") { lockSpec = (words[1], words[2]); continue }
+            if line == "@lock-other" { lockListsProducts = true; continue }
             if line.hasPrefix("@fifo ") { mkfifo(folder + "/" + words[1], 0o644); continue }
             if line.hasPrefix("@badname ") {
                 // The name's bytes with 0xFF appended: never valid UTF-8.
@@ -134,7 +136,7 @@ import Testing
             let digest = try ContentDigest.compute(tree: ContentTree.scan(folder))
             lock = ContentLock.Entry(contentVersion: version, digest: state == "same" ? digest : "sha256:0000")
         }
-        return (expected, lock)
+        return (expected, lock, lockListsProducts)
     }
 
     @Test(arguments: contentCases)
@@ -143,7 +145,7 @@ import Testing
         let folder = dir.file("com.example.app.one")
         let setup = try Self.materialize(example.yaml, in: folder)
         let collector = FindingCollector()
-        try ContentLinter().lint(folder: folder, expectedProductID: setup.expected, lockEntry: setup.lock,
+        try ContentLinter().lint(folder: folder, expectedProductID: setup.expected, lockEntry: setup.lock, lockListsProducts: setup.lockListsProducts,
                                  consumer: collector.consumer)
         let fired = collector.findings.filter { $0.ruleID == example.rule }
         if example.triggers {

@@ -139,6 +139,65 @@ import Testing
         #expect(out == "ok\n")
     }
 
+    /// What lint warns is not content stays out of the archive (both formats), as the warning says; the lock's
+    /// digest ignores it too, so deleting it later is no content change.
+    @Test func filesLintWarnsAboutAreLeftOut() throws {
+        let dir = TemporaryDirectory()
+        let folder = dir.file("com.example.tidy")
+        #expect(try iapkit("new-content", "com.example.tidy", "-o", dir.path).status == 0)
+        let plain = try iapkit("package", folder, "-o", dir.file("plain"), "--format", "zip")
+        #expect(plain.status == 0, "\(plain.stderr)")
+        for junk in ["Contents/.DS_Store", ".DS_Store", "notes.txt", "Contents/__MACOSX/x.txt"] {
+            try FileManager.default.createDirectory(atPath: (dir.file("com.example.tidy/" + junk) as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            dir.write("com.example.tidy/" + junk, "junk")
+        }
+        let lint = try iapkit("lint", "content", folder)
+        #expect(lint.stdout.contains("`Contents/.DS_Store` is not content; `iapkit package` leaves it out, delete it"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("`notes.txt` sits beside ContentInfo.plist and Contents/, so `iapkit package` leaves it out"), "\(lint.stdout)")
+        for format in ["zip", "pkg"] {
+            let packaged = try iapkit("package", folder, "-o", dir.file(format), "--format", format)
+            #expect(packaged.status == 0, "\(packaged.stderr)")
+        }
+        let names = try python("""
+            import zipfile, sys
+            print(' '.join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))
+            """, [dir.file("zip/com.example.tidy.zip")])
+        #expect(!names.contains("DS_Store") && !names.contains("notes.txt") && !names.contains("__MACOSX") && names.contains("ContentInfo.plist"),
+                "\(names)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("zip/com.example.tidy.zip")))
+                == Data(contentsOf: URL(fileURLWithPath: dir.file("plain/com.example.tidy.zip"))), "the archive is the one without the junk")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("pkg/com.example.tidy.pkg"))).range(of: Data(".DS_Store".utf8)) == nil,
+                "no Bom or Payload entry names it")
+    }
+
+    /// Once iapkit.lock lists the app's hosted content, a product it does not list is a new product, which App Store
+    /// Connect takes no hosted content for: lint says so and names the way out; the packaged ones stay quiet.
+    @Test func hostedContentOnANewProductIsAFinding() throws {
+        let dir = try examplesCopy()
+        let project = dir.file("project")
+        let catalog = project + "/catalog.yaml"
+        #expect(try iapkit("lint", catalog).stdout.contains("[hosted-content-new]") == false, "no lock: nothing says what is new")
+        #expect(try iapkit("package", "--catalog", catalog, "-o", dir.file("out")).status == 0)
+        #expect(try iapkit("new-content", "com.example.fruitstand.melon", "-o", project + "/content").status == 0)
+        let text = try String(contentsOfFile: catalog, encoding: .utf8).replacingOccurrences(of: "products:\n", with: """
+            products:
+              - productId: com.example.fruitstand.melon
+                referenceName: Melon Pack
+                type: non-consumable
+                price: 0.99
+                hostedContent: content/com.example.fruitstand.melon
+
+            """)
+        try text.write(toFile: catalog, atomically: true, encoding: .utf8)
+        let lint = try iapkit("lint", catalog)
+        let findings = lint.stdout.split(separator: "\n").filter { $0.contains("[hosted-content-new]") }
+        #expect(findings.count == 1, "\(lint.stdout)")
+        #expect(findings.first?.contains("content/com.example.fruitstand.melon/ContentInfo.plist: warning: `com.example.fruitstand.melon` "
+                                         + "has hosted content iapkit.lock does not list, so it is a new product's") == true, "\(findings)")
+        #expect(findings.first?.contains("iapkit new-content --from-hosted-content") == true)
+    }
+
     @Test func manifestAndLockDescribeWhatWasBuilt() throws {
         let dir = try examplesCopy()
         let project = dir.file("project")

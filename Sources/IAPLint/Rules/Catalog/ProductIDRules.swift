@@ -53,14 +53,19 @@ struct ProductIDDuplicateRule: ProductRule {
             return
         }
         if let earlier = spellings.first.id == id ? spellings.first : spellings.others.first(where: { $0.id == id }) {
-            context.report(Self.self, "product ID `\(id)` is already used by \(earlier.path); every ID must be unique",
+            context.report(Self.self, "product ID `\(id)` is already used \(Self.place(earlier.path, in: context)); every ID must be unique",
                            at: product.path / "productId", product: product)
             return
         }
-        context.report(Self.self, "product ID `\(id)` differs only in case from `\(spellings.first.id)` (\(spellings.first.path)); "
+        context.report(Self.self, "product ID `\(id)` differs only in case from `\(spellings.first.id)` \(Self.place(spellings.first.path, in: context)); "
                            + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
         spellings.others.append((product.path, id))
         seen[folded] = spellings
+    }
+
+    /// Where the first product with the ID is: its line in the catalog (`at line 12`), else its path.
+    private static func place(_ path: CatalogPath, in context: CatalogLintContext) -> String {
+        context.catalog.location(of: path / "productId").line.map { "at line \($0)" } ?? "by \(path)"
     }
 
     /// The ID lowercased; an ASCII ID without capitals (the usual kind) is its own.

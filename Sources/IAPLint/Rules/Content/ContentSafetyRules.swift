@@ -113,8 +113,8 @@ struct ContentNameRule: ContentRule {
 
 struct ContentJunkRule: ContentRule {
     static let id = "content-junk"
-    static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db`, `.git`, or files beside ContentInfo.plist and Contents/ at the root."
-    static let junkNames: Set<String> = [".DS_Store", "__MACOSX", "Thumbs.db", ".git"]
+    static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db`, `.git`, or files beside ContentInfo.plist and Contents/ at the root: `iapkit package` leaves them out."
+    static let junkNames = ContentTree.junkNames
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("Contents/.DS_Store: x\n"), ContentExample.folder("notes.txt: x\n"),
                      ContentExample.folder(".git/\n")],
@@ -126,12 +126,12 @@ struct ContentJunkRule: ContentRule {
         for entry in tree.entries where !entry.relativePath.isEmpty {
             if reportedPrefixes.contains(where: { entry.relativePath.hasPrefix($0 + "/") }) { continue }
             if Self.junkNames.contains(entry.name) {
-                context.report(Self.self, .warning, "`\(entry.relativePath)` is not content; delete it before packaging",
+                context.report(Self.self, .warning, "`\(entry.relativePath)` is not content; `iapkit package` leaves it out, delete it",
                                file: context.path(of: entry))
                 reportedPrefixes.append(entry.relativePath)
             } else if entry.depth == 1, entry.relativePath != ContentInfo.fileName, entry.relativePath != ContentInfo.contentsFolder {
-                context.report(Self.self, .warning, "`\(entry.relativePath)` sits beside ContentInfo.plist and Contents/; "
-                                   + "move it into Contents/ or delete it", file: context.path(of: entry))
+                context.report(Self.self, .warning, "`\(entry.relativePath)` sits beside ContentInfo.plist and Contents/, so "
+                                   + "`iapkit package` leaves it out; move it into Contents/ to ship it, or delete it", file: context.path(of: entry))
                 reportedPrefixes.append(entry.relativePath)
             }
         }
@@ -148,9 +148,29 @@ struct ContentVersionUnchangedRule: ContentRule {
     func check(_ context: ContentLintContext) {
         guard let entry = context.lockEntry, let tree = context.tree, let version = context.info?.versionText,
               version == entry.contentVersion else { return }
-        guard let digest = try? ContentDigest.compute(tree: tree), digest != entry.digest else { return }
+        guard let digest = try? ContentDigest.compute(tree: tree.packaged), digest != entry.digest else { return }
         context.report(Self.self, "the content changed since version \(version) was packaged, but ContentVersion is still "
                            + "\(version); customers who have it will never get the change: run `iapkit bump \(context.folder)`",
+                       file: context.infoPath)
+    }
+}
+
+/// App Store Connect no longer takes hosted content for a product that has none there yet. Lint cannot ask App Store
+/// Connect: where iapkit.lock lists the app's hosted content, a product it does not list counts as new. (Without a
+/// lock nothing says which content App Store Connect has, and the rule is silent.)
+struct ContentNewProductRule: ContentRule {
+    static let id = "hosted-content-new"
+    static let summary = "Hosted content for a product the app's iapkit.lock does not list: App Store Connect takes no new hosted content; ship it as an asset pack, or package it if App Store Connect already hosts it."
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("@lock-other\n")],
+        nonTriggering: [ContentExample.folder("@lock 1.0 same\n"), ContentExample.folder()])
+
+    func check(_ context: ContentLintContext) {
+        guard let productID = context.expectedProductID, context.lockEntry == nil, context.lockListsProducts, context.tree != nil else { return }
+        context.report(Self.self, .warning, "`\(productID)` has hosted content iapkit.lock does not list, so it is a new "
+                           + "product's, which App Store Connect no longer takes: ship it as an asset pack "
+                           + "(`iapkit new-content --from-hosted-content \(context.folder)`), or, if App Store "
+                           + "Connect already hosts this product's content, run `iapkit package` and commit iapkit.lock",
                        file: context.infoPath)
     }
 }

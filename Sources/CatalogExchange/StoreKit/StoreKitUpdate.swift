@@ -1,0 +1,168 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import IAPCatalog
+import IAPCore
+
+/// A StoreKit configuration exported over the file already there: only what the catalog describes changes. The
+/// file is read as the catalog it imports to (`base`); what the catalog changed since, as the exporter writes
+/// both, is applied to the file, so the identifiers and internal IDs of products, groups, plans and offers that
+/// still exist, the simulator and synced settings, app policies, locales as written, the format version and every
+/// key the catalog has no place for stay as the file has them. The catalog the file imports to gives back the file.
+public struct StoreKitUpdate: Sendable {
+    /// The file as it is.
+    public let data: Data
+    let existing: JSONValue
+    let file: String
+
+    public init(data: Data, file: String) throws(IAPKitError) {
+        self.data = data
+        self.file = file
+        do {
+            existing = try JSONValue.parse(data)
+        } catch {
+            throw .malformed(location: SourceLocation(file: file),
+                             reason: "is not a StoreKit configuration iapkit can update (not valid JSON); pass --fresh to replace it")
+        }
+    }
+
+    /// The file's own format version; nil when it names none iapkit reads.
+    public var formatVersion: StoreKitExporter.FormatVersion? {
+        guard case let .int(major)? = existing["version"]?["major"], case let .int(minor)? = existing["version"]?["minor"] else { return nil }
+        return StoreKitExporter.FormatVersion(major: major, minor: minor)
+    }
+
+    /// The file with the catalog's changes, in `version`'s layout; the file's own bytes when nothing changed.
+    public func bytes(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> [UInt8] {
+        try update(catalog, version: version).bytes
+    }
+
+    /// `bytes`, and the keys the catalog has no place for that were left out: written in an older major format
+    /// than the file's, they may be ones that format does not have, so none is carried.
+    public func update(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8], dropped: [String]) {
+        let imported: StoreKitImporter.Result
+        do {
+            imported = try StoreKitImporter(bundleID: catalog.app.bundleID).importData(data, file: file)
+        } catch {
+            guard case let .malformed(location, reason) = error else { throw error }
+            throw .malformed(location: location, reason: reason + "; to replace the file rather than update it, pass --fresh")
+        }
+        let fileVersion = imported.catalog.storeKit?.formatVersion.flatMap(StoreKitExporter.FormatVersion.init(rawValue:)) ?? .v4_0
+        let base = try Self.parse(StoreKitExporter(version: fileVersion).exportBytes(imported.catalog))
+        let new = try Self.parse(StoreKitExporter(version: version).exportBytes(catalog))
+        if base == new { return (Array(data), []) }
+        var merger = Merger(carries: version.major >= fileVersion.major)
+        let merged = Self.withGroupIDs(merger.merge(old: existing, base: base, new: new))
+        return (merged == existing ? Array(data) : Array(merged.serialized(.xcode).utf8), merger.dropped)
+    }
+
+    static func parse(_ bytes: [UInt8]) throws(IAPKitError) -> JSONValue {
+        do { return try JSONValue.parse(Data(bytes)) } catch {
+            throw .malformed(location: SourceLocation(file: "(export)"), reason: "exported JSON did not parse: \(error)")
+        }
+    }
+
+    struct Merger {
+        /// Whether keys the catalog has no place for are kept; those left out are listed in `dropped`.
+        let carries: Bool
+        var dropped: [String] = []
+
+        /// Three-way: where the catalog's export did not change (`base` == `new`) the file's value stays; where it did,
+        /// objects and lists of named items are merged item by item, and any other value is the catalog's.
+        mutating func merge(old: JSONValue, base: JSONValue, new: JSONValue, key: String = "") -> JSONValue {
+            // Not carrying, an unchanged value is still walked for the keys to leave out.
+            if base == new && carries { return old }
+            switch (old, base, new) {
+            case let (.object(oldPairs), .object, .object(newPairs)):
+                var result: [(String, JSONValue)] = []
+                for (name, value) in oldPairs {
+                    switch (base[name], new[name]) {
+                    case let (was?, now?): result.append((name, merge(old: value, base: was, new: now, key: name)))
+                    case (_?, nil): continue // the catalog no longer writes it
+                    case let (nil, now?): result.append((name, now))
+                    case (nil, nil): // a key the catalog has no place for
+                        // Not carrying, the keys import named as not carried go; those it reads (a free offer's price
+                    // text) and the simulator's settings stay.
+                    if carries || key == "settings" || StoreKitImporter.Reader.knownKeys.contains(name) {
+                        result.append((name, value))
+                    } else if !dropped.contains(name) {
+                        dropped.append(name)
+                    }
+                    }
+                }
+                for (name, value) in newPairs where old[name] == nil && base[name] != value { result.append((name, value)) }
+                return .object(result)
+            case let (.array(oldItems), .array(baseItems), .array(newItems)) where StoreKitUpdate.identity(of: .null, in: key) != nil:
+                return .array(mergeItems(old: oldItems, base: baseItems, new: newItems, key: key))
+            default:
+                return base == new ? old : new
+            }
+        }
+
+        /// Items matched by what names them (product ID, group name, locale, plan, offer), in the file's order; items
+        /// the catalog added come last, and items it removed go.
+        mutating func mergeItems(old: [JSONValue], base: [JSONValue], new: [JSONValue], key: String) -> [JSONValue] {
+            func keyed(_ items: [JSONValue]) -> [(String, JSONValue)] {
+                var seen: [String: Int] = [:]
+                return items.map { item in
+                    let id = StoreKitUpdate.identity(of: item, in: key) ?? ""
+                    let count = seen[id, default: 0]
+                    seen[id] = count + 1
+                    return ("\(id)#\(count)", item)
+                }
+            }
+            let baseByID = Dictionary(keyed(base), uniquingKeysWith: { first, _ in first })
+            let newKeyed = keyed(new)
+            let newByID = Dictionary(newKeyed, uniquingKeysWith: { first, _ in first })
+            var result: [JSONValue] = []
+            var placed = Set<String>()
+            for (id, item) in keyed(old) {
+                switch (baseByID[id], newByID[id]) {
+                case let (was?, now?): result.append(merge(old: item, base: was, new: now, key: key)); placed.insert(id)
+                case (_?, nil): continue // removed from the catalog
+                case let (nil, now?): result.append(now); placed.insert(id)
+                case (nil, nil): result.append(item) // never carried into the catalog: kept
+                }
+            }
+            for (id, item) in newKeyed where !placed.contains(id) { result.append(item) }
+            return result
+        }
+    }
+
+    /// What names an item of the list `key`; nil for lists merged whole (an offer code's eligibility).
+    static func identity(of item: JSONValue, in key: String) -> String? {
+        func text(_ name: String) -> String { if case let .string(value)? = item[name] { return value } else { return "" } }
+        var plan: String { text("billingPlanType").isEmpty ? "BILLED_UPFRONT" : text("billingPlanType") }
+        switch key {
+        case "products", "nonRenewingSubscriptions", "subscriptions": return text("productID")
+        case "subscriptionGroups": return text("name")
+        case "localizations", "policies":
+            let code = text("locale")
+            return StoreKitLocale.catalog(fromStoreKit: code) ?? code
+        case "billingPlans", "introductoryOffers": return plan
+        case "adHocOffers", "winbackOffers": return plan + " " + text("offerID")
+        case "codeOffers": return plan + " " + text("referenceName")
+        default: return nil
+        }
+    }
+
+    /// Each subscription names the group it sits in by the group's `id`, which may be the file's.
+    static func withGroupIDs(_ root: JSONValue) -> JSONValue {
+        guard case var .object(pairs) = root, let index = pairs.firstIndex(where: { $0.0 == "subscriptionGroups" }),
+              case let .array(groups) = pairs[index].1 else { return root }
+        pairs[index].1 = .array(groups.map { group in
+            guard case var .object(groupPairs) = group, let id = group["id"],
+                  let subs = groupPairs.firstIndex(where: { $0.0 == "subscriptions" }), case let .array(items) = groupPairs[subs].1 else { return group }
+            groupPairs[subs].1 = .array(items.map { item in
+                guard case var .object(itemPairs) = item,
+                      let field = itemPairs.firstIndex(where: { $0.0 == "subscriptionGroupID" }) else { return item }
+                itemPairs[field].1 = id
+                return .object(itemPairs)
+            })
+            return .object(groupPairs)
+        })
+        return .object(pairs)
+    }
+}

@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 ENV := source scripts/setup/pkg-config-env.sh &&
 
-.PHONY: setup setup-tests build run test bench roundtrip fuzz clean dist dist-check
+.PHONY: setup setup-tests build run test bench roundtrip fuzz clean dist dist-check docs
 
 setup:
 	bash scripts/setup/setup.sh
@@ -51,6 +51,12 @@ dist: setup
 
 dist-check:
 	python3 Tests/Install/test_dist.py --require
+
+# The generated pages: docs/lint-rules.md from the lint rules, docs/catalog-reference.md from the catalog schema.
+# GeneratedDocsTests fails when a committed page differs from what this writes.
+docs: setup
+	$(ENV) swift build --product iapkit
+	bash scripts/docs/generate-docs.sh .build/debug/iapkit
 
 clean:
 	rm -rf .build out .bench dist

@@ -13,6 +13,8 @@ import IAPCore
 
 struct ContentExecutableRule: ContentRule {
     static let id = "content-executable"
+    static let severity = RuleSeverity.error
+    static let rationale = "Hosted content may not carry executable code; App Review rejects it."
     static let summary = "A Mach-O, ELF or PE binary, a #! script, or a .dylib, .so, .framework, .app, .appex or .bundle inside."
     static let bundleExtensions: Set<String> = ["dylib", "so", "framework", "app", "appex", "bundle"]
     static let examples = RuleExamples(
@@ -51,6 +53,8 @@ struct ContentExecutableRule: ContentRule {
 
 struct ContentLinkRule: ContentRule {
     static let id = "content-link"
+    static let severity = RuleSeverity.error
+    static let rationale = "A link out of the folder would ship files from the building machine, and special files cannot be packaged."
     static let summary = "A symbolic link that is absolute or points outside the folder; a device, FIFO or socket."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("Contents/passwd -> /etc/passwd\n"), ContentExample.folder("Contents/up -> ../../secret\n"),
@@ -95,6 +99,8 @@ struct ContentLinkRule: ContentRule {
 
 struct ContentNameRule: ContentRule {
     static let id = "content-name"
+    static let severity = RuleSeverity.error
+    static let rationale = "cpio, xar and App Store Connect need UTF-8 names."
     static let summary = "A file or folder name that is not valid UTF-8 (cpio, xar and App Store Connect need UTF-8 names)."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("@badname Contents/caf\n")],
@@ -113,6 +119,8 @@ struct ContentNameRule: ContentRule {
 
 struct ContentJunkRule: ContentRule {
     static let id = "content-junk"
+    static let severity = RuleSeverity.warning
+    static let rationale = "Files the system or a version control tool leaves behind would ship to every customer."
     static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db`, `.git`, or files beside ContentInfo.plist and Contents/ at the root."
     static let junkNames: Set<String> = [".DS_Store", "__MACOSX", "Thumbs.db", ".git"]
     static let examples = RuleExamples(
@@ -140,6 +148,8 @@ struct ContentJunkRule: ContentRule {
 
 struct ContentVersionUnchangedRule: ContentRule {
     static let id = "content-version-unchanged"
+    static let severity = RuleSeverity.error
+    static let rationale = "Devices fetch new content only when the version changes; changed files under the old version never reach customers who have it."
     static let summary = "The content differs from what the last `iapkit package` recorded, but ContentVersion did not change."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("@lock 1.0 changed\n")],

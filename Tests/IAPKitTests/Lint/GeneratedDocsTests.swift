@@ -48,6 +48,14 @@ import Testing
         #expect(missing.isEmpty, "keys without a row: \(missing.sorted())")
     }
 
+    /// Every shell example marked runnable in docs/ runs against the example catalog and the fake App Store
+    /// Connect, and every `iapkit` command and option the docs name exists (Tests/Install/test_docs.py).
+    @Test func docsExamplesRunAndNameRealCommands() throws {
+        let result = try run("/usr/bin/env", ["python3", Paths.repository + "/Tests/Install/test_docs.py", "--iapkit", Paths.binary])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(" 0 failed"), "\(result.stdout)")
+    }
+
     @Test func listsEveryRule() throws {
         let result = try iapkit("lint", "rules")
         #expect(result.status == 0, "\(result.stderr)")

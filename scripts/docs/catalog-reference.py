@@ -34,7 +34,10 @@ class Reference:
     def type_of(self, node, path):
         """The key's type in words, with a link to the section of an object it holds."""
         if "$ref" in node:
-            name = node["$ref"].rsplit("/", 1)[-1]
+            parts = node["$ref"].split("/")
+            if len(parts) == 5 and parts[3] == "properties":  # #/$defs/OWNER/properties/KEY
+                return f"as [{parts[2]}](#{anchor(parts[2])})'s `{parts[4]}`"
+            name = parts[-1]
             return f"[{name}](#{anchor(name)})"
         if "const" in node:
             return f"`{json.dumps(node['const'])}`"

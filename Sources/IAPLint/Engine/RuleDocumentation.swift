@@ -57,7 +57,7 @@ public enum RuleDocumentation {
             `--strict`; a file that cannot be read at all fails it with exit 2. `iapkit lint rules` lists the same rules
             in the terminal and `iapkit lint rules RULE` explains one. A finding you accept stays in the catalog beside
             its reason (`# iapkit:disable RULE reason`) or in a baseline (`--write-baseline`, `--baseline`); see
-            [Commands](commands.md#lint).
+            [Commands](commands.md).
 
             Each catalog example below is a whole catalog after this header, which is left out:
 

@@ -480,6 +480,10 @@ def check_formula():
           all(block in text for block in ("on_macos do", "on_linux do", "on_intel do", "on_arm do")))
     check("Formula/iapkit.rb: keeps the archive's bin/ and share/iapkit layout",
           'bin.install "bin/iapkit"' in text and 'pkgshare.install Dir["share/iapkit/*"]' in text)
+    check("Formula/iapkit.rb: installs the man page and the bash, zsh and fish completions",
+          'man1.install "share/man/man1/iapkit.1"' in text
+          and re.search(r'generate_completions_from_executable\(bin/"iapkit", "--generate-completion-script", '
+                        r'shells: \[:bash, :zsh, :fish\]\)', text))
     test_block = text.split("test do", 1)[-1]
     check("Formula/iapkit.rb: `test do` writes and lints the starter catalog",
           '"init"' in test_block and '"lint", "catalog"' in test_block)

@@ -15,7 +15,9 @@ import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
+import time
 import sys
 import tempfile
 
@@ -65,11 +67,21 @@ def run_page(page, blocks, iapkit):
         pid_file = os.path.join(fake_dir, "fake-asc.pid")
         if os.path.exists(pid_file):
             with open(pid_file) as handle:
-                try:
-                    os.kill(int(handle.read().strip()), 15)
-                except (ProcessLookupError, ValueError):
-                    pass
+                stop_fake(handle.read().strip())
         shutil.rmtree(work, ignore_errors=True)
+
+
+def stop_fake(pid_text):
+    """SIGTERM, and SIGKILL when the fake is still there a few seconds later."""
+    try:
+        pid = int(pid_text)
+        os.kill(pid, signal.SIGTERM)
+        for _ in range(50):
+            time.sleep(0.1)
+            os.kill(pid, 0)
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, ValueError):
+        pass
 
 
 class Commands:
@@ -161,6 +173,9 @@ def main():
     parser.add_argument("--only", help="one page, by file name")
     parser.add_argument("--no-run", action="store_true", help="only check the commands and options")
     args = parser.parse_args()
+    # A test runner may start this script with signals blocked; the fakes it starts inherit the mask, and a fake
+    # that cannot receive SIGTERM would outlive the run.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     commands = Commands(os.path.abspath(args.iapkit))
     ran = checked = 0
     for page in pages(args.only):

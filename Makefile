@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 ENV := source scripts/setup/pkg-config-env.sh &&
 
-.PHONY: setup setup-tests build run test bench roundtrip fuzz clean dist dist-check
+.PHONY: setup setup-tests build run test test-intro bench roundtrip fuzz clean dist dist-check docs
 
 setup:
 	bash scripts/setup/setup.sh
@@ -20,7 +20,11 @@ run: build
 # skipped with their reason and the generated reference data is not re-checked.
 REFERENCE := $(or $(IAPKIT_REFERENCE),../shared)
 
-test: setup-tests
+test-intro:
+	@echo "make test: builds iapkit and its tests in debug mode, about 10 minutes on 2 cores from a clean clone (a minute"
+	@echo "when little changed), then runs every test, about 20 minutes; the last line counts the tests."
+
+test: test-intro setup-tests
 	python3 Tests/Install/test_install_files.py
 	python3 Tests/Install/test_dist.py
 	@if [ -d "$(REFERENCE)/reference" ]; then python3 scripts/codegen/generate-reference-data.py "$(REFERENCE)/reference" --check; fi
@@ -51,6 +55,12 @@ dist: setup
 
 dist-check:
 	python3 Tests/Install/test_dist.py --require
+
+# The generated pages: docs/lint-rules.md from the lint rules, docs/catalog-reference.md from the catalog schema.
+# GeneratedDocsTests fails when a committed page differs from what this writes.
+docs: setup
+	$(ENV) swift build --product iapkit
+	bash scripts/docs/generate-docs.sh .build/debug/iapkit
 
 clean:
 	rm -rf .build out .bench dist

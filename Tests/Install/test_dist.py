@@ -11,7 +11,7 @@ PATH=/usr/bin:/bin, no LD_LIBRARY_PATH or DYLD_* variable, a fresh HOME, from a 
 through a link on another folder (as Homebrew and `ln -s` install it): --version, init, lint catalog (text and
 SARIF), new-content --template level-pack, bump, package (pkg and zip), export storekit, import storekit, and,
 when the project's fake App Store Connect is at hand, asc plan/push/plan --check over loopback. On Linux `ldd`
-must show no libswift* or libFoundation* library, and only the system libraries the README lists; on macOS
+must show no libswift* or libFoundation* library, and only the system libraries docs/install.md lists; on macOS
 `otool -L` only /usr/lib and /System. With Plugins/IAPKitPlugin and the artifact bundle beside the archive,
 `swift package iapkit-lint` runs the bundle's binary on a package's catalog. Ends with `N passed, N failed`.
 """
@@ -19,7 +19,7 @@ import glob, hashlib, json, os, platform, re, shutil, signal, subprocess, sys, t
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Shared libraries the Linux binary may still load: glibc's, libstdc++ and libgcc_s (the Swift runtime is C++),
-# and libxml2 (Debian's is built with ICU, whose data would add 30 MB if linked in). README, Install, lists them.
+# and libxml2 (Debian's is built with ICU, whose data would add 30 MB if linked in). docs/install.md lists them.
 ALLOWED_LINUX = re.compile(r"^(linux-vdso|linux-gate|ld-linux[-\w.]*|libc|libm|libdl|libpthread|librt|libutil|"
                            r"libstdc\+\+|libgcc_s|libxml2|libicu\w+|liblzma|libz)\.so")
 
@@ -59,6 +59,35 @@ def run(argv, cwd, env, timeout=120):
         return -1, "", "timed out after %d s" % timeout
 
 
+def check_manual_and_completions(top, work):
+    """share/man/man1/iapkit.1 opens with `man -l` and names every command; the completion scripts are where bash,
+    zsh and fish look under share/, and each names iapkit's commands in its own shell's syntax."""
+    manual = os.path.join(top, "share", "man", "man1", "iapkit.1")
+    if not check("share/man/man1/iapkit.1", os.path.exists(manual)):
+        return
+    if shutil.which("man"):
+        environment = dict(os.environ, MANWIDTH="100", MAN_KEEP_FORMATTING="", LANG="C.UTF-8")
+        code, out, err = run(["man", "-l", manual], work, environment)
+        check("man -l share/man/man1/iapkit.1 opens the manual", code == 0 and "NAME" in out and "iapkit" in out,
+              "exit %d: %s" % (code, err[-500:]))
+        check("the manual has no mdoc warnings", "warning" not in err, err[-500:])
+        missing = [command for command in ("init", "lint", "package", "export", "import", "localizations", "asc", "rules")
+                   if not re.search(r"\b%s\b" % command, out)]
+        check("the manual describes every command", not missing, missing)
+    else:
+        skipped.append("man -l: man is not installed")
+        print("skip   man -l (man is not installed)")
+    for path, shell, marker in [("bash-completion/completions/iapkit", "bash", "complete -"),
+                                ("zsh/site-functions/_iapkit", "zsh", "#compdef iapkit"),
+                                ("fish/vendor_completions.d/iapkit.fish", "fish", "complete -c 'iapkit'")]:
+        script = os.path.join(top, "share", path)
+        text = open(script, encoding="utf-8").read() if os.path.exists(script) else ""
+        check("share/%s: %s completions" % (path, shell), marker in text and "localizations" in text, text[:200])
+        if shell == "bash" and text:
+            code, _, err = run(["bash", "-n", script], work, dict(os.environ))
+            check("share/%s: bash -n" % path, code == 0, err)
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--require"]
     require = "--require" in sys.argv[1:]
@@ -95,6 +124,7 @@ def main():
         for needed in ["templates/catalog.yaml", "templates/content/default", "templates/content/level-pack",
                        "schemas/catalog.schema.json"]:
             check("share/iapkit/" + needed, os.path.exists(os.path.join(top, "share", "iapkit", needed)))
+        check_manual_and_completions(top, work)
         check("binary is at most 56 MB", os.path.getsize(binary) <= 56 * 1024 * 1024,
               "%d bytes" % os.path.getsize(binary))
         check_libraries(binary)
@@ -186,7 +216,7 @@ def check_libraries(binary):
         re.search(r"libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime", lib) for lib in libraries), out)
     check("ldd: every library found", "not found" not in out, out)
     extra = [lib for lib in libraries if not ALLOWED_LINUX.match(os.path.basename(lib))]
-    check("ldd: only the system libraries the README lists", not extra, " ".join(extra))
+    check("ldd: only the system libraries docs/install.md lists", not extra, " ".join(extra))
     code, out, err = run(["objdump", "-T", binary], "/", {"PATH": "/usr/bin:/bin"})
     versions = sorted({tuple(int(p) for p in v.split(".")) for v in re.findall(r"GLIBC_([0-9.]+)", out)})
     if versions:

@@ -7,7 +7,7 @@
   `run:` block through `bash -n`, and the action's shell (scripts/dist/action.sh) run for real: resolving a
   version, installing a release archive from a local folder (checksum checked, a bad one refused), and running
   lint with annotations and SARIF against a stand-in binary that records its arguments.
-- The README's CI example as a workflow: lint on pull requests, `asc plan --check` nightly, packaging then
+- The CI example in docs/ci.md as a workflow: lint on pull requests, `asc plan --check` nightly, packaging then
   `asc push --yes` on the release branch in a protected environment and a concurrency group, the API key only on
   the steps that need it; its shell run for real (Apple's packaging tool fetched from a stand-in store and checked,
   each action step through the action's script against a stand-in release).
@@ -250,9 +250,9 @@ def check_workflows():
 
 
 def check_readme_ci_example():
-    readme = read("docs/asc.md")
-    section = readme.split("## In CI (GitHub Actions)", 1)
-    if not check("docs/asc.md: has the CI example section", len(section) == 2):
+    readme = read("docs/ci.md")
+    section = readme.split("## GitHub Actions workflow", 1)
+    if not check("docs/ci.md: has the CI example section", len(section) == 2):
         return
     blocks = re.findall(r"```yaml\n(.*?)```", section[1].split("\n## ", 1)[0], re.S)
     if not check("README: the CI example is a YAML block", blocks):
@@ -480,6 +480,10 @@ def check_formula():
           all(block in text for block in ("on_macos do", "on_linux do", "on_intel do", "on_arm do")))
     check("Formula/iapkit.rb: keeps the archive's bin/ and share/iapkit layout",
           'bin.install "bin/iapkit"' in text and 'pkgshare.install Dir["share/iapkit/*"]' in text)
+    check("Formula/iapkit.rb: installs the man page and the bash, zsh and fish completions",
+          'man1.install "share/man/man1/iapkit.1"' in text
+          and re.search(r'generate_completions_from_executable\(bin/"iapkit", "--generate-completion-script", '
+                        r'shells: \[:bash, :zsh, :fish\]\)', text))
     test_block = text.split("test do", 1)[-1]
     check("Formula/iapkit.rb: `test do` writes and lints the starter catalog",
           '"init"' in test_block and '"lint", "catalog"' in test_block)

@@ -43,6 +43,10 @@ class Iapkit < Formula
     # archive's layout and Homebrew links bin/iapkit.
     bin.install "bin/iapkit"
     pkgshare.install Dir["share/iapkit/*"]
+    # The man page comes in the archive (swift-argument-parser's manual generator); the completions are written by
+    # the binary itself, as the archive's are.
+    man1.install "share/man/man1/iapkit.1"
+    generate_completions_from_executable(bin/"iapkit", "--generate-completion-script", shells: [:bash, :zsh, :fish])
   end
 
   def caveats
@@ -55,6 +59,7 @@ class Iapkit < Formula
 
   test do
     assert_match version.to_s, shell_output("#{{bin}}/iapkit --version")
+    assert_match "iapkit", shell_output("#{{bin}}/iapkit --generate-completion-script bash")
     system bin/"iapkit", "init", testpath
     assert_path_exists testpath/"catalog.yaml"
     system bin/"iapkit", "lint", "catalog", testpath/"catalog.yaml"

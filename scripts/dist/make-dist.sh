@@ -4,7 +4,8 @@
 #   scripts/dist/make-dist.sh [--output DIR] [--swift-sdk NAME] [--no-build]
 #
 # Writes into DIR (default dist/):
-#   iapkit-VERSION-PLATFORM.tar.gz         iapkit-VERSION-PLATFORM/{bin/iapkit, share/iapkit/{templates,schemas}, ...}
+#   iapkit-VERSION-PLATFORM.tar.gz         iapkit-VERSION-PLATFORM/{bin/iapkit, share/iapkit/{templates,schemas},
+#                                          share/man/man1/iapkit.1, share/{bash-completion,zsh,fish}/..., ...}
 #   iapkit-VERSION-PLATFORM.tar.gz.sha256  in `sha256sum` format
 #   iapkit-VERSION.artifactbundle.zip      (+ .sha256) the binary target of Plugins/IAPKitPlugin, with its info.json
 #
@@ -70,7 +71,7 @@ Linux)
     # archives, searched before the system's, so `-lyaml` (from pkg-config and from the module map's `link "yaml"`)
     # finds libyaml.a. libarchive.a there is a linker script that adds what its zip writer needs (nettle for
     # encrypted zips and HMAC, zlib); iapkit writes no other format. libxml2 stays shared: Debian builds it with ICU,
-    # and its static archive would bring ICU's 30 MB of data back in (see README, Install).
+    # and its static archive would bring ICU's 30 MB of data back in (see docs/install.md).
     multiarch=$(gcc -print-multiarch 2>/dev/null || echo "$arch-linux-gnu")
     libdir=/usr/lib/$multiarch
     static=$PWD/.build/dist-static
@@ -205,12 +206,32 @@ case "$(uname -s)" in
   *) strip --strip-all "$stage/bin/iapkit" ;;
 esac
 cp -R templates schemas "$stage/share/iapkit/"
+# The man page and the bash, zsh and fish completions, written from the command's own definitions where Unix and
+# Homebrew look for them: swift-argument-parser's manual generator (a small tool, built for this machine) and the
+# binary's --generate-completion-script. The manual's date is the archive's; its blank lines become paragraph breaks
+# (.Pp), which mdoc wants.
+log "writing the man page and the completions"
+swift build --product generate-manual
+generator=$(swift build --product generate-manual --show-bin-path)/generate-manual
+day=$(python3 -c 'import sys, time; print(time.strftime("%Y-%m-%d", time.gmtime(int(sys.argv[1]))))' "$SOURCE_DATE_EPOCH")
+mkdir -p "$stage/share/man/man1" "$stage/share/bash-completion/completions" "$stage/share/zsh/site-functions" \
+  "$stage/share/fish/vendor_completions.d"
+manual=$output/stage/manual
+mkdir -p "$manual"
+"$generator" "$binary" --date "$day" --output-directory "$manual"
+sed 's/^$/.Pp/' "$manual/iapkit.1" > "$stage/share/man/man1/iapkit.1"
+rm -rf "$manual"
+"$binary" --generate-completion-script bash > "$stage/share/bash-completion/completions/iapkit"
+"$binary" --generate-completion-script zsh > "$stage/share/zsh/site-functions/_iapkit"
+"$binary" --generate-completion-script fish > "$stage/share/fish/vendor_completions.d/iapkit.fish"
 for file in LICENSE LICENSE.md LICENSE.txt; do [ -f "$file" ] && cp "$file" "$stage/"; done
 cat > "$stage/README.txt" <<TEXT
 iapkit $version ($platform)
 
 bin/iapkit is the command; it finds its templates and schemas in share/iapkit/ beside it, wherever this folder is
 unpacked. Put bin/ on your PATH, or link bin/iapkit from a folder on it. \`iapkit --help\` lists the commands.
+share/man/man1/iapkit.1 is the man page (man -l share/man/man1/iapkit.1); share/bash-completion, share/zsh and
+share/fish hold the shell completions, to copy where your shell reads them.
 TEXT
 
 python3 scripts/dist/pack.py tar "$stage" "$output/$name.tar.gz"

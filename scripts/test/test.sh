@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (already built with `swift build --build-tests`), keeps its output in
-# .build/test-output.txt, and ends with one line counting the core and conformance tests, and why any were skipped.
+# .build/test-output.txt, says why any tests were skipped, and ends with one line counting the core and conformance tests.
 # The conformance tests read third-party references from IAPKIT_REFERENCE (default: `shared` beside the repository).
 # Fails when the reference folder is present but no conformance test ran.
 set -uo pipefail
@@ -33,14 +33,16 @@ if os.path.exists(path):
             counts[suite]["passed"] += 1
 core, conformance = counts["core"], counts["conformance"]
 def describe(c): return "%d passed, %d failed, %d skipped" % (c["passed"], c["failed"], c["skipped"])
-print("tests: core %s; conformance %s" % (describe(core), describe(conformance)))
 for reason, number in reasons.items():
-    print("  %d skipped: %s" % (number, reason))
+    print("skipped %d: %s" % (number, reason))
 json.dump({"referencePresent": present, "reference": reference, "core": core, "conformance": conformance},
           open(summary_path, "w"), indent=2)
+failed = not os.path.exists(path) or (present and conformance["passed"] + conformance["failed"] == 0)
 if not os.path.exists(path):
-    sys.exit("tests: no results were written (%s)" % path)
-if present and conformance["passed"] + conformance["failed"] == 0:
-    sys.exit("tests: the reference folder %s is present but no conformance test ran" % reference)
+    print("no test results were written (%s)" % path)
+elif failed:
+    print("the reference folder %s is present but no conformance test ran" % reference)
+print("tests: core %s; conformance %s" % (describe(core), describe(conformance)))
+sys.exit(1 if failed else 0)
 PY
 exit "$status"

@@ -1,12 +1,29 @@
 import IAPCatalog
 import IAPCore
 
-/// What every rule declares about itself: its stable id, a one-line summary for `--help`, SARIF and the README,
-/// and examples that document it and drive its tests.
+/// What every rule declares about itself: its stable id, its severity, a one-line summary for SARIF and
+/// `iapkit lint rules`, why App Store Connect or a customer cares, and examples that document it and drive its
+/// tests. docs/lint-rules.md is written from these.
 public protocol RuleDescribing: Sendable {
     static var id: String { get }
+    static var severity: RuleSeverity { get }
     static var summary: String { get }
+    static var rationale: String { get }
     static var examples: RuleExamples { get }
+}
+
+/// The severity of a rule's findings: the usual one, and in words when some findings have the other.
+public struct RuleSeverity: Sendable, CustomStringConvertible {
+    public var usual: Severity
+    public var otherwise: String?
+    public init(_ usual: Severity, _ otherwise: String? = nil) {
+        self.usual = usual
+        self.otherwise = otherwise
+    }
+    public static let error = RuleSeverity(.error)
+    public static let warning = RuleSeverity(.warning)
+    /// `error`, or `error (warning when missing)`.
+    public var description: String { otherwise.map { "\(usual.rawValue) (\($0))" } ?? usual.rawValue }
 }
 
 /// Catalog YAML that must make a rule fire, and YAML that must not. `↓` marks where a finding must point.
@@ -67,6 +84,8 @@ public protocol ContentRule: RuleDescribing {
 /// Findings the catalog loader reports itself, because they concern the file's shape.
 public struct SchemaRule: RuleDescribing {
     public static let id = "schema"
+    public static let severity = RuleSeverity.error
+    public static let rationale = "A misspelt key is silently ignored by most tools and shows up as a product without its setting in App Store Connect; iapkit reads only the keys it knows, so it names the one it does not."
     public static let summary = "A value has the wrong type, a required key is missing, or a key is unknown."
     public static let examples = RuleExamples(
         triggering: [Example.product("  ↓colour: red"), Example.product("  familySharable: ↓yes")],
@@ -78,6 +97,8 @@ public struct SchemaRule: RuleDescribing {
 /// request's syntax error gets its annotation like any finding.
 public struct UnreadableInputRule: RuleDescribing {
     public static let id = "unreadable-input"
+    public static let severity = RuleSeverity(.error, "exit 2")
+    public static let rationale = "Nothing else can be checked in a file that cannot be read; the report still says why, on the line the parser stopped at, so a pull request's syntax error gets its annotation like any finding."
     public static let summary = "The catalog or a content folder cannot be read: missing, not a file, not UTF-8, empty, or not YAML or JSON (exit 2)."
     public static let examples = RuleExamples(
         triggering: [Example.header + "products:\n  - productId: com.example.app.one\n   ↓referenceName: One\n"],

@@ -32,9 +32,20 @@ public enum RuleRegistry {
         ContentVersionUnchangedRule.self, ContentNewProductRule.self,
     ]
 
-    /// Every rule id with its summary, for reports (SARIF lists them all) and documentation.
-    public static var all: [(id: String, summary: String)] {
-        [(UnreadableInputRule.id, UnreadableInputRule.summary), (SchemaRule.id, SchemaRule.summary)]
-            + catalogRules.map { ($0.id, $0.summary) } + contentRules.map { ($0.id, $0.summary) }
+    /// Every rule, in the order they are documented: reading the input first, then the catalog, then content.
+    public static var described: [any RuleDescribing.Type] {
+        [UnreadableInputRule.self, SchemaRule.self] + catalogRules.map { $0 as any RuleDescribing.Type }
+            + contentRules.map { $0 as any RuleDescribing.Type }
+    }
+
+    /// Every rule id with its summary, for reports (SARIF lists them all).
+    public static var all: [(id: String, summary: String)] { described.map { ($0.id, $0.summary) } }
+
+    /// The rule with this id, or nil.
+    public static func rule(_ id: String) -> (any RuleDescribing.Type)? { described.first { $0.id == id } }
+
+    /// Where a rule is documented: its section of docs/lint-rules.md.
+    public static func documentationURL(_ id: String) -> String {
+        "https://github.com/iapkit/iapkit/blob/main/docs/lint-rules.md#\(id)"
     }
 }

@@ -13,7 +13,7 @@ public struct SARIFReporter: Reporter {
                 ("id", .string(rule.id)),
                 ("name", .string(rule.id)),
                 ("shortDescription", .object([("text", .string(rule.summary))])),
-                ("helpUri", .string("\(Self.informationURI)#rule-\(rule.id)")),
+                ("helpUri", .string(RuleRegistry.documentationURL(rule.id))),
             ])
         }
         let results: [JSONValue] = findings.map { finding in

@@ -1,6 +1,7 @@
 import IAPCore
 
-/// `catalog.yaml:12:7: error: message [rule-id]`, then a summary line; colour only when asked (a terminal).
+/// `catalog.yaml:12:7: error: message [rule-id]`, where a rule is explained, then a summary line; colour only when
+/// asked (a terminal).
 public struct TextReporter: Reporter {
     public var colour: Bool
     public init(colour: Bool = false) { self.colour = colour }
@@ -15,6 +16,10 @@ public struct TextReporter: Reporter {
             case (let severity, false): label = severity.rawValue
             }
             out += "\(finding.location): \(label): \(finding.message) [\(finding.ruleID)]\n"
+        }
+        // Each finding names its rule in brackets; one line says where a rule is explained.
+        if let rule = findings.first?.ruleID, RuleRegistry.rule(rule) != nil {
+            out += "`iapkit lint rules \(rule)` explains a rule, with examples; every rule: \(RuleRegistry.documentationURL(rule).split(separator: "#")[0])\n"
         }
         let errors = findings.errorCount, warnings = findings.warningCount
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }

@@ -17,7 +17,7 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check a catalog, or hosted-content folders, the way App Store Connect would.",
-        subcommands: [Catalog.self, Content.self],
+        subcommands: [Catalog.self, Content.self, Rules.self],
         defaultSubcommand: Catalog.self
     )
 
@@ -162,6 +162,48 @@ struct LintCommand: ParsableCommand {
                 for folder in folders { try ContentLinter().lint(folder: folder, consumer: collector.consumer) }
             }
             try options.finish(collector.findings, context: context, accepted: accepted)
+        }
+    }
+
+    struct Rules: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rules",
+            abstract: "List the lint rules, or explain one with its examples.",
+            discussion: """
+                Each rule says what it checks, why, and the catalog it fires on and the one it passes; docs/lint-rules.md \
+                is this command's --format markdown.
+
+                Examples:
+                  iapkit lint rules
+                  iapkit lint rules product-id-prefix
+                  iapkit lint rules --format json
+                """
+        )
+
+        enum Format: String, CaseIterable, ExpressibleByArgument { case text, json, markdown }
+
+        @Argument(help: "A rule id: explain this rule.")
+        var rule: String?
+
+        @Option(help: "Output format: text, json, or markdown (the whole page docs/lint-rules.md).")
+        var format: Format = .text
+
+        func run() throws {
+            var rules = RuleRegistry.described
+            if let rule {
+                guard let found = RuleRegistry.rule(rule) else {
+                    let nearest = Suggestions.nearest(to: rule, in: rules.map { $0.id }).map { "; did you mean `\($0)`?" }
+                    throw IAPKitError.invalidArgument("`\(rule)` is not a lint rule\(nearest ?? "; `iapkit lint rules` lists them")")
+                }
+                rules = [found]
+            }
+            switch format {
+            case .text: try Terminal.output(rule == nil ? RuleDocumentation.list(rules) : RuleDocumentation.explanation(rules[0]))
+            case .json: try Terminal.output(RuleDocumentation.json(rules))
+            case .markdown:
+                if rule != nil { throw IAPKitError.invalidArgument("--format markdown writes the page of every rule; leave out `\(rule!)`") }
+                try Terminal.output(RuleDocumentation.markdown())
+            }
         }
     }
 }

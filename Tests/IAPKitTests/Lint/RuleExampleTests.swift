@@ -45,6 +45,19 @@ import Testing
         #expect(Set(ids).count == ids.count, "rule ids must be unique")
     }
 
+    /// A rule whose severity names no exception reports only its declared severity (docs/lint-rules.md and
+    /// `iapkit lint rules` show the declaration).
+    static func expectDeclaredSeverity(_ fired: [Finding], of id: String) {
+        guard let rule = RuleRegistry.rule(id) else {
+            Issue.record("\(id) is not in RuleRegistry.described")
+            return
+        }
+        if rule.severity.otherwise == nil {
+            #expect(fired.allSatisfy { $0.severity == rule.severity.usual },
+                    "\(id) declares \(rule.severity) but reported \(fired.map { "\($0.severity): \($0.message)" })")
+        }
+    }
+
     /// A PNG signature and IHDR chunk (CRC left zero: lint reads the header, not the pixels).
     static func pngHeader(width: Int, height: Int, colourType: UInt8) -> Data {
         func be(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
@@ -73,6 +86,7 @@ import Testing
         let fired = collector.findings.filter { $0.ruleID == example.rule }
         if example.triggers {
             #expect(!fired.isEmpty, "expected \(example.rule) in:\n\(yaml)\ngot: \(collector.findings.map { "\($0.ruleID): \($0.message)" })")
+            Self.expectDeclaredSeverity(fired, of: example.rule)
             if let marked {
                 #expect(fired.contains { $0.location.line == marked.line && $0.location.column == marked.column },
                         "expected \(example.rule) at \(marked.line):\(marked.column), got \(fired.map { "\($0.location): \($0.message)" })")
@@ -150,6 +164,7 @@ import Testing
         let fired = collector.findings.filter { $0.ruleID == example.rule }
         if example.triggers {
             #expect(!fired.isEmpty, "expected \(example.rule) for:\n\(example.yaml)\ngot: \(collector.findings.map { "\($0.ruleID): \($0.message)" })")
+            Self.expectDeclaredSeverity(fired, of: example.rule)
         } else {
             #expect(fired.isEmpty, "unexpected \(fired.map(\.message)) for:\n\(example.yaml)")
         }

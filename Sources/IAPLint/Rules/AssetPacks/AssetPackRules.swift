@@ -6,6 +6,8 @@ import IAPCore
 /// An asset pack's identifier: App Store Connect's character set (409, ITMS-91133) and one pack per identifier.
 struct AssetPackIDRule: CatalogRule {
     static let id = "asset-pack-id"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect refuses such IDs with a 409 (ITMS-91133), and the ID is how the app asks for the pack."
     static let summary = "An asset pack ID with a character outside A-Z a-z 0-9 -, a leading or trailing hyphen, or used twice."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog([AssetPackExample.pack("↓level.1")]),
@@ -35,6 +37,8 @@ struct AssetPackIDRule: CatalogRule {
 /// At most 100 asset packs per app.
 struct AssetPackCountRule: CatalogRule {
     static let id = "asset-pack-count"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect keeps at most 100 asset packs per app."
     static let summary = "More than 100 asset packs (App Store Connect's limit per app)."
     static let limit = 100
     static let examples = RuleExamples(
@@ -52,6 +56,8 @@ struct AssetPackCountRule: CatalogRule {
 /// Each selector takes at least one file, from inside the pack's source folder.
 struct AssetPackFilesRule: CatalogRule {
     static let id = "asset-pack-files"
+    static let severity = RuleSeverity.error
+    static let rationale = "A pack built from a selector that matches nothing, or from files outside its folder, is not the pack you meant to ship."
     static let summary = "An asset pack's source folder is missing, or a file selector matches no file, reaches outside the source folder, or names a folder as a file."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog([AssetPackExample.pack(extra: "    files:\n      - file: ↓Levels/missing.json\n")]),
@@ -99,6 +105,8 @@ struct AssetPackFilesRule: CatalogRule {
 /// All packs share one namespace on the device: a path may come from one pack only.
 struct AssetPackOverlapRule: CatalogRule {
     static let id = "asset-pack-overlap"
+    static let severity = RuleSeverity.error
+    static let rationale = "All packs are unpacked into one namespace on the device, so two packs with the same path overwrite each other."
     static let summary = "Two asset packs ship the same path (all packs share one namespace on the device)."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog([AssetPackExample.pack(), AssetPackExample.pack("level2", source: "↓packs/copy")],
@@ -127,6 +135,8 @@ struct AssetPackOverlapRule: CatalogRule {
 /// `unlockedBy` names products the catalog has, and none that is used up.
 struct AssetPackUnlockRule: CatalogRule {
     static let id = "asset-pack-unlock"
+    static let severity = RuleSeverity.error
+    static let rationale = "A pack is downloaded when its product is bought; a consumable is bought again and again, and an unknown product never."
     static let summary = "An asset pack unlocked by a product the catalog does not have, or by a consumable."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog([AssetPackExample.pack(unlockedBy: "[↓com.example.app.nothing]")]),
@@ -159,6 +169,8 @@ struct AssetPackUnlockRule: CatalogRule {
 /// downloads only when the app asks.
 struct AssetPackPolicyRule: CatalogRule {
     static let id = "asset-pack-policy"
+    static let severity = RuleSeverity.error
+    static let rationale = "The download policy decides when the system fetches a pack; a pack a purchase unlocks must wait to be asked for."
     static let summary = "An unknown download policy or installation event, events on an onDemand pack, or a pack unlocked by a purchase whose policy is not onDemand."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog([AssetPackExample.pack(policy: "↓essential")]),
@@ -199,6 +211,8 @@ struct AssetPackPolicyRule: CatalogRule {
 /// A pack's platforms must be the app's (ITMS-91139 / ITMS-91148).
 struct AssetPackPlatformRule: CatalogRule {
     static let id = "asset-pack-platform"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect refuses packs for a platform the app is not on (ITMS-91139, ITMS-91148)."
     static let summary = "A platform that is not iOS, macOS, tvOS or visionOS, or an asset pack platform the app (app.platforms, iOS by default) does not have."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog([AssetPackExample.pack(extra: "    platforms: [iOS, ↓macOS]\n")]),
@@ -234,6 +248,8 @@ struct AssetPackPlatformRule: CatalogRule {
 /// At most 200 GB of asset packs per app, counted as the sum of each pack's largest version.
 struct AssetPackSizeRule: CatalogRule {
     static let id = "asset-pack-size"
+    static let severity = RuleSeverity(.error, "warning above 160 GB")
+    static let rationale = "App Store Connect limits an app's asset packs to 200 GB, counting each pack's largest version, so the limit comes sooner than the files suggest."
     static let summary = "The asset packs hold more than 200 GB in all (a warning above 160 GB); App Store Connect counts each pack's largest version."
     static let limit: UInt64 = 200_000_000_000
     static let warning: UInt64 = 160_000_000_000
@@ -264,6 +280,8 @@ struct AssetPackSizeRule: CatalogRule {
 /// (`content-link`, `content-name`) run over each pack's selected files.
 struct AssetPackContentRule: CatalogRule {
     static let id = "asset-pack-content"
+    static let severity = RuleSeverity.error
+    static let rationale = "Apple's packaging tool and the device refuse links out of the pack, special files and names that are not UTF-8."
     static let summary = "An asset pack ships a link that is absolute or leaves its folder, a FIFO, socket or device, or a name that is not UTF-8 (the content-link and content-name checks)."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog(files: AssetPackExample.files + "#@ packs/level1/Levels/passwd -> /etc/passwd\n"),
@@ -291,6 +309,8 @@ struct AssetPackContentRule: CatalogRule {
 
 struct AssetPackReleaseRule: CatalogRule {
     static let id = "asset-pack-release"
+    static let severity = RuleSeverity.error
+    static let rationale = "A pack is released either to the App Store or to TestFlight."
     static let summary = "An asset pack whose `release` is not `app-store` or `testflight`."
     static let examples = RuleExamples(
         triggering: [AssetPackExample.catalog([AssetPackExample.pack(extra: "    release: ↓beta\n")])],

@@ -3,6 +3,8 @@ import IAPCatalog
 /// The app's Billing Grace Period, checked against App Store Connect's choices.
 struct BillingGracePeriodRule: CatalogRule {
     static let id = "billing-grace-period"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect offers only a few durations and renewal choices for the grace period."
     static let summary = "A Billing Grace Period whose duration or renewals is not one App Store Connect offers."
     static let examples = RuleExamples(
         triggering: [Example.catalog("billingGracePeriod:\n  enabled: true\n  duration: ↓P7D\n"),
@@ -25,6 +27,8 @@ struct BillingGracePeriodRule: CatalogRule {
 /// The products the App Store shows on the app's page: each a product of the catalog, once, at most 20.
 struct PromotedPurchaseRule: CatalogRule {
     static let id = "promoted-purchase"
+    static let severity = RuleSeverity.error
+    static let rationale = "A promoted purchase shows a product on the App Store page; it must exist, once, and App Store Connect shows at most 20."
     static let summary = "A promoted purchase that names no product of the catalog, names one twice, or more than 20 of them."
     static let examples = RuleExamples(
         triggering: [Example.product("") + "promotedPurchases:\n  - productId: ↓com.example.app.two\n",

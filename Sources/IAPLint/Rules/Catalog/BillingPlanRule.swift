@@ -4,6 +4,8 @@ import IAPCatalog
 /// that belong to one plan.
 struct BillingPlanRule: ProductRule {
     static let id = "billing-plan"
+    static let severity = RuleSeverity.error
+    static let rationale = "Monthly billing of a yearly subscription has App Store Connect's own rules: twelve payments, a price on the grid, no offers on the upfront plan."
     static let summary = "A billing plan App Store Connect would refuse: an unknown or repeated plan type, a monthly plan on anything but a yearly subscription, a missing or off-grid monthly price, a commitment that is not twelve payments, offers on the upfront plan, or a plan offer that fails the offer checks."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  billingPlans:\n    - planType: ↓quarterly"),

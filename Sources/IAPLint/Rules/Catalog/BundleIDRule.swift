@@ -4,6 +4,8 @@ import IAPCore
 /// The app's bundle ID, which `asc` finds the app by: App Store Connect takes letters, digits, hyphens and periods.
 struct BundleIDRule: CatalogRule {
     static let id = "bundle-id"
+    static let severity = RuleSeverity.error
+    static let rationale = "`asc` finds the app in App Store Connect by its bundle ID, and product IDs are checked against it."
     static let summary = "`app.bundleId` is empty or has a character outside A-Z a-z 0-9 - . (App Store Connect finds the app by it)."
     static let examples = RuleExamples(
         triggering: [Example.catalog("").replacingAll("bundleId: com.example.app", with: "bundleId: ↓\"\""),

@@ -5,6 +5,8 @@ import IAPCore
 /// property lists (XML) cannot carry them, so lint stops what `localizations export` or `asc` would refuse later.
 public struct ControlCharacterRule: CatalogRule {
     public static let id = "control-character"
+    public static let severity = RuleSeverity.error
+    public static let rationale = "App Store Connect's texts and every XML format iapkit writes (XLIFF, property lists) cannot hold these characters, so export and push would fail later, far from the line."
     public static let summary = "A value or key holds a control character other than tab and line breaks (NUL, escape, DEL, U+0080-U+009F) or U+FFFE/U+FFFF, which App Store Connect's texts and XML cannot hold."
     public static let examples = RuleExamples(
         triggering: [Example.product("  referenceName: ↓\"One\\0\""),

@@ -5,6 +5,8 @@ import IAPCore
 /// after it to apply to, or (reported by the linter after every rule ran) no finding it accepts.
 struct DisableCommentRule: CatalogRule {
     static let id = "disable-comment"
+    static let severity = RuleSeverity.warning
+    static let rationale = "A finding accepted without a reason, or a comment that accepts nothing, hides the next real finding on that line."
     static let summary = "A `# iapkit:disable RULE reason` comment without a reason, naming no rule or an unknown one, or accepting no finding (a warning)."
     static let examples = RuleExamples(
         triggering: [

@@ -2,6 +2,8 @@ import IAPCatalog
 
 struct FamilySharingRule: ProductRule {
     static let id = "family-sharing"
+    static let severity = RuleSeverity.error
+    static let rationale = "Family Sharing can only be turned on for non-consumables and auto-renewable subscriptions, and once on it cannot be turned off."
     static let summary = "`familySharable: true` on a consumable or a non-renewing subscription."
     static let examples = RuleExamples(
         triggering: [Example.product("  familySharable: ↓true", type: "consumable"),

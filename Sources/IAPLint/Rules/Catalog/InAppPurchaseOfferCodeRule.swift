@@ -4,6 +4,8 @@ import IAPCatalog
 /// Connect checks them when it creates one: a name, customers, and a price in every territory the product is sold in.
 struct InAppPurchaseOfferCodeRule: ProductRule {
     static let id = "iap-offer-code"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect refuses an in-app purchase offer code without these, and a code for a product sold nowhere can never be redeemed."
     static let summary = "An in-app purchase offer code App Store Connect would refuse: no reference name or one used twice on the product, "
         + "no eligible customers, no price, a price off the grid or not below the product's, or a product sold nowhere."
     static let examples = RuleExamples(

@@ -40,6 +40,8 @@ extension LocalizationListRule {
 
 struct LocalizationMissingRule: LocalizationListRule {
     static let id = "localization-missing"
+    static let severity = RuleSeverity(.error, "warning when there are none")
+    static let rationale = "App Store Connect shows the primary locale's texts where there is no translation; without any the product stays in Missing Metadata."
     static let summary = "A product or group has no localizations (a warning: App Store Connect keeps it in Missing Metadata, and it cannot be submitted), or none for `app.primaryLocale`."
     static let examples = RuleExamples(
         triggering: [Example.product("  ↓localizations:\n    - locale: fr-FR\n      name: Un\n      description: Le premier."),
@@ -64,6 +66,8 @@ struct LocalizationMissingRule: LocalizationListRule {
 
 struct LocaleRule: LocalizationListRule {
     static let id = "locale"
+    static let severity = RuleSeverity(.error, "warning for 2026 codes")
+    static let rationale = "App Store Connect takes only its own list of locales, each once."
     static let summary = "A locale App Store Connect does not accept, or a locale listed twice."
     static let examples = RuleExamples(
         triggering: [Example.product("  localizations:\n    - locale: ↓en_US\n      name: One\n      description: The first thing."),
@@ -111,6 +115,8 @@ struct LocaleRule: LocalizationListRule {
 
 struct DisplayNameRule: LocalizationListRule {
     static let id = "display-name"
+    static let severity = RuleSeverity.error
+    static let rationale = "The display name is what customers see in the App Store and in your app's purchase sheet; App Store Connect limits it to 35 characters."
     static let summary = "A localized display name is empty or over 35 characters (counted as characters, not bytes)."
     static let maximumLength = AppStoreTexts.displayNameLimit
     static let examples = RuleExamples(
@@ -135,6 +141,8 @@ struct DisplayNameRule: LocalizationListRule {
 
 struct DescriptionRule: LocalizationListRule {
     static let id = "description"
+    static let severity = RuleSeverity(.error, "warning when missing")
+    static let rationale = "App Store Connect limits the description to 55 characters and requires one before submission."
     static let summary = "A localized description is empty or missing (a warning: App Store Connect takes the text without one but requires one before submission), or over 55 characters."
     static let maximumLength = AppStoreTexts.descriptionLimit
     static let examples = RuleExamples(

@@ -3,6 +3,8 @@ import IAPCatalog
 /// An offer code's one-time-use batches and custom codes, checked as App Store Connect checks them.
 struct OfferCodeCodesRule: ProductRule {
     static let id = "offer-code-codes"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect limits how many one-time codes a batch holds and what a custom code may look like; codes cannot be changed once created."
     static let summary = "A batch of one-time codes or a custom code App Store Connect would refuse: a count out of range, "
         + "an expiration that is not a day, an environment other than production or sandbox, a custom code that is not letters and digits of the allowed length, or one used twice."
     static let examples = RuleExamples(

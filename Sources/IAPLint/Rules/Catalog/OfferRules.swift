@@ -2,6 +2,8 @@ import IAPCatalog
 
 struct IntroOfferRule: ProductRule {
     static let id = "intro-offer"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect allows only certain durations for each offer mode and refuses an offer that costs no less than the subscription."
     static let summary = "An introductory offer App Store Connect would refuse: a mode or duration not allowed for that mode, periods out of range, a missing or non-discount price, a price on a free trial, or an offer on anything but an auto-renewable subscription."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  introductoryOffer:\n    mode: free-trial\n    duration: ↓P5D"),
@@ -26,6 +28,8 @@ struct IntroOfferRule: ProductRule {
 
 struct PromotionalOfferRule: ProductRule {
     static let id = "promotional-offer"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect keeps at most 10 promotional offers per subscription, each with its own id, which your server signs offers with."
     static let summary = "More than 10 promotional offers on a subscription, an offer id used twice, or an offer that fails the introductory-offer checks."
     static let maximumCount = 10
     static let examples = RuleExamples(
@@ -51,6 +55,8 @@ struct PromotionalOfferRule: ProductRule {
 
 struct OfferCodeRule: ProductRule {
     static let id = "offer-code"
+    static let severity = RuleSeverity.error
+    static let rationale = "An offer code must say who may redeem it, and it is an offer like any other."
     static let summary = "An offer code with no eligible customers, or one that fails the introductory-offer checks."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  offerCodes:\n    - {referenceName: Spring, mode: free-trial, duration: P1M, ↓eligibility: []}"),
@@ -73,6 +79,8 @@ struct OfferCodeRule: ProductRule {
 
 struct WinBackOfferRule: ProductRule {
     static let id = "win-back-offer"
+    static let severity = RuleSeverity.error
+    static let rationale = "Each win-back offer is found by its id, and it is an offer like any other."
     static let summary = "A win-back offer with an id used twice, or one that fails the introductory-offer checks."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  winBackOffers:\n    - {offerId: back, mode: free-trial, duration: P1M}\n    - {offerId: ↓back, mode: free-trial, duration: P1W}")],
@@ -104,6 +112,8 @@ enum OfferIdentifiers {
 
 struct AppPoliciesRule: CatalogRule {
     static let id = "app-policies"
+    static let severity = RuleSeverity.error
+    static let rationale = "The policy links are shown to customers in the App Store; App Store Connect takes only its locales and web addresses."
     static let summary = "An app policy with a locale App Store Connect does not accept, listed twice, or a URL that is not http(s)."
     static let examples = RuleExamples(
         triggering: [Example.catalog("appPolicies:\n  policies:\n    - {locale: en-US, url: ↓example.com/privacy}\n"),

@@ -3,6 +3,8 @@ import IAPCore
 
 struct PriceRule: ProductRule {
     static let id = "price"
+    static let severity = RuleSeverity(.error, "warning when missing")
+    static let rationale = "App Store Connect takes only prices on its grid; a product without a price stays in Missing Metadata and cannot be submitted."
     static let summary = "A price is missing (a warning: App Store Connect keeps the product in Missing Metadata), given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
     static let examples = RuleExamples(
         triggering: [Example.product("  price: ↓0.98"), Example.product("  tier: ↓88"),
@@ -64,6 +66,8 @@ struct PriceRule: ProductRule {
 
 struct PriceFreeRule: ProductRule {
     static let id = "price-free"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect offers a free price only to non-consumables."
     static let summary = "A free price on anything but a non-consumable."
     static let examples = RuleExamples(
         triggering: [Example.product("  price: ↓0", type: "consumable"), Example.subscription("  tier: ↓0\n  price: ~")],

@@ -3,6 +3,8 @@ import IAPCore
 
 struct BaseTerritoryRule: ProductRule {
     static let id = "base-territory"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect computes the other territories' prices from the base territory's; a base territory without its own price leaves nothing to compute from."
     static let summary = "An in-app purchase's `baseTerritory` that is no App Store territory, that stands beside a USD `price`, or whose own price is missing from `territoryPrices`."
     static let examples = RuleExamples(
         triggering: [Example.product("  price: ~\n  baseTerritory: ↓FR\n  territoryPrices: {FRA: 1.99}"),
@@ -31,6 +33,8 @@ struct BaseTerritoryRule: ProductRule {
 
 struct PricedTerritoriesRule: ProductRule {
     static let id = "priced-territories"
+    static let severity = RuleSeverity.error
+    static let rationale = "A subscription's prices are set territory by territory; a list that leaves out a priced territory would remove the price it sets."
     static let summary = "A subscription's `pricedTerritories` naming a code that is no App Store territory, or leaving out a territory it gives a price."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  pricedTerritories: [USA, ↓FR]"),

@@ -3,6 +3,8 @@ import IAPCore
 
 struct ProductIDFormatRule: ProductRule {
     static let id = "product-id-format"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect refuses the ID when the product is created, and StoreKit looks products up by exactly this string."
     static let summary = "A product ID is empty, over 100 characters, starts with a period, or has a character outside A-Z a-z 0-9 . _ -."
     static let examples = RuleExamples(
         triggering: [Example.product("  productId: ↓com.example.app.one pack"), Example.product("  productId: ↓\"\""), Example.product("  productId: ↓../../evil"),
@@ -17,6 +19,8 @@ struct ProductIDFormatRule: ProductRule {
 
 struct ProductIDDuplicateRule: ProductRule {
     static let id = "product-id-duplicate"
+    static let severity = RuleSeverity.error
+    static let rationale = "A product ID is unique per app, case aside; the second product could never be created."
     static let summary = "Two products or subscriptions share an ID (also when they differ only in case)."
     static let examples = RuleExamples(
         triggering: [Example.catalog("""
@@ -77,6 +81,8 @@ struct ProductIDDuplicateRule: ProductRule {
 
 struct ProductIDRetiredRule: ProductRule {
     static let id = "product-id-retired"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect never lets an app reuse a product ID, even one of a deleted product; the create fails on push."
     static let summary = "A product uses an ID listed in `retiredProductIds`; App Store Connect never allows reuse."
     static let examples = RuleExamples(
         triggering: [Example.catalog("""
@@ -106,6 +112,8 @@ struct ProductIDRetiredRule: ProductRule {
 
 struct ProductIDPrefixRule: ProductRule {
     static let id = "product-id-prefix"
+    static let severity = RuleSeverity.warning
+    static let rationale = "Reverse-DNS IDs under the bundle ID are Apple's convention and keep the IDs of several apps of one team apart; older IDs may differ on purpose."
     static let summary = "A product ID does not start with the app's bundle ID and a period (a warning)."
     static let examples = RuleExamples(
         triggering: [Example.product("  productId: ↓coins.small")],

@@ -9,6 +9,8 @@ import IAPCore
 /// A product's promotional image, checked offline as App Store Connect checks it on upload.
 struct PromotionalImageRule: ProductRule {
     static let id = "promotional-image"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect takes only opaque 1024×1024 PNG or JPEG images for promoted purchases and offers."
     static let summary = "A promotional image that is absent, not PNG or JPEG by its bytes, not 1024×1024 pixels, or has transparency."
     static let examples = RuleExamples(
         triggering: [Example.product("  promotionalImage: ↓missing.png"), Example.product("  promotionalImage: ↓fake.png"),

@@ -2,6 +2,8 @@ import IAPCatalog
 
 struct ReferenceNameRule: ProductRule {
     static let id = "reference-name"
+    static let severity = RuleSeverity.error
+    static let rationale = "The reference name is how App Store Connect lists and finds a product; it must be set, short and unique."
     static let summary = "A reference name is missing, over 64 characters, or used twice."
     static let maximumLength = 64
     static let examples = RuleExamples(

@@ -13,6 +13,8 @@ import IAPCore
 
 struct ReviewNoteRule: ProductRule {
     static let id = "review-note"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect limits the review note to 4000 characters."
     static let summary = "A review note is over 4000 characters."
     static let maximumLength = 4000
     static let examples = RuleExamples(
@@ -29,6 +31,8 @@ struct ReviewNoteRule: ProductRule {
 
 struct ReviewScreenshotRule: ProductRule {
     static let id = "review-screenshot"
+    static let severity = RuleSeverity(.warning, "error when absent or not an image")
+    static let rationale = "App Review needs a screenshot of the purchase in the app before the product can be submitted."
     static let summary = "No review screenshot (a warning), or one that is absent or not PNG/JPEG by its bytes (an error)."
     static let examples = RuleExamples(
         triggering: [Example.product("  ↓review:\n    note: Tap One."), Example.product("  review:\n    note: Tap One.\n    screenshot: ↓missing.png"),

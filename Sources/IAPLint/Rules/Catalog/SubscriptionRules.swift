@@ -2,6 +2,8 @@ import IAPCatalog
 
 struct SubscriptionGroupRule: CatalogRule {
     static let id = "subscription-group"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect refuses an empty group, a repeated reference name and names over its limits."
     static let summary = "A group with no subscriptions, a group reference name used twice, or a group name over 75 or custom app name over 30 characters."
     static let examples = RuleExamples(
         triggering: [Example.catalog("subscriptionGroups:\n  - ↓referenceName: Empty\n    localizations: [{locale: en-US, name: Empty}]\n    subscriptions: []\n"),
@@ -57,6 +59,8 @@ enum SubscriptionPeriods {
 
 struct SubscriptionPeriodRule: ProductRule {
     static let id = "subscription-period"
+    static let severity = RuleSeverity.error
+    static let rationale = "These are the only durations an auto-renewable subscription can have."
     static let summary = "A subscription's `period` is not one of P1W P1M P2M P3M P6M P1Y."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  period: ↓P2W"), Example.subscription("  period: ↓monthly")],
@@ -71,6 +75,8 @@ struct SubscriptionPeriodRule: ProductRule {
 
 struct GroupLevelRule: ProductRule {
     static let id = "group-level"
+    static let severity = RuleSeverity.error
+    static let rationale = "The level orders a group's subscriptions for upgrades and downgrades; every subscription needs one."
     static let summary = "A subscription's `groupLevel` is missing or below 1."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  groupLevel: ↓0"), Example.catalog("""
@@ -98,6 +104,8 @@ struct GroupLevelRule: ProductRule {
 
 struct HostedContentTypeRule: ProductRule {
     static let id = "hosted-content-type"
+    static let severity = RuleSeverity.error
+    static let rationale = "Only non-consumables could carry Apple-hosted content."
     static let summary = "`hostedContent` on anything but a non-consumable."
     static let examples = RuleExamples(
         triggering: [Example.product("  hostedContent: ↓content/com.example.app.one", type: "consumable")],

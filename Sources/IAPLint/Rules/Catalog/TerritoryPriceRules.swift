@@ -20,6 +20,8 @@ extension Product {
 
 struct TerritoryPriceCodeRule: ProductRule {
     static let id = "territory-price-code"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect names territories by their ISO 3166-1 alpha-3 codes; an unknown code is refused, and the USD price already has its key."
     static let summary = "A territory price for a code that is no App Store territory (ISO 3166-1 alpha-3, as App Store Connect writes them), or for the USA beside a `price` (the USD price is `price`)."
     static let examples = RuleExamples(
         triggering: [Example.product("  territoryPrices:\n    IN: ↓99"), Example.product("  territoryPrices:\n    USA: ↓1.29"),
@@ -54,6 +56,8 @@ struct TerritoryPriceCodeRule: ProductRule {
 
 struct TerritoryPriceDuplicateRule: ProductRule {
     static let id = "territory-price-duplicate"
+    static let severity = RuleSeverity.error
+    static let rationale = "One territory has one price a day; two prices for the same day leave it to chance which one App Store Connect keeps."
     static let summary = "A territory priced twice for the same day: in `territoryPrices` and the price sheet, twice in the sheet, or in two changes with the same start date."
     static let examples = RuleExamples(
         triggering: [Example.product("  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices: {IND: 129}\n    - startDate: 2099-01-15\n      territoryPrices: {IND: ↓149}")],
@@ -83,6 +87,8 @@ struct TerritoryPriceDuplicateRule: ProductRule {
 
 struct TerritoryPriceAvailabilityRule: ProductRule {
     static let id = "territory-price-availability"
+    static let severity = RuleSeverity.warning
+    static let rationale = "App Store Connect keeps the price, but no customer there can pay it: usually the territory was meant to be in `availability`."
     static let summary = "A territory price for a territory the product is not sold in (see `availability`) nor priced in (see `pricedTerritories`): a warning, since App Store Connect keeps the price but no customer there pays it."
     static let examples = RuleExamples(
         triggering: [Example.product("  availability:\n    territories: [USA, FRA]\n  territoryPrices:\n    IND: ↓99")],
@@ -106,6 +112,8 @@ struct TerritoryPriceAvailabilityRule: ProductRule {
 
 struct TerritoryPriceDecimalsRule: ProductRule {
     static let id = "territory-price-decimals"
+    static let severity = RuleSeverity.error
+    static let rationale = "Prices are points on each currency's grid; a fraction the currency does not have is no price point."
     static let summary = "A territory price with more decimals than the territory's currency has on the App Store (none for JPY, KRW and other whole-number currencies, two otherwise)."
     static let examples = RuleExamples(
         triggering: [Example.product("  territoryPrices:\n    JPN: ↓150.5"), Example.product("  territoryPrices:\n    BRA: ↓14.905")],
@@ -125,6 +133,8 @@ struct TerritoryPriceDecimalsRule: ProductRule {
 
 struct PriceChangeDateRule: ProductRule {
     static let id = "price-change-date"
+    static let severity = RuleSeverity(.error, "warning once started")
+    static let rationale = "A change is applied from its start date; a change whose day has come can no longer be scheduled, only made."
     static let summary = "A scheduled price change without a valid `startDate` (YYYY-MM-DD), out of date order, repeating a date, changing nothing, or already in the past (a warning: fold it into the current prices)."
     static let examples = RuleExamples(
         triggering: [Example.product("  priceChanges:\n    - startDate: ↓2099-02-30\n      price: 1.29"),
@@ -165,6 +175,8 @@ struct PriceChangeDateRule: ProductRule {
 
 struct PriceChangeSubscribersRule: ProductRule {
     static let id = "price-change-subscribers"
+    static let severity = RuleSeverity(.error, "warning for an increase that moves existing subscribers")
+    static let rationale = "App Store Connect asks on every subscription price change whether existing subscribers keep their price; an increase that moves them needs their consent in many territories."
     static let summary = "A subscription's price change that does not say what existing subscribers pay (`existingSubscribers: keep | move`), the key on a product that is not a subscription, or an increase that moves existing subscribers (a warning: App Store Connect asks them for consent in many territories, and some lapse)."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  priceChanges:\n    - startDate: ↓2099-01-15\n      price: 5.99"),
@@ -238,6 +250,8 @@ struct PriceChangeSubscribersRule: ProductRule {
 
 struct OfferPriceChangeRule: ProductRule {
     static let id = "offer-price-change"
+    static let severity = RuleSeverity.error
+    static let rationale = "An offer must cost less than the regular price; a scheduled price cut can make a paid offer no discount at all."
     static let summary = "A paid subscription offer priced at or above the subscription's regular price after a scheduled price change, or at or above a territory's own price where both give one."
     static let examples = RuleExamples(
         triggering: [Example.subscription("  price: 4.99\n  introductoryOffer: {mode: pay-up-front, duration: P1M, price: 2.99}\n  priceChanges:\n    - startDate: ↓2099-01-15\n      price: 2.99\n      existingSubscribers: move"),

@@ -2,6 +2,8 @@ import IAPCatalog
 
 struct TypeRule: ProductRule {
     static let id = "type"
+    static let severity = RuleSeverity.error
+    static let rationale = "The type cannot be changed once the product exists, and decides which other keys apply."
     static let summary = "A product's `type` is not consumable, non-consumable or non-renewing-subscription."
     static let examples = RuleExamples(
         triggering: [Example.product("  type: ↓nonconsumable"), Example.product("  type: ↓auto-renewable-subscription")],

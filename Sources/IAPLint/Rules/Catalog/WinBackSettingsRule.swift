@@ -3,6 +3,8 @@ import IAPCatalog
 /// A win-back offer's eligibility, priority, promotion and dates, checked as App Store Connect checks them.
 struct WinBackSettingsRule: ProductRule {
     static let id = "win-back-settings"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect offers only these choices for eligibility, priority and promotion, and a win-back offer must run at least 3 days."
     static let summary = "A win-back offer whose eligibility months are not App Store Connect's choices (paid 1–24, 36, 48 or 60; "
         + "lapsed 1–24, in order; a wait of 2–24), whose priority or promotion is not one it has, or whose dates are not days or "
         + "give it fewer than 3 days."

@@ -13,6 +13,8 @@ import IAPCore
 
 struct ContentExecutableRule: ContentRule {
     static let id = "content-executable"
+    static let severity = RuleSeverity.error
+    static let rationale = "Hosted content may not carry executable code; App Review rejects it."
     static let summary = "A Mach-O, ELF or PE binary, a #! script, or a .dylib, .so, .framework, .app, .appex or .bundle inside."
     static let bundleExtensions: Set<String> = ["dylib", "so", "framework", "app", "appex", "bundle"]
     static let examples = RuleExamples(
@@ -51,6 +53,8 @@ struct ContentExecutableRule: ContentRule {
 
 struct ContentLinkRule: ContentRule {
     static let id = "content-link"
+    static let severity = RuleSeverity.error
+    static let rationale = "A link out of the folder would ship files from the building machine, and special files cannot be packaged."
     static let summary = "A symbolic link that is absolute or points outside the folder; a device, FIFO or socket."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("Contents/passwd -> /etc/passwd\n"), ContentExample.folder("Contents/up -> ../../secret\n"),
@@ -95,6 +99,8 @@ struct ContentLinkRule: ContentRule {
 
 struct ContentNameRule: ContentRule {
     static let id = "content-name"
+    static let severity = RuleSeverity.error
+    static let rationale = "cpio, xar and App Store Connect need UTF-8 names."
     static let summary = "A file or folder name that is not valid UTF-8 (cpio, xar and App Store Connect need UTF-8 names)."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("@badname Contents/caf\n")],
@@ -113,6 +119,9 @@ struct ContentNameRule: ContentRule {
 
 struct ContentJunkRule: ContentRule {
     static let id = "content-junk"
+    static let severity = RuleSeverity.warning
+    static let rationale = "Files a system or a version control tool leaves behind are not content: `iapkit package` leaves them out, "
+        + "so what customers get is the folder without them."
     static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db`, `.git`, or files beside ContentInfo.plist and Contents/ at the root: `iapkit package` leaves them out."
     static let junkNames = ContentTree.junkNames
     static let examples = RuleExamples(
@@ -140,6 +149,8 @@ struct ContentJunkRule: ContentRule {
 
 struct ContentVersionUnchangedRule: ContentRule {
     static let id = "content-version-unchanged"
+    static let severity = RuleSeverity.error
+    static let rationale = "Devices fetch new content only when the version changes; changed files under the old version never reach customers who have it."
     static let summary = "The content differs from what the last `iapkit package` recorded, but ContentVersion did not change."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("@lock 1.0 changed\n")],
@@ -160,6 +171,8 @@ struct ContentVersionUnchangedRule: ContentRule {
 /// lock nothing says which content App Store Connect has, and the rule is silent.)
 struct ContentNewProductRule: ContentRule {
     static let id = "hosted-content-new"
+    static let severity = RuleSeverity.warning
+    static let rationale = "App Store Connect no longer takes hosted content for a new product; new downloadable content ships as Apple-hosted asset packs."
     static let summary = "Hosted content for a product the app's iapkit.lock does not list: App Store Connect takes no new hosted content; ship it as an asset pack, or package it if App Store Connect already hosts it."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("@lock-other\n")],

@@ -13,6 +13,8 @@ import IAPCore
 
 struct ContentFolderRule: ContentRule {
     static let id = "content-folder"
+    static let severity = RuleSeverity.error
+    static let rationale = "A hosted-content package is built from ContentInfo.plist and the Contents/ folder; without them there is nothing to package."
     static let summary = "The hosted-content folder, its ContentInfo.plist or its Contents/ folder is missing."
     static let examples = RuleExamples(
         triggering: ["@expect com.example.app.one\nContents/\n", "@expect com.example.app.one\n@info 1.0 com.example.app.one\n"],
@@ -37,6 +39,8 @@ struct ContentFolderRule: ContentRule {
 
 struct ContentInfoRule: ContentRule {
     static let id = "content-info"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect reads the product and the version from ContentInfo.plist, and refuses the package when they are missing or wrong."
     static let summary = "ContentInfo.plist is malformed (entity declarations included), lacks ContentVersion or IAPProductIdentifier, holds a non-string, or its IAPProductIdentifier breaks the product-ID rules."
     static let examples = RuleExamples(
         triggering: ["Contents/\nContentInfo.plist: <plist><dict><key>ContentVersion</key></dict>\n",
@@ -61,6 +65,8 @@ struct ContentInfoRule: ContentRule {
 
 struct ContentIDMismatchRule: ContentRule {
     static let id = "content-id-mismatch"
+    static let severity = RuleSeverity.error
+    static let rationale = "The package is attached to the product its ContentInfo.plist names; a different ID sends it to the wrong product or nowhere."
     static let summary = "IAPProductIdentifier differs from the catalog's product ID."
     static let examples = RuleExamples(
         triggering: ["@expect com.example.app.one\n@info 1.0 com.example.app.two\nContents/\n"],
@@ -75,6 +81,8 @@ struct ContentIDMismatchRule: ContentRule {
 
 struct ContentVersionRule: ContentRule {
     static let id = "content-version"
+    static let severity = RuleSeverity.error
+    static let rationale = "App Store Connect and StoreKit compare versions as dotted integers."
     static let summary = "ContentVersion is not integers separated by periods."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder(version: "1.0-beta"), ContentExample.folder(version: "v2")],
@@ -88,6 +96,8 @@ struct ContentVersionRule: ContentRule {
 
 struct ContentSizeRule: ContentRule {
     static let id = "content-size"
+    static let severity = RuleSeverity(.error, "warning above 1.8 GB")
+    static let rationale = "App Store Connect takes hosted content up to 2 GB."
     static let summary = "The folder holds more than 2 GB (a warning above 1.8 GB)."
     static let limit: UInt64 = 2_000_000_000
     static let warningLimit: UInt64 = 1_800_000_000

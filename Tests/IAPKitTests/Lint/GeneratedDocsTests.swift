@@ -1,0 +1,96 @@
+import Foundation
+import IAPCore
+@testable import IAPLint
+import Testing
+
+/// The pages `make docs` writes: docs/lint-rules.md from the rules (and `iapkit lint rules` shows the same
+/// declarations), docs/catalog-reference.md from the catalog schema.
+@Suite struct GeneratedDocsTests {
+    @Test func thePageIsWhatTheRulesWrite() throws {
+        let page = try String(contentsOfFile: Paths.repository + "/docs/lint-rules.md", encoding: .utf8)
+        let written = RuleDocumentation.markdown()
+        let pageLines = page.components(separatedBy: "\n"), writtenLines = written.components(separatedBy: "\n")
+        let first = zip(pageLines, writtenLines).enumerated().first { $1.0 != $1.1 }?.offset ?? min(pageLines.count, writtenLines.count)
+        let same = page == written
+        #expect(same, """
+            docs/lint-rules.md differs from the rules at line \(first + 1) (run `make docs`):
+            page:  \(first < pageLines.count ? pageLines[first] : "(end)")
+            rules: \(first < writtenLines.count ? writtenLines[first] : "(end)")
+            """)
+        // Every rule has its section, which SARIF's helpUri points at.
+        for rule in RuleRegistry.described {
+            #expect(page.contains("\n## \(rule.id)\n"), "no section for \(rule.id)")
+            #expect(!rule.rationale.isEmpty && !rule.summary.isEmpty, "\(rule.id) says nothing")
+        }
+    }
+
+    @Test func theCatalogReferenceIsWhatTheSchemaWrites() throws {
+        let script = Paths.repository + "/scripts/docs/catalog-reference.py"
+        let check = try run("/usr/bin/env", ["python3", script, "--check"])
+        #expect(check.status == 0, "\(check.stderr)")
+        // Every key of the schema has its row, so the check compares a page that covers the schema.
+        let page = try String(contentsOfFile: Paths.repository + "/docs/catalog-reference.md", encoding: .utf8)
+        let keys = try python("""
+            import json, sys
+            def walk(node):
+                if isinstance(node, dict):
+                    for key, child in node.get("properties", {}).items():
+                        print(key)
+                        walk(child)
+                    for child in node.values():
+                        walk(child)
+                elif isinstance(node, list):
+                    for child in node:
+                        walk(child)
+            walk(json.load(open(sys.argv[1])))
+            """, [Paths.repository + "/schemas/catalog.schema.json"])
+        let missing = Set(keys.split(separator: "\n").map(String.init)).filter { !page.contains("| `\($0)` |") }
+        #expect(missing.isEmpty, "keys without a row: \(missing.sorted())")
+    }
+
+    /// Every shell example marked runnable in docs/ runs against the example catalog and the fake App Store
+    /// Connect, and every `iapkit` command and option the docs name exists (Tests/Install/test_docs.py).
+    @Test func docsExamplesRunAndNameRealCommands() throws {
+        let result = try run("/usr/bin/env", ["python3", Paths.repository + "/Tests/Install/test_docs.py", "--iapkit", Paths.binary])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(" 0 failed"), "\(result.stdout)")
+    }
+
+    @Test func listsEveryRule() throws {
+        let result = try iapkit("lint", "rules")
+        #expect(result.status == 0, "\(result.stderr)")
+        let ids = result.stdout.split(separator: "\n").dropLast().map { String($0.split(separator: " ")[0]) }
+        #expect(ids == RuleRegistry.described.map { $0.id })
+    }
+
+    @Test func explainsOneRuleWithItsExamples() throws {
+        let result = try iapkit("lint", "rules", "product-id-prefix")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("product-id-prefix (warning)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("Why: Reverse-DNS IDs"))
+        #expect(result.stdout.contains("Fires on:\n") && result.stdout.contains("productId: ↓coins.small"))
+        #expect(result.stdout.contains("Passes:\n"))
+        #expect(result.stdout.contains("docs/lint-rules.md#product-id-prefix"))
+    }
+
+    @Test func jsonCarriesTheDeclarations() throws {
+        let result = try iapkit("lint", "rules", "price", "--format", "json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let rules = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(rules.count == 1)
+        #expect(rules.first?["id"] as? String == "price")
+        #expect(rules.first?["severity"] as? String == "error")
+        #expect(rules.first?["severityOtherwise"] as? String == "warning when missing")
+        #expect((rules.first?["triggering"] as? [String])?.isEmpty == false)
+        let all = try iapkit("lint", "rules", "--format", "json")
+        let everything = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])
+        #expect(everything.compactMap { $0["id"] as? String } == RuleRegistry.described.map { $0.id })
+    }
+
+    @Test func anUnknownRuleNamesTheNearest() throws {
+        let result = try iapkit("lint", "rules", "prce")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("`prce` is not a lint rule; did you mean `price`?"), "\(result.stderr)")
+        #expect(try iapkit("lint", "rules", "price", "--format", "markdown").status == 2)
+    }
+}

@@ -27,9 +27,11 @@ enum ReviewGate {
     }
 
     /// An offer code's parts split by the gate: the codes App Store Connect takes now (sandbox batches), and those
-    /// that wait (production batches and custom codes the live offer code does not have yet).
+    /// that wait (production batches and custom codes the live offer code does not have yet, and turning the offer
+    /// code off, which must come after them).
     static func split(_ offer: OfferRecord, live: OfferRecord?) -> (now: OfferRecord, waiting: OfferCodesRecord?) {
-        guard let codes = offer.codes else { return (offer, nil) }
+        // An offer code App Store Connect has turned off takes nothing new, approved or not: not this gate's to hold.
+        guard let codes = offer.codes, live?.codes?.active != false else { return (offer, nil) }
         let liveBatches = live?.codes?.batches ?? [], liveCustom = live?.codes?.custom ?? []
         var now = offer
         let batchesWaiting = (codes.batches ?? []).filter { batch in
@@ -39,6 +41,8 @@ enum ReviewGate {
         now.codes?.batches = codes.batches.map { batches in batches.filter { batch in !batchesWaiting.contains(batch) } }
         now.codes?.custom = codes.custom.map { custom in custom.filter { code in !customWaiting.contains(code) } }
         guard !batchesWaiting.isEmpty || !customWaiting.isEmpty else { return (offer, nil) }
+        // A deactivated offer code takes no new codes: one the catalog turns off is turned off after what waits.
+        if !codes.active { now.codes?.active = live?.codes?.active ?? true }
         return (now, OfferCodesRecord(active: codes.active, batches: batchesWaiting, custom: customWaiting))
     }
 }

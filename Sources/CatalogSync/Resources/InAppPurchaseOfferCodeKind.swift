@@ -74,8 +74,9 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
             for (index, codes) in waiting {
                 var shown = offers[index]
                 shown.codes = codes
+                let off = codes.active ? [] : [Change.Field("active", from: "true", to: "false")]
                 builder.add(.waiting, resource, wanted, path: wanted.path.map { $0 / "offerCodes" + index }, detail: shown.identifier,
-                            fields: PlanBuilder.codeFields(of: shown), reason: gate)
+                            fields: PlanBuilder.codeFields(of: shown) + off, reason: gate)
             }
         }
         OfferRequests.compare(resource, wanted: offers,

@@ -93,10 +93,10 @@ public struct ASCRetryMiddleware: ClientMiddleware {
             do {
                 let (response, responseBody) = try await next(request, body, baseURL)
                 if let limit = ASCRateLimit.parse(response.headerFields[ASCHeader.rateLimit]) {
-                    rateLimit?.record(limit)
+                    rateLimit?.set(limit)
                 }
                 if let serverDate, let text = response.headerFields[.date], let date = HTTPDate.parse(text) {
-                    serverDate.record(date)
+                    serverDate.set(date)
                 }
                 let status = response.status.code
                 guard status == 429 || status >= 500 else { return (response, responseBody) }
@@ -125,7 +125,7 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                 }
                 delay = after
             }
-            waits?.record(delay)
+            waits?.current?(delay)
             do {
                 try await clock.sleep(delay)
             } catch {
@@ -238,30 +238,13 @@ final class ASCCallObservation: @unchecked Sendable {
 }
 
 /// Told of every wait before a retry (a 429's `Retry-After`, a backoff), so a progress line can show it.
-final class ASCWaitRecorder: @unchecked Sendable {
-    private let lock = PThreadLock()
-    private var observer: (@Sendable (Duration) -> Void)?
-
-    func observe(_ observer: (@Sendable (Duration) -> Void)?) { lock.withLock { self.observer = observer } }
-    func record(_ delay: Duration) { lock.withLock { observer }?(delay) }
-}
+typealias ASCWaitRecorder = Locked<(@Sendable (Duration) -> Void)?>
 
 /// The latest `Date` the server sent: App Store Connect's clock decides which scheduled prices have started.
-final class ASCServerDateRecorder: @unchecked Sendable {
-    private let lock = PThreadLock()
-    private var latest: Date?
-    func record(_ date: Date) { lock.withLock { latest = date } }
-    var value: Date? { lock.withLock { latest } }
-}
+typealias ASCServerDateRecorder = Locked<Date?>
 
 /// The latest `X-Rate-Limit` the server sent.
-final class ASCRateLimitRecorder: @unchecked Sendable {
-    private let lock = PThreadLock()
-    private var latest: ASCRateLimit?
-
-    func record(_ limit: ASCRateLimit) { lock.withLock { latest = limit } }
-    var value: ASCRateLimit? { lock.withLock { latest } }
-}
+typealias ASCRateLimitRecorder = Locked<ASCRateLimit?>
 
 enum ASCHeader {
     static let rateLimit = HTTPField.Name("X-Rate-Limit")!

@@ -54,10 +54,10 @@ public struct AppStoreConnectClient: Sendable {
     public let replay: ASCReplay?
     private let clock: ASCClock
     private let httpClient: HTTPClient
-    private let rateLimitRecorder = ASCRateLimitRecorder()
-    private let waitRecorder = ASCWaitRecorder()
+    private let rateLimitRecorder = ASCRateLimitRecorder(nil)
+    private let waitRecorder = ASCWaitRecorder(nil)
     private let toleranceRecorder = ASCToleranceRecorder()
-    private let serverDateRecorder = ASCServerDateRecorder()
+    private let serverDateRecorder = ASCServerDateRecorder(nil)
 
     /// A client that signs with `credentials` and talks to `serverURL` over AsyncHTTPClient.
     /// - Parameters:
@@ -103,17 +103,17 @@ public struct AppStoreConnectClient: Sendable {
     }
 
     /// The latest `X-Rate-Limit` App Store Connect sent (requests left this hour), if any.
-    public var rateLimit: ASCRateLimit? { rateLimitRecorder.value }
+    public var rateLimit: ASCRateLimit? { rateLimitRecorder.current }
 
     /// The time in the latest answer's `Date` header, if any: App Store Connect's clock.
-    public var serverDate: Date? { serverDateRecorder.value }
+    public var serverDate: Date? { serverDateRecorder.current }
 
     /// Tells `observer` of every wait before a retry (a 429's `Retry-After`, a backoff); nil stops telling.
-    public func observeWaits(_ observer: (@Sendable (Duration) -> Void)?) { waitRecorder.observe(observer) }
+    public func observeWaits(_ observer: (@Sendable (Duration) -> Void)?) { waitRecorder.set(observer) }
 
     /// After waiting for the hourly budget to refill: assume `remaining` until the next answer says otherwise.
     public func assumeRateLimit(remaining: Int) {
-        rateLimitRecorder.record(ASCRateLimit(limit: rateLimitRecorder.value?.limit, remaining: remaining))
+        rateLimitRecorder.withLock { $0 = ASCRateLimit(limit: $0?.limit, remaining: remaining) }
     }
 
     /// Runs one generated operation (or a few in sequence) and turns every failure into `ASCError`.

@@ -53,10 +53,12 @@ public struct Finding: Sendable, Hashable {
 public typealias FindingConsumer = (Finding) -> Void
 
 /// Collects findings in order; the usual consumer when a caller wants them all.
-public final class FindingCollector: @unchecked Sendable {
-    public private(set) var findings: [Finding] = []
+public final class FindingCollector: Sendable {
+    // Rules may report from several threads at once (the linter's shared passes).
+    private let collected = Locked<[Finding]>([])
     public init() {}
-    public func consume(_ finding: Finding) { findings.append(finding) }
+    public var findings: [Finding] { collected.current }
+    public func consume(_ finding: Finding) { collected.withLock { $0.append(finding) } }
     public var consumer: FindingConsumer { { [self] in self.consume($0) } }
 }
 

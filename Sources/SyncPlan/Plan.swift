@@ -8,11 +8,16 @@ public struct Plan: Sendable {
     public var changes: [Change]
     /// Where App Store Connect's storefronts differ from the table lint checks prices with offline.
     public var storefrontDifferences: [StorefrontDifference]
+    /// Territory prices no grid could be read for: the app has no product of their kind yet, and App Store Connect
+    /// shows price points only through a product. Push checks them right after creating the first one.
+    public var uncheckedPrices: [UncheckedPrice]
 
-    public init(app: StoreApp, changes: [Change], storefrontDifferences: [StorefrontDifference] = []) {
+    public init(app: StoreApp, changes: [Change], storefrontDifferences: [StorefrontDifference] = [],
+                uncheckedPrices: [UncheckedPrice] = []) {
         self.app = app
         self.changes = changes
         self.storefrontDifferences = storefrontDifferences
+        self.uncheckedPrices = uncheckedPrices
     }
 
     /// Every write, in dependency order.
@@ -27,6 +32,34 @@ public struct Plan: Sendable {
     }
 
     public func count(_ action: Change.Action) -> Int { changes.lazy.filter { $0.action == action }.count }
+}
+
+/// A hand-set territory price plan could not check against the territory's price points.
+public struct UncheckedPrice: Sendable, Equatable {
+    /// `inAppPurchase` or `subscription`: the two grids App Store Connect has.
+    public var kind: String
+    public var productID: String
+    public var territory: String
+    /// The customer price, canonical (`100`, `5.9`).
+    public var price: String
+    public var location: SourceLocation?
+
+    public init(kind: String, productID: String, territory: String, price: String, location: SourceLocation?) {
+        self.kind = kind
+        self.productID = productID
+        self.territory = territory
+        self.price = price
+        self.location = location
+    }
+
+    /// As plan's JSON and a saved plan write it.
+    public var json: JSONValue {
+        .object([("kind", .string(kind)), ("productId", .string(productID)), ("territory", .string(territory)),
+                 ("price", .string(price)), ("location", location.map { .string($0.description) } ?? .null)])
+    }
+
+    /// `IND 100 (com.example.gems)`
+    public var description: String { "\(territory) \(LocalPrice.display(price, territory: territory)) (\(productID))" }
 }
 
 /// One resource's fate in a plan.

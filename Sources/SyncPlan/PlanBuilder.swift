@@ -20,6 +20,8 @@ public struct PlanBuilder: Sendable {
     public var today: Int = CalendarDay.today
     /// Territories' customer prices (`StoreSnapshot.priceGrids`), to refuse a price a territory does not offer.
     public var priceGrids: [String: [String]] = [:]
+    /// Territory prices of a kind with no grid read (no product of that kind exists yet).
+    public internal(set) var uncheckedPrices: [UncheckedPrice] = []
 
     public init(catalog: Catalog, app: StoreApp, territories: [String]) {
         self.catalog = catalog

@@ -30,8 +30,21 @@ public enum PlanReport {
             if let location = change.location { line += "  at \(location)" }
             lines.append(line)
         }
+        lines += uncheckedLines(plan)
         lines.append(summaryLine(plan))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Prices no grid could be read for yet, one line per kind: checked by push before anything else is written.
+    static func uncheckedLines(_ plan: Plan) -> [String] {
+        let kinds = plan.uncheckedPrices.reduce(into: [String]()) { if !$0.contains($1.kind) { $0.append($1.kind) } }
+        return kinds.map { kind in
+            let prices = plan.uncheckedPrices.filter { $0.kind == kind }
+            let noun = kind == "subscription" ? "subscription" : "in-app purchase"
+            return "unchecked: \(Format.count(prices.count, "territory price")) of \(noun)s (\(prices.map(\.description).joined(separator: ", "))): "
+                + "the app has no \(noun) yet to read price points through; push creates the first one, checks these "
+                + "against its price points and stops before any other write if a territory does not offer one"
+        }
     }
 
     public static func summaryLine(_ plan: Plan) -> String {
@@ -57,7 +70,9 @@ public enum PlanReport {
                          ("table", difference.tableCurrency.map(JSONValue.string) ?? .null),
                          ("appStoreConnect", difference.liveCurrency.map(JSONValue.string) ?? .null)])
             })),
-        ])
+        ] + (plan.uncheckedPrices.isEmpty ? [] : [
+            ("uncheckedPrices", .array(plan.uncheckedPrices.map(\.json))),
+        ]))
     }
 
     /// What a push of this plan costs of App Store Connect's hourly request budget (the `X-Rate-Limit` header

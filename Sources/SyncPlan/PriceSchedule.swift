@@ -358,12 +358,20 @@ public enum PricingDiff {
 
 extension PlanBuilder {
     /// Why App Store Connect would refuse a territory price of `record`: the territory offers no such price (from its
-    /// grid, read when a product of `kind` exists), naming the nearest prices.
-    public func priceRefusals(kind: String, _ record: ProductRecord) -> [String] {
+    /// grid, read when a product of `kind` exists), naming the nearest prices. With no product of `kind` yet there
+    /// is no grid: the price is kept as unchecked, for push to check before its other writes.
+    public mutating func priceRefusals(kind: String, _ record: ProductRecord) -> [String] {
         var messages: [String] = []
         var pairs = record.territoryPrices.map { ($0.key, $0.value) }
         for change in record.priceChanges { pairs += change.territoryPrices.map { ($0.key, $0.value) } }
+        let gridRead = priceGrids.keys.contains { $0.hasPrefix(kind + "|") }
         for (territory, price) in pairs.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+            guard gridRead else {
+                let unchecked = UncheckedPrice(kind: kind, productID: record.productID, territory: territory, price: price,
+                                               location: location(record.path.map { $0 / "territoryPrices" / territory }))
+                if !uncheckedPrices.contains(unchecked) { uncheckedPrices.append(unchecked) }
+                continue
+            }
             guard let grid = priceGrids["\(kind)|\(territory)"], let message = LocalPrice.refusal(price, territory: territory, grid: grid)
             else { continue }
             if !messages.contains(message) { messages.append(message) }

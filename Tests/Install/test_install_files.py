@@ -118,6 +118,78 @@ def check_action():
     run_action_script()
 
 
+def check_plan_comment(action, binary, project, log, work):
+    """`comment: true`: the plan in Markdown posted on the pull request once, then the same comment updated, through
+    a stand-in of GitHub's REST API."""
+    import http.server
+    import threading
+    comments = []
+    calls = []
+
+    class GitHub(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body):
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            calls.append(("GET", self.path, self.headers.get("Authorization")))
+            self.answer(200, comments)
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            calls.append(("POST", self.path, self.headers.get("Authorization")))
+            comments.append({"id": 100 + len(comments), "body": body["body"]})
+            self.answer(201, comments[-1])
+
+        def do_PATCH(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            calls.append(("PATCH", self.path, self.headers.get("Authorization")))
+            for comment in comments:
+                if self.path.endswith("/%d" % comment["id"]):
+                    comment["body"] = body["body"]
+            self.answer(200, {})
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), GitHub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        event = os.path.join(work, "event.json")
+        json.dump({"pull_request": {"number": 7}}, open(event, "w"))
+        if os.path.exists(log):
+            os.remove(log)
+        github = {"GITHUB_API_URL": "http://127.0.0.1:%d" % server.server_address[1], "GITHUB_REPOSITORY": "team/app",
+                  "GITHUB_EVENT_PATH": event, "GITHUB_TOKEN": "secret-token"}
+        for _ in range(2):
+            done, outputs = action("run", IAPKIT_BIN=binary, FAKE_IAPKIT_LOG=log, INPUT_COMMAND="asc plan --changed-since origin/main",
+                                   INPUT_WORKING_DIRECTORY=project, INPUT_ANNOTATIONS="true", INPUT_SARIF="", INPUT_COMMENT="true",
+                                   **github)
+        ran = open(log).read().splitlines() if os.path.exists(log) else []
+        check("action.sh run: comment: the plan is asked for in Markdown", ran == ["asc plan --changed-since origin/main --format markdown"] * 2, ran)
+        methods = [call[0] for call in calls]
+        check("action.sh run: comment: posted once on the pull request, then updated", methods == ["GET", "POST", "GET", "PATCH"]
+              and calls[1][1] == "/repos/team/app/issues/7/comments" and calls[3][1] == "/repos/team/app/issues/comments/100"
+              and all(call[2] == "Bearer secret-token" for call in calls), (calls, done.stdout, done.stderr))
+        check("action.sh run: comment: one comment, with the plan and a marker", len(comments) == 1
+              and comments[0]["body"].startswith("<!-- iapkit plan: ")
+              and "stand-in output of: asc plan --changed-since origin/main --format markdown" in comments[0]["body"], comments)
+        check("action.sh run: comment: the plan still shows in the log, the step's exit code is iapkit's",
+              "stand-in output of: asc plan" in done.stdout and outputs.get("exit-code") == "0", (done.stdout, outputs))
+        os.remove(event)
+        calls.clear()
+        done, outputs = action("run", IAPKIT_BIN=binary, FAKE_IAPKIT_LOG=log, INPUT_COMMAND="asc plan", INPUT_WORKING_DIRECTORY=project,
+                               INPUT_ANNOTATIONS="true", INPUT_SARIF="", INPUT_COMMENT="true", **dict(github, GITHUB_EVENT_PATH=event))
+        check("action.sh run: comment: outside a pull request nothing is posted", calls == [] and outputs.get("exit-code") == "0",
+              (calls, done.stderr))
+    finally:
+        server.shutdown()
+
+
 def fake_release(folder, version, platform):
     """A release archive as `make dist` lays it out, with a stand-in iapkit that records its arguments."""
     stage = os.path.join(folder, "stage", "iapkit-%s-%s" % (version, platform))
@@ -128,6 +200,7 @@ def fake_release(folder, version, platform):
         out.write('#!/bin/sh\n'
                   'if [ "$1" = --version ]; then echo %s; exit 0; fi\n'
                   'echo "$*" >> "${FAKE_IAPKIT_LOG:-/dev/null}"\n'
+                  'echo "stand-in output of: $*"\n'
                   'while [ $# -gt 0 ]; do if [ "$1" = -o ]; then echo "{\\"version\\": \\"2.1.0\\"}" > "$2"; fi; shift; done\n'
                   'exit "${FAKE_IAPKIT_EXIT:-0}"\n' % version)
     os.chmod(binary, 0o755)
@@ -211,6 +284,7 @@ def run_action_script():
                                INPUT_WORKING_DIRECTORY=project, INPUT_ANNOTATIONS="true", INPUT_SARIF="x.sarif")
         calls = open(log).read().splitlines() if os.path.exists(log) else []
         check("action.sh run: other commands run as given", calls == ["asc plan --check"], calls)
+        check_plan_comment(action, binary, project, log, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -269,12 +343,24 @@ def check_readme_ci_example():
             if re.match(r"[\w-]+/iapkit@v\d", str(step.get("uses", ""))):
                 commands.setdefault(name, []).append(step.get("with", {}).get("command", "lint catalog"))
     check("README CI example: lint and a plan of the change on pull requests, a paced nightly `asc plan --check`, "
-          "then package and `asc push --yes`",
+          "then package and a saved plan, and `asc push --plan` of that plan",
           commands.get("lint", [""])[0].startswith("lint catalog")
           and commands.get("plan-the-change", [""])[0].startswith("asc plan --changed-since ")
           and commands.get("drift") == ["asc plan --check --wait"]
-          and commands.get("push", [""])[0].startswith("package --catalog") and commands.get("push", [])[-1:] == ["asc push --yes"],
+          and commands.get("plan", [""])[0].startswith("package --catalog")
+          and commands.get("plan", [])[-1:] == ["asc plan --out release.plan.json"]
+          and commands.get("push") == ["asc push --plan release.plan.json --yes"],
           commands)
+    change_steps = jobs.get("plan-the-change", {}).get("steps", [])
+    check("README CI example: the pull request's plan is posted as a comment, with the permission to",
+          any(str(step.get("with", {}).get("comment")).lower() == "true" for step in change_steps)
+          and jobs.get("plan-the-change", {}).get("permissions", {}).get("pull-requests") == "write", change_steps)
+    uploads = [step for step in jobs.get("plan", {}).get("steps", []) if str(step.get("uses", "")).startswith("actions/upload-artifact@")]
+    downloads = [step for step in jobs.get("push", {}).get("steps", []) if str(step.get("uses", "")).startswith("actions/download-artifact@")]
+    check("README CI example: the plan job keeps the plan and the archives it uploads; the push job, after it, takes them",
+          len(uploads) == 1 and "release.plan.json" in uploads[0]["with"]["path"] and "build/packs" in uploads[0]["with"]["path"]
+          and len(downloads) == 1 and downloads[0]["with"]["name"] == uploads[0]["with"]["name"]
+          and jobs.get("push", {}).get("needs") == "plan", (uploads, downloads))
     change = jobs.get("plan-the-change", {})
     check("README CI example: the pull request's plan has the base branch to compare with",
           "pull_request" in change.get("if", "")
@@ -290,7 +376,7 @@ def check_readme_ci_example():
     key_steps = [step for job in jobs.values() for step in job.get("steps", []) if "ASC_PRIVATE_KEY" in json.dumps(step)]
     check("README CI example: the API key reaches only the asc steps, never a whole job",
           all("ASC_PRIVATE_KEY" not in json.dumps(job.get("env", {})) for job in jobs.values())
-          and [s["with"]["command"].split(" --")[0] for s in key_steps] == ["asc plan", "asc plan", "asc push"], key_steps)
+          and [s["with"]["command"].split(" --")[0] for s in key_steps] == ["asc plan", "asc plan", "asc plan", "asc push"], key_steps)
     for job, step, script in run_blocks(workflow):
         ok, err = bash_syntax(script)
         check("README CI example: `%s` parses in bash" % step, ok, err)
@@ -298,11 +384,12 @@ def check_readme_ci_example():
 
 
 def run_readme_ci_shell(workflow):
-    """The push job's shell as a runner would run it: the packaging tool fetched from a stand-in store and checked,
-    then each action step through the action's own script against a stand-in release."""
+    """The release jobs' shell as a runner would run it: the packaging tool fetched from a stand-in store and checked,
+    then each action step of the plan job and the push job through the action's own script against a stand-in
+    release."""
     work = tempfile.mkdtemp(prefix="iapkit-readme-ci-")
     try:
-        steps = workflow["jobs"]["push"]["steps"]
+        steps = workflow["jobs"]["plan"]["steps"] + workflow["jobs"]["push"]["steps"]
         fetch = [s for s in steps if "run" in s and "ba-package" in s["run"]]
         if not check("README CI example: a step fetches Apple's ba-package", len(fetch) == 1):
             return
@@ -351,7 +438,7 @@ def run_readme_ci_shell(workflow):
             subprocess.run(["bash", os.path.join(ROOT, "scripts", "dist", "action.sh"), "run"], env=env,
                            capture_output=True, text=True, cwd=work)
         calls = open(log).read().splitlines() if os.path.exists(log) else []
-        check("README CI example: the push job packages, then pushes", calls == expected, calls)
+        check("README CI example: the plan job packages and plans, the push job pushes the plan", calls == expected, calls)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -11,7 +11,9 @@
 # when it is a release tag, else the latest release), ACTION_REF, ACTION_REPOSITORY (owner/name that publishes
 # the releases), GITHUB_TOKEN (for the API call behind `latest`), IAPKIT_DOWNLOAD_URL (a base URL instead of the
 # release's, e.g. file:///path/to/dist for a test), IAPKIT_INSTALL_ROOT (default $RUNNER_TOOL_CACHE/iapkit or
-# ~/.cache/iapkit), INPUT_COMMAND, INPUT_WORKING_DIRECTORY, INPUT_ANNOTATIONS (true/false), INPUT_SARIF (a path).
+# ~/.cache/iapkit), INPUT_COMMAND, INPUT_WORKING_DIRECTORY, INPUT_ANNOTATIONS (true/false), INPUT_SARIF (a path),
+# INPUT_COMMENT (true: `asc plan` or `asc show` on a pull request posts its Markdown plan as one comment, updated on
+# each run, through GITHUB_TOKEN, GITHUB_API_URL, GITHUB_REPOSITORY and the event in GITHUB_EVENT_PATH).
 set -euo pipefail
 
 output() {  # NAME VALUE: a step output, and a line on stdout
@@ -33,6 +35,27 @@ platform() {
     Darwin) echo macos-universal ;;
     *) fail "no iapkit release for $system; use the container image or build from source" ;;
   esac
+}
+
+# Posts FILE (a Markdown plan) on the pull request of this run, or updates the comment an earlier run posted for the
+# same working directory (found by a hidden marker).
+post_comment() {
+  local file=$1
+  [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -f "$GITHUB_EVENT_PATH" ] || { echo "::notice title=iapkit::not a pull request: no comment"; return 0; }
+  local number
+  number=$(python3 -c 'import json, sys; print((json.load(open(sys.argv[1])).get("pull_request") or {}).get("number") or "")' "$GITHUB_EVENT_PATH")
+  [ -n "$number" ] || { echo "::notice title=iapkit::not a pull request: no comment"; return 0; }
+  local api=${GITHUB_API_URL:-https://api.github.com} marker="<!-- iapkit plan: ${INPUT_WORKING_DIRECTORY:-.} -->"
+  local auth=(-H "Authorization: Bearer ${GITHUB_TOKEN:-}" -H "Accept: application/vnd.github+json")
+  local body existing
+  body=$(MARKER="$marker" python3 -c 'import json, os, sys; print(json.dumps({"body": os.environ["MARKER"] + "\n" + open(sys.argv[1]).read()}))' "$file")
+  existing=$(curl -fsSL "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/$number/comments?per_page=100" \
+    | MARKER="$marker" python3 -c 'import json, os, sys; print(next((str(c["id"]) for c in json.load(sys.stdin) if c.get("body", "").startswith(os.environ["MARKER"])), ""))')
+  if [ -n "$existing" ]; then
+    curl -fsSL -X PATCH "${auth[@]}" -d "$body" "$api/repos/$GITHUB_REPOSITORY/issues/comments/$existing" >/dev/null
+  else
+    curl -fsSL -X POST "${auth[@]}" -d "$body" "$api/repos/$GITHUB_REPOSITORY/issues/$number/comments" >/dev/null
+  fi
 }
 
 repository() { echo "${ACTION_REPOSITORY:-${IAPKIT_REPOSITORY:-iapkit/iapkit}}"; }
@@ -118,11 +141,28 @@ run)
       set -- "$@" --format github
     fi
   fi
+  comment=""
+  if [ "${INPUT_COMMENT:-false}" = true ] && [ "$1" = asc ] && { [ "${2:-}" = plan ] || [ "${2:-}" = show ]; }; then
+    comment=$(mktemp)
+    explicit_format=0
+    for argument in "$@"; do case "$argument" in --format|--format=*) explicit_format=1 ;; esac; done
+    [ "$explicit_format" = 0 ] && set -- "$@" --format markdown
+  fi
   echo "+ iapkit $*"
   set +e
-  "$iapkit" "$@"
-  code=$?
+  if [ -n "$comment" ]; then
+    "$iapkit" "$@" > "$comment"
+    code=$?
+    cat "$comment"
+  else
+    "$iapkit" "$@"
+    code=$?
+  fi
   set -e
+  if [ -n "$comment" ]; then
+    post_comment "$comment" || echo "::warning title=iapkit::the plan could not be posted on the pull request"
+    rm -f "$comment"
+  fi
   output sarif "$sarif"
   output exit-code "$code"
   ;;

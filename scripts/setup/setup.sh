@@ -43,15 +43,15 @@ Darwin)
   ;;
 esac
 
-# jsonschema and PyYAML check test output; cryptography verifies ES256 tokens in the fake App Store Connect, which
-# `make run` also starts to show `iapkit asc` without an Apple account.
-if ! python3 -c "import jsonschema, yaml, cryptography" >/dev/null 2>&1; then
-  echo "setup: installing the Python modules jsonschema, PyYAML and cryptography (test checkers, fake App Store Connect)"
+# jsonschema and PyYAML check test output, Markdown reads plans in Markdown; cryptography verifies ES256 tokens in the
+# fake App Store Connect, which `make run` also starts to show `iapkit asc` without an Apple account.
+if ! python3 -c "import jsonschema, yaml, cryptography, markdown" >/dev/null 2>&1; then
+  echo "setup: installing the Python modules jsonschema, PyYAML, cryptography and Markdown (test checkers, fake App Store Connect)"
   if [ "$(uname -s)" = Linux ] && command -v apt-get >/dev/null 2>&1; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-jsonschema python3-yaml python3-cryptography >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-jsonschema python3-yaml python3-cryptography python3-markdown >/dev/null || true
   fi
-  python3 -c "import jsonschema, yaml, cryptography" >/dev/null 2>&1 || python3 -m pip install --quiet jsonschema pyyaml cryptography
+  python3 -c "import jsonschema, yaml, cryptography, markdown" >/dev/null 2>&1 || python3 -m pip install --quiet jsonschema pyyaml cryptography markdown
 fi
 echo "setup: all dependencies present"

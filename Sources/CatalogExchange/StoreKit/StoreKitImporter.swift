@@ -74,9 +74,15 @@ public struct StoreKitImporter: Sendable {
             .union(planKeys).union(policyKeys)
 
         /// Records the keys of `object` the catalog has no place for, as `KEY of PLACE`, with the owner when there is one.
-        mutating func unread(_ object: JSONNode, known: Set<String>, at place: String, owner: String?) {
-            for key in object.keys where !known.contains(key) {
+        /// Runs once per product, offer and localization, so the owner is built only when a key is unread.
+        mutating func unread(_ object: JSONNode, known: Set<String>, at place: String, owner: @autoclosure () -> String?) {
+            guard object.isObject else { return }
+            let items = object.document.items(object.id)
+            for index in stride(from: items.startIndex, to: items.endIndex, by: 2) {
+                let key = object.document.string(items[index])
+                guard !known.contains(key) else { continue }
                 let name = "`\(key)` of \(place)"
+                let owner = owner()
                 if let index = unreadKeys.firstIndex(where: { $0.key == name }) {
                     if let owner, !unreadKeys[index].owners.contains(owner) { unreadKeys[index].owners.append(owner) }
                 } else {
@@ -134,10 +140,10 @@ public struct StoreKitImporter: Sendable {
             return flag
         }
 
-        mutating func locale(_ code: String?, _ owner: String) -> String? {
+        mutating func locale(_ code: String?, _ owner: @autoclosure () -> String) -> String? {
             guard let code else { return nil }
             if let mapped = StoreKitLocale.catalog(fromStoreKit: code) { return mapped }
-            notes.append("\(owner): locale `\(code)` has no single App Store Connect code; kept as written, choose one")
+            notes.append("\(owner()): locale `\(code)` has no single App Store Connect code; kept as written, choose one")
             return code
         }
 
@@ -289,17 +295,19 @@ public struct StoreKitImporter: Sendable {
             return product.territoryPrices.first { $0.territory == territory }?.price?.text ?? product.price?.text
         }
 
-        mutating func readLocalizations(_ value: JSONNode?, path: String, owner: String, group: Bool) throws(IAPKitError) -> [Localization] {
+        /// Runs for every localization of every product: paths and the owner's name are built only for a message.
+        mutating func readLocalizations(_ value: JSONNode?, path: @autoclosure () -> String, owner: @autoclosure () -> String,
+                                        group: Bool) throws(IAPKitError) -> [Localization] {
             var result: [Localization] = []
-            for (index, item) in try array(value, path, optional: true).enumerated() {
-                let itemPath = "\(path)[\(index)]"
-                unread(try object(item, itemPath), known: Self.localizationKeys, at: "localizations", owner: owner)
-                let description = try string(item["description"], itemPath + ".description", optional: true)
-                let name = try string(item["displayName"], itemPath + ".displayName", optional: true)
-                let code = locale(try string(item["locale"], itemPath + ".locale"), owner)
+            for (index, item) in try array(value, path(), optional: true).enumerated() {
+                func itemPath() -> String { "\(path())[\(index)]" }
+                unread(try object(item, itemPath()), known: Self.localizationKeys, at: "localizations", owner: owner())
+                let description = try string(item["description"], itemPath() + ".description", optional: true)
+                let name = try string(item["displayName"], itemPath() + ".displayName", optional: true)
+                let code = locale(try string(item["locale"], itemPath() + ".locale"), owner())
                 if group {
                     if let description, !description.isEmpty {
-                        notes.append("\(owner): the \(code ?? "") group description \"\(description)\" is not part of App Store Connect's group localizations; dropped")
+                        notes.append("\(owner()): the \(code ?? "") group description \"\(description)\" is not part of App Store Connect's group localizations; dropped")
                     }
                     result.append(Localization(path: .root, locale: code, name: name))
                 } else {

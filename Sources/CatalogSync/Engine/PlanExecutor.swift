@@ -30,6 +30,8 @@ public final class PlanExecutor: Sendable {
         case operation(index: Int, total: Int, change: Change, operation: any PlannedOperation)
         /// Waiting: for a retry App Store Connect asked for (429, `Retry-After`), or for the hourly budget.
         case waiting(Duration, reason: String)
+        /// Every operation of `change` was accepted (a saved plan's journal counts them).
+        case changeDone(Change)
     }
 
     public typealias Progress = @Sendable (Event) -> Void
@@ -54,7 +56,11 @@ public final class PlanExecutor: Sendable {
         try await apply(plan, context: WriteContext(asc: asc), ledger: ledger, progress: progress)
     }
 
-    func apply(_ plan: Plan, context: WriteContext, ledger: PushLedger? = nil, progress: Progress? = nil) async throws(SyncError) -> Outcome {
+    func apply(_ planned: Plan, context: WriteContext, ledger: PushLedger? = nil, progress: Progress? = nil) async throws(SyncError) -> Outcome {
+        // Prices no grid was read for are checked before anything but the product that gives access to the grid.
+        // `export asc` records the same order, without the check (it reads nothing).
+        let (plan, checks) = Self.probingFirst(planned)
+        var pendingChecks = checks[...]
         ledger?.start(plan)
         var outcome = Outcome()
         outcome.unchanged = plan.count(.unchanged)
@@ -67,6 +73,10 @@ public final class PlanExecutor: Sendable {
         defer { asc.observeWaits(nil) }
         for change in plan.changes where !change.operations.isEmpty {
             for operation in change.operations {
+                if let check = pendingChecks.first, check.operations == index {
+                    pendingChecks.removeFirst()
+                    try await self.check(check, plan: plan, context: context)
+                }
                 if !context.isRecording {
                     try await pace(needed: operation.estimatedRequests, left: left, done: index, total: total,
                                    changesDone: changesDone, progress: progress)
@@ -87,10 +97,28 @@ public final class PlanExecutor: Sendable {
                 ledger?.operationDone()
             }
             changesDone += 1
-            if change.action == .create { outcome.created += 1 } else if change.action == .update { outcome.updated += 1 }
+            progress?(.changeDone(change))
         }
+        for check in pendingChecks { try await self.check(check, plan: plan, context: context) }
+        // Counted from the plan as made: probing first may split a change in two.
+        outcome.created = planned.changes.filter { $0.action == .create && !$0.operations.isEmpty }.count
+        outcome.updated = planned.changes.filter { $0.action == .update && !$0.operations.isEmpty }.count
         outcome.requests = context.requests
         return outcome
+    }
+
+    func check(_ check: GridCheck, plan: Plan, context: WriteContext) async throws(SyncError) {
+        guard !context.isRecording else { return }
+        let refusals: [String]
+        do {
+            refusals = try await Self.refusals(plan, check, context: context)
+        } catch {
+            throw .read(context: "reading the price points of \(check.product.name)", error: error)
+        }
+        guard refusals.isEmpty else {
+            let created = plan.changes.prefix { $0.operations.count == 1 }.prefix(check.operations).compactMap(\.operations.first?.summary)
+            throw .pricesRefused(created: created, refusals: refusals)
+        }
     }
 
     /// Never starts an operation the hourly budget cannot pay for: stops at this consistent point, or waits.

@@ -99,7 +99,8 @@ public struct Planner: Sendable {
                 if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged("subscription", live.record) }
             }
         }
-        return Plan(app: store.app, changes: builder.changes, storefrontDifferences: store.storefrontDifferences)
+        return Plan(app: store.app, changes: builder.changes, storefrontDifferences: store.storefrontDifferences,
+                    uncheckedPrices: builder.uncheckedPrices)
     }
 
     static let typeReason = "App Store Connect cannot change a product's type"

@@ -77,6 +77,9 @@ public struct ReadSelection: Sendable {
     public let products: Int
     /// About how many requests the detail reads send.
     public private(set) var estimatedRequests = 0
+    /// Whether the app's own resources (grace period, promoted purchases, asset packs) are read: not for a plan of
+    /// named products, which leaves them out.
+    public var appResources = true
 
     /// Every product, as a pull reads them.
     public static func everything(_ listings: StoreListings) -> ReadSelection {
@@ -91,6 +94,7 @@ public struct ReadSelection: Sendable {
         self.init(compared: compared, read: read, groups: Set(desired.scoped(to: compared).groups.map(\.referenceName)),
                   // Equalizations are read for the subscriptions App Store Connect already has.
                   sharedReads: desired.scoped(to: read).equalizationReads, products: read.count, listings: listings)
+        appResources = scope.includesAppResources
     }
 
     private init(compared: Set<String>?, read: Set<String>?, groups: Set<String>, sharedReads: Int, products: Int,

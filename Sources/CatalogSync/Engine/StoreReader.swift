@@ -18,7 +18,8 @@ public struct StoreReader: Sendable {
     public var concurrency: Int
     /// Territories whose price grids the plan needs (those the catalog prices by hand).
     public var gridTerritories: [String]
-    let equalizations = EqualizationCache()
+    /// Equalization tables by billing plan and USD price, shared by the concurrent product reads.
+    let equalizations = Locked<[String: [String: String]]>([:])
 
     /// What to do when App Store Connect's hourly request budget cannot pay for the detail reads.
     public var budget: ReadBudget
@@ -115,7 +116,7 @@ public struct StoreReader: Sendable {
             }.compactMap { $0 }
             snapshot.groups.append(live)
         }
-        for kind in AppKinds.all { try await kind.read(into: &snapshot, reader: self) }
+        if selection.appResources { for kind in AppKinds.all { try await kind.read(into: &snapshot, reader: self) } }
         snapshot.today = today
         try await readPriceGrids(into: &snapshot)
         return snapshot
@@ -166,7 +167,7 @@ public struct StoreReader: Sendable {
     /// `IAP` for an in-app purchase's point. Without `cents` (a point outside the USA) the answer is kept by point.
     func equalization(ofPoint point: String, cents: Int?, plan: String = "UPFRONT") async throws(SyncError) -> [String: String] {
         let key = cents.map { "\(plan)|\($0)" } ?? "\(plan)|point \(point)"
-        if let known = equalizations.value(key) { return known }
+        if let known = equalizations.withLock({ $0[key] }) { return known }
         let context = cents.map { "reading what \(Price.format(cents: $0)) USD equalizes to" } ?? "reading what a price point equalizes to"
         let points: [(territory: String?, price: String?)]
         if plan == Self.inAppPurchasePlan {
@@ -183,7 +184,7 @@ public struct StoreReader: Sendable {
             guard let territory = point.territory, let price = point.price.flatMap(LocalPrice.canonical) else { continue }
             table[territory] = price
         }
-        equalizations.store(table, for: key)
+        equalizations.withLock { $0[key] = table }
         return table
     }
 
@@ -351,10 +352,3 @@ public struct StoreReader: Sendable {
     }
 }
 
-/// Equalization tables by billing plan and USD price, shared by the concurrent product reads.
-final class EqualizationCache: @unchecked Sendable {
-    private let lock = PThreadLock()
-    private var tables: [String: [String: String]] = [:]
-    func value(_ key: String) -> [String: String]? { lock.withLock { tables[key] } }
-    func store(_ table: [String: String], for key: String) { lock.withLock { tables[key] = table } }
-}

@@ -18,6 +18,9 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     case readBudget(products: Int, needed: Int, remaining: Int, hourly: Int?, refill: Duration)
     /// App Store Connect answered in a way the sync cannot use (a missing price point, an upload that failed).
     case store(context: String, reason: String)
+    /// Territory prices plan could not check (no product of their kind existed) that the grid read through the
+    /// first product push created does not offer: push stopped after `created`, before any other write.
+    case pricesRefused(created: [String], refusals: [String])
 
     public var description: String {
         switch self {
@@ -34,6 +37,10 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
             return text
         case let .store(context, reason):
             return "\(context): \(reason)"
+        case let .pricesRefused(created, refusals):
+            return refusals.joined(separator: "; ") + ". Push ran " + created.map { "`\($0)`" }.joined(separator: " and ")
+                + " to read the price points through (App Store Connect shows them only through a product) and stopped before "
+                + "any other write; fix the price\(refusals.count == 1 ? "" : "s") in the catalog and run push again"
         case let .readBudget(products, needed, remaining, hourly, refill):
             let minutes = max(1, Int((Double(refill.components.seconds) / 60).rounded(.up)))
             return "reading \(Format.count(products, "product")) in detail needs about \(needed) requests, and App Store Connect's "

@@ -165,18 +165,10 @@ final class WriteContext: @unchecked Sendable {
 
     // MARK: Territories' own prices
 
-    func localPricePoint(product: ResourceRef, territory: String, price: String) -> String {
+    /// The price points `territories` offer, read through `product` (every product of a kind has the same grid):
+    /// territory -> canonical customer price -> price point id.
+    func priceGrids(of product: ResourceRef, subscription: Bool, territories: [String]) async throws(ASCError) -> [String: [String: String]] {
         let productID = id(product)
-        return lock.withLock { localPoints["\(productID)|\(territory)|\(price)"] }
-            ?? "${pricePoint:\(product.name):\(territory):\(price)}"
-    }
-
-    /// The price points of hand-set territory prices: one request for every territory at once. A price the
-    /// territory does not offer stops here, naming the nearest ones.
-    func lookUpLocalPricePoints(product: ResourceRef, subscription: Bool, prices: [LocalPricePair]) async throws(ASCError) {
-        guard !isRecording, !prices.isEmpty else { return }
-        let productID = id(product)
-        let territories = Array(Swift.Set(prices.map(\.territory))).sorted()
         let candidates: [(id: String, territory: String?, price: String?)]
         if subscription {
             candidates = try await allPages({
@@ -194,6 +186,22 @@ final class WriteContext: @unchecked Sendable {
             guard let territory = candidate.territory, let price = candidate.price.flatMap(LocalPrice.canonical) else { continue }
             if grids[territory]?[price] == nil { grids[territory, default: [:]][price] = candidate.id }
         }
+        return grids
+    }
+
+    func localPricePoint(product: ResourceRef, territory: String, price: String) -> String {
+        let productID = id(product)
+        return lock.withLock { localPoints["\(productID)|\(territory)|\(price)"] }
+            ?? "${pricePoint:\(product.name):\(territory):\(price)}"
+    }
+
+    /// The price points of hand-set territory prices: one request for every territory at once. A price the
+    /// territory does not offer stops here, naming the nearest ones.
+    func lookUpLocalPricePoints(product: ResourceRef, subscription: Bool, prices: [LocalPricePair]) async throws(ASCError) {
+        guard !isRecording, !prices.isEmpty else { return }
+        let productID = id(product)
+        let grids = try await priceGrids(of: product, subscription: subscription,
+                                         territories: Array(Swift.Set(prices.map(\.territory))).sorted())
         for pair in prices {
             guard let point = grids[pair.territory]?[pair.price] else {
                 let reason = LocalPrice.refusal(pair.price, territory: pair.territory, grid: Array((grids[pair.territory] ?? [:]).keys))

@@ -40,10 +40,16 @@ enum SubscriptionKind: ProductResourceKind {
             return
         }
         let before = builder.changes.count
-        if let update = ProductAttributes.compare(wanted, live: live.record, resource: "subscription", builder: &builder) {
+        if var update = ProductAttributes.compare(wanted, live: live.record, resource: "subscription", builder: &builder) {
+            // The same for a level raised past the group's size now (its other subscriptions are created later).
+            if let level = update.groupLevel, level > builder.groupSize {
+                update.groupLevel = nil
+                builder.deferredLevels.append(Update(subscription: product, groupLevel: level))
+            }
+            let now = update.referenceName != nil || update.reviewNote != nil || update.familySharable != nil || update.groupLevel != nil
             builder.add(.update, "subscription", wanted, fields: update.fields,
-                        operations: [Update(subscription: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
-                                            familySharable: update.familySharable, groupLevel: update.groupLevel)])
+                        operations: now ? [Update(subscription: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
+                                                  familySharable: update.familySharable, groupLevel: update.groupLevel)] : [])
         } else if builder.changes.count == before {
             builder.add(.unchanged, "subscription", wanted)
         }

@@ -36,7 +36,7 @@ struct AscCommand: ParsableCommand {
               iapkit asc pull -o catalog.yaml --trace pull.jsonl
               iapkit asc plan --replay plan.jsonl
             """,
-        subcommands: [Pull.self, PlanCommand.self, Push.self, Prices.self, Submit.self, OfferCodes.self]
+        subcommands: [Pull.self, PlanCommand.self, Push.self, Show.self, Prices.self, Submit.self, OfferCodes.self]
     )
 
     /// The API key, the server and the app, the same for every `asc` command.
@@ -192,9 +192,9 @@ struct AscCommand: ParsableCommand {
     /// Reads App Store Connect and plans the catalog against it: the product lists first, then, within the hour's
     /// request budget (`budget`), the products in scope in detail.
     static func plan(_ catalogPath: String, catalog: Catalog, connection: Connection, scope options: ScopeOptions = ScopeOptions(),
-                     budget: ReadBudget = .ignore) async throws -> (SyncPlan.Plan, AppStoreConnectClient) {
+                     budget: ReadBudget = .ignore, scopeOverride: PlanScope? = nil) async throws -> (SyncPlan.Plan, AppStoreConnectClient) {
         let asc = try connection.client()
-        let reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories,
+        var reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: catalog.handPricedTerritories,
                                  budget: budget, progress: Self.reportReads)
         let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID, catalog: catalog)
         let listings = try await reader.listings(app: app)
@@ -205,7 +205,13 @@ struct AscCommand: ParsableCommand {
         if let revision = options.changedSince {
             scope.changed = try changedProducts(catalogPath, since: revision, now: desired, territories: territories)
         }
+        // A saved plan is checked against what App Store Connect holds for the products it touches, and only those.
+        if let scopeOverride { scope = scopeOverride }
         let selection = ReadSelection(listings: listings, desired: desired, scope: scope)
+        // Price grids only for the territories the compared products price by hand.
+        if let compared = selection.compared {
+            reader.gridTerritories = loaded(catalog, products: compared).handPricedTerritories
+        }
         let left = asc.rateLimit?.remaining.map { "; \($0) left this hour" } ?? ""
         Terminal.writeError("Read the lists of \(Format.count(listings.count, "product")); reading \(selection.products) in detail: "
             + "about \(Format.count(selection.estimatedRequests, "request"))\(left).\n")
@@ -213,6 +219,18 @@ struct AscCommand: ParsableCommand {
         let plan = Planner(catalog: catalog, desired: desired)
             .plan(against: snapshot, scope: selection.compared, appResources: scope.includesAppResources, prune: options.prune)
         return (plan, asc)
+    }
+
+    /// The catalog with only `products` (and the groups holding them).
+    static func loaded(_ catalog: Catalog, products: Set<String>) -> Catalog {
+        var scoped = catalog
+        scoped.products = catalog.products.filter { $0.productID.map(products.contains) ?? false }
+        scoped.subscriptionGroups = catalog.subscriptionGroups.map { group in
+            var group = group
+            group.subscriptions = group.subscriptions.filter { $0.productID.map(products.contains) ?? false }
+            return group
+        }
+        return scoped
     }
 
     /// The products whose catalog entries differ between `revision` (read with git) and the catalog as it is now.
@@ -247,7 +265,7 @@ struct AscCommand: ParsableCommand {
         for note in asc.toleratedAnswers { Terminal.warning("App Store Connect answered something this iapkit does not know: \(note)") }
     }
 
-    enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
 
     struct PlanCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -258,16 +276,26 @@ struct AscCommand: ParsableCommand {
                 it), `?` unmanaged (in App Store Connect, not in the catalog; deleted only with --prune). --check exits 1 \
                 when anything differs.
 
+                --out FILE saves the plan for review; `asc push --plan FILE` then sends exactly its operations, or refuses \
+                when App Store Connect, the catalog or a file to upload changed since. Inside GitHub Actions the plan is \
+                also added to the job summary in Markdown.
+
                 Examples:
                   iapkit asc plan
                   iapkit asc plan catalog.yaml --format json --check
+                  iapkit asc plan --out release.plan.json
+                  iapkit asc plan --format markdown > plan.md
                 """)
 
         @Argument(help: "The catalog file.")
         var catalog: String = "catalog.yaml"
 
-        @Option(help: "Output format: text or json.")
+        @Option(help: "Output format: text, json or markdown (a summary table and a section per product).")
         var format: PlanFormat = .text
+
+        @Option(help: ArgumentHelp("Also save the plan to this file, for `asc push --plan` (JSON; no key, token or upload bytes).",
+                                   valueName: "file"))
+        var out: String?
 
         @Flag(help: "Exit 1 when App Store Connect differs from the catalog (creates, updates or refused changes).")
         var check = false
@@ -295,13 +323,10 @@ struct AscCommand: ParsableCommand {
             }
             AscCommand.reportTolerated(asc)
             AscCommand.reportStorefronts(plan.storefrontDifferences)
-            switch format {
-            case .text:
-                try Terminal.output(PlanReport.text(plan, showUnchanged: showUnchanged))
-                try Terminal.output(PlanReport.budgetLine(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining) + "\n")
-            case .json:
-                try Terminal.output(PlanReport.json(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining).serialized(.pretty))
-            }
+            try AscCommand.show(plan, format: format, showUnchanged: showUnchanged, limit: asc.rateLimit?.limit,
+                                remaining: asc.rateLimit?.remaining)
+            try AscCommand.appendJobSummary(plan)
+            if let out { try await AscCommand.save(plan, catalog: catalog, to: out) }
             if check && (plan.count(.create) + plan.count(.update) + plan.count(.refused)) > 0 { throw ExitCode(1) }
         }
     }
@@ -330,75 +355,95 @@ struct AscCommand: ParsableCommand {
         @Flag(help: "When App Store Connect's hourly request budget runs low, wait for it instead of stopping (exit 75).")
         var wait = false
 
+        @Option(help: ArgumentHelp("Send exactly the operations of a plan saved with `asc plan --out`, refusing (exit 1, nothing "
+                                   + "written) when App Store Connect, the catalog or a file to upload changed since.", valueName: "file"))
+        var plan: String?
+
         @OptionGroup var scope: ScopeOptions
 
         @OptionGroup var connection: Connection
 
         func run() async throws {
             try connection.refuseReplay("push")
+            if let plan {
+                try await AscCommand.pushSaved(plan, catalog: catalog, yes: yes, wait: wait, connection: connection)
+                return
+            }
             let loaded = try AscCommand.loadCatalog(catalog, fullLint: true)
             let (plan, asc) = try await AscCommand.plan(catalog, catalog: loaded, connection: connection, scope: scope,
                                                         budget: wait ? .wait : .stop)
-            AscCommand.reportTolerated(asc)
-            AscCommand.reportStorefronts(plan.storefrontDifferences)
-            Terminal.writeError(PlanReport.text(plan))
-            Terminal.writeError(PlanReport.budgetLine(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining) + "\n")
-            if plan.count(.refused) > 0 {
-                Terminal.error("the plan has \(plan.count(.refused)) change(s) App Store Connect forbids (marked !); fix the catalog first")
-                throw ExitCode(1)
+            try await AscCommand.apply(plan, asc: asc, catalog: catalog, yes: yes, wait: wait)
+        }
+    }
+}
+
+extension AscCommand {
+    /// Shows a plan, asks (without --yes) and applies it, reporting progress; `journal` hears of each change done.
+    static func apply(_ plan: SyncPlan.Plan, asc: AppStoreConnectClient, catalog: String, yes: Bool, wait: Bool,
+                      journal: (@Sendable (Change) -> Void)? = nil) async throws {
+        AscCommand.reportTolerated(asc)
+        AscCommand.reportStorefronts(plan.storefrontDifferences)
+        Terminal.writeError(PlanReport.text(plan))
+        Terminal.writeError(PlanReport.budgetLine(plan, limit: asc.rateLimit?.limit, remaining: asc.rateLimit?.remaining) + "\n")
+        if plan.count(.refused) > 0 {
+            Terminal.error("the plan has \(plan.count(.refused)) change(s) App Store Connect forbids (marked !); fix the catalog first")
+            throw ExitCode(1)
+        }
+        let unbuilt = AssetPackPush.unbuilt(plan)
+        if !unbuilt.isEmpty {
+            throw IAPKitError.invalidArgument("no archive matches the content of asset pack\(unbuilt.count == 1 ? "" : "s") "
+                + unbuilt.joined(separator: ", ") + ": run `iapkit package --catalog \(catalog) --asset-packs` first; nothing was changed")
+        }
+        let waiting = plan.count(.waiting)
+        let waitingNote = waiting == 0 ? "" : "\(Format.count(waiting, "change")) wait\(waiting == 1 ? "s" : "") for App Review (marked …): "
+            + "push sends \(waiting == 1 ? "it" : "them") once the product is approved.\n"
+        guard !plan.operations.isEmpty else {
+            Terminal.writeError(waiting == 0 ? "App Store Connect already matches \(catalog); nothing to push.\n"
+                                             : "App Store Connect matches \(catalog) but for what waits; nothing to push now. " + waitingNote)
+            return
+        }
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw IAPKitError.invalidArgument("push writes to App Store Connect; pass --yes to apply without a terminal")
             }
-            let unbuilt = AssetPackPush.unbuilt(plan)
-            if !unbuilt.isEmpty {
-                throw IAPKitError.invalidArgument("no archive matches the content of asset pack\(unbuilt.count == 1 ? "" : "s") "
-                    + unbuilt.joined(separator: ", ") + ": run `iapkit package --catalog \(catalog) --asset-packs` first; nothing was changed")
-            }
-            let waiting = plan.count(.waiting)
-            let waitingNote = waiting == 0 ? "" : "\(Format.count(waiting, "change")) wait\(waiting == 1 ? "s" : "") for App Review (marked …): "
-                + "push sends \(waiting == 1 ? "it" : "them") once the product is approved.\n"
-            guard !plan.operations.isEmpty else {
-                Terminal.writeError(waiting == 0 ? "App Store Connect already matches \(catalog); nothing to push.\n"
-                                                 : "App Store Connect matches \(catalog) but for what waits; nothing to push now. " + waitingNote)
+            Terminal.writeError("Apply \(Format.count(plan.operations.count, "operation")) to App Store Connect app \(plan.app.id)? [y/N] ")
+            // Declining is a decision, not a failure.
+            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                Terminal.writeError("Answered no: nothing written.\n")
                 return
             }
-            if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw IAPKitError.invalidArgument("push writes to App Store Connect; pass --yes to apply without a terminal")
-                }
-                Terminal.writeError("Apply \(Format.count(plan.operations.count, "operation")) to App Store Connect app \(plan.app.id)? [y/N] ")
-                // Declining is a decision, not a failure.
-                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                    Terminal.writeError("Answered no: nothing written.\n")
-                    return
+        }
+        let showProgress = Terminal.stderrIsTerminal
+        let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop)
+        let ledger = PushLedger()
+        SignalCleanup.setInterruptionNote { ledger.report() }
+        defer { SignalCleanup.setInterruptionNote(nil) }
+        do {
+            let outcome = try await executor.apply(plan, ledger: ledger) { event in
+                switch event {
+                case let .operation(index, total, change, operation):
+                    guard showProgress else { return }
+                    Terminal.writeError("\r\u{1B}[K[\(index + 1)/\(total)] \(operation.summary)\(change.productID.map { " (\($0))" } ?? "")")
+                case let .waiting(delay, reason):
+                    let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+                    let text = "waiting \(Format.fixed(seconds, decimals: 1)) s: \(reason)"
+                    if showProgress { Terminal.writeError("\r\u{1B}[K\(text)") } else if seconds >= 10 { Terminal.writeError(text + "\n") }
+                case let .changeDone(change):
+                    journal?(change)
                 }
             }
-            let showProgress = Terminal.stderrIsTerminal
-            let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop)
-            let ledger = PushLedger()
-            SignalCleanup.setInterruptionNote { ledger.report() }
-            defer { SignalCleanup.setInterruptionNote(nil) }
-            do {
-                let outcome = try await executor.apply(plan, ledger: ledger) { event in
-                    switch event {
-                    case let .operation(index, total, change, operation):
-                        guard showProgress else { return }
-                        Terminal.writeError("\r\u{1B}[K[\(index + 1)/\(total)] \(operation.summary)\(change.productID.map { " (\($0))" } ?? "")")
-                    case let .waiting(delay, reason):
-                        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-                        let text = "waiting \(Format.fixed(seconds, decimals: 1)) s: \(reason)"
-                        if showProgress { Terminal.writeError("\r\u{1B}[K\(text)") } else if seconds >= 10 { Terminal.writeError(text + "\n") }
-                    }
-                }
-                if showProgress { Terminal.writeError("\r\u{1B}[K") }
-                Terminal.writeError("Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
-                    + "0 failed (\(outcome.requests) requests).\n" + waitingNote)
-            } catch {
-                if showProgress { Terminal.writeError("\n") }
-                // The error first, then what reached App Store Connect and what is left.
-                Terminal.error(String(describing: error))
-                Terminal.writeError(ledger.report() + "\n")
-                if case SyncError.budgetExhausted = error { throw ExitCode(75) }
-                throw ExitCode(2)
-            }
+            if showProgress { Terminal.writeError("\r\u{1B}[K") }
+            Terminal.writeError("Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
+                + "0 failed (\(outcome.requests) requests).\n" + waitingNote)
+        } catch {
+            if showProgress { Terminal.writeError("\n") }
+            // The error first, then what reached App Store Connect and what is left.
+            Terminal.error(String(describing: error))
+            // A refused price is the catalog's: the error names what was written; fixing the price comes first.
+            if case SyncError.pricesRefused = error { throw ExitCode(1) }
+            Terminal.writeError(ledger.report() + "\n")
+            if case SyncError.budgetExhausted = error { throw ExitCode(75) }
+            throw ExitCode(2)
         }
     }
 

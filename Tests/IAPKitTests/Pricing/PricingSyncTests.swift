@@ -152,6 +152,55 @@ struct PricingSyncTests {
         #expect(push.status != 0)
     }
 
+    /// An app's first in-app purchase and first subscription: no product gives access to a grid when plan runs, so
+    /// plan says the prices are unchecked, and push creates the first product of each kind, checks every unchecked
+    /// price against the grid read through it, and writes nothing else when one is off the grid.
+    @Test func theFirstProductsPricesAreCheckedBeforeAnyOtherWrite() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        let wrong = try Self.write(Self.catalog(iap: "    territoryPrices:\n      IND: 100\n",
+                                                subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
+        let plan = try Self.plan(fake, wrong)
+        #expect(plan.status == 0, "\(plan.text)")
+        #expect(plan.text.contains("unchecked: 1 territory price of in-app purchases (IND 100 (com.example.prices.gems))"), "\(plan.text)")
+        #expect(plan.text.contains("unchecked: 1 territory price of subscriptions (BRA 14.90 (com.example.prices.club.monthly))"), "\(plan.text)")
+
+        let push = try AscSyncTests.push(fake, wrong)
+        #expect(push.status == 1, "\(push.stderr)")
+        #expect(push.stderr.contains("com.example.prices.gems: IND has no price point of 100 INR; the nearest are 99 and 109"), "\(push.stderr)")
+        #expect(push.stderr.contains("stopped before any other write"), "\(push.stderr)")
+        // Only the in-app purchase that gave access to the grid was written: no subscription group, no localization.
+        #expect(try AscSyncTests.resources(fake, "inAppPurchases").count == 1)
+        #expect(try AscSyncTests.resources(fake, "inAppPurchaseLocalizations").isEmpty)
+        #expect(try AscSyncTests.resources(fake, "subscriptionGroups").isEmpty)
+
+        // Fixed, the next plan checks the in-app purchase's price against the grid now readable; push finishes.
+        let fixed = try Self.write(Self.catalog(iap: "    territoryPrices:\n      IND: 99\n",
+                                                subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
+        let again = try Self.plan(fake, fixed)
+        #expect(!again.text.contains("of in-app purchases"), "\(again.text)")
+        #expect(again.text.contains("unchecked: 1 territory price of subscriptions"), "\(again.text)")
+        let pushed = try AscSyncTests.push(fake, fixed)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(try Self.plan(fake, fixed).text.contains("0 to create, 0 to update"))
+    }
+
+    /// A subscription group and its first subscription are created first; an off-grid subscription price stops push there.
+    @Test func theFirstSubscriptionsPriceIsCheckedAfterItsGroupAndItAlone() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        let wrong = try Self.write(Self.catalog(subscription: "        territoryPrices:\n          BRA: 15\n"), in: dir)
+        let push = try AscSyncTests.push(fake, wrong)
+        #expect(push.status == 1, "\(push.stderr)")
+        #expect(push.stderr.contains("BRA has no price point of 15.00 BRL"), "\(push.stderr)")
+        #expect(push.stderr.contains("`create subscription group Club` and `create subscription com.example.prices.club.monthly`"), "\(push.stderr)")
+        #expect(try AscSyncTests.resources(fake, "subscriptions").count == 1)
+        #expect(try AscSyncTests.resources(fake, "subscriptionGroups").count == 1)
+        // The in-app purchase, with no hand-set price, is not written: it comes after the check in the plan's order.
+        #expect(try AscSyncTests.resources(fake, "inAppPurchases").isEmpty)
+        #expect(try AscSyncTests.resources(fake, "subscriptionLocalizations").isEmpty)
+    }
+
     @Test func aPriceSheetRoundTripsThroughAppStoreConnectAndPull() throws {
         let fake = try Self.fake()
         let dir = TemporaryDirectory()

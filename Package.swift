@@ -93,7 +93,7 @@ let package = Package(
         ]),
         // The sync engine and its resource kinds: reads App Store Connect, plans, pushes, pulls, exports requests.
         .target(name: "CatalogSync", dependencies: [
-            "IAPCore", "IAPCatalog", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI",
+            "IAPCore", "IAPCatalog", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI", "AssetPacks",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

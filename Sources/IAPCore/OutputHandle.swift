@@ -22,6 +22,13 @@ public final class OutputHandle: @unchecked Sendable {
     /// Takes ownership of `fileDescriptor`: it is closed by `close()` or when the handle goes away.
     public init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
 
+    /// A file opened to add to its end (created when absent): each write of a line lands whole, after what is there.
+    public static func appending(to path: String) throws(SystemError) -> OutputHandle {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw SystemError() }
+        return OutputHandle(fileDescriptor: descriptor)
+    }
+
     deinit { if !closed { _ = systemClose(fileDescriptor) } }
 
     public func write<Bytes: DataProtocol>(contentsOf data: Bytes) throws(SystemError) {

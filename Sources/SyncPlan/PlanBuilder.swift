@@ -19,7 +19,11 @@ public struct PlanBuilder: Sendable {
     /// App Store Connect's today: price changes up to it have started.
     public var today: Int = CalendarDay.today
     /// Territories' customer prices (`StoreSnapshot.priceGrids`), to refuse a price a territory does not offer.
-    public var priceGrids: [String: [String]] = [:]
+    public var priceGrids: [String: [String]] = [:] {
+        didSet { gridKinds = Set(priceGrids.keys.compactMap { $0.split(separator: "|").first.map(String.init) }) }
+    }
+    /// The kinds (`inAppPurchase`, `subscription`) a grid was read for, so each product's prices know at once.
+    public private(set) var gridKinds: Set<String> = []
     /// Territory prices of a kind with no grid read (no product of that kind exists yet).
     public internal(set) var uncheckedPrices: [UncheckedPrice] = []
 

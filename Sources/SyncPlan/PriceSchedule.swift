@@ -364,7 +364,7 @@ extension PlanBuilder {
         var messages: [String] = []
         var pairs = record.territoryPrices.map { ($0.key, $0.value) }
         for change in record.priceChanges { pairs += change.territoryPrices.map { ($0.key, $0.value) } }
-        let gridRead = priceGrids.keys.contains { $0.hasPrefix(kind + "|") }
+        let gridRead = gridKinds.contains(kind)
         for (territory, price) in pairs.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
             guard gridRead else {
                 let unchecked = UncheckedPrice(kind: kind, productID: record.productID, territory: territory, price: price,

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HostedContent
 import IAPCore
 
 /// A plan written to a file (`asc plan --out`) for review, and applied as reviewed (`asc push --plan`).
@@ -336,7 +337,9 @@ public struct SavedPlan: Sendable {
     // MARK: An interrupted push's journal
 
     /// What `push --plan` has sent of a plan file (`FILE.applied` beside it): the operations done of each change, so
-    /// running the same command again sends only the rest.
+    /// running the same command again sends only the rest. One JSON line names the plan, then one line is added per
+    /// change done: appending costs the same for the last change of a large push as for the first, and a line cut
+    /// short by a crash is ignored.
     public struct Journal: Sendable, Equatable {
         /// The plan file's SHA-256: a journal of another plan is ignored.
         public var plan: String
@@ -346,21 +349,28 @@ public struct SavedPlan: Sendable {
             self.done = done
         }
 
-        public var json: JSONValue {
-            .object([("plan", .string(plan)), ("done", .object(done.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))])
+        /// The journal's first line.
+        public var header: String { JSONValue.object([("plan", .string(plan))]).serialized(.compact) + "\n" }
+
+        /// The line that records `operations` more operations of the change with `digest` as done.
+        public static func line(digest: String, operations: Int) -> String {
+            JSONValue.object([("done", .string(digest)), ("operations", .int(operations))]).serialized(.compact) + "\n"
         }
 
         public static func parse(_ data: Data) -> Journal? {
-            guard let root = try? JSONValue.parse(data), case let .string(plan)? = root["plan"], case let .object(pairs)? = root["done"]
+            let lines = data.split(separator: UInt8(ascii: "\n"))
+            guard let first = lines.first, let root = try? JSONValue.parse(Data(first)), case let .string(plan)? = root["plan"]
             else { return nil }
-            var done: [String: Int] = [:]
-            for (key, value) in pairs { if case let .int(count) = value { done[key] = count } }
-            return Journal(plan: plan, done: done)
+            var journal = Journal(plan: plan)
+            for line in lines.dropFirst() {
+                guard let entry = try? JSONValue.parse(Data(line)), case let .string(digest)? = entry["done"],
+                      case let .int(operations)? = entry["operations"] else { continue }
+                journal.done[digest, default: 0] += operations
+            }
+            return journal
         }
     }
 
     /// SHA-256 of bytes, as lowercase hex.
-    public static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { Format.hex(UInt32($0), width: 2) }.joined()
-    }
+    public static func sha256(_ data: Data) -> String { SHA256.hash(data: data).hexString }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AssetPacks
 import IAPCore
 import SyncPlan
 
@@ -12,17 +13,17 @@ public enum PlanFile {
     /// The plan as a file: its changes, the requests push sends for them (recorded as `export asc` records them),
     /// the catalog's digest and each upload's size and digest.
     public static func make(_ plan: Plan, catalogPath: String, createdAt: String) async throws(SyncError) -> SavedPlan {
-        let catalog = try read(catalogPath, what: "the catalog")
+        let catalog = try digest(catalogPath, what: "the catalog")
         let requests = try await RequestExport.requests(for: plan)
         var uploads: [SavedPlan.Upload] = []
         if case let .array(entries) = requests {
             for entry in entries {
                 guard case let .string(path)? = entry["file"], !uploads.contains(where: { $0.path == relative(path, to: catalogPath) }) else { continue }
-                let data = try read(path, what: "a file to upload")
-                uploads.append(SavedPlan.Upload(path: relative(path, to: catalogPath), size: data.count, sha256: SavedPlan.sha256(data)))
+                let file = try digest(path, what: "a file to upload")
+                uploads.append(SavedPlan.Upload(path: relative(path, to: catalogPath), size: file.size, sha256: file.sha256))
             }
         }
-        return SavedPlan(plan: plan, catalogPath: catalogPath, catalogSHA256: SavedPlan.sha256(catalog), createdAt: createdAt,
+        return SavedPlan(plan: plan, catalogPath: catalogPath, catalogSHA256: catalog.sha256, createdAt: createdAt,
                          uploads: uploads, requests: requests)
     }
 
@@ -30,8 +31,8 @@ public enum PlanFile {
     /// nothing did.
     public static func changedInputs(_ saved: SavedPlan, catalogPath: String) -> [String] {
         var reasons: [String] = []
-        if let data = try? read(catalogPath, what: "the catalog") {
-            if SavedPlan.sha256(data) != saved.catalogSHA256 {
+        if let catalog = try? digest(catalogPath, what: "the catalog") {
+            if catalog.sha256 != saved.catalogSHA256 {
                 reasons.append("\(catalogPath) differs from the catalog the plan was made from")
             }
         } else {
@@ -39,12 +40,12 @@ public enum PlanFile {
         }
         for upload in saved.uploads {
             let path = Path.join(Path.parent(catalogPath), upload.path)
-            guard let data = try? read(path, what: "a file to upload") else {
+            guard let file = try? digest(path, what: "a file to upload") else {
                 reasons.append("\(upload.path), to be uploaded, is gone")
                 continue
             }
-            if data.count != upload.size || SavedPlan.sha256(data) != upload.sha256 {
-                reasons.append("\(upload.path), to be uploaded, changed since the plan was made (\(data.count) bytes, planned \(upload.size))")
+            if file.size != upload.size || file.sha256 != upload.sha256 {
+                reasons.append("\(upload.path), to be uploaded, changed since the plan was made (\(file.size) bytes, planned \(upload.size))")
             }
         }
         return reasons
@@ -57,10 +58,10 @@ public enum PlanFile {
         return path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
     }
 
-    static func read(_ path: String, what: String) throws(SyncError) -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .store(context: "reading \(what) \(path)", reason: "it cannot be read")
+    /// Read in chunks: an asset pack's archive may be gigabytes.
+    static func digest(_ path: String, what: String) throws(SyncError) -> (sha256: String, size: Int) {
+        do { return try FileSHA256.compute(path) } catch {
+            throw .store(context: "reading \(what) \(path)", reason: error.description)
         }
-        return data
     }
 }

@@ -7,11 +7,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import IAPCatalog
 import IAPCore
 
@@ -39,7 +34,7 @@ extension AscCommand {
         var showUnchanged = false
 
         func run() async throws {
-            let saved = try AscCommand.loadSaved(file)
+            let saved = try AscCommand.loadSaved(file).plan
             if format == .json {
                 try Terminal.output(saved.json.serialized(.pretty))
                 return
@@ -65,18 +60,12 @@ extension AscCommand {
     static func appendJobSummary(_ plan: SyncPlan.Plan) throws {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         // Appended: other steps of the job write their own parts of the summary.
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        guard descriptor >= 0 else {
-            Terminal.warning("GITHUB_STEP_SUMMARY names \(path), which cannot be written; the job summary has no plan")
-            return
-        }
-        defer { close(descriptor) }
-        let bytes = Array(PlanReport.markdown(plan).utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            written += count
+        do {
+            let summary = try OutputHandle.appending(to: path)
+            try summary.write(contentsOf: Array(PlanReport.markdown(plan).utf8))
+            try summary.close()
+        } catch {
+            Terminal.warning("GITHUB_STEP_SUMMARY names \(path), which cannot be written (\(error)); the job summary has no plan")
         }
     }
 
@@ -88,12 +77,13 @@ extension AscCommand {
             + "\(Format.count(plan.operations.count, "operation")), or refuses if App Store Connect or the catalog changed.\n")
     }
 
-    static func loadSaved(_ file: String) throws -> SavedPlan {
+    /// The saved plan, and the SHA-256 of its file (which names it in the journal).
+    static func loadSaved(_ file: String) throws -> (plan: SavedPlan, sha256: String) {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw IAPKitError.invalidArgument("the saved plan \(file) cannot be read; make it with `iapkit asc plan --out \(file)`")
         }
         do {
-            return try SavedPlan.parse(data, file: file)
+            return (try SavedPlan.parse(data, file: file), SavedPlan.sha256(data))
         } catch {
             throw IAPKitError.invalidArgument(error.description)
         }
@@ -102,13 +92,12 @@ extension AscCommand {
     /// `push --plan FILE`: checks the catalog, the uploads and, for the products the plan touches, App Store
     /// Connect against what the plan was made from; sends its operations only when nothing changed.
     static func pushSaved(_ file: String, catalog given: String, yes: Bool, wait: Bool, connection: Connection) async throws {
-        let saved = try loadSaved(file)
-        let fileDigest = SavedPlan.sha256(FileManager.default.contents(atPath: file) ?? Data())
+        let (saved, fileDigest) = try loadSaved(file)
         // The catalog the plan names, unless another is given.
         let catalog = given == "catalog.yaml" ? saved.catalogPath : given
         let journalPath = file + ".applied"
-        let journal = FileManager.default.contents(atPath: journalPath).flatMap(SavedPlan.Journal.parse)
-            .flatMap { $0.plan == fileDigest ? $0 : nil } ?? SavedPlan.Journal(plan: fileDigest)
+        let earlier = FileManager.default.contents(atPath: journalPath).flatMap(SavedPlan.Journal.parse)
+        let journal = earlier.flatMap { $0.plan == fileDigest ? $0 : nil } ?? SavedPlan.Journal(plan: fileDigest)
         let inputs = PlanFile.changedInputs(saved, catalogPath: catalog)
         guard inputs.isEmpty else {
             Terminal.error("the plan in \(file) is stale: " + inputs.joined(separator: "; ")
@@ -138,25 +127,27 @@ extension AscCommand {
                 + "Nothing was written; plan again and review it.\n  " + stale.joined(separator: "\n  "))
             throw ExitCode(1)
         }
-        let recorder = JournalWriter(journal: journal, path: journalPath)
+        // A journal of this plan is added to; any other is replaced, atomically, by this plan's first line.
+        if earlier?.plan != fileDigest { try AtomicFile.write(journal.header, to: journalPath) }
+        let recorder = try JournalWriter(path: journalPath)
         try await apply(fresh, asc: asc, catalog: catalog, yes: yes, wait: wait) { change in recorder.done(change) }
     }
 
-    /// Keeps `FILE.applied` beside a saved plan as its changes are done, atomically, so an interrupted push is
-    /// finished by the same command.
+    /// Adds a line to `FILE.applied` beside a saved plan as each change is done, so an interrupted push is finished
+    /// by the same command.
     final class JournalWriter: Sendable {
-        private let journal: Locked<SavedPlan.Journal>
+        private let handle: Locked<OutputHandle>
         let path: String
 
-        init(journal: SavedPlan.Journal, path: String) {
-            self.journal = Locked(journal)
+        init(path: String) throws {
+            handle = Locked(try OutputHandle.appending(to: path))
             self.path = path
         }
 
         func done(_ change: Change) {
-            journal.withLock { journal in
-                journal.done[SavedPlan.signatureDigest(of: change), default: 0] += change.operations.count
-                do { try AtomicFile.write(journal.json.serialized(.pretty), to: path) } catch {
+            let line = SavedPlan.Journal.line(digest: SavedPlan.signatureDigest(of: change), operations: change.operations.count)
+            handle.withLock { handle in
+                do { try handle.write(contentsOf: Array(line.utf8)) } catch {
                     Terminal.warning("\(path) could not be written (\(error)); if this push is interrupted, plan again")
                 }
             }

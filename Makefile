@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 ENV := source scripts/setup/pkg-config-env.sh &&
 
-.PHONY: setup setup-tests build run test test-intro bench roundtrip fuzz clean dist dist-check docs
+.PHONY: setup setup-tests build run test test-intro format bench roundtrip fuzz clean dist dist-check docs
 
 setup:
 	bash scripts/setup/setup.sh
@@ -31,6 +31,10 @@ test: test-intro setup-tests
 	$(ENV) swift build --build-tests
 	IAPKIT_REFERENCE="$(REFERENCE)" python3 Tests/FakeAppStoreConnect/test_fake_asc.py
 	$(ENV) IAPKIT_REFERENCE="$(REFERENCE)" bash scripts/test/test.sh
+
+# Every Swift file as swift-format writes it with .swift-format (the generated client aside); `make test` checks it.
+format:
+	git ls-files '*.swift' | grep -v '^Sources/AppStoreConnectAPI/Generated/' | xargs swift-format format --in-place --parallel --configuration .swift-format
 
 # The round-trip invariant over 2,000 generated App Store Connect states (`make test` runs 200); a failing seed
 # prints itself and the command that replays it.

@@ -85,7 +85,8 @@ let package = Package(
             .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // The packaging workflow: the lint gate, content lint, staging, the commit journal, iapkit.lock, the manifest.
+        // The content workflows: packaging (content lint, staging, the commit journal, iapkit.lock, the manifest) and
+        // an asset pack scaffolded and declared in the catalog.
         .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "AssetPacks"]),
         // Catalog and App Store Connect state as records, the plan between them and its report: pure, no network.
         .target(name: "SyncPlan", dependencies: [
@@ -93,18 +94,31 @@ let package = Package(
         ]),
         // The sync engine and its resource kinds: reads App Store Connect, plans, pushes, pulls, exports requests.
         .target(name: "CatalogSync", dependencies: [
-            "IAPCore", "IAPCatalog", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI", "AssetPacks",
+            "IAPCore", "IAPCatalog", "IAPLint", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI", "AssetPacks",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "IAPCatalog", "AssetPacks", "HostedContent", "IAPLint", "FlatPackage", "CatalogExchange", "Localizations", "Packaging", "SyncPlan", "CatalogSync",
-            "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Localizations", "Packaging", "CatalogSync",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // Depends on `iapkit` to have the binary built (the tests run it), not to import it.
+        // The tests by layer. Paths, temporary folders and the process runner every test target shares.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Pure: the catalog, lint and the formats, through the libraries alone (no binary, no fake, no network).
+        .testTarget(name: "CatalogTests", dependencies: [
+            "TestSupport", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint",
+        ]),
+        // Pure: the sync plan, prices over time and the App Store Connect client against an in-process transport.
+        .testTarget(name: "SyncTests", dependencies: [
+            "TestSupport", "IAPCatalog", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
+        // End to end: the built binary, the fake App Store Connect, the independent checkers. Depends on `iapkit` to
+        // have the binary built (the tests run it), not to import it.
         .testTarget(name: "IAPKitTests", dependencies: [
-            "iapkit", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
+            "iapkit", "TestSupport", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
             "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

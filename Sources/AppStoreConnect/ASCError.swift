@@ -194,3 +194,7 @@ public enum ASCCredentialsProblem: Sendable, Equatable, CustomStringConvertible 
         }
     }
 }
+
+extension ASCError: ToolError {
+    public var exitCode: Int32 { 2 }
+}

@@ -30,6 +30,13 @@ public struct AssetPackPackager: Sendable {
             self.lockPath = lockPath
             self.tool = tool
         }
+
+        /// Apple's packaging tool at `toolPath`, else where `environment` (`PATH`, Xcode) finds it.
+        public init(outputDirectory: String, lockPath: String, toolPath: String?, environment: [String: String]) {
+            self.init(outputDirectory: outputDirectory, lockPath: lockPath) { () throws(IAPKitError) in
+                try PackagingTool.locate(explicit: toolPath, environment: environment)
+            }
+        }
     }
 
     public struct Built: Sendable {

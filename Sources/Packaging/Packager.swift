@@ -51,6 +51,9 @@ public struct Packager: Sendable {
         }
     }
 
+    /// Apple's flat package, which App Store Connect takes for hosted content.
+    public static let defaultFormat: Format = .pkg
+
     /// 2001-01-01T00:00:00Z, Apple's reference date, when SOURCE_DATE_EPOCH is not set.
     public static let defaultEpoch = 978_307_200
     public static let manifestName = "iapkit-manifest.json"
@@ -60,6 +63,9 @@ public struct Packager: Sendable {
         public var contentVersion: String
         public var path: String
         public var result: ArchiveResult
+        /// The archive's size in bytes and SHA-256, as the manifest lists them.
+        public var size: UInt64 { result.size }
+        public var sha256: String { result.sha256 }
     }
 
     /// Progress of the whole run, in bytes of content read.

@@ -1,7 +1,5 @@
-import AppStoreConnect
 import ArgumentParser
 import CatalogSync
-import SyncPlan
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,6 +12,7 @@ import Musl
 #endif
 import IAPCatalog
 import IAPCore
+import IAPLint
 
 @main
 struct IAPKitCommand: AsyncParsableCommand {
@@ -64,18 +63,15 @@ struct IAPKitCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as IAPKitError {
+        } catch let refusal as LintGate.Refusal {
+            // A catalog the lint gate refused: its errors, then what to do (exit 1).
+            Terminal.writeError(TextReporter().report(refusal.errors, context: ReportContext(
+                toolVersion: version, products: refusal.products, productIDs: [], subject: refusal.path)))
+            Terminal.error("\(refusal.path) has errors; \(refusal.advice)")
+            Terminal.exit(1)
+        } catch let error as any ToolError {
             Terminal.error(error.description)
-            Terminal.exit(2)
-        } catch let error as SyncError {
-            Terminal.error(error.description)
-            // EX_TEMPFAIL: nothing is wrong, the budget is spent; the next run finishes.
-            if case .budgetExhausted = error { Terminal.exit(75) }
-            if case .readBudget = error { Terminal.exit(75) }
-            Terminal.exit(2)
-        } catch let error as ASCError {
-            Terminal.error(error.description)
-            Terminal.exit(2)
+            Terminal.exit(error.exitCode)
         } catch let failure as OutputFailure {
             // A reader that stopped reading wants no more output, an error message included.
             if !failure.isBrokenPipe { Terminal.error(failure.description) }

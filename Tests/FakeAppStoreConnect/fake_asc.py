@@ -4,7 +4,7 @@ authentication, JSON:API documents, validation of every request body, and the be
 README.md. Binds 127.0.0.1 only; prints `listening http://127.0.0.1:PORT`; stops on SIGTERM or stdin EOF.
 
 usage: fake_asc.py --port 0 --key-id KID --issuer-id ISS --public-key PEM [--openapi PATH] [--page-size N]
-                   [--state-file F]
+                   [--state-file F] [--log-requests]
 """
 
 import argparse
@@ -29,12 +29,15 @@ def main():
     p.add_argument("--openapi", help="App Store Connect OpenAPI document; validates against it when given")
     p.add_argument("--page-size", type=int, help="default page size when a request has no limit (default 50)")
     p.add_argument("--state-file", help="JSON file the state is loaded from at start and saved to at exit")
+    p.add_argument("--log-requests", action="store_true",
+                   help="write a line per request to standard error (its errors are written there either way)")
     args = p.parse_args()
     with open(args.public_key, "rb") as f:
         pem = f.read()
     fake = FakeASC(args.key_id, args.issuer_id, pem, openapi=args.openapi, page_size=args.page_size,
                    state_file=args.state_file)
     server = Server(fake, args.port)
+    server.log_requests = args.log_requests
     fake.base_url = "http://127.0.0.1:%d" % server.server_address[1]
     stop = threading.Event()
 

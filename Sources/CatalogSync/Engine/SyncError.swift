@@ -4,7 +4,7 @@ import IAPCatalog
 import SyncPlan
 
 /// Why an `asc` command could not do its job. Problems in the catalog are findings or refused changes instead.
-public enum SyncError: Error, Sendable, CustomStringConvertible {
+public enum SyncError: ToolError, Sendable {
     /// No app with this bundle ID is visible to the API key.
     case appNotFound(bundleID: String)
     /// A read failed; `context` says what was being read.
@@ -21,6 +21,22 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     /// Territory prices plan could not check (no product of their kind existed) that the grid read through the
     /// first product push created does not offer: push stopped after `created`, before any other write.
     case pricesRefused(created: [String], refusals: [String])
+    /// What was asked is refused for what it holds, before anything was written: a plan with refused changes, a
+    /// stale saved plan.
+    case refused(String)
+    /// Push stopped on `error` after writing what `written` says (and what is left).
+    indirect case pushStopped(SyncError, written: String)
+
+    /// The process's exit status for it: 1 when the catalog or the plan is refused for what it holds, 75 when the
+    /// hourly budget is spent (nothing is wrong; the next run finishes), 2 when the job could not be done.
+    public var exitCode: Int32 {
+        switch self {
+        case .pricesRefused, .refused: return 1
+        case .budgetExhausted, .readBudget: return 75
+        case let .pushStopped(error, _): return error.exitCode
+        default: return 2
+        }
+    }
 
     public var description: String {
         switch self {
@@ -37,6 +53,10 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
             return text
         case let .store(context, reason):
             return "\(context): \(reason)"
+        case let .refused(reason):
+            return reason
+        case let .pushStopped(error, written):
+            return "\(error)\n\(written)"
         case let .pricesRefused(created, refusals):
             return refusals.joined(separator: "; ") + ". Push ran " + created.map { "`\($0)`" }.joined(separator: " and ")
                 + " to read the price points through (App Store Connect shows them only through a product) and stopped before "

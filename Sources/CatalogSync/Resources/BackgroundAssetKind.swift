@@ -168,7 +168,7 @@ enum BackgroundAssetKind: AppResourceKind {
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             guard let archive = record.archive ?? (context.isRecording ? .init(path: record.uploadFileName, sha256: "", size: 0) : nil) else {
-                throw .unexpectedResponse(operation: summary, status: nil, reason: AssetPackPush.unbuiltReason(record.id))
+                throw .unexpectedResponse(operation: summary, status: nil, reason: "asset pack \(record.id): " + AssetPackPush.unbuiltReason())
             }
             let versionRef = "backgroundAssetVersion:\(record.id)"
             let packID = context.id(pack)
@@ -288,7 +288,16 @@ public enum AssetPackPush {
         plan.operations.compactMap { ($0 as? BackgroundAssetKind.UploadVersion).flatMap { $0.record.archive == nil ? $0.record.id : nil } }
     }
 
-    static func unbuiltReason(_ id: String) -> String {
-        "no archive of asset pack \(id) matches its content: run `iapkit package --catalog CATALOG --asset-packs` first"
+    /// A pack whose archive is missing or older than its files would stop push before it writes: a refused change,
+    /// so plan shows it (and a saved plan, and `plan --check`, refuse it) before push runs.
+    static func refusals(_ plan: Plan, catalogPath: String) -> [Change] {
+        unbuilt(plan).map { id in
+            Change(action: .refused, resource: "backgroundAssetVersion", detail: id, reason: unbuiltReason(catalogPath: catalogPath))
+        }
+    }
+
+    static func unbuiltReason(catalogPath: String = "CATALOG") -> String {
+        "no archive matches the pack's content (missing, or older than its files): "
+            + "run `iapkit package --catalog \(catalogPath) --asset-packs` before `asc push`"
     }
 }

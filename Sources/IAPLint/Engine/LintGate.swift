@@ -32,6 +32,8 @@ public enum LintGate {
         public var errors: [Finding]
         /// The products the catalog holds, for a report's summary line.
         public var products: Int
+        /// What the command asks of the user, after `PATH has errors; `.
+        public var advice = ""
 
         /// `3 errors in catalog.yaml`
         public var summary: String {
@@ -61,5 +63,16 @@ public enum LintGate {
             return .failure(Refusal(path: path, errors: errors.sortedForReport(), products: catalog.allProducts.count))
         }
         return .success(catalog)
+    }
+
+    /// The catalog at `path` when lint finds no errors; else throws the `Refusal`, carrying `advice` for its message.
+    /// - Parameter reportsProducts: whether the refusal's summary line counts the catalog's products.
+    public static func catalog(_ path: String, strictness: Strictness, advice: String, reportsProducts: Bool = true) throws -> Catalog {
+        try open(path, strictness: strictness).mapError { refusal in
+            var refusal = refusal
+            refusal.advice = advice
+            if !reportsProducts { refusal.products = 0 }
+            return refusal
+        }.get()
     }
 }

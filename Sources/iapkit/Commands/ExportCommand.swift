@@ -1,7 +1,6 @@
 import ArgumentParser
 import CatalogExchange
 import CatalogSync
-import SyncPlan
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -44,7 +43,7 @@ struct ExportCommand: ParsableCommand {
         /// the output itself wrong stop an export: a simulator configuration is useful long before every App Store
         /// Connect field is filled in (`iapkit lint catalog` checks those).
         func load() throws -> Catalog {
-            try openCatalog(catalog, strictness: .shape, advice: "fix them before exporting", reportsProducts: false)
+            try LintGate.catalog(catalog, strictness: .shape, advice: "fix them before exporting", reportsProducts: false)
         }
 
         func emit(_ text: String) throws { try emit(Array(text.utf8)) }
@@ -141,14 +140,8 @@ struct ExportCommand: ParsableCommand {
         var appID: String
 
         func run() async throws {
-            let catalog = try common.load()
-            var desired = try CatalogRecords(catalog: catalog, territories: Territories.all,
-                                             baseDirectory: Path.parent(common.catalog),
-                                             unreadableScreenshots: .skip)
-            desired.assetPacks = try AssetPackRecord.desired(catalog: catalog, baseDirectory: Path.parent(common.catalog))
-            let empty = StoreSnapshot(app: StoreApp(id: appID, bundleID: catalog.app.bundleID ?? ""), territories: Territories.all)
-            let plan = Planner(catalog: catalog, desired: desired).plan(against: empty)
-            try common.emit(try await RequestExport.requests(for: plan).serialized(.pretty))
+            let connection = SyncConnection()
+            try common.emit(try await SyncWorkflow(catalogPath: common.catalog, connection: connection).requests(appID: appID))
         }
     }
 

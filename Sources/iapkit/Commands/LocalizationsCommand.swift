@@ -35,13 +35,11 @@ struct LocalizationsCommand: ParsableCommand {
                   iapkit localizations export --format xliff --locale de-DE -o translations
                 """)
 
-        enum FileFormat: String, ExpressibleByArgument, CaseIterable { case xliff, csv }
-
         @Argument(help: "The catalog file.")
         var catalog: String = "catalog.yaml"
 
         @Option(help: "xliff (XLIFF 1.2, one file per locale) or csv (one sheet).")
-        var format: FileFormat
+        var format: TranslationFiles.Format
 
         @Option(name: .customLong("locale"), help: "A target locale (App Store Connect's code); repeat for more.")
         var locales: [String] = []
@@ -50,7 +48,7 @@ struct LocalizationsCommand: ParsableCommand {
         var output: String?
 
         func run() throws {
-            let loaded = try openCatalog(catalog, strictness: .shape, advice: "fix them before exporting", reportsProducts: false)
+            let loaded = try LintGate.catalog(catalog, strictness: .shape, advice: "fix them before exporting", reportsProducts: false)
             let set = try TranslationSet(loaded)
             var targets: [String] = []
             for locale in locales.isEmpty ? set.translatedLocales : locales where !targets.contains(locale) {
@@ -158,3 +156,5 @@ struct LocalizationsCommand: ParsableCommand {
         }
     }
 }
+
+extension TranslationFiles.Format: ExpressibleByArgument {}

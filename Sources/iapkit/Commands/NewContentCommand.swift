@@ -1,5 +1,4 @@
 import ArgumentParser
-import AssetPacks
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,6 +10,7 @@ import Glibc
 import Musl
 #endif
 import HostedContent
+import Packaging
 import IAPCore
 
 struct NewContentCommand: ParsableCommand {

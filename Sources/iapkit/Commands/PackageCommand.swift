@@ -1,6 +1,4 @@
 import ArgumentParser
-import AssetPacks
-import FlatPackage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -48,7 +46,7 @@ struct PackageCommand: ParsableCommand {
     var output: String = "packages"
 
     @Option(help: "pkg (Apple flat package, the default) or zip (self-hosted content).")
-    var format: Packager.Format = .pkg
+    var format: Packager.Format = Packager.defaultFormat
 
     @Option(help: "Compression threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -109,7 +107,7 @@ struct PackageCommand: ParsableCommand {
         if showProgress { meter.clear() }
         printFindings(collector.findings)
         for item in built {
-            try Terminal.output("\(item.path)  \(item.result.size) bytes  sha256 \(item.result.sha256)\n")
+            try Terminal.output("\(item.path)  \(item.size) bytes  sha256 \(item.sha256)\n")
         }
         try Terminal.output("\(Path.join(output, Packager.manifestName))\n")
         if let lockPath { try Terminal.output("recorded content digests in \(lockPath)\n") }
@@ -132,10 +130,8 @@ struct PackageCommand: ParsableCommand {
         }
         printFindings(collector.findings)
         if loaded.assetPacks.isEmpty { throw IAPKitError.invalidArgument("\(catalog) declares no assetPacks to package") }
-        let explicit = baPackage
-        let environment = ProcessInfo.processInfo.environment
         let packager = AssetPackPackager(options: .init(outputDirectory: output, lockPath: ContentLock.path(forCatalog: catalog),
-                                                        tool: { () throws(IAPKitError) in try PackagingTool.locate(explicit: explicit, environment: environment) }))
+                                                        toolPath: baPackage, environment: ProcessInfo.processInfo.environment))
         let built = try packager.package(loaded, baseDirectory: Path.parent(catalog))
         for item in built {
             try Terminal.output("\(item.archivePath)  \(item.entry.size) bytes  sha256 \(item.entry.sha256)"

@@ -50,6 +50,14 @@ enum Terminal {
         writeError("\(label) \(message)\n")
     }
 
+    /// Asks a yes-or-no question on the terminal (no is the default); without a terminal there is no one to ask,
+    /// and `refusal` says which flag answers instead.
+    static func confirm(_ question: String, withoutTerminal refusal: String) throws -> Bool {
+        guard isatty(STDIN_FILENO) == 1 else { throw IAPKitError.invalidArgument(refusal) }
+        writeError(question + " [y/N] ")
+        return readLine().map { ["y", "yes"].contains($0.lowercased()) } ?? false
+    }
+
     static func warning(_ message: String) {
         let label = colourAllowed(forTerminal: stderrIsTerminal) ? "\u{1B}[1;33mwarning:\u{1B}[0m" : "warning:"
         writeError("\(label) \(message)\n")

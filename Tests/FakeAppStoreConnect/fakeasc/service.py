@@ -51,6 +51,8 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     "rateRemaining": 3600, "rateLimitWindowSeconds": 3600, "autoCreateVersions": False,
                     "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
                     "firstPriceByPostFails": True, "latencyMs": 0,
+                    # The write (counted from 1 since the fake started) whose answer waits until this is cleared.
+                    "holdWrite": None,
                     # Attributes without a value answered as `null`, as App Store Connect does, instead of left out.
                     "explicitNulls": True,
                     # Answers the document does not describe, as App Store Connect sends them: a last page without
@@ -103,6 +105,7 @@ class FakeASC(Documents, Rules, Relations, Apps, Versions, InAppPurchases, Price
             self.budget = RateBudget(self.settings["rateLimit"], self.settings["rateLimitWindowSeconds"])
             self.faults = FaultRules()
             self.log = RequestLog()
+            self.writes_seen = 0
             self.asset_reads = {}
             # Committed screenshots' and promotional images' bytes, served at their imageAsset URL (App Store Connect's CDN renders the
             # template; the fake serves the original file).

@@ -1,26 +1,7 @@
 import AppStoreConnect
 import Foundation
+import TestSupport
 import Testing
-
-/// A throwaway P-256 key in PKCS#8 PEM, made by Python's `cryptography` (an independent implementation).
-func makeTestKeyPEM(curve: String = "SECP256R1") throws -> String {
-    try python("""
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives import serialization
-    key = ec.generate_private_key(ec.\(curve)())
-    print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode(), end="")
-    """)
-}
-
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var date: Date
-    init(_ date: Date) { self.date = date }
-    var now: Date { lock.withLock { date } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { date += seconds } }
-}
 
 @Suite struct ASCTokenTests {
     @Test func jwtVerifiesWithAnIndependentES256Implementation() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// App Store Connect as it answers (docs/asc.md, "What pull and plan guarantee"): linkage only for what a request names in
@@ -7,7 +8,7 @@ import Testing
 /// wrong. Where a case needs an answer the fake does not send to iapkit's requests (prices without their territory
 /// or point, a product ID listed twice, a promoted purchase that names no product), the test writes it into the trace
 /// of a pull from the fake, in the shapes recorded from Apple's server, and replays it with `--replay`.
-@Suite struct AnswerShapeTests {
+@Suite(.showsFakeLog) struct AnswerShapeTests {
     static let bundleID = "com.example.shapes"
     static let coins = bundleID + ".coins"
     static let gems = bundleID + ".gems"

@@ -1,17 +1,18 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a push says when it does not run to the end (interrupted, declined), and how every `asc` command finds the
 /// app from the catalog, pull included.
-@Suite
+@Suite(.showsFakeLog)
 struct AscPushReportTests {
     static let bundleID = AscSyncTests.bundleID
 
     @Test func anInterruptedPushSaysWhatItWroteAndPushAgainFinishesIt() throws {
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: Self.bundleID)
-        // Slow answers, so the signal lands in the middle of the writes.
-        try fake.control("POST", "settings", ["latencyMs": 60])
+        // The fifth write's answer waits: the signal lands there, in the middle of the writes, however fast the machine.
+        try fake.control("POST", "settings", ["holdWrite": 5])
         let project = try AscSyncTests.project()
         let catalog = project.file("catalog.yaml")
 
@@ -22,16 +23,17 @@ struct AscPushReportTests {
         for (key, value) in fake.environment { environment[key] = value }
         process.environment = environment
         let errorFile = project.file("push.err")
-        FileManager.default.createFile(atPath: errorFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
         let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
         process.standardError = errors
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         while try fake.writeCount() < 5 && process.isRunning && Date() < deadline { usleep(20_000) }
-        #expect(process.isRunning, "the push ended before it could be interrupted")
+        #expect(process.isRunning, "the push ended before its fifth write")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
+        try fake.control("POST", "settings", ["holdWrite": NSNull()])
         try errors.close()
         let stderr = try String(contentsOfFile: errorFile, encoding: .utf8)
         #expect(process.terminationStatus == 130, "\(stderr)")
@@ -39,7 +41,6 @@ struct AscPushReportTests {
         #expect(stderr.contains("Run `iapkit asc push` again to finish"), "\(stderr)")
         #expect(!stderr.contains("partial output removed"), "a push leaves no files to speak of")
 
-        try fake.control("POST", "settings", ["latencyMs": 0])
         let resumed = try AscSyncTests.push(fake, catalog)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let writes = try fake.writeCount()

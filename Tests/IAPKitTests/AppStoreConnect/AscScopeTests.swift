@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Plans in proportion to the change: `--product` and `--changed-since` read in detail only what they name, push
 /// writes nothing outside them, and a plan the hour's request budget cannot pay for stops before its detail reads.
-@Suite
+@Suite(.showsFakeLog)
 struct AscScopeTests {
     static let bundleID = AscSyncTests.bundleID
     static let banana = "com.example.fruitstand.banana"
@@ -114,11 +115,25 @@ struct AscScopeTests {
         #expect(Self.detailReads(paths).isEmpty, "\(paths)")
         #expect(!paths.isEmpty && paths.count <= 8, "only the lists: \(paths)")
 
-        // With --wait it paces the reads instead: it says it waits for the budget (stopped here after a few seconds).
-        let waiting = try run("/usr/bin/env", ["timeout", "8", Paths.binary, "asc", "plan", catalog, "--wait"],
-                              environment: fake.environment)
-        #expect(waiting.status == 124, "\(waiting.stderr)")
-        #expect(waiting.stderr.contains("waiting about") && waiting.stderr.contains("hourly budget"), "\(waiting.stderr)")
+        // With --wait it paces the reads instead: it says it waits for the budget, and is stopped once it has said so.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.binary)
+        process.arguments = ["asc", "plan", catalog, "--wait"]
+        process.environment = ProcessInfo.processInfo.environment.merging(fake.environment) { $1 }
+        let errorFile = project.file("wait.err")
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        func said() -> String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
+        let deadline = Date().addingTimeInterval(120)
+        while !said().contains("hourly budget") && process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(process.isRunning, "plan --wait ended instead of waiting: \(said())")
+        process.terminate()
+        process.waitUntilExit()
+        try errors.close()
+        #expect(said().contains("waiting about") && said().contains("hourly budget"), "\(said())")
     }
 
     /// The requests that list: the app, the storefronts, the products and the groups.

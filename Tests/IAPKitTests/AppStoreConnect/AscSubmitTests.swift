@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `iapkit asc submit` for products: an app's first in-app purchase goes to review with an app version, what keeps
 /// a product from review is named with its catalog line, and a second submit finds everything in review.
-@Suite
+@Suite(.showsFakeLog)
 struct AscSubmitTests {
     static let bundleID = "com.example.review"
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `iapkit asc pull | plan | push` end to end against the project's fake App Store Connect on loopback. Each test
 /// starts its own fake, so they run side by side.
-@Suite
+@Suite(.showsFakeLog)
 struct AscSyncTests {
     static let bundleID = "com.example.fruitstand"
 

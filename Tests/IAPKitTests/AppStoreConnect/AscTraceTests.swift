@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--trace` and `--replay`: a trace of `asc pull` and `asc plan` against the project's fake holds no secret, reads
 /// as JSON lines (and HAR), and replays to the same catalog and plan with no server and no credentials.
 /// The traces in Tests/Fixtures/traces/ are re-recorded with `IAPKIT_RECORD=1 swift test --filter AscTraceTests`.
-@Suite struct AscTraceTests {
+@Suite(.showsFakeLog) struct AscTraceTests {
     static let folder = Paths.fixtures + "/traces"
     static let pullTrace = folder + "/examples-pull.jsonl"
     static let planTrace = folder + "/examples-plan.jsonl"

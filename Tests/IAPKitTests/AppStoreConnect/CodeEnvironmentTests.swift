@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One-time-use code batches carry their environment as state: a batch made for sandbox testers is pulled as
 /// `environment: sandbox` and never pushed back as production codes; a catalog's sandbox batch is created as one;
 /// `asc offer-codes download` marks each code's environment and leaves deactivated batches and offer codes out
 /// unless asked.
-@Suite struct CodeEnvironmentTests {
+@Suite(.showsFakeLog) struct CodeEnvironmentTests {
     /// A state the generator built (not iapkit), with sandbox batches beside production ones.
     static func generatedWithSandboxBatches(_ fake: FakeAppStoreConnect) throws -> (bundleID: String, seed: Int) {
         for seed in 1..<200 {

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The app-level and offer state a catalog declares beyond products (win-back offers in full, the Billing Grace
 /// Period, promoted purchases) through push, plan and pull against the project's fake App Store Connect.
-@Suite
+@Suite(.showsFakeLog)
 struct DeclaredStateSyncTests {
     static let bundleID = "com.example.declared"
 

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TestSupport
 import Testing
 
 /// The project's fake App Store Connect (`Tests/FakeAppStoreConnect/fake_asc.py`), started on loopback for one test
@@ -25,7 +26,7 @@ final class FakeAppStoreConnect: @unchecked Sendable {
         privateKeyPath = folder.write("AuthKey_\(keyID).p8", privateKeyPEM)
         let publicKey = folder.write("public.pem", key.publicKey.pemRepresentation)
         var arguments = [Paths.repository + "/Tests/FakeAppStoreConnect/fake_asc.py", "--port", "0", "--key-id", keyID,
-                         "--issuer-id", issuerID, "--public-key", publicKey]
+                         "--issuer-id", issuerID, "--public-key", publicKey, "--log-requests"]
         if let openAPI { arguments += ["--openapi", openAPI] }
         if let pageSize { arguments += ["--page-size", String(pageSize)] }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -33,7 +34,10 @@ final class FakeAppStoreConnect: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        // The fake's own log (a line per request, and any error of its own) goes with a failing test's issues.
+        let log = folder.write("fake.log", "")
+        process.standardError = FileHandle(forWritingAtPath: log)
+        FakeLogs.register(log)
         try process.run()
         // The first line names the port; the fake exits when our end of its standard input closes.
         var line = Data()
@@ -110,4 +114,41 @@ final class FakeAppStoreConnect: @unchecked Sendable {
     }
 
     func writeCount() throws -> Int { try requests().filter { ($0["write"] as? Bool) == true }.count }
+}
+
+/// The logs of the fakes a test started, keyed by the test, so an issue recorded in it carries them
+/// (`.showsFakeLog`): a failure against the fake shows what the fake saw and said.
+enum FakeLogs {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var logs: [Test.ID: [String]] = [:]
+
+    static let heading = "the fake App Store Connect's log"
+
+    static func register(_ path: String) {
+        guard let test = Test.current?.id else { return }
+        lock.withLock { logs[test, default: []].append(path) }
+    }
+
+    /// The last lines of each log of the current test's fakes.
+    static func tails(lines: Int = 40) -> [String] {
+        guard let test = Test.current?.id else { return [] }
+        return lock.withLock { logs[test] ?? [] }.map { path in
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let tail = text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+            return "\(heading) (\(path), last \(lines) lines):\n" + tail
+        }
+    }
+}
+
+extension Trait where Self == IssueHandlingTrait {
+    /// Adds the log of every fake the test started to each issue it records.
+    static var showsFakeLog: Self {
+        .compactMapIssues { issue in
+            // A suite's trait reaches its tests too: the logs go on once.
+            guard !issue.comments.contains(where: { $0.rawValue.hasPrefix(FakeLogs.heading) }) else { return issue }
+            var issue = issue
+            issue.comments += FakeLogs.tails().map { Comment(rawValue: $0) }
+            return issue
+        }
+    }
 }

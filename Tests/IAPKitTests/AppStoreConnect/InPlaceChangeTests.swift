@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What App Store Connect's update requests can change is changed in place, and what it leaves at its defaults is
 /// not taken for a catalog's omission: a promotional offer's prices (same offer id, so the app's server keeps
 /// signing it), and a Billing Grace Period that is off.
-@Suite struct InPlaceChangeTests {
+@Suite(.showsFakeLog) struct InPlaceChangeTests {
     /// A state the generator built, with a paid promotional offer.
     static func generated(_ fake: FakeAppStoreConnect, with wanted: String) throws -> (bundleID: String, seed: Int) {
         for seed in 1..<200 {

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Writes App Store Connect takes only for products App Review approved (`ReviewGate`): a win-back offer, and an
 /// in-app purchase offer code's production codes and custom codes. Plan shows them waiting (`…`), push does all the
 /// rest and exits 0, and the first push after the approval sends exactly them.
-@Suite struct ReviewGateTests {
+@Suite(.showsFakeLog) struct ReviewGateTests {
     static let bundleID = "com.example.gates"
     static let club = bundleID + ".club"
     static let gems = bundleID + ".gems"

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Saved plans: `asc plan --out` writes what push will send, `asc push --plan` sends exactly that or refuses a stale
 /// plan with nothing written, and `--format markdown` is a plan for a pull request. Every test starts from a state
 /// iapkit did not create: an app the fake's generator filled, or an empty one.
-@Suite struct SavedPlanTests {
+@Suite(.showsFakeLog) struct SavedPlanTests {
     /// A generated app pulled into a catalog whose first `referenceName` is then edited: one update to review.
     static func editedCatalog(_ fake: FakeAppStoreConnect, seed: Int = 3, suffix: String = " Edited")
         throws -> (dir: TemporaryDirectory, catalog: String, product: String, bundleID: String) {

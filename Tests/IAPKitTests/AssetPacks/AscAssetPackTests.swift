@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Asset packs through `iapkit asc plan | push | submit` against the fake App Store Connect: three packs pushed
 /// once, a changed file giving exactly one new version, a failed processing reported and replaced, review
 /// submissions with the processed versions.
-@Suite struct AscAssetPackTests {
+@Suite(.showsFakeLog) struct AscAssetPackTests {
     static let bundleID = "com.example.packs"
 
     struct Setup {
@@ -94,7 +95,7 @@ import Testing
         // writing anything.
         #expect(lines.last?.hasPrefix("! backgroundAssetVersion [level1] (no archive matches the pack's content") == true, "\(text.stdout)")
         let stale = try setup.push()
-        #expect(stale.status == 2 && stale.stderr.contains("iapkit package --catalog"), "\(stale.stderr)")
+        #expect(stale.status == 1 && stale.stderr.contains("iapkit package --catalog"), "\(stale.stderr)")
         #expect(try setup.fake.writeCount() == writes)
         try setup.package()
         let third = try setup.push()
@@ -138,7 +139,10 @@ import Testing
             """, [setup.project.write("plan.json", json.stdout)])
         #expect(refused == "1 ['level1']\n")
         let push = try setup.push()
-        #expect(push.status == 2 && push.stderr.contains("asset pack level1: run `iapkit package --catalog"), "\(push.stderr)")
+        // Push refuses it as it refuses every refused change: exit 1, the plan's line naming the pack, nothing written.
+        #expect(push.status == 1, "\(push.stderr)")
+        #expect(push.stderr.contains("! backgroundAssetVersion [level1] (no archive matches the pack's content"), "\(push.stderr)")
+        #expect(push.stderr.contains("change(s) App Store Connect forbids"), "\(push.stderr)")
         #expect(try setup.fake.writeCount() == 0)
     }
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// The asset-pack fixture (a catalog with an essential, a prefetched and a purchase-unlocked pack) and the stand-in

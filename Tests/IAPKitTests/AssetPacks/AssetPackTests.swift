@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Asset packs offline: lint, `package --asset-packs` with the stand-in packaging tool, `new-content --asset-pack`

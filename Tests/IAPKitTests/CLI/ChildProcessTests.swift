@@ -1,5 +1,6 @@
 import Foundation
 import IAPCore
+import TestSupport
 import Testing
 
 /// Other programs run by iapkit (git for `--changed-since`, Apple's packaging tool): what they write comes back

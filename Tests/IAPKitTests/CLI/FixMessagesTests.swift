@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Messages for a release engineer's usual slips: each names the place and ends with what to do.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `export asc` request bodies against Apple's App Store Connect OpenAPI document.

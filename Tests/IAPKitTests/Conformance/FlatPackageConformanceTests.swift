@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Packages read by the reference folder's own xar checker, written apart from this project.

@@ -1,5 +1,6 @@
 import Foundation
 import IAPLint
+import TestSupport
 import Testing
 
 /// SARIF reports against the official OASIS SARIF 2.1.0 schema.

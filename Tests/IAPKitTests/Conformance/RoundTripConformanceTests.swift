@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Generated App Store Connect states, answered by a fake that validates every request and every answer against

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Real Xcode-written `.storekit` files from the reference folder: the project's schema accepts every one, and a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Exported XLIFF against the OASIS XLIFF 1.2 strict schema, validated by xmllint (libxml2-utils).

@@ -3,6 +3,7 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import IAPLint
+import TestSupport
 import Testing
 
 /// Import, export and compare a StoreKit configuration: shared by the synthetic fixtures here and the real Xcode

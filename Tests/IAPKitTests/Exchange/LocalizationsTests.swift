@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `iapkit localizations export | import`: the translators' round trip, checked with Python's XML and CSV readers.
-@Suite
+@Suite(.showsFakeLog)
 struct LocalizationsTests {
     /// A copy of the example project (catalog, content, screenshots), so lint and push see the whole of it.
     static func project() throws -> (TemporaryDirectory, String) {

@@ -1,6 +1,7 @@
 import CatalogExchange
 import Foundation
 import IAPCore
+import TestSupport
 import Testing
 
 /// `export storekit -o FILE` over a configuration that is already there: the file comes back as it was, except for

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a run of `iapkit` cost, measured by a separate Python process whose only child it is.

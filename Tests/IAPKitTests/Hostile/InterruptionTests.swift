@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// Kills `package` at random moments and checks that the archives, manifest and lock at their final paths are
+/// Kills `package` at chosen stages and checks that the archives, manifest and lock at their final paths are
 /// always one complete set, old or new.
 @Suite(.serialized) struct InterruptionTests {
     /// Whether the files at the final paths agree: every archive the manifest names has its size and SHA-256, no
@@ -24,6 +25,23 @@ import Testing
             """, [output, lock])
     }
 
+    /// Where a round's kill lands, as the files in the output folder and the project show it.
+    enum Stage {
+        case start, archive, manifestOrLock, journal
+
+        func reached(_ output: String, _ project: String) -> Bool {
+            func names(_ folder: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] }
+            switch self {
+            case .start: return true
+            case .archive: return names(output).contains { $0.contains(".pkg.iapkit-") }
+            case .manifestOrLock:
+                return names(output).contains { $0.hasPrefix(".iapkit-manifest.json.iapkit-") }
+                    || names(project).contains { $0.hasPrefix(".iapkit.lock.iapkit-") }
+            case .journal: return names(output).contains(".iapkit-commit.json")
+            }
+        }
+    }
+
     func temporaries(in folders: [String]) -> [String] {
         folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.contains(".iapkit-") }
@@ -31,7 +49,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func killedAtRandomMomentsLeavesAWholeSet() throws {
+    func killedAtEveryStageLeavesAWholeSet() throws {
         let dir = TemporaryDirectory()
         let project = dir.file("project")
         try run("/bin/cp", ["-R", Paths.examples, project])
@@ -65,6 +83,8 @@ import Testing
         var committed = try checkSet(output: output, lock: lock)
 
         let signals: [Int32] = [SIGINT, SIGTERM, SIGKILL]
+        // Four stages against three signals: over 24 rounds every signal meets every stage.
+        let stages: [Stage] = [.start, .archive, .manifestOrLock, .journal]
         var outcomes: [String: Int] = [:]
         for round in 0..<24 {
             try change()
@@ -76,7 +96,11 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0...(duration * 1.1)))
+            // The kill lands at a point this round chooses, seen from outside: at once, once an archive is being
+            // written, once the manifest or the lock is staged, once the commit's journal is there.
+            let stage = stages[round % stages.count]
+            let deadline = Date().addingTimeInterval(max(60, duration * 20))
+            while process.isRunning && Date() < deadline && !stage.reached(output, project) { usleep(1_000) }
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus

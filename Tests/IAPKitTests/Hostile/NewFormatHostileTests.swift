@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The formats added after the first hardening pass (XLIFF and CSV translations, lint baselines, `--replay` traces,

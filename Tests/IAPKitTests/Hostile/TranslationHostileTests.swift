@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Hostile translation files: refused within the same limits as every other reader, with nothing written.

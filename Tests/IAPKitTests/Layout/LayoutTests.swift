@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The package's shape, read from its files: each target declares in Package.swift exactly the modules its sources

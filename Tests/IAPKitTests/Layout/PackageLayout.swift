@@ -13,7 +13,8 @@ struct PackageLayout {
         ("sync plan", ["SyncPlan"]),
         ("workflows", ["Packaging", "CatalogSync"]),
         ("command line", ["iapkit"]),
-        ("tests", ["IAPKitTests"]),
+        ("test support", ["TestSupport"]),
+        ("tests", ["CatalogTests", "SyncTests", "IAPKitTests"]),
     ]
     /// The App Store Connect client stands beside the catalog stack, from the bottom up: it knows no catalog (it
     /// may use the core), and only the workflows and what is above them use it.

@@ -2,6 +2,7 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import IAPLint
+import TestSupport
 import Testing
 
 /// Known findings accepted where they are (`# iapkit:disable`) or as a recorded set (`--baseline`): what is

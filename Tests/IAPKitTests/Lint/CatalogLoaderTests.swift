@@ -1,6 +1,7 @@
 import Foundation
 import IAPCatalog
 import IAPCore
+import TestSupport
 import Testing
 import IAPLint
 

@@ -1,5 +1,6 @@
 import Foundation
 import IAPCatalog
+import TestSupport
 import Testing
 
 /// The JSON Schema that ships for editors must describe the same format the loader reads.

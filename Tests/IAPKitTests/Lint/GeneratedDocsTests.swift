@@ -1,6 +1,7 @@
 import Foundation
 import IAPCore
 @testable import IAPLint
+import TestSupport
 import Testing
 
 /// The pages `make docs` writes: docs/lint-rules.md from the rules (and `iapkit lint rules` shows the same

@@ -2,6 +2,7 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import IAPLint
+import TestSupport
 import Testing
 
 /// The lint gate: each strictness refuses what it covers and lets the rest through.

@@ -1,5 +1,6 @@
 import Foundation
 import IAPLint
+import TestSupport
 import Testing
 import IAPLint
 

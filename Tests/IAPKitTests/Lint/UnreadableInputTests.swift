@@ -1,5 +1,6 @@
 import Foundation
 import IAPLint
+import TestSupport
 import Testing
 
 /// A catalog iapkit cannot read is the most common pull-request mistake: it is reported in the chosen format, on

@@ -1,5 +1,6 @@
 import FlatPackage
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.serialized) struct PackageTests {
@@ -284,12 +285,16 @@ import Testing
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 0.4)
+        // Interrupted once the archive is being written: its temporary file is in the output folder.
+        let deadline = Date().addingTimeInterval(120)
+        func staged() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0.contains(".iapkit-") } }
+        while staged().isEmpty && process.isRunning && Date() < deadline { usleep(5_000) }
+        #expect(!staged().isEmpty, "package wrote no temporary file to interrupt")
         process.interrupt()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 130 || process.terminationStatus == 0)
+        #expect(process.terminationStatus == 130)
         let left = try FileManager.default.contentsOfDirectory(atPath: output)
-        if process.terminationStatus == 130 { #expect(left.isEmpty, "\(left)") }
+        #expect(left.isEmpty, "\(left)")
     }
 
     func makeDirectory(_ path: String) throws -> String {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import IAPCatalog
+import TestSupport
 import Testing
 
 /// The price sheet's CSV reader agrees with Python's `csv` module on RFC 4180 text, and knows each record's line.

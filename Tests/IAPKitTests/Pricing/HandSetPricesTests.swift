@@ -2,6 +2,7 @@ import AppStoreConnect
 import AppStoreConnectAPI
 import Foundation
 import IAPCatalog
+import TestSupport
 import Testing
 
 /// Prices a team set by hand in App Store Connect (here through the API directly, as its web form does, not

@@ -1,10 +1,11 @@
 import Foundation
 import IAPCatalog
+import TestSupport
 import Testing
 
 /// Territory prices, scheduled changes and price sheets, end to end against the project's fake App Store Connect,
 /// whose price points follow each territory's currency (INR whole rupees ending in 9, JPY in tens, BRL ending in .90).
-@Suite
+@Suite(.showsFakeLog)
 struct PricingSyncTests {
     static let bundleID = "com.example.prices"
     static let today = "2026-11-23"
@@ -295,7 +296,7 @@ struct PricingSyncTests {
 }
 
 /// `asc plan` compares the offline storefront table with App Store Connect's live answer.
-@Suite
+@Suite(.showsFakeLog)
 struct StorefrontTableTests {
     @Test func theTableSaysWhichStorefrontsPriceInUSDollars() {
         // App Store Connect prices Iceland, Argentina and Kenya in US dollars, the euro area in euros.
@@ -343,7 +344,7 @@ private enum Territories {
 }
 
 /// `iapkit asc prices` and `export json` read back what a push wrote.
-@Suite
+@Suite(.showsFakeLog)
 struct PriceSheetTests {
     @Test func thePriceSheetListsEveryTerritoryNowAndAtEachChangeWithProceeds() throws {
         let fake = try PricingSyncTests.fake()
@@ -421,7 +422,7 @@ struct PriceSheetTests {
 }
 
 /// A price sheet is read only from inside the catalog's folder, and a bad one is a located finding, not a crash.
-@Suite
+@Suite(.showsFakeLog)
 struct PriceSheetInputTests {
     @Test(arguments: [("../outside.csv", "must be a relative path inside the catalog's folder"),
                       ("/etc/passwd", "must be a relative path inside the catalog's folder"),

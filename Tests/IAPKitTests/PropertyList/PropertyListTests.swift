@@ -2,6 +2,7 @@ import Foundation
 import HostedContent
 import IAPCore
 @testable import PropertyList
+import TestSupport
 import Testing
 
 @Suite struct PropertyListTests {

@@ -4,6 +4,7 @@ import Foundation
 import IAPCatalog
 import IAPLint
 import SyncPlan
+import TestSupport
 import Testing
 
 /// The mapping between a catalog and App Store Connect, checked on states iapkit did not create: the fake builds a
@@ -20,7 +21,7 @@ import Testing
 /// "Equal" is the fake's managed view (`fakeasc/managed.py`), written from App Store Connect's data model rather
 /// than from iapkit's records. `IAPKIT_SEEDS=N` runs N seeds (200 by default; `make roundtrip` runs 2,000) and
 /// `IAPKIT_SEED=N` replays one.
-@Suite
+@Suite(.showsFakeLog)
 struct RoundTripTests {
     /// A fixed App Store Connect today, so a seed builds the same dates on every run.
     static let today = "2031-03-01"

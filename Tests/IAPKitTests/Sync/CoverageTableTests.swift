@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The table of App Store Connect resource types ("What `asc` covers") against what iapkit's client knows,

@@ -9,12 +9,13 @@ import HTTPTypes
 import IAPCatalog
 import OpenAPIRuntime
 import SyncPlan
+import TestSupport
 import Testing
 
 /// The reading side of the resource kinds, over App Store Connect responses recorded from the project's fake
 /// (which enforces Apple's published contract) after a push of the examples: no server, no network, a second.
 /// Re-record with `IAPKIT_RECORD=1 swift test --filter RecordedStoreTests` (it starts the fake and pushes first).
-@Suite struct RecordedStoreTests {
+@Suite(.showsFakeLog) struct RecordedStoreTests {
     static let recording = Paths.fixtures + "/recorded/examples-pushed.json"
 
     /// The examples read back from App Store Connect plan to nothing: every kind read what it wrote.

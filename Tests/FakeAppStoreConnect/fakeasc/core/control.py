@@ -46,6 +46,7 @@ SETTING_CHECKS = {
     "currencies": lambda v: isinstance(v, dict) and all(t in CURRENCY and isinstance(c, str) and len(c) == 3
                                                          for t, c in v.items()),
     "latencyMs": lambda v: _number(0)(v) and v <= 60000,
+    "holdWrite": _optional(_count(1)),
     "today": lambda v: v is None or _is_day(v),
     "backgroundAssetProcessing": lambda v: v in ("COMPLETE", "FAILED"), "backgroundAssetProcessingReads": _count(0),
 }

@@ -32,8 +32,10 @@ class Handler(BaseHTTPRequestHandler):
     # headers, 40 ms on every answer of a kept-alive connection.
     disable_nagle_algorithm = True
 
-    def log_message(self, fmt, *args):  # quiet: the request log is at /__fake/requests
-        pass
+    def log_message(self, fmt, *args):
+        # Quiet unless asked (--log-requests): a test that fails shows this log; the request log is at /__fake/requests.
+        if self.server.log_requests:
+            super().log_message(fmt, *args)
 
     def do_GET(self):
         self.server.app_handle(self)
@@ -43,6 +45,7 @@ class Handler(BaseHTTPRequestHandler):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    log_requests = False
     request_queue_size = 128  # the listen backlog: with socketserver's 5, a burst of connections waits for SYN retries
 
     def __init__(self, fake, port=0):
@@ -125,8 +128,15 @@ class Dispatcher:
                           "fault": headers.pop("X-Fake-Fault", None), "include": list(include_spec(q)),
                           "id": call["id"], "keyId": call["keyId"]})
             delay = fake.settings["latencyMs"] or 0
+            if method != "GET":
+                fake.writes_seen += 1
+            held = method != "GET" and fake.settings.get("holdWrite") == fake.writes_seen
         if delay:
             time.sleep(delay / 1000.0)  # outside the lock: concurrent requests overlap their latency
+        # A test interrupts the client at a point it chooses: write N is done here, its answer waits until the test
+        # clears holdWrite (or the client is gone).
+        while held and fake.settings.get("holdWrite") == fake.writes_seen:
+            time.sleep(0.01)
         if isinstance(doc, Text):
             return self.send(status, raw=doc.body.encode(), headers=dict(headers, **{"Content-Type": doc.content_type}))
         self.send(status, doc, headers)

@@ -2,6 +2,7 @@
 import Foundation
 import IAPCatalog
 import SyncPlan
+import TestSupport
 import Testing
 
 /// The planner and each resource kind on their own, with no network: the example catalog against App Store Connect

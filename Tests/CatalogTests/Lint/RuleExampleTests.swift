@@ -3,6 +3,7 @@ import HostedContent
 import IAPCatalog
 import IAPCore
 @testable import IAPLint
+import TestSupport
 import Testing
 
 /// Runs every rule's documented examples: triggering ones must fire (at the `↓` mark when there is one),

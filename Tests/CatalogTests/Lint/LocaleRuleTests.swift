@@ -2,6 +2,7 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import IAPLint
+import TestSupport
 import Testing
 
 /// The locale rule remembers the locales it has accepted, so that a large catalog's thousands of `en-US` are not

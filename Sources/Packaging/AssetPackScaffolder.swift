@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import AssetPacks
 import HostedContent
 import IAPCatalog
 import IAPCore

@@ -2,6 +2,7 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import IAPLint
+import TestSupport
 import Testing
 
 /// A large catalog's product rules are shared out among threads. Whatever the number of threads, lint must report

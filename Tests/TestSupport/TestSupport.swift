@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// Paths and helpers shared by the tests.
-enum Paths {
+/// Paths and helpers shared by every test target: the pure ones (libraries only) and the end-to-end one (the binary
+/// and the fake App Store Connect).
+public enum Paths {
     /// The repository root, found from this file's location.
-    static let repository: String = {
+    public static let repository: String = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -13,22 +14,22 @@ enum Paths {
         fatalError("no Package.swift above \(#filePath)")
     }()
 
-    static let fixtures = repository + "/Tests/Fixtures"
+    public static let fixtures = repository + "/Tests/Fixtures"
     /// The tests' own copy of the example project (catalog, hosted content, review screenshots). Tests read this
     /// one, never `examples/`, so the demo can change without moving a line number a test depends on.
-    static let examples = fixtures + "/catalogs/examples"
+    public static let examples = fixtures + "/catalogs/examples"
     /// `examples`' catalog, relative to `fixtures` (reports name the catalog as given, so golden files hold this).
-    static let examplesCatalog = "catalogs/examples/catalog.yaml"
+    public static let examplesCatalog = "catalogs/examples/catalog.yaml"
     /// Synthetic StoreKit configurations of every format version, written for these tests.
-    static let storeKitFixtures = fixtures + "/storekit"
+    public static let storeKitFixtures = fixtures + "/storekit"
     /// The project's StoreKit configuration schema, written from Xcode-written files; only the tests use it.
-    static let storeKitSchema = fixtures + "/schemas/storekit.schema.json"
+    public static let storeKitSchema = fixtures + "/schemas/storekit.schema.json"
     /// Independent checkers (test oracles) that share no code with iapkit.
-    static let oracles = repository + "/Tests/Oracles"
-    static let checkXar = oracles + "/check-xar.py"
+    public static let oracles = repository + "/Tests/Oracles"
+    public static let checkXar = oracles + "/check-xar.py"
 
     /// The `iapkit` binary the test run built.
-    static let binary: String = {
+    public static let binary: String = {
         if let path = ProcessInfo.processInfo.environment["IAPKIT_BIN"] { return path }
         for configuration in ["debug", "release"] {
             let path = repository + "/.build/\(configuration)/iapkit"
@@ -41,52 +42,52 @@ enum Paths {
 /// Third-party references the conformance suite checks against: the OASIS SARIF schema, Apple's App Store Connect
 /// OpenAPI document, real Xcode-written `.storekit` files. They live outside the repository, in `IAPKIT_REFERENCE`
 /// (default: the folder `shared` beside the repository); without it the conformance suite is skipped, never passed.
-enum Reference {
-    static let folder: String = {
+public enum Reference {
+    public static let folder: String = {
         let configured = ProcessInfo.processInfo.environment["IAPKIT_REFERENCE"] ?? ""
         if configured.isEmpty { return (Paths.repository as NSString).deletingLastPathComponent + "/shared" }
         return configured.hasPrefix("/") ? configured : Paths.repository + "/" + configured
     }()
 
     /// Present means the tests run, and fail on anything missing inside it.
-    static let available: Bool = {
+    public static let available: Bool = {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
     }()
 
-    static let skipReason = Comment(rawValue: "reference folder \(folder) not found (set IAPKIT_REFERENCE to run conformance tests)")
+    public static let skipReason = Comment(rawValue: "reference folder \(folder) not found (set IAPKIT_REFERENCE to run conformance tests)")
 
-    static let sarifSchema = folder + "/reference/sarif-schema-2.1.0.json"
-    static let openAPI = folder + "/reference/app-store-connect-openapi.json"
-    static let storeKitSchema = folder + "/reference/storekit.schema.json"
-    static let xarDump = folder + "/tools/xardump.py"
-    static let storeKitFixtures = folder + "/fixtures/storekit"
+    public static let sarifSchema = folder + "/reference/sarif-schema-2.1.0.json"
+    public static let openAPI = folder + "/reference/app-store-connect-openapi.json"
+    public static let storeKitSchema = folder + "/reference/storekit.schema.json"
+    public static let xarDump = folder + "/tools/xardump.py"
+    public static let storeKitFixtures = folder + "/fixtures/storekit"
 
     /// The real `.storekit` files, or none when the folder is absent.
-    static let realStoreKitFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: storeKitFixtures)) ?? [])
+    public static let realStoreKitFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: storeKitFixtures)) ?? [])
         .filter { $0.hasSuffix(".storekit") }.sorted()
 }
 
 /// A temporary folder removed when the test ends.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init() {
+    public init() {
         path = NSTemporaryDirectory() + "iapkit-test-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    func file(_ relative: String) -> String { path + "/" + relative }
+    public func file(_ relative: String) -> String { path + "/" + relative }
 
     @discardableResult
-    func write(_ relative: String, _ text: String) -> String {
+    public func write(_ relative: String, _ text: String) -> String {
         write(relative, Data(text.utf8))
     }
 
     @discardableResult
-    func write(_ relative: String, _ data: Data) -> String {
+    public func write(_ relative: String, _ data: Data) -> String {
         let target = file(relative)
         try! FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try! data.write(to: URL(fileURLWithPath: target))
@@ -94,7 +95,7 @@ final class TemporaryDirectory {
     }
 
     /// Every path below the folder with its size, to prove a refused command changed nothing.
-    func snapshot() -> [String: Int] {
+    public func snapshot() -> [String: Int] {
         var result: [String: Int] = [:]
         let enumerator = FileManager.default.enumerator(atPath: path)
         while let relative = enumerator?.nextObject() as? String {
@@ -107,7 +108,7 @@ final class TemporaryDirectory {
 
 extension TemporaryDirectory {
     /// Every path below `path` with its bytes (a folder's are empty), to prove a failing command changed nothing.
-    static func contents(of path: String) -> [String: Data] {
+    public static func contents(of path: String) -> [String: Data] {
         var result: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(atPath: path)
         while let relative = enumerator?.nextObject() as? String {
@@ -116,14 +117,14 @@ extension TemporaryDirectory {
         return result
     }
 
-    func contents() -> [String: Data] { Self.contents(of: path) }
+    public func contents() -> [String: Data] { Self.contents(of: path) }
 }
 
 /// SplitMix64: the same values for the same seed, so a failing case can be run again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+public struct SeededGenerator: RandomNumberGenerator {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -132,15 +133,21 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct ProcessResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs a program and collects its output.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+public func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
          input: Data? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -180,32 +187,32 @@ func run(_ executable: String, _ arguments: [String], in directory: String? = ni
 
 /// Runs the built `iapkit`.
 @discardableResult
-func iapkit(_ arguments: String..., in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+public func iapkit(_ arguments: String..., in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
     try run(Paths.binary, arguments, in: directory, environment: environment)
 }
 
 @discardableResult
-func iapkit(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+public func iapkit(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
     try run(Paths.binary, arguments, in: directory, environment: environment)
 }
 
 /// Runs a Python snippet (an independent checker) and returns its standard output; fails the test on error.
-func python(_ script: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+public func python(_ script: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
     let result = try run("/usr/bin/env", ["python3", "-c", script] + arguments)
     #expect(result.status == 0, "python failed: \(result.stderr)", sourceLocation: sourceLocation)
     return result.stdout
 }
 
 /// Whether a command-line tool is on PATH.
-func hasTool(_ name: String) -> Bool {
+public func hasTool(_ name: String) -> Bool {
     (try? run("/usr/bin/env", ["which", name]).status == 0) ?? false
 }
 
 /// Golden files in Tests/Fixtures/golden: compared, or written when `IAPKIT_RECORD=1` (review the diff).
-enum Golden {
-    static let recording = ProcessInfo.processInfo.environment["IAPKIT_RECORD"] == "1"
+public enum Golden {
+    public static let recording = ProcessInfo.processInfo.environment["IAPKIT_RECORD"] == "1"
 
-    static func check(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public static func check(_ name: String, _ actual: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let path = Paths.fixtures + "/golden/" + name
         if recording {
             try actual.write(toFile: path, atomically: true, encoding: .utf8)
@@ -215,4 +222,24 @@ enum Golden {
         #expect(actual == expected, "\(name) differs from its golden file; re-record with IAPKIT_RECORD=1 if intended",
                 sourceLocation: sourceLocation)
     }
+}
+
+/// A throwaway P-256 key in PKCS#8 PEM, made by Python's `cryptography` (an independent implementation).
+public func makeTestKeyPEM(curve: String = "SECP256R1") throws -> String {
+    try python("""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives import serialization
+    key = ec.generate_private_key(ec.\(curve)())
+    print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode(), end="")
+    """)
+}
+
+/// A clock the test moves by hand.
+public final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: Date
+    public init(_ date: Date) { self.date = date }
+    public var now: Date { lock.withLock { date } }
+    public func advance(_ seconds: TimeInterval) { lock.withLock { date += seconds } }
 }

@@ -3,6 +3,7 @@ import AppStoreConnectAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 /// An in-process transport: answers from a closure and records what it was sent.

@@ -2,6 +2,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 @Suite struct ASCRetryPolicyTests {

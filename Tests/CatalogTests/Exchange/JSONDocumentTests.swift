@@ -1,6 +1,7 @@
 import Foundation
 import IAPCatalog
 import IAPCore
+import TestSupport
 import Testing
 
 /// JSON read by yajl into the document arena (what `import storekit` reads): the tree must be the one the text

@@ -1,0 +1,49 @@
+import AppStoreConnect
+import IAPCore
+import SyncPlan
+
+/// How a plan is printed: text (`+`, `~`, `-`, `!`, `?` lines), JSON, or Markdown for a pull request.
+public enum PlanFormat: String, Sendable, CaseIterable {
+    case text, json, markdown
+}
+
+/// A plan made against App Store Connect, with the client that read it (push writes through the same one, so the
+/// hourly budget it saw is the one it spends).
+public struct PlannedSync: Sendable {
+    var plan: Plan
+    let client: AppStoreConnectClient?
+    public let catalogPath: String
+
+    init(plan: Plan, client: AppStoreConnectClient?, catalogPath: String) {
+        self.plan = plan
+        self.client = client
+        self.catalogPath = catalogPath
+    }
+
+    /// The plan in `format`; the text ends with the request budget line.
+    public func report(_ format: PlanFormat, showUnchanged: Bool = false) -> String {
+        let limit = client?.rateLimit?.limit, remaining = client?.rateLimit?.remaining
+        switch format {
+        case .text:
+            return PlanReport.text(plan, showUnchanged: showUnchanged) + PlanReport.budgetLine(plan, limit: limit, remaining: remaining) + "\n"
+        case .json:
+            return PlanReport.json(plan, limit: limit, remaining: remaining).serialized(.pretty)
+        case .markdown:
+            return PlanReport.markdown(plan)
+        }
+    }
+
+    /// Whether App Store Connect differs from the catalog (`plan --check`): creates, updates or refused changes.
+    public var differs: Bool { plan.count(.create) + plan.count(.update) + plan.count(.refused) > 0 }
+
+    public var operationCount: Int { plan.operations.count }
+
+    public var appID: String { plan.app.id }
+
+    /// Why push refuses this plan before writing anything (exit 1), or nil.
+    var refusal: SyncError? {
+        let refused = plan.count(.refused)
+        guard refused > 0 else { return nil }
+        return .refused("the plan has \(refused) change(s) App Store Connect forbids (marked !); fix the catalog first")
+    }
+}

@@ -28,16 +28,21 @@ let package = Package(
     ],
     targets: [
         // System libraries, found through pkg-config.
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
-                       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
-        .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive",
-                       providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
-                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
-                       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-        .systemLibrary(name: "CYAJL", pkgConfig: "yajl",
-                       providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(
+            name: "CLibArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(
+            name: "CYAJL", pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]),
 
         // Findings, locations, typed errors, atomic writes: what every other module shares.
         .target(name: "IAPCore"),
@@ -47,20 +52,26 @@ let package = Package(
         // JSON files (StoreKit configurations) read by yajl into the same arena the YAML loader builds.
         .target(name: "IAPCatalog", dependencies: ["IAPCore", "CYAML", "CYAJL"]),
         // Hosted-content folders: ContentInfo.plist, scaffolding, version bumps, inspection, digests.
-        .target(name: "HostedContent", dependencies: [
-            "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "HostedContent",
+            dependencies: [
+                "IAPCore", "PropertyList", "IAPCatalog", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Asset packs (Background Assets): a pack's manifest from the catalog, its file selection and content digest,
         // and Apple's packaging tool run as a separate process.
-        .target(name: "AssetPacks", dependencies: [
-            "IAPCore", "IAPCatalog", "HostedContent", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "AssetPacks",
+            dependencies: [
+                "IAPCore", "IAPCatalog", "HostedContent", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Lint rules over catalogs and content folders, one reporter per output format, and the lint gate (LintGate).
         .target(name: "IAPLint", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "AssetPacks"]),
         // Upload archive formats: Apple flat packages (xar, Bom, cpio) and zips. Formats only: no catalog, no lint.
-        .target(name: "FlatPackage", dependencies: [
-            "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "FlatPackage",
+            dependencies: [
+                "IAPCore", "HostedContent", "CLibXML2", "CLibArchive", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Catalog files in and out: StoreKit configurations, the server's JSON list, the bundle's product-ID plist.
         .target(name: "CatalogExchange", dependencies: ["IAPCore", "IAPCatalog", "PropertyList"]),
         // The translators' round trip: product texts out as XLIFF 1.2 and CSV, back into the catalog's text with
@@ -68,62 +79,78 @@ let package = Package(
         .target(name: "Localizations", dependencies: ["IAPCore", "IAPCatalog", "IAPLint", "PropertyList", "CLibXML2"]),
         // App Store Connect API 4.4.1: request and response types and a client, generated from Apple's OpenAPI
         // document by scripts/codegen/generate-asc-api.sh for the operations `iapkit asc` uses (committed, not built here).
-        .target(name: "AppStoreConnectAPI", dependencies: [
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ], exclude: ["openapi-generator-config.yaml"]),
+        .target(
+            name: "AppStoreConnectAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ], exclude: ["openapi-generator-config.yaml"]),
         // The App Store Connect client: credentials, JWTs, retries, errors, pagination, uploads, traces and replay.
         // No catalog knowledge.
-        .target(name: "AppStoreConnect", dependencies: [
-            "IAPCore", "AppStoreConnectAPI",
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "AppStoreConnect",
+            dependencies: [
+                "IAPCore", "AppStoreConnectAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The content workflows: packaging (content lint, staging, the commit journal, iapkit.lock, the manifest) and
         // an asset pack scaffolded and declared in the catalog.
         .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "AssetPacks"]),
         // Catalog and App Store Connect state as records, the plan between them and its report: pure, no network.
-        .target(name: "SyncPlan", dependencies: [
-            "IAPCore", "IAPCatalog", "HostedContent", "AssetPacks", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "SyncPlan",
+            dependencies: [
+                "IAPCore", "IAPCatalog", "HostedContent", "AssetPacks", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The sync engine and its resource kinds: reads App Store Connect, plans, pushes, pulls, exports requests.
-        .target(name: "CatalogSync", dependencies: [
-            "IAPCore", "IAPCatalog", "IAPLint", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI", "AssetPacks",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
-        .executableTarget(name: "iapkit", dependencies: [
-            "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Localizations", "Packaging", "CatalogSync",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "CatalogSync",
+            dependencies: [
+                "IAPCore", "IAPCatalog", "IAPLint", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI", "AssetPacks",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+        .executableTarget(
+            name: "iapkit",
+            dependencies: [
+                "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "CatalogExchange", "Localizations", "Packaging", "CatalogSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The tests by layer. Paths, temporary folders and the process runner every test target shares.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Pure: the catalog, lint and the formats, through the libraries alone (no binary, no fake, no network).
-        .testTarget(name: "CatalogTests", dependencies: [
-            "TestSupport", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint",
-        ]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "TestSupport", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint",
+            ]),
         // Pure: the sync plan, prices over time and the App Store Connect client against an in-process transport.
-        .testTarget(name: "SyncTests", dependencies: [
-            "TestSupport", "IAPCatalog", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: [
+                "TestSupport", "IAPCatalog", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         // End to end: the built binary, the fake App Store Connect, the independent checkers. Depends on `iapkit` to
         // have the binary built (the tests run it), not to import it.
-        .testTarget(name: "IAPKitTests", dependencies: [
-            "iapkit", "TestSupport", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-            "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
+        .testTarget(
+            name: "IAPKitTests",
+            dependencies: [
+                "iapkit", "TestSupport", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
+                "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

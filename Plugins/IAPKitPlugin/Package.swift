@@ -15,15 +15,17 @@ let version = "0.1.0"
 let checksum = "0000000000000000000000000000000000000000000000000000000000000000"
 let releases = "https://github.com/iapkit/iapkit/releases/download"
 
-let binary: Target = Context.environment["IAPKIT_PLUGIN_LOCAL_BUNDLE"] == "1"
+let binary: Target =
+    Context.environment["IAPKIT_PLUGIN_LOCAL_BUNDLE"] == "1"
     ? .binaryTarget(name: "iapkit", path: "iapkit.artifactbundle.zip")
-    : .binaryTarget(name: "iapkit", url: "\(releases)/v\(version)/iapkit-\(version).artifactbundle.zip",
-                    checksum: checksum)
+    : .binaryTarget(
+        name: "iapkit", url: "\(releases)/v\(version)/iapkit-\(version).artifactbundle.zip",
+        checksum: checksum)
 
 let package = Package(
     name: "IAPKitPlugin",
     products: [
-        .plugin(name: "IAPKitLint", targets: ["IAPKitLint"]),
+        .plugin(name: "IAPKitLint", targets: ["IAPKitLint"])
     ],
     targets: [
         .plugin(

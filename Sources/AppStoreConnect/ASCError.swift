@@ -106,8 +106,10 @@ public struct ASCErrorItem: Sendable, Equatable, CustomStringConvertible {
     /// The query parameter the error is about (`filter[bundleId]`), when it is about a parameter.
     public var sourceParameter: String?
 
-    public init(code: String, title: String, detail: String, sourcePointer: String? = nil,
-                sourceParameter: String? = nil) {
+    public init(
+        code: String, title: String, detail: String, sourcePointer: String? = nil,
+        sourceParameter: String? = nil
+    ) {
         self.code = code
         self.title = title
         self.detail = detail
@@ -127,8 +129,9 @@ public struct ASCErrorItem: Sendable, Equatable, CustomStringConvertible {
     public static func parse(errorDocument data: Data) -> [ASCErrorItem] {
         guard let document = try? JSONDecoder().decode(ErrorDocument.self, from: data) else { return [] }
         return (document.errors ?? []).map {
-            ASCErrorItem(code: $0.code ?? "", title: $0.title ?? "", detail: $0.detail ?? "",
-                         sourcePointer: $0.source?.pointer, sourceParameter: $0.source?.parameter)
+            ASCErrorItem(
+                code: $0.code ?? "", title: $0.title ?? "", detail: $0.detail ?? "",
+                sourcePointer: $0.source?.pointer, sourceParameter: $0.source?.parameter)
         }
     }
 
@@ -158,7 +161,8 @@ public enum ASCAuthenticationProblem: Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case let .rejected(errors):
-            var text = "App Store Connect rejected the API key (401) even with a new token; check the key ID, the "
+            var text =
+                "App Store Connect rejected the API key (401) even with a new token; check the key ID, the "
                 + "issuer ID, that the key is not revoked, and this machine's clock"
             if !errors.isEmpty { text += ": " + errors.map(\.description).joined(separator: "; ") }
             return text

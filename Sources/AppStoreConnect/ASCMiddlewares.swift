@@ -19,8 +19,10 @@ public struct ASCClock: Sendable {
     /// A number in 0...1 that spreads retry delays (see `ASCRetryPolicy.backoff`).
     public var jitter: @Sendable () -> Double
 
-    public init(now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void,
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
+    public init(
+        now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
         self.now = now
         self.sleep = sleep
         self.jitter = jitter
@@ -38,8 +40,10 @@ public struct ASCAuthenticationMiddleware: ClientMiddleware {
         self.tokens = tokens
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                          next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    )
         async throws -> (HTTPResponse, HTTPBody?)
     {
         var signed = request
@@ -72,8 +76,10 @@ public struct ASCRetryMiddleware: ClientMiddleware {
         self.init(policy: policy, clock: clock, rateLimit: nil, waits: nil, serverDate: nil)
     }
 
-    init(policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?, waits: ASCWaitRecorder?,
-         serverDate: ASCServerDateRecorder?) {
+    init(
+        policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?, waits: ASCWaitRecorder?,
+        serverDate: ASCServerDateRecorder?
+    ) {
         self.policy = policy
         self.clock = clock
         self.rateLimit = rateLimit
@@ -81,8 +87,10 @@ public struct ASCRetryMiddleware: ClientMiddleware {
         self.serverDate = serverDate
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                          next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    )
         async throws -> (HTTPResponse, HTTPBody?)
     {
         var attempt = 1
@@ -101,9 +109,11 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                 let status = response.status.code
                 guard status == 429 || status >= 500 else { return (response, responseBody) }
                 let retryAfter = ASCRetryAfter.parse(response.headerFields[.retryAfter], now: clock.now())
-                let decision = body.isResendable
-                    ? policy.decide(method: request.method, status: status, attempt: attempt, waited: waited,
-                                    retryAfter: retryAfter, jitter: clock.jitter())
+                let decision =
+                    body.isResendable
+                    ? policy.decide(
+                        method: request.method, status: status, attempt: attempt, waited: waited,
+                        retryAfter: retryAfter, jitter: clock.jitter())
                     : .stop(.notRetryable)
                 guard case let .retry(after) = decision else {
                     guard status == 429 else { return (response, responseBody) }
@@ -116,9 +126,11 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                 let cause = ASCError.cause(of: error)
                 if let known = cause as? ASCError { throw known }
                 if cause is CancellationError { throw ASCError.cancelled }
-                let decision = body.isResendable
-                    ? policy.decide(method: request.method, status: nil, attempt: attempt, waited: waited,
-                                    retryAfter: nil, jitter: clock.jitter())
+                let decision =
+                    body.isResendable
+                    ? policy.decide(
+                        method: request.method, status: nil, attempt: attempt, waited: waited,
+                        retryAfter: nil, jitter: clock.jitter())
                     : .stop(.notRetryable)
                 guard case let .retry(after) = decision else {
                     throw ASCError.transport(describing: cause)
@@ -142,8 +154,10 @@ public struct ASCRetryMiddleware: ClientMiddleware {
 public struct ASCErrorMiddleware: ClientMiddleware {
     public init() {}
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                          next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    )
         async throws -> (HTTPResponse, HTTPBody?)
     {
         ASCCallObservation.current?.record(operationID: operationID, status: nil)
@@ -161,13 +175,16 @@ struct ASCEmptyToOneMiddleware: ClientMiddleware {
     /// To-one documents are small; a larger body is passed on untouched.
     static let bodyLimit = 4 << 20
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    )
         async throws -> (HTTPResponse, HTTPBody?)
     {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard request.method == .get, operationID.hasSuffix("_getToOneRelated"), response.status.code == 200,
-              let responseBody else { return (response, responseBody) }
+            let responseBody
+        else { return (response, responseBody) }
         let data = try await Data(collecting: responseBody, upTo: Self.bodyLimit)
         if let document = try? JSONValue.parse(data), document["data"] == .null {
             var empty = response
@@ -183,14 +200,17 @@ struct ASCEmptyToOneMiddleware: ClientMiddleware {
 struct ASCPageLinkMiddleware: ClientMiddleware {
     @TaskLocal static var nextLink: String?
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    )
         async throws -> (HTTPResponse, HTTPBody?)
     {
         guard let link = Self.nextLink, request.method == .get else { return try await next(request, body, baseURL) }
         guard let path = Self.requestPath(link: link, baseURL: baseURL) else {
-            throw ASCError.unexpectedResponse(operation: operationID, status: nil,
-                                              reason: "the next-page link is not a URL: \(link.prefix(200))")
+            throw ASCError.unexpectedResponse(
+                operation: operationID, status: nil,
+                reason: "the next-page link is not a URL: \(link.prefix(200))")
         }
         var paged = request
         paged.path = path
@@ -200,7 +220,7 @@ struct ASCPageLinkMiddleware: ClientMiddleware {
     /// The link's path and query relative to the server URL (which may carry a path prefix).
     static func requestPath(link: String, baseURL: URL) -> String? {
         guard let resolved = URL(string: link, relativeTo: baseURL)?.absoluteURL,
-              let components = URLComponents(url: resolved, resolvingAgainstBaseURL: true)
+            let components = URLComponents(url: resolved, resolvingAgainstBaseURL: true)
         else { return nil }
         var path = components.percentEncodedPath
         let prefix = URLComponents(url: baseURL, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? ""
@@ -265,8 +285,10 @@ enum ASCRedaction {
     /// Removes anything that looks like a bearer token or a PEM block, in case an underlying library quotes one.
     static func redact(_ text: String) -> String {
         var result = text
-        for pattern in [#"Bearer\s+[A-Za-z0-9._~+/=-]+"#, #"-----BEGIN[^-]*-----[\s\S]*?-----END[^-]*-----"#,
-                        #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#] {
+        for pattern in [
+            #"Bearer\s+[A-Za-z0-9._~+/=-]+"#, #"-----BEGIN[^-]*-----[\s\S]*?-----END[^-]*-----"#,
+            #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#,
+        ] {
             // Swift regular expressions: NSRegularExpression would link full Foundation (and ICU) in.
             if let regex = try? Regex(pattern) { result = result.replacing(regex, with: "<redacted>") }
         }

@@ -20,7 +20,8 @@ public enum ASCPercentEncoding {
         var rest = Array(text.utf8)[...]
         while let byte = rest.popFirst() {
             if byte == UInt8(ascii: "%"), rest.count >= 2,
-               let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 rest = rest.dropFirst(2)
             } else {

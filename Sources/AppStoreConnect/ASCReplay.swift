@@ -81,8 +81,9 @@ public final class ASCReplay: @unchecked Sendable {
         let index = asked[key, default: 0]
         guard index < recorded.count else {
             let times = recorded.isEmpty ? "" : " a \(Self.ordinal(index + 1)) time (it holds \(Format.count(recorded.count, "answer")))"
-            throw .trace("\(path) holds no answer to \(key)\(times): replay answers only the requests of the command that "
-                + "recorded the trace, each as often as it was made")
+            throw .trace(
+                "\(path) holds no answer to \(key)\(times): replay answers only the requests of the command that "
+                    + "recorded the trace, each as often as it was made")
         }
         asked[key] = index + 1
         if case .omitted? = recorded[index].responseBody { placeholders += 1 }
@@ -143,9 +144,12 @@ extension AppStoreConnectClient {
     /// for this run, which nothing checks. Retries wait no time, so a recorded 429 replays at once.
     public init(replaying replay: ASCReplay, trace: ASCTrace? = nil) throws(ASCError) {
         let key = P256.Signing.PrivateKey()
-        let tokens = try ASCTokenProvider(credentials: ASCCredentials(keyID: "REPLAY", issuerID: "replay",
-                                                                      privateKeyPEM: key.pemRepresentation))
-        self.init(tokens: tokens, clock: ASCClock(now: { Date() }, sleep: { _ in }), transport: ASCReplayTransport(replay: replay),
-                  trace: trace, replay: replay)
+        let tokens = try ASCTokenProvider(
+            credentials: ASCCredentials(
+                keyID: "REPLAY", issuerID: "replay",
+                privateKeyPEM: key.pemRepresentation))
+        self.init(
+            tokens: tokens, clock: ASCClock(now: { Date() }, sleep: { _ in }), transport: ASCReplayTransport(replay: replay),
+            trace: trace, replay: replay)
     }
 }

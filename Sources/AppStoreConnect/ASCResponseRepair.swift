@@ -37,7 +37,8 @@ final class ASCResponseRepair: @unchecked Sendable {
     func replay(operationID: String) -> (HTTPResponse, Data)? {
         lock.withLock {
             guard let recorded, recorded.operationID == operationID, !removals.isEmpty || addsLinks,
-                  var document = try? JSONValue.parse(recorded.body) else { return nil }
+                var document = try? JSONValue.parse(recorded.body)
+            else { return nil }
             for path in removals { document = Self.removing(path[...], from: document) }
             if addsLinks, case var .object(pairs) = document, document["links"] == nil {
                 pairs.append(("links", .object([("self", .string(""))])))
@@ -96,8 +97,10 @@ struct ASCResponseRepairMiddleware: ClientMiddleware {
     /// The largest answer kept (a page of 8,000 price points is about 3 MB).
     static let bodyLimit = 32 << 20
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    )
         async throws -> (HTTPResponse, HTTPBody?)
     {
         guard let repair = ASCResponseRepair.current else { return try await next(request, body, baseURL) }

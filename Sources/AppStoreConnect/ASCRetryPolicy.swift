@@ -33,8 +33,10 @@ public struct ASCRetryPolicy: Sendable, Equatable {
     /// own wait, so a storm of them is outlasted rather than given up on (within `maxTotalWait`).
     public var rateLimitedAttempts: Int
 
-    public init(maxAttempts: Int = 5, maxTotalWait: Duration = .seconds(120), baseDelay: Duration = .seconds(1),
-                maxDelay: Duration = .seconds(30), rateLimitedAttempts: Int = 16) {
+    public init(
+        maxAttempts: Int = 5, maxTotalWait: Duration = .seconds(120), baseDelay: Duration = .seconds(1),
+        maxDelay: Duration = .seconds(30), rateLimitedAttempts: Int = 16
+    ) {
         self.maxAttempts = max(1, maxAttempts)
         self.rateLimitedAttempts = max(self.maxAttempts, rateLimitedAttempts)
         self.maxTotalWait = maxTotalWait
@@ -75,9 +77,12 @@ public struct ASCRetryPolicy: Sendable, Equatable {
     ///   - status: the answer's status, or nil when no answer came.
     ///   - waited: the time already spent waiting for this request.
     ///   - retryAfter: the server's `Retry-After`, which replaces the computed backoff when present.
-    public func decide(method: HTTPRequest.Method, status: Int?, attempt: Int, waited: Duration,
-                       retryAfter: Duration?, jitter: Double) -> ASCRetryDecision {
-        let retryable = status.map { Self.mayRetry(method: method, status: $0) }
+    public func decide(
+        method: HTTPRequest.Method, status: Int?, attempt: Int, waited: Duration,
+        retryAfter: Duration?, jitter: Double
+    ) -> ASCRetryDecision {
+        let retryable =
+            status.map { Self.mayRetry(method: method, status: $0) }
             ?? Self.mayRetryAfterTransportFailure(method: method)
         guard retryable else { return .stop(.notRetryable) }
         let attempts = status == 429 ? rateLimitedAttempts : maxAttempts

@@ -33,9 +33,11 @@ public actor ASCTokenProvider {
 
     /// Checks the credentials now, so a bad key fails before any request.
     /// - Parameter now: the clock; tests inject one to check renewal timing.
-    public init(credentials: ASCCredentials, lifetime: Duration = defaultLifetime,
-                renewalMargin: Duration = defaultRenewalMargin,
-                now: @escaping @Sendable () -> Date = { Date() }) throws(ASCError) {
+    public init(
+        credentials: ASCCredentials, lifetime: Duration = defaultLifetime,
+        renewalMargin: Duration = defaultRenewalMargin,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(ASCError) {
         self.key = try credentials.signingKey()
         self.keyID = credentials.keyID
         self.issuerID = credentials.issuerID
@@ -49,7 +51,8 @@ public actor ASCTokenProvider {
     public func token() throws(ASCError) -> String {
         let date = now()
         if let current, date < current.expiresAt.addingTimeInterval(-Self.seconds(renewalMargin)),
-           date >= current.issuedAt.addingTimeInterval(-60) {
+            date >= current.issuedAt.addingTimeInterval(-60)
+        {
             return current.token
         }
         return try issue(at: date)
@@ -69,15 +72,20 @@ public actor ASCTokenProvider {
         // JWT times are whole seconds.
         let issuedAt = Int(date.timeIntervalSince1970.rounded(.down))
         let expiresAt = issuedAt + Int(Self.seconds(lifetime))
-        let token = try Self.makeToken(keyID: keyID, issuerID: issuerID, key: key, issuedAt: issuedAt,
-                                       expiresAt: expiresAt)
-        current = (token, Date(timeIntervalSince1970: TimeInterval(issuedAt)),
-                   Date(timeIntervalSince1970: TimeInterval(expiresAt)))
+        let token = try Self.makeToken(
+            keyID: keyID, issuerID: issuerID, key: key, issuedAt: issuedAt,
+            expiresAt: expiresAt)
+        current = (
+            token, Date(timeIntervalSince1970: TimeInterval(issuedAt)),
+            Date(timeIntervalSince1970: TimeInterval(expiresAt))
+        )
         return token
     }
 
-    static func makeToken(keyID: String, issuerID: String, key: P256.Signing.PrivateKey, issuedAt: Int,
-                          expiresAt: Int) throws(ASCError) -> String {
+    static func makeToken(
+        keyID: String, issuerID: String, key: P256.Signing.PrivateKey, issuedAt: Int,
+        expiresAt: Int
+    ) throws(ASCError) -> String {
         struct Header: Encodable { let alg = "ES256", kid: String, typ = "JWT" }
         struct Payload: Encodable { let iss: String, iat: Int, exp: Int, aud: String }
         let encoder = JSONEncoder()

@@ -20,9 +20,11 @@ extension ASCTraceExchange {
     }
 
     /// An asset-storage exchange (an upload or an image download), whose bytes a trace never keeps.
-    static func storage(operation: String, method: String, url: URL, started: Date, milliseconds: Double,
-                        status: Int?, error: String?, requestHeaders: [(name: String, value: String)],
-                        uploaded: Data?, responseHeaders: [(name: String, value: String)], received: Data?) -> ASCTraceExchange {
+    static func storage(
+        operation: String, method: String, url: URL, started: Date, milliseconds: Double,
+        status: Int?, error: String?, requestHeaders: [(name: String, value: String)],
+        uploaded: Data?, responseHeaders: [(name: String, value: String)], received: Data?
+    ) -> ASCTraceExchange {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let path = components?.percentEncodedPath ?? url.path
         var query = components?.percentEncodedQuery
@@ -37,9 +39,13 @@ extension ASCTraceExchange {
             error: error, requestHeaders: ASCTraceHeaders.selected(requestHeaders, ASCTraceHeaders.request),
             requestBody: uploaded.map { .omitted(what: "upload", size: $0.count, sha256: Body.sha256($0)) },
             responseHeaders: ASCTraceHeaders.selected(responseHeaders, ASCTraceHeaders.response),
-            responseBody: received.flatMap { $0.isEmpty ? nil : operation == "download" && (200..<300).contains(status ?? 0)
-                ? .omitted(what: "image", size: $0.count, sha256: Body.sha256($0))
-                : Body(data: $0, contentType: nil) })
+            responseBody: received.flatMap {
+                $0.isEmpty
+                    ? nil
+                    : operation == "download" && (200..<300).contains(status ?? 0)
+                        ? .omitted(what: "image", size: $0.count, sha256: Body.sha256($0))
+                        : Body(data: $0, contentType: nil)
+            })
     }
 }
 
@@ -47,7 +53,8 @@ extension ASCTraceExchange.Body {
     /// JSON when the bytes parse as JSON, text when they are UTF-8, else their size and digest.
     init(data: Data, contentType: String?) {
         if let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-           let value = try? JSONValue.parse(data) {
+            let value = try? JSONValue.parse(data)
+        {
             self = .json(value)
         } else if let text = String(validating: data, as: UTF8.self) {
             self = .text(text)
@@ -97,7 +104,8 @@ extension ASCTraceExchange.Body {
         if let value = jsonValue["json"] { self = .json(value); return }
         if case let .string(text)? = jsonValue["text"] { self = .text(text); return }
         guard case let .string(what)? = jsonValue["omitted"], case let .int(size)? = jsonValue["size"],
-              case let .string(sha256)? = jsonValue["sha256"] else { return nil }
+            case let .string(sha256)? = jsonValue["sha256"]
+        else { return nil }
         self = .omitted(what: what, size: size, sha256: sha256)
     }
 }

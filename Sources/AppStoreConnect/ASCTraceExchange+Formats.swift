@@ -80,8 +80,9 @@ extension ASCTraceExchange {
     static func status(_ value: JSONValue?, absent: [JSONValue]) throws(ASCError) -> Int? {
         guard let value, !absent.contains(value) else { return nil }
         guard case let .int(code) = value, answerableStatuses.contains(code) else {
-            throw .trace("status \(value.serialized(.compact).prefix(40)) is not an HTTP status App Store Connect answers with "
-                + "(\(answerableStatuses.lowerBound) to \(answerableStatuses.upperBound))")
+            throw .trace(
+                "status \(value.serialized(.compact).prefix(40)) is not an HTTP status App Store Connect answers with "
+                    + "(\(answerableStatuses.lowerBound) to \(answerableStatuses.upperBound))")
         }
         return code
     }
@@ -90,7 +91,7 @@ extension ASCTraceExchange {
     /// the API server and the query replay matches on, the operation, a transport failure.
     var harEntry: JSONValue {
         func headers(_ list: [(name: String, value: String)]) -> JSONValue {
-            .array(list.map { .object([("name", .string($0.name)), ("value", .string($0.value)) ]) })
+            .array(list.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
         }
         func contentType(_ list: [(name: String, value: String)]) -> String {
             list.first { $0.name == "content-type" }?.value ?? "application/octet-stream"
@@ -99,18 +100,26 @@ extension ASCTraceExchange {
             guard case let .omitted(what, size, sha256)? = body else { return [] }
             return [("comment", .string("\(what) bytes left out: \(size) bytes, sha256 \(sha256)"))]
         }
-        let queryString = JSONValue.array((query ?? "").split(separator: "&").map { item in
-            let parts = item.split(separator: "=", maxSplits: 1).map { ASCPercentEncoding.decode(String($0)) }
-            return .object([("name", .string(parts.first ?? "")), ("value", .string(parts.count > 1 ? parts[1] : ""))])
-        })
+        let queryString = JSONValue.array(
+            (query ?? "").split(separator: "&").map { item in
+                let parts = item.split(separator: "=", maxSplits: 1).map { ASCPercentEncoding.decode(String($0)) }
+                return .object([("name", .string(parts.first ?? "")), ("value", .string(parts.count > 1 ? parts[1] : ""))])
+            })
         var request: [(String, JSONValue)] = [
             ("method", .string(method)), ("url", .string(url)), ("httpVersion", .string("HTTP/1.1")), ("cookies", .array([])),
             ("headers", headers(requestHeaders)), ("queryString", queryString), ("headersSize", .int(-1)),
             ("bodySize", .int(requestBody?.size ?? 0)),
         ]
         if let requestBody {
-            request.append(("postData", .object([("mimeType", .string(contentType(requestHeaders))),
-                                                 ("text", .string(requestBody.text ?? ""))] + comment(requestBody))))
+            request.append(
+                (
+                    "postData",
+                    .object(
+                        [
+                            ("mimeType", .string(contentType(requestHeaders))),
+                            ("text", .string(requestBody.text ?? "")),
+                        ] + comment(requestBody))
+                ))
         }
         var content: [(String, JSONValue)] = [("size", .int(responseBody?.size ?? 0)), ("mimeType", .string(contentType(responseHeaders)))]
         if let text = responseBody?.text { content.append(("text", .string(text))) }
@@ -133,7 +142,8 @@ extension ASCTraceExchange {
 
     init(harEntry: JSONValue) throws(ASCError) {
         guard let request = harEntry["request"], case let .string(method)? = request["method"],
-              case let .string(url)? = request["url"] else {
+            case let .string(url)? = request["url"]
+        else {
             throw .trace("not an entry of a HAR log (no request method or URL)")
         }
         let response = harEntry["response"]
@@ -144,8 +154,9 @@ extension ASCTraceExchange {
         func body(_ text: String?, comment: String?) -> Body? {
             if let comment, comment.contains("bytes left out") {
                 let words = comment.split(separator: " ")
-                return .omitted(what: words.first.map(String.init) ?? "bytes", size: words.dropFirst(4).first.flatMap { Int($0) } ?? 0,
-                                sha256: words.last.map(String.init) ?? "")
+                return .omitted(
+                    what: words.first.map(String.init) ?? "bytes", size: words.dropFirst(4).first.flatMap { Int($0) } ?? 0,
+                    sha256: words.last.map(String.init) ?? "")
             }
             guard let text, !text.isEmpty else { return nil }
             return Body(data: Data(text.utf8), contentType: nil)

@@ -18,13 +18,17 @@ import OpenAPIRuntime
 struct ASCTraceMiddleware: ClientMiddleware {
     let trace: ASCTrace
     /// Operations whose answers are secrets (one-time offer codes): never written to a trace.
-    static let secretAnswers: Set<String> = ["subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated",
-                                             "inAppPurchaseOfferCodeOneTimeUseCodes_values_getToOneRelated"]
+    static let secretAnswers: Set<String> = [
+        "subscriptionOfferCodeOneTimeUseCodes_values_getToOneRelated",
+        "inAppPurchaseOfferCodeOneTimeUseCodes_values_getToOneRelated",
+    ]
     /// Bodies are read whole to be recorded; App Store Connect's pages are far smaller than this.
     static let bodyLimit = 64 << 20
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?))
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    )
         async throws -> (HTTPResponse, HTTPBody?)
     {
         let requestData = try await Self.collect(body)
@@ -75,8 +79,10 @@ enum ASCTraceHeaders {
     /// The request headers worth a bug report; `authorization` is kept only as the word `Bearer`.
     static let request: Set<String> = ["authorization", "content-type", "accept", "content-length"]
     /// The answer's: what it is, App Store Connect's clock and request budget, and its ids for Apple's support.
-    static let response: Set<String> = ["content-type", "date", "x-rate-limit", "retry-after", "location",
-                                        "x-request-id", "x-apple-request-uuid", "x-apple-jingle-correlation-key"]
+    static let response: Set<String> = [
+        "content-type", "date", "x-rate-limit", "retry-after", "location",
+        "x-request-id", "x-apple-request-uuid", "x-apple-jingle-correlation-key",
+    ]
 
     static func selected(_ fields: HTTPFields, _ names: Set<String>) -> [(name: String, value: String)] {
         fields.compactMap { field in

@@ -21,8 +21,9 @@ extension AppStoreConnectClient {
     public func download(_ url: URL, limit: Int = 50_000_000) async throws(ASCError) -> Data {
         if let replay {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-            let exchange = try replay.answer(method: "GET", path: components?.percentEncodedPath ?? url.path,
-                                             query: components?.percentEncodedQuery)
+            let exchange = try replay.answer(
+                method: "GET", path: components?.percentEncodedPath ?? url.path,
+                query: components?.percentEncodedQuery)
             let data: Data
             do { data = try replay.response(to: exchange).1 ?? Data() } catch let error as ASCError {
                 throw error
@@ -42,9 +43,10 @@ extension AppStoreConnectClient {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             let body = try await response.body.collect(upTo: limit)
             let data = Data(buffer: body)
-            try record(url, started: started, milliseconds: ASCTraceExchange.milliseconds(timer.now - start),
-                       status: Int(response.status.code), error: nil,
-                       headers: response.headers.map { ($0.name, $0.value) }, data: data)
+            try record(
+                url, started: started, milliseconds: ASCTraceExchange.milliseconds(timer.now - start),
+                status: Int(response.status.code), error: nil,
+                headers: response.headers.map { ($0.name, $0.value) }, data: data)
             try check(status: Int(response.status.code), url: url)
             return data
         } catch let error as ASCError {
@@ -53,24 +55,30 @@ extension AppStoreConnectClient {
             throw .cancelled
         } catch {
             let reason = ASCRedaction.redact(ASCError.plainReason(error))
-            try record(url, started: started, milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: nil,
-                       error: reason, headers: [], data: nil)
+            try record(
+                url, started: started, milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: nil,
+                error: reason, headers: [], data: nil)
             throw .transport(reason)
         }
     }
 
     private func check(status: Int, url: URL) throws(ASCError) {
         guard (200..<300).contains(status) else {
-            throw ASCError.unexpectedResponse(operation: "download \(url.lastPathComponent)", status: status,
-                                              reason: "the asset could not be downloaded")
+            throw ASCError.unexpectedResponse(
+                operation: "download \(url.lastPathComponent)", status: status,
+                reason: "the asset could not be downloaded")
         }
     }
 
-    private func record(_ url: URL, started: Date, milliseconds: Double, status: Int?, error: String?,
-                        headers: [(name: String, value: String)], data: Data?) throws(ASCError) {
-        try trace?.record(.storage(operation: "download", method: "GET", url: url, started: started,
-                                   milliseconds: milliseconds, status: status, error: error, requestHeaders: [],
-                                   uploaded: nil, responseHeaders: headers, received: data))
+    private func record(
+        _ url: URL, started: Date, milliseconds: Double, status: Int?, error: String?,
+        headers: [(name: String, value: String)], data: Data?
+    ) throws(ASCError) {
+        try trace?.record(
+            .storage(
+                operation: "download", method: "GET", url: url, started: started,
+                milliseconds: milliseconds, status: status, error: error, requestHeaders: [],
+                uploaded: nil, responseHeaders: headers, received: data))
     }
 }
 

@@ -65,20 +65,25 @@ public struct AppStoreConnectClient: Sendable {
     ///   - timeout: the longest one HTTP exchange may take.
     ///   - httpClient: the connection pool; the shared one by default, which needs no shutdown.
     ///   - trace: records every exchange, uploads and downloads included.
-    public init(credentials: ASCCredentials, serverURL: URL = defaultServerURL, retryPolicy: ASCRetryPolicy = .default,
-                clock: ASCClock = .system, timeout: Duration = .seconds(60),
-                httpClient: HTTPClient = .shared, trace: ASCTrace? = nil) throws(ASCError) {
+    public init(
+        credentials: ASCCredentials, serverURL: URL = defaultServerURL, retryPolicy: ASCRetryPolicy = .default,
+        clock: ASCClock = .system, timeout: Duration = .seconds(60),
+        httpClient: HTTPClient = .shared, trace: ASCTrace? = nil
+    ) throws(ASCError) {
         let tokens = try ASCTokenProvider(credentials: credentials, now: clock.now)
         let seconds = Int64(ASCTokenProvider.seconds(timeout).rounded(.up))
         let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .seconds(seconds)))
-        self.init(tokens: tokens, serverURL: serverURL, retryPolicy: retryPolicy, clock: clock, transport: transport,
-                  httpClient: httpClient, trace: trace)
+        self.init(
+            tokens: tokens, serverURL: serverURL, retryPolicy: retryPolicy, clock: clock, transport: transport,
+            httpClient: httpClient, trace: trace)
     }
 
     /// A client over any transport; tests pass one that answers in-process.
-    public init(tokens: ASCTokenProvider, serverURL: URL = defaultServerURL, retryPolicy: ASCRetryPolicy = .default,
-                clock: ASCClock = .system, transport: any ClientTransport, httpClient: HTTPClient = .shared,
-                trace: ASCTrace? = nil, replay: ASCReplay? = nil) {
+    public init(
+        tokens: ASCTokenProvider, serverURL: URL = defaultServerURL, retryPolicy: ASCRetryPolicy = .default,
+        clock: ASCClock = .system, transport: any ClientTransport, httpClient: HTTPClient = .shared,
+        trace: ASCTrace? = nil, replay: ASCReplay? = nil
+    ) {
         let serverURL = Self.hostRoot(serverURL)
         self.trace = trace
         self.replay = replay
@@ -93,13 +98,15 @@ public struct AppStoreConnectClient: Sendable {
             ASCResponseRepairMiddleware(),
             ASCEmptyToOneMiddleware(),
             ASCPageLinkMiddleware(),
-            ASCRetryMiddleware(policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
-                               serverDate: serverDateRecorder),
+            ASCRetryMiddleware(
+                policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
+                serverDate: serverDateRecorder),
             ASCAuthenticationMiddleware(tokens: tokens),
         ]
         if let trace { middlewares.append(ASCTraceMiddleware(trace: trace)) }
-        self.client = Client(serverURL: serverURL, configuration: .init(dateTranscoder: ASCDateTranscoder()),
-                             transport: transport, middlewares: middlewares)
+        self.client = Client(
+            serverURL: serverURL, configuration: .init(dateTranscoder: ASCDateTranscoder()),
+            transport: transport, middlewares: middlewares)
     }
 
     /// The latest `X-Rate-Limit` App Store Connect sent (requests left this hour), if any.
@@ -149,8 +156,10 @@ public struct AppStoreConnectClient: Sendable {
     ///     each further page with the same input, while the request is redirected to the next link's path and
     ///     query (which carry App Store Connect's cursor), through the same middlewares.
     ///   - next: the page's `links.next`.
-    public func allPages<Page: Sendable>(_ firstPage: @escaping @Sendable (Client) async throws -> Page,
-                                         next: @escaping @Sendable (Page) -> String?) async throws(ASCError) -> [Page] {
+    public func allPages<Page: Sendable>(
+        _ firstPage: @escaping @Sendable (Client) async throws -> Page,
+        next: @escaping @Sendable (Page) -> String?
+    ) async throws(ASCError) -> [Page] {
         var result: [Page] = []
         var iterator = pages(firstPage, next: next).makeAsyncIterator()
         do {
@@ -162,16 +171,20 @@ public struct AppStoreConnectClient: Sendable {
     }
 
     /// The pages of a list operation as they arrive (see `allPages`). The sequence throws only `ASCError`.
-    public func pages<Page: Sendable>(_ firstPage: @escaping @Sendable (Client) async throws -> Page,
-                                      next: @escaping @Sendable (Page) -> String?) -> ASCPages<Page> {
+    public func pages<Page: Sendable>(
+        _ firstPage: @escaping @Sendable (Client) async throws -> Page,
+        next: @escaping @Sendable (Page) -> String?
+    ) -> ASCPages<Page> {
         ASCPages(client: self, fetch: firstPage, nextLink: next)
     }
 
     /// Sends bytes to one of the upload operations App Store Connect hands out for a screenshot (`uploadOperations`:
     /// method, absolute URL, request headers). The URL belongs to Apple's asset storage and takes no token. PUT is
     /// retried like the API's idempotent writes.
-    public func upload(_ data: Data, to url: URL, method: String = "PUT",
-                       headers: [(name: String, value: String)] = []) async throws(ASCError) {
+    public func upload(
+        _ data: Data, to url: URL, method: String = "PUT",
+        headers: [(name: String, value: String)] = []
+    ) async throws(ASCError) {
         if replay != nil { throw .trace("replay answers reads only: an upload would change App Store Connect") }
         var attempt = 1
         var waited = Duration.zero
@@ -192,11 +205,13 @@ public struct AppStoreConnectClient: Sendable {
                 let response = try await httpClient.execute(request, timeout: .seconds(300))
                 let body = try await response.body.collect(upTo: ASCResponseBody.errorBodyLimit)
                 status = Int(response.status.code)
-                try trace?.record(.storage(operation: "upload", method: method, url: url, started: started,
-                                           milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: status,
-                                           error: nil, requestHeaders: headers, uploaded: data,
-                                           responseHeaders: response.headers.map { ($0.name, $0.value) },
-                                           received: Data(buffer: body)))
+                try trace?.record(
+                    .storage(
+                        operation: "upload", method: method, url: url, started: started,
+                        milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: status,
+                        error: nil, requestHeaders: headers, uploaded: data,
+                        responseHeaders: response.headers.map { ($0.name, $0.value) },
+                        received: Data(buffer: body)))
                 if (200..<300).contains(Int(response.status.code)) { return }
                 retryAfter = ASCRetryAfter.parse(response.headers.first(name: "Retry-After"), now: clock.now())
                 errorItems = ASCErrorItem.parse(errorDocument: Data(buffer: body))
@@ -207,13 +222,16 @@ public struct AppStoreConnectClient: Sendable {
             } catch {
                 status = nil
                 failure = ASCRedaction.redact(String(describing: error))
-                try trace?.record(.storage(operation: "upload", method: method, url: url, started: started,
-                                           milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: nil,
-                                           error: failure, requestHeaders: headers, uploaded: data, responseHeaders: [],
-                                           received: nil))
+                try trace?.record(
+                    .storage(
+                        operation: "upload", method: method, url: url, started: started,
+                        milliseconds: ASCTraceExchange.milliseconds(timer.now - start), status: nil,
+                        error: failure, requestHeaders: headers, uploaded: data, responseHeaders: [],
+                        received: nil))
             }
-            let decision = retryPolicy.decide(method: httpMethod, status: status, attempt: attempt, waited: waited,
-                                              retryAfter: retryAfter, jitter: clock.jitter())
+            let decision = retryPolicy.decide(
+                method: httpMethod, status: status, attempt: attempt, waited: waited,
+                retryAfter: retryAfter, jitter: clock.jitter())
             guard case let .retry(delay) = decision else {
                 guard let status else { throw .transport(failure) }
                 if status == 429 { throw .rateLimited(attempts: attempt, retryAfter: retryAfter) }
@@ -265,8 +283,10 @@ public struct AppStoreConnectClient: Sendable {
     }
 
     private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-            .joined(separator: ".")
+        codingPath.isEmpty
+            ? "the top level"
+            : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+                .joined(separator: ".")
     }
 }
 
@@ -303,8 +323,9 @@ public struct ASCPages<Page: Sendable>: AsyncSequence, Sendable {
             if let link {
                 // A server that links back to a page already read would otherwise keep us here forever.
                 guard seen.insert(link).inserted else {
-                    throw ASCError.unexpectedResponse(operation: "pagination", status: nil,
-                                                      reason: "the next-page link repeats an earlier one: \(link.prefix(200))")
+                    throw ASCError.unexpectedResponse(
+                        operation: "pagination", status: nil,
+                        reason: "the next-page link repeats an earlier one: \(link.prefix(200))")
                 }
             }
             return page

@@ -22,13 +22,27 @@ public enum AssetPackManifest {
             fields.append(("downloadPolicy", .object([("onDemand", .object([]))])))
         case .essential, .prefetch:
             let events = pack.installationEvents.isEmpty ? AssetPack.installationEventTypes : pack.installationEvents.map(\.value)
-            fields.append(("downloadPolicy", .object([(policy.rawValue, .object([
-                ("installationEventTypes", .array(events.map(JSONValue.string))),
-            ]))])))
+            fields.append(
+                (
+                    "downloadPolicy",
+                    .object([
+                        (
+                            policy.rawValue,
+                            .object([
+                                ("installationEventTypes", .array(events.map(JSONValue.string)))
+                            ])
+                        )
+                    ])
+                ))
         }
-        fields.append(("fileSelectors", .array(pack.effectiveSelectors.map { selector in
-            .object([(selector.kind.rawValue, .string(normalized(selector.value) ?? selector.value))])
-        })))
+        fields.append(
+            (
+                "fileSelectors",
+                .array(
+                    pack.effectiveSelectors.map { selector in
+                        .object([(selector.kind.rawValue, .string(normalized(selector.value) ?? selector.value))])
+                    })
+            ))
         fields.append(("platforms", .array((pack.platforms.isEmpty ? ["iOS"] : pack.platforms.map(\.value)).map(JSONValue.string))))
         if let language = pack.language { fields.append(("language", .string(language))) }
         return .object(fields)

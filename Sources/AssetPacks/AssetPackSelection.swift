@@ -54,9 +54,13 @@ public enum AssetPackSelector {
         let source = pack.source ?? "."
         let folder = source.hasPrefix("/") ? source : Path.join(baseDirectory, source)
         guard Path.isDirectory(folder) else {
-            return AssetPackSelection(pack: pack, sourceFolder: folder, entries: [],
-                                      problems: [.sourceMissing(reason: FileManager.default.fileExists(atPath: folder)
-                                                                    ? "is not a folder" : "does not exist")])
+            return AssetPackSelection(
+                pack: pack, sourceFolder: folder, entries: [],
+                problems: [
+                    .sourceMissing(
+                        reason: FileManager.default.fileExists(atPath: folder)
+                            ? "is not a folder" : "does not exist")
+                ])
         }
         let tree = try ContentTree.scan(folder)
         let byPath = Dictionary(tree.entries.map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })

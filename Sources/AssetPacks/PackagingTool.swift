@@ -26,7 +26,8 @@ public struct PackagingTool: Sendable {
     }
 
     public static let environmentVariable = "IAPKIT_BA_PACKAGE"
-    public static let whereToGetIt = "Apple's asset-pack packaging tool is needed: on macOS it is `xcrun ba-package` "
+    public static let whereToGetIt =
+        "Apple's asset-pack packaging tool is needed: on macOS it is `xcrun ba-package` "
         + "(Xcode 26 or later); on Linux download \"Managed Background Assets Developer Tools for Linux\" from "
         + "https://developer.apple.com/download/all/ (an Apple ID is needed) and pass its `ba-package` with --ba-package PATH "
         + "or set \(environmentVariable)"
@@ -58,12 +59,16 @@ public struct PackagingTool: Sendable {
         let (status, said) = try Self.run(executable, arguments, in: workingDirectory)
         let text = said.trimmingSpaces(andNewlines: true)
         guard status == 0 else {
-            throw .io(path: output, reason: "the packaging tool (\(executable)) failed with status \(status)"
-                          + (text.isEmpty ? " and said nothing" : ": \(text)"))
+            throw .io(
+                path: output,
+                reason: "the packaging tool (\(executable)) failed with status \(status)"
+                    + (text.isEmpty ? " and said nothing" : ": \(text)"))
         }
         guard FileManager.default.fileExists(atPath: output) else {
-            throw .io(path: output, reason: "the packaging tool (\(executable)) exited 0 but wrote no archive"
-                          + (text.isEmpty ? "" : ": \(text)"))
+            throw .io(
+                path: output,
+                reason: "the packaging tool (\(executable)) exited 0 but wrote no archive"
+                    + (text.isEmpty ? "" : ": \(text)"))
         }
     }
 

@@ -31,12 +31,14 @@ public enum ContentBumper {
             var info = try ContentInfo.read(folder: folder)
             let plistPath = Path.join(folder, ContentInfo.fileName)
             guard let oldText = info.versionText else {
-                throw .malformed(location: SourceLocation(file: plistPath),
-                                 reason: "has no string `ContentVersion`; add one such as <string>1.0</string>")
+                throw .malformed(
+                    location: SourceLocation(file: plistPath),
+                    reason: "has no string `ContentVersion`; add one such as <string>1.0</string>")
             }
             guard let old = ContentVersion(oldText) else {
-                throw .malformed(location: SourceLocation(file: plistPath),
-                                 reason: "ContentVersion `\(oldText)` is not valid; \(ContentVersion.invalidHint)")
+                throw .malformed(
+                    location: SourceLocation(file: plistPath),
+                    reason: "ContentVersion `\(oldText)` is not valid; \(ContentVersion.invalidHint)")
             }
             let new: ContentVersion
             switch change {

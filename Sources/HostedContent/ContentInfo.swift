@@ -24,8 +24,10 @@ public struct ContentInfo: Sendable, Equatable {
 
     public init(productID: String, version: ContentVersion) {
         // Apple's tools write the keys sorted: ContentVersion, then IAPProductIdentifier.
-        dictionary = PropertyListDictionary([(Self.versionKey, .string(version.description)),
-                                             (Self.productKey, .string(productID))])
+        dictionary = PropertyListDictionary([
+            (Self.versionKey, .string(version.description)),
+            (Self.productKey, .string(productID)),
+        ])
     }
 
     public init(dictionary: PropertyListDictionary) { self.dictionary = dictionary }

@@ -66,8 +66,9 @@ public struct ContentLock: Sendable, Equatable {
         do {
             let file = try JSONDecoder().decode(File.self, from: data)
             guard file.lockVersion == 1 else {
-                throw IAPKitError.malformed(location: SourceLocation(file: path),
-                                            reason: "has lockVersion \(file.lockVersion); this iapkit reads version 1")
+                throw IAPKitError.malformed(
+                    location: SourceLocation(file: path),
+                    reason: "has lockVersion \(file.lockVersion); this iapkit reads version 1")
             }
             var lock = ContentLock(entries: file.content)
             lock.assetPacks = file.assetPacks ?? [:]
@@ -75,8 +76,9 @@ public struct ContentLock: Sendable, Equatable {
         } catch let error as IAPKitError {
             throw error
         } catch {
-            throw .malformed(location: SourceLocation(file: path),
-                             reason: "is not a valid iapkit lock file (delete it and run `iapkit package` again)")
+            throw .malformed(
+                location: SourceLocation(file: path),
+                reason: "is not a valid iapkit lock file (delete it and run `iapkit package` again)")
         }
     }
 
@@ -90,8 +92,12 @@ public struct ContentLock: Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data
-        do { data = try encoder.encode(File(lockVersion: 1, content: entries,
-                                                           assetPacks: assetPacks.isEmpty ? nil : assetPacks)) } catch {
+        do {
+            data = try encoder.encode(
+                File(
+                    lockVersion: 1, content: entries,
+                    assetPacks: assetPacks.isEmpty ? nil : assetPacks))
+        } catch {
             throw .io(path: path, reason: "cannot encode the lock: \(error)")
         }
         return data + Data("\n".utf8)

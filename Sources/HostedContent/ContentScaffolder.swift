@@ -27,8 +27,10 @@ public struct ContentScaffolder: Sendable {
     /// Creates the folder and returns its path. Everything is staged beside the destination and renamed into
     /// place, so a refusal or failure creates nothing.
     @discardableResult
-    public func create(productID: String, in outputDirectory: String, version: String = "1.0",
-                       template: String = "default", force: Bool = false) throws(IAPKitError) -> String {
+    public func create(
+        productID: String, in outputDirectory: String, version: String = "1.0",
+        template: String = "default", force: Bool = false
+    ) throws(IAPKitError) -> String {
         if let problem = ProductIdentifier.problem(with: productID) {
             throw .invalidArgument("\(problem).")
         }
@@ -37,8 +39,9 @@ public struct ContentScaffolder: Sendable {
         }
         guard let templatePath = templateFolder(named: template) else {
             let known = templateNames()
-            throw .invalidArgument("unknown template `\(template)`; available: \(known.isEmpty ? "none" : known.joined(separator: ", ")) "
-                                   + "(a template is the name of a folder in \(templatesDirectory)).")
+            throw .invalidArgument(
+                "unknown template `\(template)`; available: \(known.isEmpty ? "none" : known.joined(separator: ", ")) "
+                    + "(a template is the name of a folder in \(templatesDirectory)).")
         }
         let destination = Path.join(outputDirectory, productID)
         let exists = FileManager.default.fileExists(atPath: destination)
@@ -57,8 +60,9 @@ public struct ContentScaffolder: Sendable {
             try fileManager.createDirectory(atPath: staging + "/" + ContentInfo.contentsFolder, withIntermediateDirectories: true)
             let info = ContentInfo(productID: productID, version: contentVersion)
             try info.data().write(to: URL(fileURLWithPath: staging + "/" + ContentInfo.fileName))
-            try copyTemplate(from: templatePath, to: staging,
-                             substitutions: ["{{productId}}": productID, "{{contentVersion}}": contentVersion.description])
+            try copyTemplate(
+                from: templatePath, to: staging,
+                substitutions: ["{{productId}}": productID, "{{contentVersion}}": contentVersion.description])
             // The old folder moves aside onto an empty temporary folder (rename replaces an empty folder); both renames
             // happen under the commit lock, so an interruption never finds the old folder gone and the new not there.
             let aside = exists ? try StagedFiles.shared.createDirectory(beside: destination) : nil

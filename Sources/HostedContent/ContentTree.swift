@@ -64,15 +64,19 @@ public struct ContentTree: Sendable {
         switch type {
         case S_IFDIR:
             let names = try listNames(absolute)
-            entries.append(ContentEntry(relativePath: relative, kind: .directory, permissions: permissions, size: 0,
-                                        symlinkTarget: nil, childCount: names.count))
+            entries.append(
+                ContentEntry(
+                    relativePath: relative, kind: .directory, permissions: permissions, size: 0,
+                    symlinkTarget: nil, childCount: names.count))
             for raw in names {
                 guard let name = validUTF8(raw) else {
                     // Decoding such a name and using it again would name a different (missing) file.
                     let lossy = String(decoding: raw, as: UTF8.self)
-                    entries.append(ContentEntry(relativePath: relative.isEmpty ? lossy : relative + "/" + lossy, kind: .other,
-                                                permissions: 0, size: 0, symlinkTarget: nil, childCount: 0,
-                                                invalidName: escaped(raw)))
+                    entries.append(
+                        ContentEntry(
+                            relativePath: relative.isEmpty ? lossy : relative + "/" + lossy, kind: .other,
+                            permissions: 0, size: 0, symlinkTarget: nil, childCount: 0,
+                            invalidName: escaped(raw)))
                     continue
                 }
                 let childPath = absolute + "/" + name
@@ -83,18 +87,24 @@ public struct ContentTree: Sendable {
                 try walk(childPath, relative: relative.isEmpty ? name : relative + "/" + name, info: childInfo, into: &entries)
             }
         case S_IFREG:
-            entries.append(ContentEntry(relativePath: relative, kind: .file, permissions: permissions,
-                                        size: UInt64(info.st_size), symlinkTarget: nil, childCount: 0))
+            entries.append(
+                ContentEntry(
+                    relativePath: relative, kind: .file, permissions: permissions,
+                    size: UInt64(info.st_size), symlinkTarget: nil, childCount: 0))
         case S_IFLNK:
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(absolute, &buffer, buffer.count - 1)
             guard count >= 0 else { throw .io(path: absolute, reason: "cannot read the link: \(String(cString: strerror(errno)))") }
             let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            entries.append(ContentEntry(relativePath: relative, kind: .symlink, permissions: 0o755,
-                                        size: UInt64(target.utf8.count), symlinkTarget: target, childCount: 0))
+            entries.append(
+                ContentEntry(
+                    relativePath: relative, kind: .symlink, permissions: 0o755,
+                    size: UInt64(target.utf8.count), symlinkTarget: target, childCount: 0))
         default:
-            entries.append(ContentEntry(relativePath: relative, kind: .other, permissions: permissions, size: 0,
-                                        symlinkTarget: nil, childCount: 0, otherDescription: InputFile.describe(fileType: type)))
+            entries.append(
+                ContentEntry(
+                    relativePath: relative, kind: .other, permissions: permissions, size: 0,
+                    symlinkTarget: nil, childCount: 0, otherDescription: InputFile.describe(fileType: type)))
         }
     }
 

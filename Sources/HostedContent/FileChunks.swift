@@ -12,8 +12,10 @@ import IAPCore
 
 /// Reads a file front to back in the caller's buffer, with the error messages every reader of content wants.
 public enum FileChunks {
-    public static func read(_ path: String, into buffer: UnsafeMutableRawBufferPointer,
-                            _ body: (UnsafeRawBufferPointer) throws(IAPKitError) -> Void) throws(IAPKitError) {
+    public static func read(
+        _ path: String, into buffer: UnsafeMutableRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) throws(IAPKitError) -> Void
+    ) throws(IAPKitError) {
         let fd = try InputFile.openRegular(path)
         defer { close(fd) }
         while true {

@@ -31,7 +31,9 @@ public enum CSVRecords {
     /// quotes, its quotes doubled.
     public static func record(_ fields: [String]) -> String {
         fields.map { field in
-            let special = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+            let special = field.utf8.contains {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+            }
             return special ? "\"" + field.replacingAll("\"", with: "\"\"") + "\"" : field
         }.joined(separator: ",") + "\r\n"
     }

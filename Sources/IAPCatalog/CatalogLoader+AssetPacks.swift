@@ -2,8 +2,10 @@ import IAPCore
 
 /// The keys of an `assetPacks` entry and how one is read (`CatalogKeys` lists the other objects).
 extension CatalogKeys {
-    public static let assetPack = ["id", "source", "files", "downloadPolicy", "installationEvents", "platforms", "language",
-                                   "unlockedBy", "release"]
+    public static let assetPack = [
+        "id", "source", "files", "downloadPolicy", "installationEvents", "platforms", "language",
+        "unlockedBy", "release",
+    ]
     public static let fileSelector = ["file", "directory"]
 }
 

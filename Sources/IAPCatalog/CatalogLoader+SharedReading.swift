@@ -21,8 +21,9 @@ extension NodeReader {
             let base = buffer.baseAddress!
             let runs = (0..<threadCount).map { share in
                 let range = (items.count * share / threadCount)..<(items.count * (share + 1) / threadCount)
-                return ProductShare(reader: NodeReader(sharing: self), items: UnsafeBufferPointer(rebasing: items[range]),
-                                    firstIndex: range.lowerBound, destination: base + range.lowerBound)
+                return ProductShare(
+                    reader: NodeReader(sharing: self), items: UnsafeBufferPointer(rebasing: items[range]),
+                    firstIndex: range.lowerBound, destination: base + range.lowerBound)
             }
             DispatchQueue.concurrentPerform(iterations: runs.count) { share in runs[share].read(listPath: listPath) }
             for share in runs { initialized += share.moveProducts(to: base + initialized) }

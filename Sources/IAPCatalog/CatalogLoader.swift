@@ -50,8 +50,9 @@ public enum CatalogLoader {
             throw .malformed(location: SourceLocation(file: file), reason: "is not UTF-8 text; a catalog is a YAML or JSON file")
         }
         if UTF8Check.isBlank(bytes) {
-            throw .malformed(location: SourceLocation(file: file, line: 1),
-                             reason: "is empty; a catalog needs at least `schemaVersion`, `app` and `products` (see `iapkit init`)")
+            throw .malformed(
+                location: SourceLocation(file: file, line: 1),
+                reason: "is empty; a catalog needs at least `schemaVersion`, `app` and `products` (see `iapkit init`)")
         }
         // libyaml reads the bytes in place; the builder keeps only a compact arena of what it read.
         let built = bytes.withUnsafeBytes { raw -> Result<YAMLDocument?, YAMLDocumentBuilder.Failure> in
@@ -71,8 +72,9 @@ public enum CatalogLoader {
         }
         let root = document.root
         guard document.kind(root) == .mapping else {
-            throw .malformed(location: SourceLocation(file: file, line: document.line(root), column: document.column(root)),
-                             reason: "is not a catalog: the top level must be a mapping with `schemaVersion`, `app` and `products`")
+            throw .malformed(
+                location: SourceLocation(file: file, line: document.line(root), column: document.column(root)),
+                reason: "is not a catalog: the top level must be a mapping with `schemaVersion`, `app` and `products`")
         }
         var catalog = Catalog(file: file, schemaVersion: nil)
         catalog.document = document
@@ -82,8 +84,10 @@ public enum CatalogLoader {
     }
 
     /// Reads the model from the document, reporting every shape problem to `findings`.
-    private static func read(_ parsed: Catalog, document: YAMLDocument, threads: Int?,
-                             findings: @escaping FindingConsumer) throws(IAPKitError) -> Catalog {
+    private static func read(
+        _ parsed: Catalog, document: YAMLDocument, threads: Int?,
+        findings: @escaping FindingConsumer
+    ) throws(IAPKitError) -> Catalog {
         var catalog = parsed
         let root = document.root
         let reader = NodeReader(catalog: catalog, document: document, consumer: findings)
@@ -128,15 +132,18 @@ final class NodeReader {
     }
 
     func report(_ message: String, at path: CatalogPath, location: SourceLocation? = nil, rule: String = schemaRule) {
-        consumer(Finding(ruleID: rule, severity: .error, message: message, location: location ?? sheetLocations[path] ?? catalog.location(of: path),
-                         path: path.description, productID: productID))
+        consumer(
+            Finding(
+                ruleID: rule, severity: .error, message: message, location: location ?? sheetLocations[path] ?? catalog.location(of: path),
+                path: path.description, productID: productID))
     }
 
     func count() throws(IAPKitError) {
         visited += 1
         if visited > Self.valueBudget {
-            throw .malformed(location: SourceLocation(file: catalog.file),
-                             reason: "expands to more than \(Self.valueBudget) values (YAML aliases?); refusing to read it")
+            throw .malformed(
+                location: SourceLocation(file: catalog.file),
+                reason: "expands to more than \(Self.valueBudget) values (YAML aliases?); refusing to read it")
         }
     }
 
@@ -246,8 +253,10 @@ final class NodeReader {
             return reader.price(node, at: path / key)
         }
 
-        func list<T>(_ key: String, required: Bool = false,
-                     _ item: (Node, CatalogPath) throws(IAPKitError) -> T?) throws(IAPKitError) -> [T] {
+        func list<T>(
+            _ key: String, required: Bool = false,
+            _ item: (Node, CatalogPath) throws(IAPKitError) -> T?
+        ) throws(IAPKitError) -> [T] {
             guard let node = required ? require(key) : node(key) else { return [] }
             guard reader.document.kind(node) == .sequence else {
                 reader.report("`\(key)` must be a list, not \(reader.kind(of: node))", at: path / key)

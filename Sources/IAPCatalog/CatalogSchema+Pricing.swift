@@ -38,10 +38,11 @@ extension NodeReader {
             }
             return .all
         }
-        return .only(try object.list("pricedTerritories") { node, path throws(IAPKitError) in
-            try count()
-            return string(node, at: path)
-        })
+        return .only(
+            try object.list("pricedTerritories") { node, path throws(IAPKitError) in
+                try count()
+                return string(node, at: path)
+            })
     }
 
     /// `existingSubscribers: keep`, or per territory: `existingSubscribers: {GBR: move, others: keep}`.
@@ -80,8 +81,9 @@ extension NodeReader {
             let change = try Object(node, path: path, what: "a price change", allowed: CatalogKeys.priceChange, reader: self)
             guard change.valid else { return nil }
             defer { change.finish() }
-            var result = PriceChange(path: path, startDate: change.string("startDate", required: true),
-                                     price: change.price("price"), territoryPrices: try readTerritoryPrices(change))
+            var result = PriceChange(
+                path: path, startDate: change.string("startDate", required: true),
+                price: change.price("price"), territoryPrices: try readTerritoryPrices(change))
             try readExistingSubscribers(change, into: &result)
             return result
         }
@@ -133,15 +135,17 @@ extension NodeReader {
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }  // spreadsheets often write a byte-order mark
         let records: [CSVRecords.Record]
         do { records = try CSVRecords.parse(text) } catch {
-            report("price sheet `\(relative)`: a quoted field from line \(error.line) never ends", at: path,
-                   location: SourceLocation(file: file, line: error.line, column: 1))
+            report(
+                "price sheet `\(relative)`: a quoted field from line \(error.line) never ends", at: path,
+                location: SourceLocation(file: file, line: error.line, column: 1))
             return []
         }
         let header = (records.first?.fields ?? []).map { $0.trimmingSpaces() }
         func column(_ name: String) -> Int? { header.firstIndex { $0.lowercased() == name.lowercased() } }
         guard let territoryColumn = column("territory"), let priceColumn = column("price") else {
-            report("price sheet `\(relative)` needs a header row with the columns `territory,price` (and optionally `startDate`); "
-                   + "it has \(header.isEmpty ? "none" : header.joined(separator: ","))", at: path)
+            report(
+                "price sheet `\(relative)` needs a header row with the columns `territory,price` (and optionally `startDate`); "
+                    + "it has \(header.isEmpty ? "none" : header.joined(separator: ","))", at: path)
             return []
         }
         let dateColumn = column("startDate")

@@ -3,36 +3,52 @@ import IAPCore
 /// The keys of catalog schema version 1 and how each object is read. `schemas/catalog.schema.json` describes the
 /// same format for editors; `CatalogSchemaTests` keeps the two in step.
 public enum CatalogKeys {
-    public static let root = ["schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
-                              "appPolicies", "storeKit", "assetPacks", "billingGracePeriod", "promotedPurchases"]
+    public static let root = [
+        "schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
+        "appPolicies", "storeKit", "assetPacks", "billingGracePeriod", "promotedPurchases",
+    ]
     public static let billingGracePeriod = ["enabled", "sandbox", "duration", "renewals"]
     public static let promotedPurchase = ["productId", "visible", "enabled"]
     public static let app = ["bundleId", "appId", "primaryLocale", "platforms"]
-    public static let product = ["productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
-                                 "priceChanges", "familySharable", "localizations", "review", "promotionalImage", "hostedContent",
-                                 "availability", "baseTerritory", "offerCodes"]
-    public static let subscription = ["productId", "referenceName", "period", "groupLevel", "price", "tier",
-                                      "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review",
-                                      "promotionalImage", "introductoryOffer",
-                                      "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability",
-                                      "pricedTerritories"]
-    public static let billingPlan = ["planType", "price", "commitmentPrice", "territoryPrices", "priceChanges", "enabled",
-                                     "introductoryOffer",
-                                     "promotionalOffers", "offerCodes", "winBackOffers"]
+    public static let product = [
+        "productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
+        "priceChanges", "familySharable", "localizations", "review", "promotionalImage", "hostedContent",
+        "availability", "baseTerritory", "offerCodes",
+    ]
+    public static let subscription = [
+        "productId", "referenceName", "period", "groupLevel", "price", "tier",
+        "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review",
+        "promotionalImage", "introductoryOffer",
+        "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability",
+        "pricedTerritories",
+    ]
+    public static let billingPlan = [
+        "planType", "price", "commitmentPrice", "territoryPrices", "priceChanges", "enabled",
+        "introductoryOffer",
+        "promotionalOffers", "offerCodes", "winBackOffers",
+    ]
     public static let localization = ["locale", "name", "description"]
     public static let groupLocalization = ["locale", "name", "customAppName"]
     public static let group = ["referenceName", "localizations", "subscriptions"]
     public static let review = ["note", "screenshot"]
     public static let introductoryOffer = ["mode", "duration", "periods", "price", "territoryPrices", "territories"]
-    public static let promotionalOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
-                                          "territories"]
-    public static let offerCode = ["referenceName", "mode", "duration", "periods", "price", "territoryPrices", "territories",
-                                   "eligibility", "stackable", "active", "oneTimeCodes", "customCodes"]
+    public static let promotionalOffer = [
+        "offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
+        "territories",
+    ]
+    public static let offerCode = [
+        "referenceName", "mode", "duration", "periods", "price", "territoryPrices", "territories",
+        "eligibility", "stackable", "active", "oneTimeCodes", "customCodes",
+    ]
     /// An in-app purchase's offer code: a price for the customers it is for, and its codes.
-    public static let inAppPurchaseOfferCode = ["referenceName", "price", "territoryPrices", "eligibility", "active", "oneTimeCodes",
-                                                "customCodes"]
-    public static let winBackOffer = ["offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
-                                      "territories", "eligibility", "priority", "promotion", "startDate", "endDate"]
+    public static let inAppPurchaseOfferCode = [
+        "referenceName", "price", "territoryPrices", "eligibility", "active", "oneTimeCodes",
+        "customCodes",
+    ]
+    public static let winBackOffer = [
+        "offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
+        "territories", "eligibility", "priority", "promotion", "startDate", "endDate",
+    ]
     public static let winBackEligibility = ["paidMonths", "lapsedMonths", "monthsBetweenOffers"]
     public static let oneTimeCodeBatch = ["count", "expires", "active", "environment"]
     public static let customOfferCode = ["code", "count", "expires", "active"]
@@ -54,8 +70,9 @@ extension NodeReader {
             catalog.schemaVersion = int(node, at: CatalogPath.root / "schemaVersion")
         }
         if let app = try object.object("app", what: "`app`", allowed: CatalogKeys.app) {
-            catalog.app = App(bundleID: app.string("bundleId", required: true),
-                              primaryLocale: app.string("primaryLocale", required: true))
+            catalog.app = App(
+                bundleID: app.string("bundleId", required: true),
+                primaryLocale: app.string("primaryLocale", required: true))
             catalog.app.appID = app.string("appId")
             if app.node("platforms") != nil {
                 catalog.app.platforms = try app.list("platforms") { node, path throws(IAPKitError) in
@@ -81,25 +98,29 @@ extension NodeReader {
             }
         }
         if let policies = try object.object("appPolicies", what: "`appPolicies`", allowed: CatalogKeys.appPolicies) {
-            catalog.appPolicies = AppPolicies(path: policies.path, eula: policies.string("eula"),
-                                              policies: try policies.list("policies") { node, path throws(IAPKitError) in
-                let policy = try Object(node, path: path, what: "a policy", allowed: CatalogKeys.policy, reader: self)
-                defer { policy.finish() }
-                return AppPolicies.Policy(path: path, locale: policy.string("locale", required: true),
-                                          text: policy.string("text"), url: policy.string("url"))
-            })
+            catalog.appPolicies = AppPolicies(
+                path: policies.path, eula: policies.string("eula"),
+                policies: try policies.list("policies") { node, path throws(IAPKitError) in
+                    let policy = try Object(node, path: path, what: "a policy", allowed: CatalogKeys.policy, reader: self)
+                    defer { policy.finish() }
+                    return AppPolicies.Policy(
+                        path: path, locale: policy.string("locale", required: true),
+                        text: policy.string("text"), url: policy.string("url"))
+                })
             policies.finish()
         }
         if let settings = try object.object("storeKit", what: "`storeKit`", allowed: CatalogKeys.storeKit) {
-            catalog.storeKit = StoreKitSettings(path: settings.path, storefront: settings.string("storefront"),
-                                                locale: settings.string("locale"))
+            catalog.storeKit = StoreKitSettings(
+                path: settings.path, storefront: settings.string("storefront"),
+                locale: settings.string("locale"))
             catalog.storeKit?.formatVersion = settings.string("formatVersion")
             settings.finish()
         }
         catalog.assetPacks = try object.list("assetPacks") { node, path throws(IAPKitError) in try readAssetPack(node, path: path) }
         if let grace = try object.object("billingGracePeriod", what: "`billingGracePeriod`", allowed: CatalogKeys.billingGracePeriod) {
-            catalog.billingGracePeriod = BillingGracePeriod(path: grace.path, enabled: grace.bool("enabled"), sandbox: grace.bool("sandbox"),
-                                                            duration: grace.string("duration"), renewals: grace.string("renewals"))
+            catalog.billingGracePeriod = BillingGracePeriod(
+                path: grace.path, enabled: grace.bool("enabled"), sandbox: grace.bool("sandbox"),
+                duration: grace.string("duration"), renewals: grace.string("renewals"))
             grace.finish()
         }
         if object.node("promotedPurchases") != nil {
@@ -107,22 +128,25 @@ extension NodeReader {
                 let entry = try Object(node, path: path, what: "a promoted purchase", allowed: CatalogKeys.promotedPurchase, reader: self)
                 guard entry.valid else { return nil }
                 defer { entry.finish() }
-                return PromotedPurchase(path: path, productID: entry.string("productId", required: true),
-                                        visible: entry.bool("visible"), enabled: entry.bool("enabled"))
+                return PromotedPurchase(
+                    path: path, productID: entry.string("productId", required: true),
+                    visible: entry.bool("visible"), enabled: entry.bool("enabled"))
             }
         }
         object.finish()
     }
 
     func readLocalization(_ node: Node, path: CatalogPath, group: Bool = false) throws(IAPKitError) -> Localization? {
-        let object = try Object(node, path: path, what: "a localization",
-                                allowed: group ? CatalogKeys.groupLocalization : CatalogKeys.localization, reader: self)
+        let object = try Object(
+            node, path: path, what: "a localization",
+            allowed: group ? CatalogKeys.groupLocalization : CatalogKeys.localization, reader: self)
         guard object.valid else { return nil }
         defer { object.finish() }
-        return Localization(path: path, locale: object.string("locale", required: true),
-                            name: object.string("name", required: true),
-                            description: group ? nil : object.string("description"),
-                            customAppName: group ? object.string("customAppName") : nil)
+        return Localization(
+            path: path, locale: object.string("locale", required: true),
+            name: object.string("name", required: true),
+            description: group ? nil : object.string("description"),
+            customAppName: group ? object.string("customAppName") : nil)
     }
 
     func readReview(_ object: Object) throws(IAPKitError) -> Review? {
@@ -182,8 +206,9 @@ extension NodeReader {
         guard let availability = try object.object("availability", what: "`availability`", allowed: CatalogKeys.availability)
         else { return nil }
         defer { availability.finish() }
-        var result = Availability(path: availability.path,
-                                  availableInNewTerritories: availability.bool("availableInNewTerritories"))
+        var result = Availability(
+            path: availability.path,
+            availableInNewTerritories: availability.bool("availableInNewTerritories"))
         if availability.node("territories") != nil {
             result.territories = try availability.list("territories") { node, path throws(IAPKitError) in
                 try count()
@@ -232,8 +257,11 @@ extension NodeReader {
     }
 
     /// The four offer keys a subscription and each of its billing plans share.
-    func readOffers(_ object: Object) throws(IAPKitError)
-        -> (introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer]) {
+    func readOffers(
+        _ object: Object
+    ) throws(IAPKitError)
+        -> (introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer])
+    {
         var introductory: Offer?
         if let node = object.node("introductoryOffer") {
             introductory = try readOffer(node, path: object.path / "introductoryOffer", kind: .introductory)
@@ -303,38 +331,47 @@ extension NodeReader {
         if kind == .winBack { offer.winBack = try readWinBackSettings(object) }
         if kind == .offerCode {
             offer.active = object.bool("active")
-            if object.node("oneTimeCodes") != nil { offer.oneTimeCodes = try object.list("oneTimeCodes") { node, path throws(IAPKitError) in
-                let batch = try Object(node, path: path, what: "a batch of one-time codes", allowed: CatalogKeys.oneTimeCodeBatch, reader: self)
-                guard batch.valid else { return nil }
-                defer { batch.finish() }
-                var codes = OneTimeCodeBatch(path: path, count: batch.int("count", required: true),
-                                             expires: batch.string("expires", required: true), active: batch.bool("active"))
-                if let text = batch.string("environment") {
-                    codes.environment = CodeEnvironment(rawValue: text)
-                    codes.environmentText = codes.environment == nil ? text : nil
+            if object.node("oneTimeCodes") != nil {
+                offer.oneTimeCodes = try object.list("oneTimeCodes") { node, path throws(IAPKitError) in
+                    let batch = try Object(node, path: path, what: "a batch of one-time codes", allowed: CatalogKeys.oneTimeCodeBatch, reader: self)
+                    guard batch.valid else { return nil }
+                    defer { batch.finish() }
+                    var codes = OneTimeCodeBatch(
+                        path: path, count: batch.int("count", required: true),
+                        expires: batch.string("expires", required: true), active: batch.bool("active"))
+                    if let text = batch.string("environment") {
+                        codes.environment = CodeEnvironment(rawValue: text)
+                        codes.environmentText = codes.environment == nil ? text : nil
+                    }
+                    return codes
                 }
-                return codes
-            } }
-            if object.node("customCodes") != nil { offer.customCodes = try object.list("customCodes") { node, path throws(IAPKitError) in
-                let code = try Object(node, path: path, what: "a custom code", allowed: CatalogKeys.customOfferCode, reader: self)
-                guard code.valid else { return nil }
-                defer { code.finish() }
-                return CustomOfferCode(path: path, code: code.string("code", required: true), count: code.int("count", required: true),
-                                       expires: code.string("expires"), active: code.bool("active"))
-            } }
+            }
+            if object.node("customCodes") != nil {
+                offer.customCodes = try object.list("customCodes") { node, path throws(IAPKitError) in
+                    let code = try Object(node, path: path, what: "a custom code", allowed: CatalogKeys.customOfferCode, reader: self)
+                    guard code.valid else { return nil }
+                    defer { code.finish() }
+                    return CustomOfferCode(
+                        path: path, code: code.string("code", required: true), count: code.int("count", required: true),
+                        expires: code.string("expires"), active: code.bool("active"))
+                }
+            }
             if !inAppPurchase { offer.stackable = object.bool("stackable") }
             // An in-app purchase's offer code without `eligibility` is for every customer.
-            if !inAppPurchase || object.node("eligibility") != nil { offer.eligibility = try object.list("eligibility") { node, path throws(IAPKitError) in
-                guard let text = string(node, at: path) else { return nil }
-                let customers = inAppPurchase ? OfferEligibility.inAppPurchaseCustomers : OfferEligibility.subscriptionCustomers
-                guard let value = OfferEligibility(rawValue: text), customers.contains(value) else {
-                    let names = customers.map { "`\($0.rawValue)`" }
-                    report("`\(text)` is not \(inAppPurchase ? "an in-app purchase" : "a subscription") offer-code eligibility; "
-                               + "use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")", at: path)
-                    return nil
+            if !inAppPurchase || object.node("eligibility") != nil {
+                offer.eligibility = try object.list("eligibility") { node, path throws(IAPKitError) in
+                    guard let text = string(node, at: path) else { return nil }
+                    let customers = inAppPurchase ? OfferEligibility.inAppPurchaseCustomers : OfferEligibility.subscriptionCustomers
+                    guard let value = OfferEligibility(rawValue: text), customers.contains(value) else {
+                        let names = customers.map { "`\($0.rawValue)`" }
+                        report(
+                            "`\(text)` is not \(inAppPurchase ? "an in-app purchase" : "a subscription") offer-code eligibility; "
+                                + "use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")", at: path)
+                        return nil
+                    }
+                    return value
                 }
-                return value
-            } }
+            }
         }
         return offer
     }
@@ -348,13 +385,17 @@ extension NodeReader {
         settings.promotion = object.string("promotion")
         settings.startDate = object.string("startDate")
         settings.endDate = object.string("endDate")
-        if let eligibility = try object.object("eligibility", what: "a win-back offer's `eligibility`",
-                                               allowed: CatalogKeys.winBackEligibility) {
+        if let eligibility = try object.object(
+            "eligibility", what: "a win-back offer's `eligibility`",
+            allowed: CatalogKeys.winBackEligibility)
+        {
             defer { eligibility.finish() }
             settings.paidMonths = eligibility.int("paidMonths")
             settings.monthsBetweenOffers = eligibility.int("monthsBetweenOffers")
-            if let lapsed = try eligibility.object("lapsedMonths", what: "`lapsedMonths` (`{min: 1, max: 24}`)",
-                                                   allowed: CatalogKeys.monthRange) {
+            if let lapsed = try eligibility.object(
+                "lapsedMonths", what: "`lapsedMonths` (`{min: 1, max: 24}`)",
+                allowed: CatalogKeys.monthRange)
+            {
                 defer { lapsed.finish() }
                 settings.lapsedMinimum = lapsed.int("min", required: true)
                 settings.lapsedMaximum = lapsed.int("max", required: true)

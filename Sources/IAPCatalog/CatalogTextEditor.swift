@@ -102,7 +102,8 @@ public struct CatalogTextEditor {
             var index = offset
             while index < original.count, original[index] == UInt8(ascii: " ") || original[index] == UInt8(ascii: "\t") { index += 1 }
             if index == original.count || original[index] == UInt8(ascii: "\n") || original[index] == UInt8(ascii: "\r")
-                || original[index] == UInt8(ascii: "#") {
+                || original[index] == UInt8(ascii: "#")
+            {
                 while index < original.count, original[index] != UInt8(ascii: "\n"), original[index] != UInt8(ascii: "\r") { index += 1 }
                 offset = index
             }
@@ -144,7 +145,8 @@ public struct CatalogTextEditor {
     /// double-quoted with escapes (line breaks and other controls included, so it stays on one line). Inside `{...}`
     /// or `[...]` a plain scalar cannot hold the flow indicators either.
     static func scalar(_ text: String, flow: Bool = false) -> String {
-        let plain = !CatalogYAMLWriter.needsQuotes(text) && !text.unicodeScalars.contains(where: needsEscape)
+        let plain =
+            !CatalogYAMLWriter.needsQuotes(text) && !text.unicodeScalars.contains(where: needsEscape)
             && !(flow && text.unicodeScalars.contains { ",[]{}".unicodeScalars.contains($0) })
         guard !plain else { return text }
         // A YAML double-quoted scalar reads JSON's escapes.

@@ -124,8 +124,9 @@ public enum CatalogYAMLWriter {
         }
         priceChanges(product.priceChanges, into: out)
         if product.familySharable == true { out.pair("familySharable", flag: true) }
-        offers(introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
-               winBack: product.winBackOffers, into: out)
+        offers(
+            introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
+            winBack: product.winBackOffers, into: out)
         if !product.billingPlans.isEmpty {
             out.key("billingPlans")
             out.list(product.billingPlans) { billingPlan($0, into: out) }
@@ -233,8 +234,9 @@ public enum CatalogYAMLWriter {
         territoryPrices(plan.territoryPrices, into: out)
         priceChanges(plan.priceChanges, into: out)
         if let enabled = plan.enabled { out.pair("enabled", flag: enabled) }
-        offers(introductory: plan.introductoryOffer, promotional: plan.promotionalOffers, codes: plan.offerCodes,
-               winBack: plan.winBackOffers, into: out)
+        offers(
+            introductory: plan.introductoryOffer, promotional: plan.promotionalOffers, codes: plan.offerCodes,
+            winBack: plan.winBackOffers, into: out)
         out.endMapping()
     }
 
@@ -319,7 +321,8 @@ public enum CatalogYAMLWriter {
         if first == space || last == space || first == tab || last == tab { return true }
         if indicators.contains(first) { return true }
         if bytes.count <= 5, bytes.allSatisfy({ $0 < 0x80 }),
-           reservedWords.contains(String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)) {
+            reservedWords.contains(String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
+        {
             return true
         }
         var numberLike = true
@@ -330,7 +333,8 @@ public enum CatalogYAMLWriter {
             case space where previous == colon: return true
             case UInt8(ascii: "#") where previous == space: return true
             case 0x30...0x39, UInt8(ascii: "."), UInt8(ascii: "_"), colon, UInt8(ascii: "+"), UInt8(ascii: "-"),
-                 UInt8(ascii: "e"), UInt8(ascii: "E"): break
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                break
             default: numberLike = false
             }
             previous = byte

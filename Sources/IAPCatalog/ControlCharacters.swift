@@ -35,14 +35,18 @@ extension Catalog {
         guard !found.isEmpty else { return [] }
         let paths = Self.paths(in: document, to: Set(found.map(\.node)))
         return found.map { node, scalar in
-            ControlCharacterValue(scalar: scalar, location: SourceLocation(file: file, line: document.line(node), column: document.column(node)),
-                                  path: paths[node]?.path, isKey: paths[node]?.isKey ?? false)
+            ControlCharacterValue(
+                scalar: scalar, location: SourceLocation(file: file, line: document.line(node), column: document.column(node)),
+                path: paths[node]?.path, isKey: paths[node]?.isKey ?? false)
         }
     }
 
     /// The path of each of `targets`, from a walk that visits each node once (aliases share nodes).
-    private static func paths(in document: YAMLDocument, to targets: Set<YAMLDocument.NodeID>)
-        -> [YAMLDocument.NodeID: (path: CatalogPath, isKey: Bool)] {
+    private static func paths(
+        in document: YAMLDocument, to targets: Set<YAMLDocument.NodeID>
+    )
+        -> [YAMLDocument.NodeID: (path: CatalogPath, isKey: Bool)]
+    {
         var result: [YAMLDocument.NodeID: (path: CatalogPath, isKey: Bool)] = [:]
         var visited = Set<YAMLDocument.NodeID>()
         var pending = [(document.root, CatalogPath.root)]

@@ -47,7 +47,8 @@ public struct DisableComment: Sendable, Hashable {
             }
             waiting.removeAll()
             guard let hash = trailingCommentStart(bytes, from: first, end: end),
-                  var comment = parse(bytes, hash: hash, end: end, lineStart: start, line: lineNumber) else { continue }
+                var comment = parse(bytes, hash: hash, end: end, lineStart: start, line: lineNumber)
+            else { continue }
             comment.targetLine = lineNumber
             found.append(comment)
         }

@@ -116,8 +116,11 @@ struct JSONDocumentBuilder {
     }
 
     /// Runs yajl over `bytes`: how it ended, how far it read, and yajl's description of a parse error.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, into builder: UnsafeMutablePointer<JSONDocumentBuilder>)
-        -> (yajl_status, consumed: Int, message: String) {
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, into builder: UnsafeMutablePointer<JSONDocumentBuilder>
+    )
+        -> (yajl_status, consumed: Int, message: String)
+    {
         var callbacks = Self.callbacks
         // yajl keeps the callbacks' and the builder's addresses: the handle must not outlive this closure.
         return withUnsafePointer(to: &callbacks) { callbacks in
@@ -131,7 +134,8 @@ struct JSONDocumentBuilder {
                 consumed = bytes.count
             }
             guard status == yajl_status_error,
-                  let described = yajl_get_error(handle, 0, bytes.baseAddress, bytes.count) else { return (status, consumed, "") }
+                let described = yajl_get_error(handle, 0, bytes.baseAddress, bytes.count)
+            else { return (status, consumed, "") }
             defer { yajl_free_error(handle, described) }
             return (status, consumed, String(cString: described))
         }

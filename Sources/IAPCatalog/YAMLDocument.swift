@@ -38,8 +38,9 @@ public final class YAMLDocument: @unchecked Sendable {
 
     init(records: PlainBuffer<Record>, children: PlainBuffer<NodeID>, text: PlainBuffer<UInt8>, root: NodeID) {
         storage = (records, children, text)
-        nodes = Nodes(records: UnsafeBufferPointer(start: records.base, count: records.count),
-                      children: UnsafePointer(children.base), text: UnsafePointer(text.base))
+        nodes = Nodes(
+            records: UnsafeBufferPointer(start: records.base, count: records.count),
+            children: UnsafePointer(children.base), text: UnsafePointer(text.base))
         self.root = root
     }
 
@@ -189,8 +190,10 @@ struct ArenaBuilder {
     }
 
     /// A scalar of `count` bytes.
-    mutating func scalar(_ bytes: UnsafePointer<UInt8>?, count: Int, style: YAMLDocument.ScalarStyle, line: Int32,
-                         column: Int32) -> YAMLDocument.NodeID {
+    mutating func scalar(
+        _ bytes: UnsafePointer<UInt8>?, count: Int, style: YAMLDocument.ScalarStyle, line: Int32,
+        column: Int32
+    ) -> YAMLDocument.NodeID {
         let start = Int32(text.count)
         if let bytes, count > 0 { text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
         let id = YAMLDocument.NodeID(index: Int32(records.count))
@@ -199,8 +202,10 @@ struct ArenaBuilder {
     }
 
     /// A sequence or mapping whose children are `pending[base...]`, which it takes off `pending`.
-    mutating func container(_ kind: YAMLDocument.Kind, line: Int32, column: Int32, pending: inout [YAMLDocument.NodeID],
-                            from base: Int) -> YAMLDocument.NodeID {
+    mutating func container(
+        _ kind: YAMLDocument.Kind, line: Int32, column: Int32, pending: inout [YAMLDocument.NodeID],
+        from base: Int
+    ) -> YAMLDocument.NodeID {
         let count = pending.count - base
         let id = YAMLDocument.NodeID(index: Int32(records.count))
         records.append(.init(kind: kind, style: .any, line: line, column: column, start: Int32(children.count), count: Int32(count)))
@@ -293,14 +298,16 @@ enum YAMLDocumentBuilder {
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
                 if documents > 1 {
-                    throw Failure(line: Int(line), column: Int(column),
-                                  reason: "is not valid YAML: but found another document expected a single document in the stream (line 1)")
+                    throw Failure(
+                        line: Int(line), column: Int(column),
+                        reason: "is not valid YAML: but found another document expected a single document in the stream (line 1)")
                 }
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
-                let id = arena.scalar(scalar.value, count: scalar.length,
-                                      style: YAMLDocument.ScalarStyle(rawValue: UInt8(scalar.style.rawValue)) ?? .any,
-                                      line: line, column: column)
+                let id = arena.scalar(
+                    scalar.value, count: scalar.length,
+                    style: YAMLDocument.ScalarStyle(rawValue: UInt8(scalar.style.rawValue)) ?? .any,
+                    line: line, column: column)
                 if let anchor = scalar.anchor { anchors[String(cString: anchor)] = id }
                 finished = id
             case YAML_ALIAS_EVENT:
@@ -311,19 +318,23 @@ enum YAMLDocumentBuilder {
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
                 if open.count >= maximumDepth {
-                    throw Failure(line: Int(line), column: Int(column),
-                                  reason: "is not valid YAML: nesting deeper than \(maximumDepth) levels; refusing to read it")
+                    throw Failure(
+                        line: Int(line), column: Int(column),
+                        reason: "is not valid YAML: nesting deeper than \(maximumDepth) levels; refusing to read it")
                 }
                 let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-                open.append(OpenContainer(kind: isMapping ? .mapping : .sequence, line: line, column: column,
-                                          anchor: anchor.map { String(cString: $0) }, base: pending.count))
+                open.append(
+                    OpenContainer(
+                        kind: isMapping ? .mapping : .sequence, line: line, column: column,
+                        anchor: anchor.map { String(cString: $0) }, base: pending.count))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let container = open.removeLast()
                 if container.kind == .mapping {
                     try checkDuplicateKeys(pending[container.base...], records: arena.records, text: arena.text)
                 }
-                let id = arena.container(container.kind, line: container.line, column: container.column, pending: &pending,
-                                         from: container.base)
+                let id = arena.container(
+                    container.kind, line: container.line, column: container.column, pending: &pending,
+                    from: container.base)
                 if let anchor = container.anchor { anchors[anchor] = id }
                 finished = id
             default:
@@ -336,18 +347,23 @@ enum YAMLDocumentBuilder {
     }
 
     /// Yams refused a mapping that repeats a key, naming the repeated keys in order at the first one's line.
-    private static func checkDuplicateKeys(_ items: ArraySlice<YAMLDocument.NodeID>, records: PlainBuffer<YAMLDocument.Record>,
-                                           text: PlainBuffer<UInt8>) throws(Failure) {
+    private static func checkDuplicateKeys(
+        _ items: ArraySlice<YAMLDocument.NodeID>, records: PlainBuffer<YAMLDocument.Record>,
+        text: PlainBuffer<UInt8>
+    ) throws(Failure) {
         let repeated = repeatedKeys(items, records: records, text: text)
         guard let first = repeated.first else { return }
-        throw Failure(line: Int(first.record.line), column: Int(first.record.column),
-                      reason: "repeats the key \(repeated.map(\.text).joined(separator: ", "))")
+        throw Failure(
+            line: Int(first.record.line), column: Int(first.record.column),
+            reason: "repeats the key \(repeated.map(\.text).joined(separator: ", "))")
     }
 
     /// The keys a mapping's `items` (key, value, key, value, ...) name more than once, sorted, each with the record of
     /// its first occurrence.
-    static func repeatedKeys(_ items: ArraySlice<YAMLDocument.NodeID>, records: PlainBuffer<YAMLDocument.Record>,
-                             text: PlainBuffer<UInt8>) -> [(text: String, record: YAMLDocument.Record)] {
+    static func repeatedKeys(
+        _ items: ArraySlice<YAMLDocument.NodeID>, records: PlainBuffer<YAMLDocument.Record>,
+        text: PlainBuffer<UInt8>
+    ) -> [(text: String, record: YAMLDocument.Record)] {
         guard items.count > 2 else { return [] }
         let records = UnsafeBufferPointer(start: records.base, count: records.count)
         let text = UnsafeBufferPointer(start: text.base, count: text.count)
@@ -412,7 +428,8 @@ enum YAMLDocumentBuilder {
         case YAML_SCANNER_ERROR, YAML_PARSER_ERROR, YAML_COMPOSER_ERROR:
             let lines = [Int(parser.problem_mark.line)] + (parser.context == nil ? [] : [Int(parser.context_mark.line)])
             if let tab = indentingTab(bytes, onLines: lines) {
-                return Failure(line: tab.line, column: tab.column, reason: "is not valid YAML: a tab indents this line; YAML indents with spaces: use spaces")
+                return Failure(
+                    line: tab.line, column: tab.column, reason: "is not valid YAML: a tab indents this line; YAML indents with spaces: use spaces")
             }
             var reason = "is not valid YAML: \(problem)"
             if let context = parser.context {

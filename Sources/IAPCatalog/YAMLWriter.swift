@@ -17,11 +17,13 @@ public final class YAMLWriter {
     public init(preamble: String = "") {
         output.bytes = Array(preamble.utf8)
         yaml_emitter_initialize(&emitter)
-        yaml_emitter_set_output(&emitter, { context, buffer, size in
-            guard let context, let buffer else { return 0 }
-            Unmanaged<Output>.fromOpaque(context).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: size))
-            return 1
-        }, Unmanaged.passUnretained(output).toOpaque())
+        yaml_emitter_set_output(
+            &emitter,
+            { context, buffer, size in
+                guard let context, let buffer else { return 0 }
+                Unmanaged<Output>.fromOpaque(context).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: size))
+                return 1
+            }, Unmanaged.passUnretained(output).toOpaque())
         yaml_emitter_set_indent(&emitter, 2)
         yaml_emitter_set_width(&emitter, -1)
         yaml_emitter_set_unicode(&emitter, 1)
@@ -69,8 +71,9 @@ public final class YAMLWriter {
         text.withUTF8 { bytes in
             withUnsafeMutablePointer(to: &empty) { empty in
                 // libyaml copies the value; it never writes through the pointer.
-                _ = yaml_scalar_event_initialize(&event, nil, nil, UnsafeMutablePointer(mutating: bytes.baseAddress) ?? empty,
-                                                 Int32(bytes.count), 1, 1, style)
+                _ = yaml_scalar_event_initialize(
+                    &event, nil, nil, UnsafeMutablePointer(mutating: bytes.baseAddress) ?? empty,
+                    Int32(bytes.count), 1, 1, style)
             }
         }
         emit(&event)

@@ -62,8 +62,9 @@ public final class StagedFile: @unchecked Sendable {
         } catch {
             throw .io(path: directory, reason: "cannot create directory: \(AtomicFile.describe(error))")
         }
-        let (fd, path) = try StagedFiles.shared.createFile(directory: directory, name: url.lastPathComponent, finalPath: finalPath,
-                                                           keepingExtension: keepingExtension)
+        let (fd, path) = try StagedFiles.shared.createFile(
+            directory: directory, name: url.lastPathComponent, finalPath: finalPath,
+            keepingExtension: keepingExtension)
         // A replaced file keeps its mode and, where the process may set it, its owner.
         var existing = stat()
         if stat(finalPath, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG {

@@ -21,8 +21,10 @@ public struct ChildProcess: Sendable {
     /// Runs `program` (looked up on PATH when it names no folder) with `arguments` in `directory`, standard input
     /// empty, and waits for it. `/bin/sh` only changes directory first: the arguments stay positional, never parsed
     /// by the shell. Both pipes are read as the program writes, so neither can fill up and stall it.
-    public static func run(_ program: String, _ arguments: [String], in directory: String = ".", outputLimit: Int,
-                           errorLimit: Int = 64 << 10, mergingErrors: Bool = false) throws(IAPKitError) -> ChildProcess {
+    public static func run(
+        _ program: String, _ arguments: [String], in directory: String = ".", outputLimit: Int,
+        errorLimit: Int = 64 << 10, mergingErrors: Bool = false
+    ) throws(IAPKitError) -> ChildProcess {
         let argv = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", directory, program] + arguments
         let outputPipe = try makePipe(for: program)
         var errorPipe: [Int32] = [-1, -1]

@@ -68,8 +68,10 @@ public final class FileTransaction: @unchecked Sendable {
             files.forEach { $0.markCommitted() }
             for file in files {
                 guard rename(file.temporaryPath, file.finalPath) == 0 else {
-                    throw IAPKitError.io(path: file.finalPath, reason: "cannot move into place: \(String(cString: strerror(errno))); "
-                                         + "the next run finishes the commit from \(journalPath)")
+                    throw IAPKitError.io(
+                        path: file.finalPath,
+                        reason: "cannot move into place: \(String(cString: strerror(errno))); "
+                            + "the next run finishes the commit from \(journalPath)")
                 }
             }
             StagedFiles.syncDirectories(of: files.map(\.finalPath))
@@ -86,22 +88,27 @@ public final class FileTransaction: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: journalPath) else { return false }
         let data = try InputFile.read(journalPath, limit: InputFile.Limit.lock)
         guard let root = try? JSONValue.parse(data), case let .object(fields) = root,
-              case let .array(renames)? = fields.first(where: { $0.0 == "renames" })?.1 else {
-            throw .malformed(location: SourceLocation(file: journalPath),
-                             reason: "is not a commit journal iapkit wrote; remove it if no iapkit is running")
+            case let .array(renames)? = fields.first(where: { $0.0 == "renames" })?.1
+        else {
+            throw .malformed(
+                location: SourceLocation(file: journalPath),
+                reason: "is not a commit journal iapkit wrote; remove it if no iapkit is running")
         }
         if case let .int(owner)? = fields.first(where: { $0.0 == "owner" })?.1, owner != Int(getpid()),
-           kill(pid_t(owner), 0) == 0 {
+            kill(pid_t(owner), 0) == 0
+        {
             return false  // Still committing in another process.
         }
         var finals: [String] = []
         for case let .object(pair) in renames {
             guard case let .string(from)? = pair.first(where: { $0.0 == "from" })?.1,
-                  case let .string(to)? = pair.first(where: { $0.0 == "to" })?.1 else { continue }
+                case let .string(to)? = pair.first(where: { $0.0 == "to" })?.1
+            else { continue }
             let source = absolute(from, in: directory), target = absolute(to, in: directory)
             // A missing temporary file was already renamed before the run was killed.
             guard StagedFiles.owner(ofTemporaryName: Path.lastComponent(source)) != nil,
-                  access(source, F_OK) == 0 else { continue }
+                access(source, F_OK) == 0
+            else { continue }
             if rename(source, target) != 0 {
                 throw .io(path: target, reason: "cannot finish the interrupted commit: \(String(cString: strerror(errno)))")
             }

@@ -38,8 +38,10 @@ public struct Finding: Sendable, Hashable {
     public var path: String?
     public var productID: String?
 
-    public init(ruleID: String, severity: Severity, message: String, location: SourceLocation,
-                path: String? = nil, productID: String? = nil) {
+    public init(
+        ruleID: String, severity: Severity, message: String, location: SourceLocation,
+        path: String? = nil, productID: String? = nil
+    ) {
         self.ruleID = ruleID
         self.severity = severity
         self.message = message

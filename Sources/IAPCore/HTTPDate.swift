@@ -25,8 +25,9 @@ public enum HTTPDate {
         guard words.count >= 5 else { return nil }
         var day: Int?, month: Int?, year: Int?, clock: [Int]?
         for word in words.dropFirst() {
-            if let index = months.firstIndex(of: String(word.prefix(3))), word.count == 3 { month = index + 1 }
-            else if word.contains(":") {
+            if let index = months.firstIndex(of: String(word.prefix(3))), word.count == 3 {
+                month = index + 1
+            } else if word.contains(":") {
                 let parts = word.split(separator: ":").compactMap { Int($0) }
                 guard parts.count == 3 else { return nil }
                 clock = parts
@@ -41,7 +42,8 @@ public enum HTTPDate {
             }
         }
         guard let day, let month, let year, let clock, (1...31).contains(day), clock[0] < 24, clock[1] < 60,
-              clock[2] <= 60 else { return nil }
+            clock[2] <= 60
+        else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)

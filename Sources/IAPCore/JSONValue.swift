@@ -81,7 +81,8 @@ public indirect enum JSONValue: Sendable, Equatable {
             out += closing + "]"
         case let .object(pairs):
             if pairs.isEmpty { out += style == .xcode ? "{\n\n\(closing)}" : "{}"; return }
-            let ordered = style == .xcode
+            let ordered =
+                style == .xcode
                 ? pairs.sorted(by: Self.xcodeKeyOrder)
                 : pairs
             if style == .compact {
@@ -166,11 +167,17 @@ public indirect enum JSONValue: Sendable, Equatable {
                 return
             }
             let single = try decoder.singleValueContainer()
-            if single.decodeNil() { value = .null }
-            else if let flag = try? single.decode(Bool.self) { value = .bool(flag) }
-            else if let number = try? single.decode(Int.self) { value = .int(number) }
-            else if let number = try? single.decode(Double.self) { value = .double(number) }
-            else { value = .string(try single.decode(String.self)) }
+            if single.decodeNil() {
+                value = .null
+            } else if let flag = try? single.decode(Bool.self) {
+                value = .bool(flag)
+            } else if let number = try? single.decode(Int.self) {
+                value = .int(number)
+            } else if let number = try? single.decode(Double.self) {
+                value = .double(number)
+            } else {
+                value = .string(try single.decode(String.self))
+            }
         }
     }
 

@@ -21,8 +21,12 @@ extension String {
         let scalars = unicodeScalars
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
             if scalar == " " || scalar == "\t" { return true }
-            if newlines, (0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028
-                || scalar.value == 0x2029 { return true }
+            if newlines,
+                (0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028
+                    || scalar.value == 0x2029
+            {
+                return true
+            }
             return scalar.value >= 0x80 && scalar.properties.generalCategory == .spaceSeparator
         }
         guard let start = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
@@ -41,7 +45,8 @@ extension String {
         var index = 0
         while index < scalars.count {
             if scalars[index] == first, index + needle.count <= scalars.count,
-               scalars[index..<index + needle.count].elementsEqual(needle) {
+                scalars[index..<index + needle.count].elementsEqual(needle)
+            {
                 result.append(contentsOf: replacement.unicodeScalars)
                 index += needle.count
             } else {

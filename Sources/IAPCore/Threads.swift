@@ -78,14 +78,16 @@ public func startThread(stackSize: Int = 1 << 20, _ body: @escaping @Sendable ()
     #else
     var thread = pthread_t()
     #endif
-    let status = pthread_create(&thread, &attributes, { context in
-        #if canImport(Darwin)
-        let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-        #else
-        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-        #endif
-        box.body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &thread, &attributes,
+        { context in
+            #if canImport(Darwin)
+            let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+            #else
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            #endif
+            box.body()
+            return nil
+        }, context)
     precondition(status == 0, "cannot start a thread: \(SystemError(status))")
 }

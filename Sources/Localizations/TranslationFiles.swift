@@ -69,8 +69,9 @@ public enum TranslationFiles {
         }
         let version = XMLInput.attribute("version", of: root)
         guard version == "1.2" else {
-            throw .malformed(location: SourceLocation(file: file, line: XMLInput.line(of: root)),
-                             reason: "is XLIFF \(version ?? "of no version"); iapkit reads XLIFF 1.2, as Xcode and translation platforms write it")
+            throw .malformed(
+                location: SourceLocation(file: file, line: XMLInput.line(of: root)),
+                reason: "is XLIFF \(version ?? "of no version"); iapkit reads XLIFF 1.2, as Xcode and translation platforms write it")
         }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         func location(_ node: xmlNodePtr) -> SourceLocation {
@@ -100,10 +101,11 @@ public enum TranslationFiles {
                     case "group": pending.append(child)
                     case "trans-unit":
                         let target = XMLInput.elementChildren(child).first { XMLInput.name(of: $0) == "target" }
-                        result.texts.append(ImportedText(
-                            unitID: XMLInput.attribute("id", of: child) ?? "", locale: locale,
-                            text: target.map(XMLInput.text(of:)), state: target.flatMap { XMLInput.attribute("state", of: $0) },
-                            location: location(target ?? child)))
+                        result.texts.append(
+                            ImportedText(
+                                unitID: XMLInput.attribute("id", of: child) ?? "", locale: locale,
+                                text: target.map(XMLInput.text(of:)), state: target.flatMap { XMLInput.attribute("state", of: $0) },
+                                location: location(target ?? child)))
                     default: break
                     }
                 }
@@ -142,16 +144,20 @@ public enum TranslationFiles {
         }
         guard let header = records.first, header.fields.first == csvKeyColumn else {
             // Spreadsheets in locales whose decimal mark is a comma save "CSV" with semicolons between the columns.
-            if let first = records.first?.fields.first, let separator = [(";", "semicolons"), ("\t", "tabs")].first(where: {
-                first.hasPrefix(csvKeyColumn + $0.0)
-            }) {
-                throw .malformed(location: SourceLocation(file: file, line: 1, column: csvKeyColumn.count + 1),
-                                 reason: "separates its columns with \(separator.1), not commas; save the sheet as CSV with "
-                                     + "commas as the separator (in LibreOffice: Field delimiter `,`; in Excel: CSV UTF-8 "
-                                     + "with the list separator set to a comma)")
+            if let first = records.first?.fields.first,
+                let separator = [(";", "semicolons"), ("\t", "tabs")].first(where: {
+                    first.hasPrefix(csvKeyColumn + $0.0)
+                })
+            {
+                throw .malformed(
+                    location: SourceLocation(file: file, line: 1, column: csvKeyColumn.count + 1),
+                    reason: "separates its columns with \(separator.1), not commas; save the sheet as CSV with "
+                        + "commas as the separator (in LibreOffice: Field delimiter `,`; in Excel: CSV UTF-8 "
+                        + "with the list separator set to a comma)")
             }
-            throw .malformed(location: SourceLocation(file: file, line: 1, column: 1),
-                             reason: "does not start with the column `\(csvKeyColumn)`; export a sheet with `iapkit localizations export --format csv`")
+            throw .malformed(
+                location: SourceLocation(file: file, line: 1, column: 1),
+                reason: "does not start with the column `\(csvKeyColumn)`; export a sheet with `iapkit localizations export --format csv`")
         }
         var result = TranslationFile(path: file, locales: [], texts: [])
         // The first locale column is the source; the rest are targets.
@@ -166,11 +172,13 @@ public enum TranslationFiles {
         }
         for record in records.dropFirst() where !(record.fields.count == 1 && record.fields[0].isEmpty) {
             for column in localeColumns.dropFirst() {
-                let start = column < record.starts.count ? record.starts[column] : record.starts.last ?? CSVRecords.Position(line: record.line, column: 1)
+                let start =
+                    column < record.starts.count ? record.starts[column] : record.starts.last ?? CSVRecords.Position(line: record.line, column: 1)
                 let text = column < record.fields.count ? record.fields[column] : ""
-                result.texts.append(ImportedText(
-                    unitID: record.fields[0], locale: header.fields[column], text: text.isEmpty ? nil : text, state: nil,
-                    location: SourceLocation(file: file, line: start.line, column: start.column)))
+                result.texts.append(
+                    ImportedText(
+                        unitID: record.fields[0], locale: header.fields[column], text: text.isEmpty ? nil : text, state: nil,
+                        location: SourceLocation(file: file, line: start.line, column: start.column)))
             }
         }
         return result

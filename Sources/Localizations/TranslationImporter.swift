@@ -22,12 +22,21 @@ public struct TranslationImporter: Sendable {
 
     /// The rules' ids with what they report, for reports that list rules.
     public static let rules: [(id: String, summary: String)] = [
-        (fileRule, "A translation file that is not well-formed XML, declares entities or a DTD subset, uses an undeclared entity, goes past iapkit's XML limits (attributes per element, depth, text size), or is not XLIFF 1.2 or a translation sheet."),
+        (
+            fileRule,
+            "A translation file that is not well-formed XML, declares entities or a DTD subset, uses an undeclared entity, goes past iapkit's XML limits (attributes per element, depth, text size), or is not XLIFF 1.2 or a translation sheet."
+        ),
         (unitRule, "A trans-unit id or row the catalog does not have (an unknown product, group or field)."),
-        (duplicateRule, "The same text translated twice into one locale, in one file or across files: an error when the two differ, a warning when they agree."),
+        (
+            duplicateRule,
+            "The same text translated twice into one locale, in one file or across files: an error when the two differ, a warning when they agree."
+        ),
         (localeRule, "A target locale App Store Connect does not have, the primary locale, or a source locale other than the primary one."),
         (lengthRule, "A translation over App Store Connect's limit, counted in characters as App Store Connect counts them."),
-        (untranslatedRule, "A unit still untranslated (an empty target, or a `new` target that repeats the source) that neither the catalog nor another file of the import translates; it is left out."),
+        (
+            untranslatedRule,
+            "A unit still untranslated (an empty target, or a `new` target that repeats the source) that neither the catalog nor another file of the import translates; it is left out."
+        ),
     ]
 
     public var catalogPath: String
@@ -78,13 +87,17 @@ public struct TranslationImporter: Sendable {
                     report(Self.localeRule, problem, at: declared.location)
                     refusedLocales.insert(declared.locale)
                 } else if declared.locale == set.primaryLocale {
-                    report(Self.localeRule, "`\(declared.locale)` is the catalog's primary locale; its texts are edited in the catalog, "
-                               + "never imported", at: declared.location)
+                    report(
+                        Self.localeRule,
+                        "`\(declared.locale)` is the catalog's primary locale; its texts are edited in the catalog, "
+                            + "never imported", at: declared.location)
                     refusedLocales.insert(declared.locale)
                 }
                 if let source = declared.source, source != set.primaryLocale {
-                    report(Self.localeRule, "the file translates from `\(source)`, but the catalog's primary locale is "
-                               + "`\(set.primaryLocale)`; export again from this catalog", at: declared.location)
+                    report(
+                        Self.localeRule,
+                        "the file translates from `\(source)`, but the catalog's primary locale is "
+                            + "`\(set.primaryLocale)`; export again from this catalog", at: declared.location)
                     refusedLocales.insert(declared.locale)
                 }
             }
@@ -101,25 +114,33 @@ public struct TranslationImporter: Sendable {
                     continue
                 }
                 if let scalar = text.unicodeScalars.first(where: Catalog.isControlCharacter) {
-                    report(ControlCharacterRule.id, "the \(imported.locale) text of `\(unit.id)` holds the control character "
-                               + "\(ControlCharacterRule.name(scalar)); remove it: App Store Connect takes none in its texts",
-                           at: imported.location)
+                    report(
+                        ControlCharacterRule.id,
+                        "the \(imported.locale) text of `\(unit.id)` holds the control character "
+                            + "\(ControlCharacterRule.name(scalar)); remove it: App Store Connect takes none in its texts",
+                        at: imported.location)
                     continue
                 }
                 if AppStoreTexts.exceeds(text, limit: unit.limit) {
-                    report(Self.lengthRule, "the \(imported.locale) text of `\(unit.id)` has \(AppStoreTexts.length(of: text)) "
-                               + "characters; App Store Connect allows at most \(unit.limit)", at: imported.location)
+                    report(
+                        Self.lengthRule,
+                        "the \(imported.locale) text of `\(unit.id)` has \(AppStoreTexts.length(of: text)) "
+                            + "characters; App Store Connect allows at most \(unit.limit)", at: imported.location)
                     continue
                 }
                 // A second text for the same unit and locale: neither may silently win.
                 let key = unit.id + "\u{0}" + imported.locale
                 if let first = firstSeen[key] {
                     if accepted[first.index].text == text {
-                        report(Self.duplicateRule, "`\(unit.id)` is translated into \(imported.locale) again, as at \(first.location); "
-                                   + "the repeat is left out", at: imported.location, severity: .warning)
+                        report(
+                            Self.duplicateRule,
+                            "`\(unit.id)` is translated into \(imported.locale) again, as at \(first.location); "
+                                + "the repeat is left out", at: imported.location, severity: .warning)
                     } else {
-                        report(Self.duplicateRule, "`\(unit.id)` is translated into \(imported.locale) a second time, differently from "
-                                   + "\(first.location); keep one translation", at: imported.location)
+                        report(
+                            Self.duplicateRule,
+                            "`\(unit.id)` is translated into \(imported.locale) a second time, differently from "
+                                + "\(first.location); keep one translation", at: imported.location)
                     }
                     continue
                 }
@@ -130,12 +151,15 @@ public struct TranslationImporter: Sendable {
         // A text left untranslated in one file that the catalog has, or another file of this import gives, is not
         // missing: an XLIFF that filled French leaves a later sheet's empty French column unremarked.
         for entry in untranslated.reversed() {
-            let has = !(entry.unit.translations[entry.locale] ?? "").isEmpty
+            let has =
+                !(entry.unit.translations[entry.locale] ?? "").isEmpty
                 || firstSeen[entry.unit.id + "\u{0}" + entry.locale] != nil
             guard !has else { continue }
-            findings.insert(Finding(ruleID: Self.untranslatedRule, severity: .warning,
-                                    message: "`\(entry.unit.id)` is not translated into \(entry.locale) yet; it is left out",
-                                    location: entry.location), at: entry.position)
+            findings.insert(
+                Finding(
+                    ruleID: Self.untranslatedRule, severity: .warning,
+                    message: "`\(entry.unit.id)` is not translated into \(entry.locale) yet; it is left out",
+                    location: entry.location), at: entry.position)
         }
         return Check(findings: findings, editor: editor, set: set, accepted: accepted)
     }
@@ -184,8 +208,9 @@ public struct TranslationImporter: Sendable {
         let reloaded = try CatalogLoader.load(data: Data(text), file: catalogPath, findings: { _ in })
         let after = try TranslationSet(reloaded)
         func refused(_ what: String) -> IAPKitError {
-            .invalidArgument("\(catalogPath): the merged catalog did not read back as expected (\(what)), so it was left "
-                                 + "unchanged; merge these translations by hand")
+            .invalidArgument(
+                "\(catalogPath): the merged catalog did not read back as expected (\(what)), so it was left "
+                    + "unchanged; merge these translations by hand")
         }
         guard before.units.map({ [$0.id, $0.source] }) == after.units.map({ [$0.id, $0.source] }) else {
             throw refused("its texts in \(before.primaryLocale) moved or changed")

@@ -39,8 +39,10 @@ public struct TranslationSet: Sendable {
         }
         primaryLocale = primary
         units = []
-        func add(owner: String, localizations: [Localization], path: CatalogPath, fields: [AppStoreTexts.Field],
-                 isGroup: Bool, context: String) {
+        func add(
+            owner: String, localizations: [Localization], path: CatalogPath, fields: [AppStoreTexts.Field],
+            isGroup: Bool, context: String
+        ) {
             var entries: [String: Int] = [:]
             for (index, localization) in localizations.enumerated() {
                 if let locale = localization.locale, entries[locale] == nil { entries[locale] = index }
@@ -53,25 +55,29 @@ public struct TranslationSet: Sendable {
                     if let text = Self.text(localizations[index], field) { translations[locale] = text }
                 }
                 let limit = AppStoreTexts.limit(of: field, group: isGroup)
-                units.append(TranslationUnit(
-                    id: owner + "/" + field.rawValue, field: field, source: source, limit: limit,
-                    context: context + " " + Self.describe(field, group: isGroup) + ", at most \(limit) characters.",
-                    translations: translations, localizationsPath: path / "localizations", entries: entries, isGroup: isGroup))
+                units.append(
+                    TranslationUnit(
+                        id: owner + "/" + field.rawValue, field: field, source: source, limit: limit,
+                        context: context + " " + Self.describe(field, group: isGroup) + ", at most \(limit) characters.",
+                        translations: translations, localizationsPath: path / "localizations", entries: entries, isGroup: isGroup))
             }
         }
         for product in catalog.products {
             guard let id = product.productID else { continue }
-            add(owner: id, localizations: product.localizations, path: product.path, fields: [.name, .description],
+            add(
+                owner: id, localizations: product.localizations, path: product.path, fields: [.name, .description],
                 isGroup: false, context: Self.context(product, group: nil))
         }
         for group in catalog.subscriptionGroups {
             if let name = group.referenceName {
-                add(owner: Self.groupPrefix + name, localizations: group.localizations, path: group.path,
+                add(
+                    owner: Self.groupPrefix + name, localizations: group.localizations, path: group.path,
                     fields: [.name, .customAppName], isGroup: true, context: "Subscription group \(name).")
             }
             for subscription in group.subscriptions {
                 guard let id = subscription.productID else { continue }
-                add(owner: id, localizations: subscription.localizations, path: subscription.path, fields: [.name, .description],
+                add(
+                    owner: id, localizations: subscription.localizations, path: subscription.path, fields: [.name, .description],
                     isGroup: false, context: Self.context(subscription, group: group.referenceName))
             }
         }

@@ -64,9 +64,12 @@ public enum XLIFFWriter {
 
     /// XML 1.0 cannot carry most control characters at all; App Store Connect takes none in these texts.
     static func checkText(_ text: String, unit: String) throws(IAPKitError) {
-        if let scalar = text.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE || $0.value == 0xFFFF }) {
-            throw .invalidArgument("the text of `\(unit)` holds the control character U+" + Format.hex(scalar.value, width: 4, uppercase: true)
-                                       + ", which XML cannot carry; remove it from the catalog")
+        if let scalar = text.unicodeScalars.first(where: {
+            ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE || $0.value == 0xFFFF
+        }) {
+            throw .invalidArgument(
+                "the text of `\(unit)` holds the control character U+" + Format.hex(scalar.value, width: 4, uppercase: true)
+                    + ", which XML cannot carry; remove it from the catalog")
         }
     }
 }

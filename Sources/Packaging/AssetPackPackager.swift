@@ -84,8 +84,9 @@ public struct AssetPackPackager: Sendable {
             let archiveName = Self.relative(archivePath, to: Path.parent(options.lockPath))
             let manifestPath = Path.join(output, AssetPackManifest.fileName(packID: id))
             if let entry = lock.assetPacks[id], entry.contentDigest == digest, entry.archive == archiveName,
-               FileManager.default.fileExists(atPath: manifestPath),
-               let existing = try? FileSHA256.compute(archivePath), existing.sha256 == entry.sha256 {
+                FileManager.default.fileExists(atPath: manifestPath),
+                let existing = try? FileSHA256.compute(archivePath), existing.sha256 == entry.sha256
+            {
                 built.append(Built(packID: id, archivePath: archivePath, manifestPath: manifestPath, entry: entry, rebuilt: false))
                 continue
             }
@@ -96,8 +97,9 @@ public struct AssetPackPackager: Sendable {
             let archive = try transaction.stage(archivePath, keepingExtension: true)
             // The tool refuses to overwrite: free the fresh temporary name for it; the transaction still owns the name.
             unlink(archive.temporaryPath)
-            try tool!.package(manifest: manifest.temporaryPath, output: archive.temporaryPath,
-                              workingDirectory: selection.sourceFolder)
+            try tool!.package(
+                manifest: manifest.temporaryPath, output: archive.temporaryPath,
+                workingDirectory: selection.sourceFolder)
             // The tool wrote a file of its own at the temporary name: flush it before it is renamed into place.
             let written = try FileSHA256.compute(archive.temporaryPath)
             let fd = open(archive.temporaryPath, O_RDONLY)
@@ -126,11 +128,17 @@ public struct AssetPackPackager: Sendable {
         .object([
             ("tool", .object([("name", .string("iapkit"))])),
             ("format", .string("aar")),
-            ("assetPacks", .array(built.map { item in
-                .object([("assetPackId", .string(item.packID)), ("fileName", .string(Path.lastComponent(item.archivePath))),
-                         ("manifest", .string(Path.lastComponent(item.manifestPath))), ("size", .int(item.entry.size)),
-                         ("sha256", .string(item.entry.sha256)), ("contentDigest", .string(item.entry.contentDigest))])
-            })),
+            (
+                "assetPacks",
+                .array(
+                    built.map { item in
+                        .object([
+                            ("assetPackId", .string(item.packID)), ("fileName", .string(Path.lastComponent(item.archivePath))),
+                            ("manifest", .string(Path.lastComponent(item.manifestPath))), ("size", .int(item.entry.size)),
+                            ("sha256", .string(item.entry.sha256)), ("contentDigest", .string(item.entry.contentDigest)),
+                        ])
+                    })
+            ),
         ])
     }
 }

@@ -40,11 +40,13 @@ public struct AssetPackScaffolder: Sendable {
             throw .io(path: folder, reason: "cannot create the folder: \(AtomicFile.describe(error))")
         }
         try AtomicFile.write(updated, to: catalogPath)
-        return Result(packID: packID, source: source, entry: entry, notes: [
-            "put the pack's files in \(folder); paths inside it are the paths the app asks AssetPackManager for, "
-                + "and every pack of the app shares one namespace on the device",
-            "then `iapkit lint catalog \(catalogPath)` and `iapkit package --catalog \(catalogPath) --asset-packs`",
-        ])
+        return Result(
+            packID: packID, source: source, entry: entry,
+            notes: [
+                "put the pack's files in \(folder); paths inside it are the paths the app asks AssetPackManager for, "
+                    + "and every pack of the app shares one namespace on the device",
+                "then `iapkit lint catalog \(catalogPath)` and `iapkit package --catalog \(catalogPath) --asset-packs`",
+            ])
     }
 
     /// Declares the hosted-content folder `folder` (ContentInfo.plist + Contents/) as an asset pack: its Contents/
@@ -52,8 +54,9 @@ public struct AssetPackScaffolder: Sendable {
     public func migrate(hostedContent folder: String, packID: String?) throws(IAPKitError) -> Result {
         let info = try ContentInfo.read(folder: folder)
         guard let productID = info.productID else {
-            throw .malformed(location: SourceLocation(file: Path.join(folder, ContentInfo.fileName)),
-                             reason: "has no IAPProductIdentifier, so the product that unlocks the pack is unknown")
+            throw .malformed(
+                location: SourceLocation(file: Path.join(folder, ContentInfo.fileName)),
+                reason: "has no IAPProductIdentifier, so the product that unlocks the pack is unknown")
         }
         let contents = Path.join(folder, ContentInfo.contentsFolder)
         guard Path.isDirectory(contents) else { throw .io(path: contents, reason: "does not exist; a hosted-content folder has Contents/") }
@@ -82,9 +85,10 @@ public struct AssetPackScaffolder: Sendable {
     /// A pack ID from a product ID: its last component, with what App Store Connect refuses turned into hyphens.
     public static func packID(forProduct productID: String) -> String {
         let last = productID.split(separator: ".").last.map(String.init) ?? productID
-        let mapped = String(last.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
-        })
+        let mapped = String(
+            last.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "-"
+            })
         let trimmed = mapped.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
         return trimmed.isEmpty ? "pack" : trimmed
     }
@@ -97,7 +101,11 @@ public struct AssetPackScaffolder: Sendable {
 
     /// A plain scalar when it reads back as the same text, else a double-quoted one.
     static func yamlScalar(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "./_-".unicodeScalars.contains($0)) }
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "./_-".unicodeScalars.contains($0))
+            }
         return plain ? text : "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
 

@@ -40,8 +40,10 @@ public struct Packager: Sendable {
         /// Where `iapkit.lock` lives (beside the catalog); nil writes no lock.
         public var lockPath: String?
 
-        public init(outputDirectory: String, format: Format = .pkg, jobs: Int = 2, epoch: Int = Packager.defaultEpoch,
-                    md5: Bool = false, lockPath: String? = nil) {
+        public init(
+            outputDirectory: String, format: Format = .pkg, jobs: Int = 2, epoch: Int = Packager.defaultEpoch,
+            md5: Bool = false, lockPath: String? = nil
+        ) {
             self.outputDirectory = outputDirectory
             self.format = format
             self.jobs = jobs
@@ -90,22 +92,27 @@ public struct Packager: Sendable {
         var items: [Item] = []
         for product in catalog.products where product.type == .nonConsumable {
             guard let folder = product.hostedContent, let id = product.productID else { continue }
-            items.append(Item(folder: folder.hasPrefix("/") ? folder : Path.join(base, folder),
-                              expectedProductID: id))
+            items.append(
+                Item(
+                    folder: folder.hasPrefix("/") ? folder : Path.join(base, folder),
+                    expectedProductID: id))
         }
         return items
     }
 
-    public func package(_ items: [Item], findings: @escaping FindingConsumer,
-                        progress: (@Sendable (Progress) -> Void)? = nil) throws(IAPKitError) -> [Built] {
+    public func package(
+        _ items: [Item], findings: @escaping FindingConsumer,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) throws(IAPKitError) -> [Built] {
         // A run killed while committing left a journal: finish its renames before anything reads the old set.
         try FileTransaction.recover(journalDirectory: options.outputDirectory)
         // Then temporaries that killed runs left, before this run adds its own.
         StagedFiles.shared.sweepOnce(options.outputDirectory)
         if let lockPath = options.lockPath { StagedFiles.shared.sweepOnce(Path.parent(lockPath)) }
         if !options.format.epochRange.contains(options.epoch) {
-            throw .invalidArgument("SOURCE_DATE_EPOCH \(options.epoch) cannot be stored in a \(options.format.rawValue) archive; "
-                                   + "use a value from \(options.format.epochRange.lowerBound) to \(options.format.epochRange.upperBound)")
+            throw .invalidArgument(
+                "SOURCE_DATE_EPOCH \(options.epoch) cannot be stored in a \(options.format.rawValue) archive; "
+                    + "use a value from \(options.format.epochRange.lowerBound) to \(options.format.epochRange.upperBound)")
         }
         let lock = try options.lockPath.map { path throws(IAPKitError) in try ContentLock.read(path: path) } ?? ContentLock()
         // Lint everything first: nothing is written when any folder has errors.
@@ -115,9 +122,10 @@ public struct Packager: Sendable {
             let collector = FindingCollector()
             let info = try? ContentInfo.read(folder: item.folder)
             let id = item.expectedProductID ?? info?.productID
-            try ContentLinter().lint(folder: item.folder, expectedProductID: item.expectedProductID,
-                                     lockEntry: id.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
-                                     consumer: collector.consumer)
+            try ContentLinter().lint(
+                folder: item.folder, expectedProductID: item.expectedProductID,
+                lockEntry: id.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
+                consumer: collector.consumer)
             collector.findings.forEach(findings)
             errors += collector.findings.filter { $0.severity == .error }
             if let info, let id, let version = info.versionText, collector.findings.allSatisfy({ $0.severity != .error }) {

@@ -16,28 +16,32 @@ public enum PropertyListReader {
     /// Parses `data`; `file` names the source in messages.
     public static func read(_ data: Data, file: String) throws(IAPKitError) -> PropertyListValue {
         if data.starts(with: Array("bplist".utf8)) {
-            throw .malformed(location: SourceLocation(file: file),
-                             reason: "is a binary property list; iapkit reads XML plists "
-                                + "(convert it with `plutil -convert xml1 FILE` on a Mac)")
+            throw .malformed(
+                location: SourceLocation(file: file),
+                reason: "is a binary property list; iapkit reads XML plists "
+                    + "(convert it with `plutil -convert xml1 FILE` on a Mac)")
         }
         if data.isEmpty {
             throw .malformed(location: SourceLocation(file: file, line: 1), reason: "is empty; expected an XML property list")
         }
         if data.count > InputFile.Limit.propertyList {
-            throw .malformed(location: SourceLocation(file: file),
-                             reason: "is \(data.count) bytes; iapkit reads property lists of at most \(InputFile.Limit.propertyList) bytes")
+            throw .malformed(
+                location: SourceLocation(file: file),
+                reason: "is \(data.count) bytes; iapkit reads property lists of at most \(InputFile.Limit.propertyList) bytes")
         }
         let input = try XMLInput(data, file: file, kind: "property lists")
         // The nodes below live in its document: it must outlive them.
         defer { withExtendedLifetime(input) {} }
         guard let root = input.root, name(of: root) == "plist" else {
-            throw .malformed(location: SourceLocation(file: file, line: 1),
-                             reason: "is XML but not a property list (no <plist> root element)")
+            throw .malformed(
+                location: SourceLocation(file: file, line: 1),
+                reason: "is XML but not a property list (no <plist> root element)")
         }
         let children = elementChildren(root)
         guard children.count == 1 else {
-            throw .malformed(location: SourceLocation(file: file, line: Int(xmlGetLineNo(root))),
-                             reason: "<plist> must hold exactly one value, found \(children.count)")
+            throw .malformed(
+                location: SourceLocation(file: file, line: Int(xmlGetLineNo(root))),
+                reason: "<plist> must hold exactly one value, found \(children.count)")
         }
         return try value(of: children[0], file: file)
     }

@@ -76,7 +76,8 @@ public enum PropertyListWriter {
             default:
                 // XML 1.0 cannot carry other control characters at all.
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    throw .invalidArgument("a property-list string cannot hold the control character U+" + Format.hex(scalar.value, width: 4, uppercase: true))
+                    throw .invalidArgument(
+                        "a property-list string cannot hold the control character U+" + Format.hex(scalar.value, width: 4, uppercase: true))
                 }
                 result.unicodeScalars.append(scalar)
             }

@@ -53,9 +53,10 @@ public final class XMLInput {
         // from the text without a word.
         if let entity = feed.undeclaredEntity {
             xmlFreeDoc(parsed)
-            throw .malformed(location: SourceLocation(file: file, line: entity.line),
-                             reason: "uses the entity `&\(entity.name);`, which it does not declare (iapkit loads no DTD); "
-                                 + "write the character itself")
+            throw .malformed(
+                location: SourceLocation(file: file, line: entity.line),
+                reason: "uses the entity `&\(entity.name);`, which it does not declare (iapkit loads no DTD); "
+                    + "write the character itself")
         }
         document = parsed
     }
@@ -71,20 +72,25 @@ public final class XMLInput {
         parser.pointee._private = context
         parser.pointee.sax.pointee.serror = { _, error in
             guard let error, let parser = error.pointee.ctxt?.assumingMemoryBound(to: xmlParserCtxt.self),
-                  let context = parser.pointee._private else { return }
+                let context = parser.pointee._private
+            else { return }
             let feed = Unmanaged<XMLFeed>.fromOpaque(context).takeUnretainedValue()
             let message = error.pointee.message.map { String(cString: $0).trimmingSpaces(andNewlines: true) } ?? ""
             let line = Int(error.pointee.line), column = Int(error.pointee.int2)
             if error.pointee.level == XML_ERR_FATAL {
                 if feed.firstFatal == nil { feed.firstFatal = (line, column, message) }
             } else if [XML_WAR_UNDECLARED_ENTITY, XML_ERR_UNDECLARED_ENTITY].contains(where: { Int32($0.rawValue) == error.pointee.code }),
-                      feed.undeclaredEntity == nil {
+                feed.undeclaredEntity == nil
+            {
                 feed.undeclaredEntity = (error.pointee.str1.map { String(cString: $0) } ?? "", line)
             }
         }
         // The bytes are UTF-8 by now, whatever the declaration says.
-        _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                                            | XML_PARSE_IGNORE_ENC.rawValue))
+        _ = xmlCtxtUseOptions(
+            parser,
+            Int32(
+                XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                    | XML_PARSE_IGNORE_ENC.rawValue))
         _ = xmlParseDocument(parser)
         let document = parser.pointee.myDoc
         parser.pointee.myDoc = nil
@@ -102,14 +108,23 @@ public final class XMLInput {
         func starts(_ prefix: [UInt8]) -> Bool { head.starts(with: prefix) }
         var bigEndian: Bool?
         var skip = 0
-        if starts([0xFE, 0xFF]) { (bigEndian, skip) = (true, 2) } else if starts([0xFF, 0xFE]) && !starts([0xFF, 0xFE, 0, 0]) {
+        if starts([0xFE, 0xFF]) {
+            (bigEndian, skip) = (true, 2)
+        } else if starts([0xFF, 0xFE]) && !starts([0xFF, 0xFE, 0, 0]) {
             (bigEndian, skip) = (false, 2)
-        } else if starts([0x00, 0x3C, 0x00, 0x3F]) { bigEndian = true } else if starts([0x3C, 0x00, 0x3F, 0x00]) { bigEndian = false }
+        } else if starts([0x00, 0x3C, 0x00, 0x3F]) {
+            bigEndian = true
+        } else if starts([0x3C, 0x00, 0x3F, 0x00]) {
+            bigEndian = false
+        }
         guard let bigEndian else {
-            if [[0, 0, 0, 0x3C], [0x3C, 0, 0, 0], [0, 0, 0x3C, 0], [0, 0x3C, 0, 0], [0x4C, 0x6F, 0xA7, 0x94],
-                [0, 0, 0xFE, 0xFF], [0xFF, 0xFE, 0, 0]].contains(where: starts) {
-                throw .malformed(location: SourceLocation(file: file, line: 1),
-                                 reason: "is XML in UCS-4 or EBCDIC; iapkit reads XML in UTF-8 or UTF-16")
+            if [
+                [0, 0, 0, 0x3C], [0x3C, 0, 0, 0], [0, 0, 0x3C, 0], [0, 0x3C, 0, 0], [0x4C, 0x6F, 0xA7, 0x94],
+                [0, 0, 0xFE, 0xFF], [0xFF, 0xFE, 0, 0],
+            ].contains(where: starts) {
+                throw .malformed(
+                    location: SourceLocation(file: file, line: 1),
+                    reason: "is XML in UCS-4 or EBCDIC; iapkit reads XML in UTF-8 or UTF-16")
             }
             return Array(data)
         }
@@ -145,8 +160,9 @@ public final class XMLInput {
     }
 
     private static func entityRefusal(file: String, line: Int, kind: String) -> IAPKitError {
-        .malformed(location: SourceLocation(file: file, line: line),
-                   reason: "declares an XML entity; \(kind) never need entities, and iapkit refuses them")
+        .malformed(
+            location: SourceLocation(file: file, line: line),
+            reason: "declares an XML entity; \(kind) never need entities, and iapkit refuses them")
     }
 
     /// An element's local name.

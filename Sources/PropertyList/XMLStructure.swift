@@ -122,8 +122,9 @@ struct XMLStructureScanner {
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
             } else if byte == UInt8(ascii: "[") {
-                throw Refusal(line: line, column: column,
-                              reason: "has an internal DTD subset (`<!DOCTYPE name [...]>`); \(kind) never need one, and iapkit refuses it")
+                throw Refusal(
+                    line: line, column: column,
+                    reason: "has an internal DTD subset (`<!DOCTYPE name [...]>`); \(kind) never need one, and iapkit refuses it")
             } else if byte == UInt8(ascii: ">") {
                 state = .text
             }
@@ -136,9 +137,10 @@ struct XMLStructureScanner {
             } else if byte == UInt8(ascii: "=") {
                 attributes += 1
                 if attributes > limits.attributesPerElement {
-                    throw Refusal(line: tagStart.line, column: tagStart.column,
-                                  reason: "has an element with more than \(limits.attributesPerElement) attributes; iapkit reads "
-                                      + "at most \(limits.attributesPerElement) on one element")
+                    throw Refusal(
+                        line: tagStart.line, column: tagStart.column,
+                        reason: "has an element with more than \(limits.attributesPerElement) attributes; iapkit reads "
+                            + "at most \(limits.attributesPerElement) on one element")
                 }
             } else if byte == UInt8(ascii: ">") {
                 state = .text
@@ -146,9 +148,10 @@ struct XMLStructureScanner {
                 if previous != UInt8(ascii: "/") {
                     depth += 1
                     if depth > limits.depth {
-                        throw Refusal(line: tagStart.line, column: tagStart.column,
-                                      reason: "nests elements more than \(limits.depth) deep; iapkit reads XML at most "
-                                          + "\(limits.depth) elements deep")
+                        throw Refusal(
+                            line: tagStart.line, column: tagStart.column,
+                            reason: "nests elements more than \(limits.depth) deep; iapkit reads XML at most "
+                                + "\(limits.depth) elements deep")
                     }
                 }
             }
@@ -167,9 +170,10 @@ struct XMLStructureScanner {
         if run == 0 { runStart = (line, column) }
         run += 1
         if run > limits.textBytes {
-            throw Refusal(line: runStart.line, column: runStart.column,
-                          reason: "has a text or attribute value over \(limits.textBytes) bytes; iapkit reads texts of at most "
-                              + "\(limits.textBytes) bytes")
+            throw Refusal(
+                line: runStart.line, column: runStart.column,
+                reason: "has a text or attribute value over \(limits.textBytes) bytes; iapkit reads texts of at most "
+                    + "\(limits.textBytes) bytes")
         }
     }
 }

@@ -11,8 +11,10 @@ public struct GracePeriodRecord: Sendable, Equatable {
     public var path: CatalogPath?
 
     /// What App Store Connect gives an app that never set it: off, 16 days, every renewal.
-    public init(optIn: Bool = false, sandboxOptIn: Bool = false, duration: String = "SIXTEEN_DAYS",
-                renewalType: String = "ALL_RENEWALS", path: CatalogPath? = nil) {
+    public init(
+        optIn: Bool = false, sandboxOptIn: Bool = false, duration: String = "SIXTEEN_DAYS",
+        renewalType: String = "ALL_RENEWALS", path: CatalogPath? = nil
+    ) {
         self.optIn = optIn
         self.sandboxOptIn = sandboxOptIn
         self.duration = duration
@@ -34,9 +36,10 @@ public struct GracePeriodRecord: Sendable, Equatable {
     /// The catalog's form: nil when App Store Connect holds its defaults, so a pull writes nothing for them.
     public var catalogEntry: BillingGracePeriod? {
         guard self != GracePeriodRecord() else { return nil }
-        return BillingGracePeriod(path: .root, enabled: optIn, sandbox: sandboxOptIn,
-                                  duration: Self.durations.first { $0.value == duration }?.key,
-                                  renewals: renewalType == "PAID_TO_PAID_ONLY" ? "paid-to-paid" : "all")
+        return BillingGracePeriod(
+            path: .root, enabled: optIn, sandbox: sandboxOptIn,
+            duration: Self.durations.first { $0.value == duration }?.key,
+            renewals: renewalType == "PAID_TO_PAID_ONLY" ? "paid-to-paid" : "all")
     }
 
     public var fields: [String: String] {

@@ -20,8 +20,10 @@ extension CatalogRecords {
     ///   - territories: every territory App Store Connect sells in; products without an `availability` key are
     ///     sold in all of them and in new ones.
     ///   - baseDirectory: the catalog's folder, against which review screenshot paths are read.
-    public init(catalog: Catalog, territories: [String], baseDirectory: String,
-                unreadableScreenshots: UnreadableScreenshots = .fail) throws(IAPKitError) {
+    public init(
+        catalog: Catalog, territories: [String], baseDirectory: String,
+        unreadableScreenshots: UnreadableScreenshots = .fail
+    ) throws(IAPKitError) {
         let everywhere = AvailabilityRecord(territories: territories, availableInNewTerritories: true)
         func image(_ product: Product) throws(IAPKitError) -> ScreenshotRecord? {
             guard let relative = product.promotionalImage, !relative.isEmpty else { return nil }
@@ -42,19 +44,22 @@ extension CatalogRecords {
         func localizations(_ list: [Localization]) -> [LocalizationRecord] {
             list.enumerated().compactMap { position, localization in
                 guard let locale = localization.locale else { return nil }
-                return LocalizationRecord(locale: locale, name: localization.name ?? "", description: localization.description,
-                                          customAppName: localization.customAppName, position: position)
+                return LocalizationRecord(
+                    locale: locale, name: localization.name ?? "", description: localization.description,
+                    customAppName: localization.customAppName, position: position)
             }.sorted { $0.locale < $1.locale }
         }
         inAppPurchases = []
         for product in catalog.products {
             guard let id = product.productID, let type = product.type else { continue }
-            inAppPurchases.append(ProductRecord(productID: id, referenceName: product.referenceName ?? id, type: type,
-                                 familySharable: product.familySharable ?? false, reviewNote: product.review?.note,
-                                 localizations: localizations(product.localizations),
-                                 availability: Self.availability(product, everywhere: everywhere),
-                                 priceCents: product.resolvedPriceCents, screenshot: try screenshot(product),
-                                 path: product.path))
+            inAppPurchases.append(
+                ProductRecord(
+                    productID: id, referenceName: product.referenceName ?? id, type: type,
+                    familySharable: product.familySharable ?? false, reviewNote: product.review?.note,
+                    localizations: localizations(product.localizations),
+                    availability: Self.availability(product, everywhere: everywhere),
+                    priceCents: product.resolvedPriceCents, screenshot: try screenshot(product),
+                    path: product.path))
             inAppPurchases[inAppPurchases.count - 1].setPricing(from: product)
             inAppPurchases[inAppPurchases.count - 1].image = try image(product)
             inAppPurchases[inAppPurchases.count - 1].availabilityDeclared = product.availability != nil
@@ -75,19 +80,21 @@ extension CatalogRecords {
                 }
                 let intro = subscription.introductoryOffer.flatMap { offer($0, .introductory) }
                 let priced = Self.pricedTerritories(subscription, sold: availability, everywhere: territories)
-                subscriptions.append(ProductRecord(
-                    productID: id, referenceName: subscription.referenceName ?? id, type: .autoRenewableSubscription,
-                    familySharable: subscription.familySharable ?? false, reviewNote: subscription.review?.note,
-                    localizations: localizations(subscription.localizations), availability: availability,
-                    priceCents: subscription.resolvedPriceCents, screenshot: try screenshot(subscription),
-                    period: subscription.period, groupLevel: subscription.groupLevel,
-                    pricedTerritories: priced,
-                    introductoryOffer: intro,
-                    introductoryOfferTerritories: intro == nil ? nil : (subscription.introductoryOffer?.territories?.sorted() ?? priced ?? availability.territories),
-                    promotionalOffers: subscription.promotionalOffers.compactMap { offer($0, .promotional) },
-                    offerCodes: subscription.offerCodes.compactMap { offer($0, .offerCode) },
-                    winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
-                    path: subscription.path))
+                subscriptions.append(
+                    ProductRecord(
+                        productID: id, referenceName: subscription.referenceName ?? id, type: .autoRenewableSubscription,
+                        familySharable: subscription.familySharable ?? false, reviewNote: subscription.review?.note,
+                        localizations: localizations(subscription.localizations), availability: availability,
+                        priceCents: subscription.resolvedPriceCents, screenshot: try screenshot(subscription),
+                        period: subscription.period, groupLevel: subscription.groupLevel,
+                        pricedTerritories: priced,
+                        introductoryOffer: intro,
+                        introductoryOfferTerritories: intro == nil
+                            ? nil : (subscription.introductoryOffer?.territories?.sorted() ?? priced ?? availability.territories),
+                        promotionalOffers: subscription.promotionalOffers.compactMap { offer($0, .promotional) },
+                        offerCodes: subscription.offerCodes.compactMap { offer($0, .offerCode) },
+                        winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
+                        path: subscription.path))
                 subscriptions[subscriptions.count - 1].namesPlans = namesPlans
                 subscriptions[subscriptions.count - 1].image = try image(subscription)
                 subscriptions[subscriptions.count - 1].setPricing(from: subscription)
@@ -106,8 +113,10 @@ extension CatalogRecords {
                     subscriptions[subscriptions.count - 1].monthlyPlan?.priceChanges = ProductRecord.changes(monthly.priceChanges, subscription: true)
                 }
             }
-            groups.append(GroupRecord(referenceName: name, localizations: localizations(group.localizations),
-                                      subscriptions: subscriptions, path: group.path))
+            groups.append(
+                GroupRecord(
+                    referenceName: name, localizations: localizations(group.localizations),
+                    subscriptions: subscriptions, path: group.path))
         }
         gracePeriod = catalog.billingGracePeriod.map(GracePeriodRecord.init)
         promotedPurchases = catalog.promotedPurchases.map { $0.compactMap(PromotedRecord.init) }
@@ -131,8 +140,9 @@ extension CatalogRecords {
 
     static func availability(_ product: Product, everywhere: AvailabilityRecord) -> AvailabilityRecord {
         guard let availability = product.availability else { return everywhere }
-        return AvailabilityRecord(territories: availability.territories ?? everywhere.territories,
-                                  availableInNewTerritories: availability.availableInNewTerritories ?? (availability.territories == nil))
+        return AvailabilityRecord(
+            territories: availability.territories ?? everywhere.territories,
+            availableInNewTerritories: availability.availableInNewTerritories ?? (availability.territories == nil))
     }
 
     static func offerRecord(_ offer: Offer, kind: OfferRecord.Kind, subscriptionPeriod: String?, planType: String? = nil) -> OfferRecord? {
@@ -159,9 +169,10 @@ extension CatalogRecords {
     /// An in-app purchase's offer code: its price (0 is free) and customers, every customer when it names none.
     static func inAppPurchaseOfferCode(_ offer: Offer) -> OfferRecord? {
         guard let name = offer.referenceName else { return nil }
-        var record = OfferRecord(kind: .inAppPurchaseOfferCode, identifier: name, referenceName: name, mode: "", duration: "", periods: 0,
-                                 priceCents: offer.price?.cents,
-                                 eligibilities: (offer.eligibility ?? OfferEligibility.inAppPurchaseCustomers).map(\.apiValue))
+        var record = OfferRecord(
+            kind: .inAppPurchaseOfferCode, identifier: name, referenceName: name, mode: "", duration: "", periods: 0,
+            priceCents: offer.price?.cents,
+            eligibilities: (offer.eligibility ?? OfferEligibility.inAppPurchaseCustomers).map(\.apiValue))
         record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices)
         record.codes = OfferCodesRecord(offer)
         return record
@@ -222,15 +233,16 @@ extension WinBackRecord {
 extension OfferCodesRecord {
     /// The catalog's offer code: active unless it says not, its batches and custom codes (absent flags: active).
     public init(_ offer: Offer) {
-        self.init(active: offer.active ?? true,
-                  batches: offer.oneTimeCodes?.compactMap { batch in
-                      guard let count = batch.count, let expires = batch.expires.flatMap(CalendarDay.parse) else { return nil }
-                      return Batch(count: count, expires: expires, active: batch.active ?? true, environment: batch.environment ?? .production)
-                  },
-                  custom: offer.customCodes?.compactMap { code in
-                      guard let text = code.code, let count = code.count else { return nil }
-                      return Custom(code: text, count: count, expires: code.expires.flatMap(CalendarDay.parse), active: code.active ?? true)
-                  })
+        self.init(
+            active: offer.active ?? true,
+            batches: offer.oneTimeCodes?.compactMap { batch in
+                guard let count = batch.count, let expires = batch.expires.flatMap(CalendarDay.parse) else { return nil }
+                return Batch(count: count, expires: expires, active: batch.active ?? true, environment: batch.environment ?? .production)
+            },
+            custom: offer.customCodes?.compactMap { code in
+                guard let text = code.code, let count = code.count else { return nil }
+                return Custom(code: text, count: count, expires: code.expires.flatMap(CalendarDay.parse), active: code.active ?? true)
+            })
     }
 
     /// Writes the record into a pulled offer code: only what is not the default.
@@ -239,12 +251,14 @@ extension OfferCodesRecord {
         // Lists App Store Connect has none of are left out, so a pulled catalog manages only what exists.
         offer.oneTimeCodes = batches.flatMap { $0.isEmpty ? nil : $0 }?.map { batch in
             // Production is the catalog's default; an environment App Store Connect did not answer is left out, with its note.
-            OneTimeCodeBatch(path: .root, count: batch.count, expires: CalendarDay.format(batch.expires), active: batch.active ? nil : false,
-                             environment: batch.environment == .sandbox ? .sandbox : nil)
+            OneTimeCodeBatch(
+                path: .root, count: batch.count, expires: CalendarDay.format(batch.expires), active: batch.active ? nil : false,
+                environment: batch.environment == .sandbox ? .sandbox : nil)
         }
         offer.customCodes = custom.flatMap { $0.isEmpty ? nil : $0 }?.map { code in
-            CustomOfferCode(path: .root, code: code.code, count: code.count, expires: code.expires.map(CalendarDay.format),
-                            active: code.active ? nil : false)
+            CustomOfferCode(
+                path: .root, code: code.code, count: code.count, expires: code.expires.map(CalendarDay.format),
+                active: code.active ? nil : false)
         }
     }
 }

@@ -4,8 +4,10 @@ import IAPCore
 extension CatalogRecords {
     /// A catalog holding these records, as `asc pull` writes it. Availability equal to "every territory and new
     /// ones" is left out, as the catalog's default; screenshots are named by the file names `pull` downloads them to.
-    public func catalog(bundleID: String, allTerritories: [String], screenshotPaths: [String: String] = [:],
-                        imagePaths: [String: String] = [:]) -> Catalog {
+    public func catalog(
+        bundleID: String, allTerritories: [String], screenshotPaths: [String: String] = [:],
+        imagePaths: [String: String] = [:]
+    ) -> Catalog {
         let everywhere = AvailabilityRecord(territories: allTerritories, availableInNewTerritories: true)
         var catalog = Catalog(file: "catalog.yaml")
         catalog.app = App(bundleID: bundleID, primaryLocale: primaryLocale)
@@ -13,13 +15,18 @@ extension CatalogRecords {
             product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID], image: imagePaths[record.productID])
         }
         catalog.subscriptionGroups = groups.map { group in
-            SubscriptionGroup(path: .root, referenceName: group.referenceName,
-                              localizations: group.localizations.map { Localization(path: .root, locale: $0.locale, name: $0.name,
-                                                                                     customAppName: $0.customAppName) },
-                              subscriptions: group.subscriptions.map { record in
-                                  product(record, everywhere: everywhere, screenshot: screenshotPaths[record.productID],
-                                          image: imagePaths[record.productID])
-                              })
+            SubscriptionGroup(
+                path: .root, referenceName: group.referenceName,
+                localizations: group.localizations.map {
+                    Localization(
+                        path: .root, locale: $0.locale, name: $0.name,
+                        customAppName: $0.customAppName)
+                },
+                subscriptions: group.subscriptions.map { record in
+                    product(
+                        record, everywhere: everywhere, screenshot: screenshotPaths[record.productID],
+                        image: imagePaths[record.productID])
+                })
         }
         catalog.billingGracePeriod = gracePeriod?.catalogEntry
         if let promoted = promotedPurchases, !promoted.isEmpty { catalog.promotedPurchases = promoted.map(\.catalogEntry) }
@@ -35,13 +42,14 @@ extension CatalogRecords {
     }
 
     func product(_ record: ProductRecord, everywhere: AvailabilityRecord, screenshot: String?, image: String? = nil) -> Product {
-        var product = Product(path: .root, productID: record.productID, referenceName: record.referenceName, type: record.type,
-                              price: record.priceCents.map { Price(cents: $0) },
-                              familySharable: record.familySharable ? true : nil,
-                              localizations: record.localizations.map {
-                                  Localization(path: .root, locale: $0.locale, name: $0.name, description: $0.description)
-                              },
-                              period: record.period, groupLevel: record.groupLevel)
+        var product = Product(
+            path: .root, productID: record.productID, referenceName: record.referenceName, type: record.type,
+            price: record.priceCents.map { Price(cents: $0) },
+            familySharable: record.familySharable ? true : nil,
+            localizations: record.localizations.map {
+                Localization(path: .root, locale: $0.locale, name: $0.name, description: $0.description)
+            },
+            period: record.period, groupLevel: record.groupLevel)
         // Hand-set territory prices and scheduled changes, so pull → plan shows no change for prices set on the web.
         product.territoryPrices = Self.territoryPriceList(record.territoryPrices)
         product.priceChanges = Self.changeList(record.priceChanges, subscription: record.isSubscription)
@@ -60,8 +68,9 @@ extension CatalogRecords {
             product.review = Review(path: .root, note: record.reviewNote, screenshot: screenshot)
         }
         if let availability = record.availability, availability != everywhere {
-            product.availability = Availability(path: .root, territories: availability.territories,
-                                                availableInNewTerritories: availability.availableInNewTerritories)
+            product.availability = Availability(
+                path: .root, territories: availability.territories,
+                availableInNewTerritories: availability.availableInNewTerritories)
         }
         product.introductoryOffer = record.introductoryOffer.map { offer($0, subscriptionPeriod: record.period) }
         if let covered = record.introductoryOfferTerritories, product.introductoryOffer != nil {
@@ -83,10 +92,11 @@ extension CatalogRecords {
         if record.namesPlans || record.monthlyPlan != nil {
             product.billingPlans = [BillingPlan(path: .root, type: .upfront)]
             if let monthly = record.monthlyPlan {
-                product.billingPlans.append(BillingPlan(
-                    path: .root, type: .monthly, price: monthly.priceCents.map { Price(cents: $0) },
-                    introductoryOffer: monthly.introductoryOffer.map { offer($0, subscriptionPeriod: "P1M") },
-                    promotionalOffers: monthly.promotionalOffers.map { offer($0, subscriptionPeriod: "P1M") }))
+                product.billingPlans.append(
+                    BillingPlan(
+                        path: .root, type: .monthly, price: monthly.priceCents.map { Price(cents: $0) },
+                        introductoryOffer: monthly.introductoryOffer.map { offer($0, subscriptionPeriod: "P1M") },
+                        promotionalOffers: monthly.promotionalOffers.map { offer($0, subscriptionPeriod: "P1M") }))
                 product.billingPlans[1].territoryPrices = Self.territoryPriceList(monthly.territoryPrices)
                 product.billingPlans[1].priceChanges = Self.changeList(monthly.priceChanges, subscription: true)
             }
@@ -142,8 +152,9 @@ extension CatalogRecords {
 
     static func changeList(_ changes: [PriceChangeRecord], subscription: Bool) -> [PriceChange] {
         changes.map { change in
-            var result = PriceChange(path: .root, startDate: change.date, price: change.priceCents.map { Price(cents: $0) },
-                                     territoryPrices: territoryPriceList(change.territoryPrices))
+            var result = PriceChange(
+                path: .root, startDate: change.date, price: change.priceCents.map { Price(cents: $0) },
+                territoryPrices: territoryPriceList(change.territoryPrices))
             if subscription {
                 result.existingSubscribers = (change.keepsExistingSubscribers ?? true) ? .keep : .move
                 result.existingSubscribersByTerritory = change.territoryChoices.sorted { $0.key < $1.key }.map { territory, keeps in

@@ -117,9 +117,11 @@ public struct OfferRecord: Sendable, Equatable {
     /// Offer codes: whether active, and their one-time batches and custom codes.
     public var codes: OfferCodesRecord?
 
-    public init(kind: Kind, identifier: String? = nil, referenceName: String? = nil, mode: String, duration: String,
-                periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil,
-                planType: String? = nil) {
+    public init(
+        kind: Kind, identifier: String? = nil, referenceName: String? = nil, mode: String, duration: String,
+        periods: Int, priceCents: Int? = nil, eligibilities: [String]? = nil, offerEligibility: String? = nil,
+        planType: String? = nil
+    ) {
         self.kind = kind
         self.identifier = identifier
         self.referenceName = referenceName
@@ -189,7 +191,9 @@ public struct OfferCodesRecord: Sendable, Equatable {
             self.environment = environment
         }
         public static func < (a: Batch, b: Batch) -> Bool {
-            (a.expires, a.count, a.active ? 1 : 0, a.environment?.rawValue ?? "") < (b.expires, b.count, b.active ? 1 : 0, b.environment?.rawValue ?? "")
+            (a.expires, a.count, a.active ? 1 : 0, a.environment?.rawValue ?? "") < (
+                b.expires, b.count, b.active ? 1 : 0, b.environment?.rawValue ?? ""
+            )
         }
         /// The same codes, whether or not active: count, expiration and environment (an unanswered one matches any).
         public func isSameBatch(as other: Batch) -> Bool {
@@ -262,8 +266,10 @@ public struct WinBackRecord: Sendable, Equatable {
 
     /// What App Store Connect's web form starts from, and what an offer the catalog says nothing more of gets:
     /// customers who paid at least a month and lapsed 1 to 24 months ago, normal priority, not promoted.
-    public init(paidMonths: Int = 1, lapsedMinimum: Int = 1, lapsedMaximum: Int = 24, monthsBetweenOffers: Int? = nil,
-                priority: String = "NORMAL", promotionIntent: String = "NOT_PROMOTED", startDate: Int? = nil, endDate: Int? = nil) {
+    public init(
+        paidMonths: Int = 1, lapsedMinimum: Int = 1, lapsedMaximum: Int = 24, monthsBetweenOffers: Int? = nil,
+        priority: String = "NORMAL", promotionIntent: String = "NOT_PROMOTED", startDate: Int? = nil, endDate: Int? = nil
+    ) {
         self.paidMonths = paidMonths
         self.lapsedMinimum = lapsedMinimum
         self.lapsedMaximum = lapsedMaximum
@@ -283,9 +289,11 @@ public struct WinBackRecord: Sendable, Equatable {
 
     /// Each field as the plan shows it.
     public var fields: [String: String] {
-        var fields = ["paidMonths": String(paidMonths), "lapsedMonths": "\(lapsedMinimum)-\(lapsedMaximum)",
-                      "priority": priority, "promotionIntent": promotionIntent,
-                      "startDate": startDate.map(CalendarDay.format) ?? "started", "endDate": endDate.map(CalendarDay.format) ?? "none"]
+        var fields = [
+            "paidMonths": String(paidMonths), "lapsedMonths": "\(lapsedMinimum)-\(lapsedMaximum)",
+            "priority": priority, "promotionIntent": promotionIntent,
+            "startDate": startDate.map(CalendarDay.format) ?? "started", "endDate": endDate.map(CalendarDay.format) ?? "none",
+        ]
         fields["monthsBetweenOffers"] = monthsBetweenOffers.map(String.init) ?? "none"
         return fields
     }
@@ -335,12 +343,14 @@ public struct ProductRecord: Sendable, Equatable {
     /// Where the product sits in the catalog (catalog side only), for messages.
     public var path: CatalogPath?
 
-    public init(productID: String, referenceName: String, type: ProductType, familySharable: Bool = false,
-                reviewNote: String? = nil, localizations: [LocalizationRecord] = [], availability: AvailabilityRecord? = nil,
-                priceCents: Int? = nil, screenshot: ScreenshotRecord? = nil, period: String? = nil, groupLevel: Int? = nil,
-                pricedTerritories: [String]? = nil, introductoryOffer: OfferRecord? = nil,
-                introductoryOfferTerritories: [String]? = nil, promotionalOffers: [OfferRecord] = [],
-                offerCodes: [OfferRecord] = [], winBackOffers: [OfferRecord] = [], path: CatalogPath? = nil) {
+    public init(
+        productID: String, referenceName: String, type: ProductType, familySharable: Bool = false,
+        reviewNote: String? = nil, localizations: [LocalizationRecord] = [], availability: AvailabilityRecord? = nil,
+        priceCents: Int? = nil, screenshot: ScreenshotRecord? = nil, period: String? = nil, groupLevel: Int? = nil,
+        pricedTerritories: [String]? = nil, introductoryOffer: OfferRecord? = nil,
+        introductoryOfferTerritories: [String]? = nil, promotionalOffers: [OfferRecord] = [],
+        offerCodes: [OfferRecord] = [], winBackOffers: [OfferRecord] = [], path: CatalogPath? = nil
+    ) {
         self.productID = productID
         self.referenceName = referenceName
         self.type = type
@@ -391,9 +401,11 @@ public struct MonthlyPlanRecord: Sendable, Equatable {
     /// Read from App Store Connect: what each territory pays today (not compared).
     public var currentPrices: [String: String] = [:]
 
-    public init(availability: AvailabilityRecord? = nil, priceCents: Int? = nil, pricedTerritories: [String]? = nil,
-                introductoryOffer: OfferRecord? = nil, introductoryOfferTerritories: [String]? = nil,
-                promotionalOffers: [OfferRecord] = []) {
+    public init(
+        availability: AvailabilityRecord? = nil, priceCents: Int? = nil, pricedTerritories: [String]? = nil,
+        introductoryOffer: OfferRecord? = nil, introductoryOfferTerritories: [String]? = nil,
+        promotionalOffers: [OfferRecord] = []
+    ) {
         self.availability = availability
         self.priceCents = priceCents
         self.pricedTerritories = pricedTerritories
@@ -417,8 +429,10 @@ public struct GroupRecord: Sendable, Equatable {
     public var subscriptions: [ProductRecord]
     public var path: CatalogPath?
 
-    public init(referenceName: String, localizations: [LocalizationRecord] = [], subscriptions: [ProductRecord] = [],
-                path: CatalogPath? = nil) {
+    public init(
+        referenceName: String, localizations: [LocalizationRecord] = [], subscriptions: [ProductRecord] = [],
+        path: CatalogPath? = nil
+    ) {
         self.referenceName = referenceName
         self.localizations = localizations
         self.subscriptions = subscriptions

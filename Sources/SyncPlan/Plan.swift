@@ -12,8 +12,10 @@ public struct Plan: Sendable {
     /// shows price points only through a product. Push checks them right after creating the first one.
     public var uncheckedPrices: [UncheckedPrice]
 
-    public init(app: StoreApp, changes: [Change], storefrontDifferences: [StorefrontDifference] = [],
-                uncheckedPrices: [UncheckedPrice] = []) {
+    public init(
+        app: StoreApp, changes: [Change], storefrontDifferences: [StorefrontDifference] = [],
+        uncheckedPrices: [UncheckedPrice] = []
+    ) {
         self.app = app
         self.changes = changes
         self.storefrontDifferences = storefrontDifferences
@@ -54,8 +56,10 @@ public struct UncheckedPrice: Sendable, Equatable {
 
     /// As plan's JSON and a saved plan write it.
     public var json: JSONValue {
-        .object([("kind", .string(kind)), ("productId", .string(productID)), ("territory", .string(territory)),
-                 ("price", .string(price)), ("location", location.map { .string($0.description) } ?? .null)])
+        .object([
+            ("kind", .string(kind)), ("productId", .string(productID)), ("territory", .string(territory)),
+            ("price", .string(price)), ("location", location.map { .string($0.description) } ?? .null),
+        ])
     }
 
     /// `IND 100 (com.example.gems)`
@@ -114,9 +118,11 @@ public struct Change: Sendable {
     public var reason: String?
     public var operations: [any PlannedOperation]
 
-    public init(action: Action, resource: String, productID: String? = nil, path: String? = nil,
-                location: SourceLocation? = nil, detail: String? = nil, fields: [Field] = [], reason: String? = nil,
-                operations: [any PlannedOperation] = []) {
+    public init(
+        action: Action, resource: String, productID: String? = nil, path: String? = nil,
+        location: SourceLocation? = nil, detail: String? = nil, fields: [Field] = [], reason: String? = nil,
+        operations: [any PlannedOperation] = []
+    ) {
         self.action = action
         self.resource = resource
         self.productID = productID

@@ -35,13 +35,17 @@ public struct PlanBuilder: Sendable {
 
     public func location(_ path: CatalogPath?) -> SourceLocation? { path.map { catalog.location(of: $0) } }
 
-    public mutating func add(_ action: Change.Action, _ resource: String, _ product: ProductRecord?, path: CatalogPath? = nil,
-                             detail: String? = nil, fields: [Change.Field] = [], reason: String? = nil,
-                             operations: [any PlannedOperation] = []) {
+    public mutating func add(
+        _ action: Change.Action, _ resource: String, _ product: ProductRecord?, path: CatalogPath? = nil,
+        detail: String? = nil, fields: [Change.Field] = [], reason: String? = nil,
+        operations: [any PlannedOperation] = []
+    ) {
         let path = path ?? product?.path
-        changes.append(Change(action: action, resource: resource, productID: product?.productID, path: path?.description,
-                              location: location(path), detail: detail, fields: fields, reason: reason,
-                              operations: operations))
+        changes.append(
+            Change(
+                action: action, resource: resource, productID: product?.productID, path: path?.description,
+                location: location(path), detail: detail, fields: fields, reason: reason,
+                operations: operations))
     }
 
     /// Appends operations to the latest change (deferred group levels go after the group's last subscription).
@@ -51,7 +55,8 @@ public struct PlanBuilder: Sendable {
     }
 
     public mutating func refuse(_ product: ProductRecord, field: Change.Field? = nil, reason: String) {
-        add(.refused, product.isSubscription ? "subscription" : "inAppPurchase", product, fields: field.map { [$0] } ?? [],
+        add(
+            .refused, product.isSubscription ? "subscription" : "inAppPurchase", product, fields: field.map { [$0] } ?? [],
             reason: reason)
     }
 
@@ -65,9 +70,12 @@ public struct PlanBuilder: Sendable {
 
     /// The localizations to create or update (with the live one they replace), and the live locales the catalog
     /// does not list, which are reported and left alone.
-    public mutating func diffLocalizations(_ wanted: [LocalizationRecord], live: [LocalizationRecord], resource: String,
-                                           product: ProductRecord?, detailPrefix: String? = nil)
-        -> [(wanted: LocalizationRecord, old: LocalizationRecord?)] {
+    public mutating func diffLocalizations(
+        _ wanted: [LocalizationRecord], live: [LocalizationRecord], resource: String,
+        product: ProductRecord?, detailPrefix: String? = nil
+    )
+        -> [(wanted: LocalizationRecord, old: LocalizationRecord?)]
+    {
         let liveByLocale = Dictionary(live.map { ($0.locale, $0) }, uniquingKeysWith: { a, _ in a })
         let pending = wanted.filter { liveByLocale[$0.locale] != $0 }.map { ($0, liveByLocale[$0.locale]) }
         let wantedLocales = Set(wanted.map(\.locale))
@@ -78,9 +86,11 @@ public struct PlanBuilder: Sendable {
     }
 
     public static func creationFields(_ product: ProductRecord) -> [Change.Field] {
-        var fields = [Change.Field("productId", from: nil, to: product.productID),
-                      Change.Field("referenceName", from: nil, to: product.referenceName),
-                      Change.Field("type", from: nil, to: product.type.rawValue)]
+        var fields = [
+            Change.Field("productId", from: nil, to: product.productID),
+            Change.Field("referenceName", from: nil, to: product.referenceName),
+            Change.Field("type", from: nil, to: product.type.rawValue),
+        ]
         if let period = product.period { fields.append(Change.Field("period", from: nil, to: period)) }
         if let level = product.groupLevel { fields.append(Change.Field("groupLevel", from: nil, to: String(level))) }
         fields.append(Change.Field("familySharable", from: nil, to: String(product.familySharable)))
@@ -105,12 +115,16 @@ public struct PlanBuilder: Sendable {
         if old?.territories != new.territories {
             let added = Set(new.territories).subtracting(old?.territories ?? []).count
             let removed = Set(old?.territories ?? []).subtracting(new.territories).count
-            fields.append(Change.Field("territories", from: old.map { String($0.territories.count) },
-                                       to: "\(new.territories.count) (+\(added) -\(removed))"))
+            fields.append(
+                Change.Field(
+                    "territories", from: old.map { String($0.territories.count) },
+                    to: "\(new.territories.count) (+\(added) -\(removed))"))
         }
         if old?.availableInNewTerritories != new.availableInNewTerritories {
-            fields.append(Change.Field("availableInNewTerritories", from: old.map { String($0.availableInNewTerritories) },
-                                       to: String(new.availableInNewTerritories)))
+            fields.append(
+                Change.Field(
+                    "availableInNewTerritories", from: old.map { String($0.availableInNewTerritories) },
+                    to: String(new.availableInNewTerritories)))
         }
         return fields
     }

@@ -8,7 +8,8 @@ extension PlanReport {
         var out = "### \(title): App Store Connect app \(plan.app.id) (\(cell(plan.app.bundleID)))\n\n"
         out += "| Create | Update | Delete | Refused | Unmanaged | Waiting for review | Unchanged | Operations | Requests |\n"
         out += "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-        out += "| \(plan.count(.create)) | \(plan.count(.update)) | \(plan.count(.delete)) | \(plan.count(.refused)) | "
+        out +=
+            "| \(plan.count(.create)) | \(plan.count(.update)) | \(plan.count(.delete)) | \(plan.count(.refused)) | "
             + "\(plan.count(.unmanaged)) | \(plan.count(.waiting)) | \(plan.count(.unchanged)) | \(plan.operations.count) | "
             + "\(plan.estimatedRequests) |\n\n"
         var sections: [(name: String, changes: [Change])] = []
@@ -29,10 +30,12 @@ extension PlanReport {
                 return count == 0 ? nil : "\(count) \(words[action] ?? action.rawValue)"
             }
             // Refused and unmanaged rows first inside a section too.
-            let rows = section.changes.filter { $0.action == .refused || $0.action == .unmanaged }
+            let rows =
+                section.changes.filter { $0.action == .refused || $0.action == .unmanaged }
                 + section.changes.filter { $0.action != .refused && $0.action != .unmanaged }
             // `markdown="1"`: Markdown parsers that keep HTML blocks opaque read the table inside; GitHub drops it.
-            out += "<details markdown=\"1\"\(needsDecision(section.changes) ? " open" : "")><summary><code>\(html(section.name))</code>: "
+            out +=
+                "<details markdown=\"1\"\(needsDecision(section.changes) ? " open" : "")><summary><code>\(html(section.name))</code>: "
                 + counts.joined(separator: ", ") + "</summary>\n\n"
             out += "| | Resource | Field | Before | After | Catalog |\n|---|---|---|---|---|---|\n"
             for change in rows {
@@ -43,7 +46,8 @@ extension PlanReport {
                 } else {
                     for field in change.fields {
                         let before = field.fromUnanswered ? "? (not answered)" : value(field.from)
-                        out += "| \(symbols[change.action] ?? "") | \(resource) | \(cell(field.name)) | \(before) | \(value(field.to)) | \(location) |\n"
+                        out +=
+                            "| \(symbols[change.action] ?? "") | \(resource) | \(cell(field.name)) | \(before) | \(value(field.to)) | \(location) |\n"
                     }
                 }
                 if let reason = change.reason { out += "| | | | | _\(cell(reason))_ | |\n" }
@@ -53,11 +57,15 @@ extension PlanReport {
         return out
     }
 
-    static let symbols: [Change.Action: String] = [.create: "+", .update: "~", .delete: "-", .refused: "!", .unmanaged: "?",
-                                                  .waiting: "…", .unchanged: "="]
-    static let words: [Change.Action: String] = [.create: "to create", .update: "to update", .delete: "to delete",
-                                                .refused: "refused", .unmanaged: "unmanaged", .waiting: "waiting for App Review",
-                                                .unchanged: "unchanged"]
+    static let symbols: [Change.Action: String] = [
+        .create: "+", .update: "~", .delete: "-", .refused: "!", .unmanaged: "?",
+        .waiting: "…", .unchanged: "=",
+    ]
+    static let words: [Change.Action: String] = [
+        .create: "to create", .update: "to update", .delete: "to delete",
+        .refused: "refused", .unmanaged: "unmanaged", .waiting: "waiting for App Review",
+        .unchanged: "unchanged",
+    ]
 
     /// A value in a table cell: quoted as the text plan quotes it, `(none)` for no value.
     static func value(_ text: String?) -> String { cell(quote(text)) }

@@ -24,7 +24,8 @@ public enum PlanReport {
             if let id = change.productID { line += " \(id)" }
             if let detail = change.detail { line += " [\(detail)]" }
             if !change.fields.isEmpty {
-                line += ": " + change.fields.map { "\($0.name) \($0.fromUnanswered ? "?" : quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
+                line +=
+                    ": " + change.fields.map { "\($0.name) \($0.fromUnanswered ? "?" : quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
             }
             if let reason = change.reason { line += " (\(reason))" }
             if let location = change.location { line += "  at \(location)" }
@@ -60,19 +61,29 @@ public enum PlanReport {
         var budget: [(String, JSONValue)] = [("requests", .int(plan.estimatedRequests))]
         if let limit { budget.append(("hourlyLimit", .int(limit))) }
         if let remaining { budget.append(("remaining", .int(remaining))) }
-        return .object([
-            ("app", .object([("id", .string(plan.app.id)), ("bundleId", .string(plan.app.bundleID))])),
-            ("changes", .array(plan.changes.map(change))),
-            ("summary", .object(Change.Action.allCases.map { ($0.rawValue, .int(plan.count($0))) })),
-            ("budget", .object(budget)),
-            ("storefrontDifferences", .array(plan.storefrontDifferences.map { difference in
-                .object([("territory", .string(difference.territory)), ("kind", .string(difference.kind.rawValue)),
-                         ("table", difference.tableCurrency.map(JSONValue.string) ?? .null),
-                         ("appStoreConnect", difference.liveCurrency.map(JSONValue.string) ?? .null)])
-            })),
-        ] + (plan.uncheckedPrices.isEmpty ? [] : [
-            ("uncheckedPrices", .array(plan.uncheckedPrices.map(\.json))),
-        ]))
+        return .object(
+            [
+                ("app", .object([("id", .string(plan.app.id)), ("bundleId", .string(plan.app.bundleID))])),
+                ("changes", .array(plan.changes.map(change))),
+                ("summary", .object(Change.Action.allCases.map { ($0.rawValue, .int(plan.count($0))) })),
+                ("budget", .object(budget)),
+                (
+                    "storefrontDifferences",
+                    .array(
+                        plan.storefrontDifferences.map { difference in
+                            .object([
+                                ("territory", .string(difference.territory)), ("kind", .string(difference.kind.rawValue)),
+                                ("table", difference.tableCurrency.map(JSONValue.string) ?? .null),
+                                ("appStoreConnect", difference.liveCurrency.map(JSONValue.string) ?? .null),
+                            ])
+                        })
+                ),
+            ]
+                + (plan.uncheckedPrices.isEmpty
+                    ? []
+                    : [
+                        ("uncheckedPrices", .array(plan.uncheckedPrices.map(\.json)))
+                    ]))
     }
 
     /// What a push of this plan costs of App Store Connect's hourly request budget (the `X-Rate-Limit` header
@@ -81,7 +92,8 @@ public enum PlanReport {
         let requests = plan.estimatedRequests
         guard requests > 0 else { return "Push would send no request." }
         let hourly = limit ?? 3600
-        var line = "Push would send about \(requests) request\(requests == 1 ? "" : "s"): "
+        var line =
+            "Push would send about \(requests) request\(requests == 1 ? "" : "s"): "
             + "\(Self.percent(requests, of: hourly)) of App Store Connect's hourly budget of \(hourly)"
         if let remaining {
             line += "; \(remaining) left this hour"
@@ -96,15 +108,26 @@ public enum PlanReport {
     }
 
     static func change(_ change: Change) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("action", .string(change.action.rawValue)), ("resource", .string(change.resource)),
-                                             ("productId", .optional(change.productID)), ("path", .optional(change.path))]
+        var fields: [(String, JSONValue)] = [
+            ("action", .string(change.action.rawValue)), ("resource", .string(change.resource)),
+            ("productId", .optional(change.productID)), ("path", .optional(change.path)),
+        ]
         if let location = change.location { fields.append(("location", .string(location.description))) }
         if let detail = change.detail { fields.append(("detail", .string(detail))) }
-        fields.append(("fields", .object(change.fields.map { field in
-            // `unanswered` only where App Store Connect did not say the old value, so other plans read as before.
-            (field.name, .object([("from", .optional(field.from)), ("to", .optional(field.to))]
-                + (field.fromUnanswered ? [("unanswered", .bool(true))] : [])))
-        })))
+        fields.append(
+            (
+                "fields",
+                .object(
+                    change.fields.map { field in
+                        // `unanswered` only where App Store Connect did not say the old value, so other plans read as before.
+                        (
+                            field.name,
+                            .object(
+                                [("from", .optional(field.from)), ("to", .optional(field.to))]
+                                    + (field.fromUnanswered ? [("unanswered", .bool(true))] : []))
+                        )
+                    })
+            ))
         if let reason = change.reason { fields.append(("reason", .string(reason))) }
         return .object(fields)
     }

@@ -91,7 +91,8 @@ extension CatalogRecords {
         for subscription in groups.flatMap(\.subscriptions) {
             if let cents = subscription.priceCents { prices.insert("UPFRONT|\(cents)") }
             if let cents = subscription.monthlyPlan?.priceCents { prices.insert("MONTHLY|\(cents)") }
-            let offers = [subscription.introductoryOffer].compactMap { $0 } + subscription.promotionalOffers
+            let offers =
+                [subscription.introductoryOffer].compactMap { $0 } + subscription.promotionalOffers
                 + subscription.offerCodes + subscription.winBackOffers
             for offer in offers { if let cents = offer.priceCents { prices.insert("\(offer.planType ?? "UPFRONT")|\(cents)") } }
         }

@@ -72,8 +72,10 @@ public struct PriceChangeRecord: Sendable, Equatable {
     public var territoryChoices: [String: Bool] = [:]
     public var path: CatalogPath?
 
-    public init(day: Int, priceCents: Int? = nil, territoryPrices: [String: String] = [:], keepsExistingSubscribers: Bool? = nil,
-                path: CatalogPath? = nil) {
+    public init(
+        day: Int, priceCents: Int? = nil, territoryPrices: [String: String] = [:], keepsExistingSubscribers: Bool? = nil,
+        path: CatalogPath? = nil
+    ) {
         self.day = day
         self.priceCents = priceCents
         self.territoryPrices = territoryPrices
@@ -108,15 +110,18 @@ extension ProductRecord {
         var result = self
         (result.priceCents, result.territoryPrices, result.priceChanges) = Self.fold(priceCents, territoryPrices, priceChanges, today: today)
         if var monthly = monthlyPlan {
-            (monthly.priceCents, monthly.territoryPrices, monthly.priceChanges)
-                = Self.fold(monthly.priceCents, monthly.territoryPrices, monthly.priceChanges, today: today)
+            (monthly.priceCents, monthly.territoryPrices, monthly.priceChanges) = Self.fold(
+                monthly.priceCents, monthly.territoryPrices, monthly.priceChanges, today: today)
             result.monthlyPlan = monthly
         }
         return result
     }
 
-    static func fold(_ cents: Int?, _ territoryPrices: [String: String], _ changes: [PriceChangeRecord], today: Int)
-        -> (Int?, [String: String], [PriceChangeRecord]) {
+    static func fold(
+        _ cents: Int?, _ territoryPrices: [String: String], _ changes: [PriceChangeRecord], today: Int
+    )
+        -> (Int?, [String: String], [PriceChangeRecord])
+    {
         var cents = cents, territoryPrices = territoryPrices, later: [PriceChangeRecord] = []
         for change in changes.sorted(by: { $0.day < $1.day }) {
             guard change.day <= today else {
@@ -141,12 +146,14 @@ extension ProductRecord {
     static func changes(_ changes: [PriceChange], subscription: Bool) -> [PriceChangeRecord] {
         changes.compactMap { change in
             guard let day = change.day else { return nil }
-            var record = PriceChangeRecord(day: day, priceCents: change.price?.cents, territoryPrices: territoryPrices(change.territoryPrices),
-                                           keepsExistingSubscribers: subscription ? change.existingSubscribers.map { $0 == .keep } : nil,
-                                           path: change.path)
+            var record = PriceChangeRecord(
+                day: day, priceCents: change.price?.cents, territoryPrices: territoryPrices(change.territoryPrices),
+                keepsExistingSubscribers: subscription ? change.existingSubscribers.map { $0 == .keep } : nil,
+                path: change.path)
             if subscription, !change.existingSubscribersByTerritory.isEmpty {
-                let named = Dictionary(change.existingSubscribersByTerritory.compactMap { entry in entry.choice.map { (entry.territory, $0 == .keep) } },
-                                       uniquingKeysWith: { a, _ in a })
+                let named = Dictionary(
+                    change.existingSubscribersByTerritory.compactMap { entry in entry.choice.map { (entry.territory, $0 == .keep) } },
+                    uniquingKeysWith: { a, _ in a })
                 if let others = record.keepsExistingSubscribers {
                     record.territoryChoices = named.filter { $0.value != others }
                 } else {
@@ -194,8 +201,10 @@ public struct DatedPrice: Sendable, Equatable {
     /// otherwise it is the territory prices it lists, the USA's among them. With another base (an in-app purchase
     /// priced from France, say) every price is a territory price. What every territory pays today goes to
     /// `currentPrices`; each territory's choice for existing subscribers to the change's choices.
-    public static func apply(_ prices: [DatedPrice], to record: inout ProductRecord, today: Int, base: String = Vocabulary.baseTerritory,
-                             follow: Bool = false, equalized: (_ usdCents: Int, _ territory: String) -> String? = { _, _ in nil }) {
+    public static func apply(
+        _ prices: [DatedPrice], to record: inout ProductRecord, today: Int, base: String = Vocabulary.baseTerritory,
+        follow: Bool = false, equalized: (_ usdCents: Int, _ territory: String) -> String? = { _, _ in nil }
+    ) {
         var current: [String: DatedPrice] = [:]
         var future: [Int: [DatedPrice]] = [:]
         for price in prices {
@@ -225,7 +234,8 @@ public struct DatedPrice: Sendable, Equatable {
             let byTerritory = Dictionary(prices.map { ($0.territory, $0) }, uniquingKeysWith: { a, _ in a })
             var change = PriceChangeRecord(day: day)
             if record.priceCents != nil, let price = byTerritory[usa], let cents = Price(text: price.price)?.cents,
-               follow || followers.allSatisfy({ byTerritory[$0] != nil }) {
+                follow || followers.allSatisfy({ byTerritory[$0] != nil })
+            {
                 change.priceCents = cents
                 for price in prices where price.territory != usa {
                     if !handSet.contains(price.territory), equalized(cents, price.territory) == price.price { continue }
@@ -234,8 +244,10 @@ public struct DatedPrice: Sendable, Equatable {
             } else {
                 for price in prices { change.territoryPrices[price.territory] = price.price }
             }
-            change.setChoices(Dictionary(prices.compactMap { price in price.keepsExistingSubscribers.map { (price.territory, $0) } },
-                                         uniquingKeysWith: { a, _ in a }))
+            change.setChoices(
+                Dictionary(
+                    prices.compactMap { price in price.keepsExistingSubscribers.map { (price.territory, $0) } },
+                    uniquingKeysWith: { a, _ in a }))
             return change
         }
     }
@@ -350,8 +362,9 @@ public enum PricingDiff {
         Swift.Set(wanted.keys).union(live.keys).sorted().compactMap { territory in
             let old = live[territory], new = wanted[territory]
             guard old != new else { return nil }
-            return Change.Field(territory, from: old.map { LocalPrice.display($0, territory: territory) },
-                                to: new.map { LocalPrice.display($0, territory: territory) } ?? (old == nil ? nil : removed))
+            return Change.Field(
+                territory, from: old.map { LocalPrice.display($0, territory: territory) },
+                to: new.map { LocalPrice.display($0, territory: territory) } ?? (old == nil ? nil : removed))
         }
     }
 }
@@ -367,8 +380,9 @@ extension PlanBuilder {
         let gridRead = gridKinds.contains(kind)
         for (territory, price) in pairs.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
             guard gridRead else {
-                let unchecked = UncheckedPrice(kind: kind, productID: record.productID, territory: territory, price: price,
-                                               location: location(record.path.map { $0 / "territoryPrices" / territory }))
+                let unchecked = UncheckedPrice(
+                    kind: kind, productID: record.productID, territory: territory, price: price,
+                    location: location(record.path.map { $0 / "territoryPrices" / territory }))
                 if !uncheckedPrices.contains(unchecked) { uncheckedPrices.append(unchecked) }
                 continue
             }

@@ -16,8 +16,10 @@ public struct PriceSheetRow: Sendable, Equatable {
     /// Set by hand in App Store Connect (a manual price, or a subscription price that is not the equalization).
     public var byHand: Bool
 
-    public init(productID: String, plan: String? = nil, territory: String, startDate: String?, customerPrice: String,
-                proceeds: String?, byHand: Bool) {
+    public init(
+        productID: String, plan: String? = nil, territory: String, startDate: String?, customerPrice: String,
+        proceeds: String?, byHand: Bool
+    ) {
         self.productID = productID
         self.plan = plan
         self.territory = territory
@@ -33,10 +35,12 @@ public enum PriceSheetReport {
     public static let columns = ["productId", "plan", "territory", "currency", "from", "customerPrice", "proceeds", "set"]
 
     static func cells(_ row: PriceSheetRow) -> [String] {
-        [row.productID, row.plan ?? "", row.territory, row.currency, row.startDate ?? "now",
-         LocalPrice.canonical(row.customerPrice).map { LocalPrice.display($0, territory: row.territory) } ?? row.customerPrice,
-         row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.rounded($0, territory: row.territory) } ?? $0 } ?? "",
-         row.byHand ? "by hand" : "equalized"]
+        [
+            row.productID, row.plan ?? "", row.territory, row.currency, row.startDate ?? "now",
+            LocalPrice.canonical(row.customerPrice).map { LocalPrice.display($0, territory: row.territory) } ?? row.customerPrice,
+            row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.rounded($0, territory: row.territory) } ?? $0 } ?? "",
+            row.byHand ? "by hand" : "equalized",
+        ]
     }
 
     /// RFC 4180 CSV with a header row, for a spreadsheet.
@@ -45,12 +49,20 @@ public enum PriceSheetReport {
     }
 
     public static func json(_ rows: [PriceSheetRow]) -> String {
-        JSONValue.object([("prices", .array(rows.map { row in
-            .object([("productId", .string(row.productID)), ("plan", .optional(row.plan)), ("territory", .string(row.territory)),
-                     ("currency", .string(row.currency)), ("startDate", .optional(row.startDate)),
-                     ("customerPrice", .string(row.customerPrice)), ("proceeds", .optional(row.proceeds)),
-                     ("byHand", .bool(row.byHand))])
-        }))]).serialized(.pretty)
+        JSONValue.object([
+            (
+                "prices",
+                .array(
+                    rows.map { row in
+                        .object([
+                            ("productId", .string(row.productID)), ("plan", .optional(row.plan)), ("territory", .string(row.territory)),
+                            ("currency", .string(row.currency)), ("startDate", .optional(row.startDate)),
+                            ("customerPrice", .string(row.customerPrice)), ("proceeds", .optional(row.proceeds)),
+                            ("byHand", .bool(row.byHand)),
+                        ])
+                    })
+            )
+        ]).serialized(.pretty)
     }
 
     /// Aligned columns for a terminal.

@@ -97,11 +97,13 @@ public struct SavedPlan: Sendable {
 
     /// The plan as `plan` printed it, rebuilt from the file (its operations stand in by their summaries).
     public var plan: Plan {
-        Plan(app: app, changes: changes.map { saved in
-            var change = saved.change
-            change.operations = saved.operations.map { SavedOperation(summary: $0.summary, estimatedRequests: $0.requests) }
-            return change
-        }, uncheckedPrices: uncheckedPrices)
+        Plan(
+            app: app,
+            changes: changes.map { saved in
+                var change = saved.change
+                change.operations = saved.operations.map { SavedOperation(summary: $0.summary, estimatedRequests: $0.requests) }
+                return change
+            }, uncheckedPrices: uncheckedPrices)
     }
 
     struct SavedOperation: PlannedOperation {
@@ -113,8 +115,10 @@ public struct SavedPlan: Sendable {
 
     /// One change's identity and content, without its catalog location (the same catalog read from another folder).
     static func signature(_ change: Change) -> String {
-        var text = [change.action.rawValue, change.resource, change.productID ?? "", change.path ?? "", change.detail ?? "",
-                    change.reason ?? ""].joined(separator: "\u{1F}")
+        var text = [
+            change.action.rawValue, change.resource, change.productID ?? "", change.path ?? "", change.detail ?? "",
+            change.reason ?? "",
+        ].joined(separator: "\u{1F}")
         // By name: the order is presentation.
         for field in change.fields.sorted(by: { $0.name < $1.name }) {
             text += "\u{1E}\(field.name)\u{1F}\(field.fromUnanswered ? "?" : field.from ?? "\u{0}")\u{1F}\(field.to ?? "\u{0}")"
@@ -129,7 +133,8 @@ public struct SavedPlan: Sendable {
         var expected: [String: Int] = [:]
         var savedByKey: [String: Change] = [:]
         for saved in changes where Self.reviewed.contains(saved.change.action) {
-            let finished = (done[saved.signatureDigest] ?? 0) >= max(saved.operations.count, 1) && saved.change.action != .waiting
+            let finished =
+                (done[saved.signatureDigest] ?? 0) >= max(saved.operations.count, 1) && saved.change.action != .waiting
                 && saved.change.action != .refused
             if !finished { expected[saved.signature, default: 0] += 1 }
             savedByKey[Self.key(saved.change)] = saved.change
@@ -137,10 +142,11 @@ public struct SavedPlan: Sendable {
         // Products this push created before it was interrupted: App Store Connect now answers their defaults where
         // the plan saw nothing, and a create whose level was deferred is an update, so their changes are held to
         // what they write, not to what they found.
-        let created = Set(changes.filter { saved in
-            saved.change.action == .create && (saved.change.resource == "inAppPurchase" || saved.change.resource == "subscription")
-                && (done[saved.signatureDigest] ?? 0) > 0
-        }.compactMap(\.change.productID))
+        let created = Set(
+            changes.filter { saved in
+                saved.change.action == .create && (saved.change.resource == "inAppPurchase" || saved.change.resource == "subscription")
+                    && (done[saved.signatureDigest] ?? 0) > 0
+            }.compactMap(\.change.productID))
         var reasons: [String] = []
         var unmatched: [Change] = []
         for change in fresh.changes where Self.reviewed.contains(change.action) {
@@ -165,11 +171,14 @@ public struct SavedPlan: Sendable {
                 reasons.append("\(Self.name(change)): not in the plan, now \(Self.describe(change))")
             }
         }
-        for saved in changes where (expected[saved.signature] ?? 0) > 0 && !explained.contains(Self.key(saved.change))
-            && !(saved.change.productID.map(created.contains) ?? false) {
+        for saved in changes
+        where (expected[saved.signature] ?? 0) > 0 && !explained.contains(Self.key(saved.change))
+            && !(saved.change.productID.map(created.contains) ?? false)
+        {
             expected[saved.signature]! -= 1
-            reasons.append("\(Self.name(saved.change)): planned as \(Self.describe(saved.change)), now nothing to do (App Store "
-                + "Connect already has it)")
+            reasons.append(
+                "\(Self.name(saved.change)): planned as \(Self.describe(saved.change)), now nothing to do (App Store "
+                    + "Connect already has it)")
         }
         return reasons
     }
@@ -209,8 +218,9 @@ public struct SavedPlan: Sendable {
                 continue
             }
             if old.from != new.from || old.fromUnanswered != new.fromUnanswered {
-                parts.append("\(name) was \(old.fromUnanswered ? "?" : PlanReport.quote(old.from)) in App Store Connect when planned, now "
-                    + (new.fromUnanswered ? "?" : PlanReport.quote(new.from)))
+                parts.append(
+                    "\(name) was \(old.fromUnanswered ? "?" : PlanReport.quote(old.from)) in App Store Connect when planned, now "
+                        + (new.fromUnanswered ? "?" : PlanReport.quote(new.from)))
             } else if old.to != new.to {
                 parts.append("\(name) planned to become \(PlanReport.quote(old.to)), now \(PlanReport.quote(new.to))")
             }
@@ -229,13 +239,21 @@ public struct SavedPlan: Sendable {
             ("app", .object([("id", .string(app.id)), ("bundleId", .string(app.bundleID))])),
             ("catalog", .object([("path", .string(catalogPath)), ("sha256", .string(catalogSHA256))])),
             ("uploads", .array(uploads.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) })),
-            ("changes", .array(changes.map { saved in
-                guard case var .object(fields) = PlanReport.change(saved.change) else { return .null }
-                // JSON objects have no order: the fields' order as plan printed them.
-                fields.append(("fieldOrder", .array(saved.change.fields.map { .string($0.name) })))
-                fields.append(("operations", .array(saved.operations.map { .object([("summary", .string($0.summary)), ("requests", .int($0.requests))]) })))
-                return .object(fields)
-            })),
+            (
+                "changes",
+                .array(
+                    changes.map { saved in
+                        guard case var .object(fields) = PlanReport.change(saved.change) else { return .null }
+                        // JSON objects have no order: the fields' order as plan printed them.
+                        fields.append(("fieldOrder", .array(saved.change.fields.map { .string($0.name) })))
+                        fields.append(
+                            (
+                                "operations",
+                                .array(saved.operations.map { .object([("summary", .string($0.summary)), ("requests", .int($0.requests))]) })
+                            ))
+                        return .object(fields)
+                    })
+            ),
             ("uncheckedPrices", .array(uncheckedPrices.map(\.json))),
             ("requests", requests),
         ])
@@ -274,8 +292,10 @@ public struct SavedPlan: Sendable {
         let app = StoreApp(id: try string(root["app"]?["id"], "app.id"), bundleID: try string(root["app"]?["bundleId"], "app.bundleId"))
         var uploads: [Upload] = []
         for (index, item) in try array(root["uploads"], "uploads").enumerated() {
-            uploads.append(Upload(path: try string(item["path"], "uploads[\(index)].path"), size: try int(item["size"], "uploads[\(index)].size"),
-                                  sha256: try string(item["sha256"], "uploads[\(index)].sha256")))
+            uploads.append(
+                Upload(
+                    path: try string(item["path"], "uploads[\(index)].path"), size: try int(item["size"], "uploads[\(index)].size"),
+                    sha256: try string(item["sha256"], "uploads[\(index)].sha256")))
         }
         var changes: [SavedChange] = []
         for (index, item) in try array(root["changes"], "changes").enumerated() {
@@ -296,25 +316,32 @@ public struct SavedPlan: Sendable {
             }
             var operations: [(summary: String, requests: Int)] = []
             for (number, operation) in try array(item["operations"], at + ".operations").enumerated() {
-                operations.append((try string(operation["summary"], "\(at).operations[\(number)].summary"),
-                                   try int(operation["requests"], "\(at).operations[\(number)].requests")))
+                operations.append(
+                    (
+                        try string(operation["summary"], "\(at).operations[\(number)].summary"),
+                        try int(operation["requests"], "\(at).operations[\(number)].requests")
+                    ))
             }
-            let change = Change(action: action, resource: try string(item["resource"], at + ".resource"),
-                                productID: item["productId"].flatMap(Self.text), path: item["path"].flatMap(Self.text),
-                                location: item["location"].flatMap(Self.text).flatMap(Self.location),
-                                detail: item["detail"].flatMap(Self.text), fields: fields, reason: item["reason"].flatMap(Self.text))
+            let change = Change(
+                action: action, resource: try string(item["resource"], at + ".resource"),
+                productID: item["productId"].flatMap(Self.text), path: item["path"].flatMap(Self.text),
+                location: item["location"].flatMap(Self.text).flatMap(Self.location),
+                detail: item["detail"].flatMap(Self.text), fields: fields, reason: item["reason"].flatMap(Self.text))
             changes.append(SavedChange(change: change, operations: operations))
         }
-        var plan = SavedPlan(plan: Plan(app: app, changes: []), catalogPath: try string(root["catalog"]?["path"], "catalog.path"),
-                             catalogSHA256: try string(root["catalog"]?["sha256"], "catalog.sha256"),
-                             createdAt: try string(root["createdAt"], "createdAt"), uploads: uploads, requests: root["requests"] ?? .array([]))
+        var plan = SavedPlan(
+            plan: Plan(app: app, changes: []), catalogPath: try string(root["catalog"]?["path"], "catalog.path"),
+            catalogSHA256: try string(root["catalog"]?["sha256"], "catalog.sha256"),
+            createdAt: try string(root["createdAt"], "createdAt"), uploads: uploads, requests: root["requests"] ?? .array([]))
         plan.changes = changes
         if case let .array(items)? = root["uncheckedPrices"] {
             plan.uncheckedPrices = items.compactMap { item in
                 guard let kind = item["kind"].flatMap(text), let id = item["productId"].flatMap(text),
-                      let territory = item["territory"].flatMap(text), let price = item["price"].flatMap(text) else { return nil }
-                return UncheckedPrice(kind: kind, productID: id, territory: territory, price: price,
-                                      location: item["location"].flatMap(text).flatMap(location))
+                    let territory = item["territory"].flatMap(text), let price = item["price"].flatMap(text)
+                else { return nil }
+                return UncheckedPrice(
+                    kind: kind, productID: id, territory: territory, price: price,
+                    location: item["location"].flatMap(text).flatMap(location))
             }
         }
         return plan
@@ -364,7 +391,8 @@ public struct SavedPlan: Sendable {
             var journal = Journal(plan: plan)
             for line in lines.dropFirst() {
                 guard let entry = try? JSONValue.parse(Data(line)), case let .string(digest)? = entry["done"],
-                      case let .int(operations)? = entry["operations"] else { continue }
+                    case let .int(operations)? = entry["operations"]
+                else { continue }
                 journal.done[digest, default: 0] += operations
             }
             return journal

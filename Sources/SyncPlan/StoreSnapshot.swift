@@ -21,8 +21,10 @@ public struct StoreSnapshot: Sendable {
     /// What the app-level kinds read that the catalog cannot hold (a promoted purchase that names no product).
     public var appNotes: [String] = []
 
-    public init(app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = [],
-                today: Int = CalendarDay.today) {
+    public init(
+        app: StoreApp, territories: [String], inAppPurchases: [StoreProduct] = [], groups: [StoreGroup] = [],
+        today: Int = CalendarDay.today
+    ) {
         self.today = today
         self.app = app
         self.territories = territories
@@ -37,12 +39,13 @@ public struct StoreSnapshot: Sendable {
 
     /// The records alone, as `pull` writes them.
     public var records: CatalogRecords {
-        var records = CatalogRecords(inAppPurchases: inAppPurchases.map(\.record),
-                                     groups: groups.map { group in
-                                         var record = group.record
-                                         record.subscriptions = group.subscriptions.map(\.record)
-                                         return record
-                                     })
+        var records = CatalogRecords(
+            inAppPurchases: inAppPurchases.map(\.record),
+            groups: groups.map { group in
+                var record = group.record
+                record.subscriptions = group.subscriptions.map(\.record)
+                return record
+            })
         records.gracePeriod = gracePeriod?.record
         records.promotedPurchases = promotedPurchases.map(\.record)
         return records
@@ -114,10 +117,12 @@ public struct ProductIDs: Sendable, Equatable {
     /// catalog no longer has can be withdrawn.
     public var scheduledPrices: [String: [Int: [String]]] = [:]
 
-    public init(resource: String, version: String? = nil, versionEditable: Bool = false, localizations: [String: String] = [:],
-                availability: String? = nil, screenshot: String? = nil, introductoryOffers: [String: String] = [:],
-                promotionalOffers: [String: String] = [:], offerCodes: [String: String] = [:],
-                winBackOffers: [String: String] = [:]) {
+    public init(
+        resource: String, version: String? = nil, versionEditable: Bool = false, localizations: [String: String] = [:],
+        availability: String? = nil, screenshot: String? = nil, introductoryOffers: [String: String] = [:],
+        promotionalOffers: [String: String] = [:], offerCodes: [String: String] = [:],
+        winBackOffers: [String: String] = [:]
+    ) {
         self.resource = resource
         self.version = version
         self.versionEditable = versionEditable
@@ -150,8 +155,10 @@ public struct StoreGroup: Sendable {
     public var localizations: [String: String]
     public var subscriptions: [StoreProduct]
 
-    public init(record: GroupRecord, id: String, version: String? = nil, versionEditable: Bool = false,
-                localizations: [String: String] = [:], subscriptions: [StoreProduct] = []) {
+    public init(
+        record: GroupRecord, id: String, version: String? = nil, versionEditable: Bool = false,
+        localizations: [String: String] = [:], subscriptions: [StoreProduct] = []
+    ) {
         self.record = record
         self.id = id
         self.version = version
@@ -181,7 +188,9 @@ public struct StoreNote: Sendable, Equatable {
     /// `count` resources (`price`, `introductory offer`) answered without the linkage iapkit asked for (`its territory
     /// or price point`): left out of the records, never taken for the USA's or dropped in silence.
     public static func unlinked(_ count: Int, _ what: String, without linkage: String, resource: String) -> StoreNote {
-        StoreNote(resource: resource, managed: false, text: "App Store Connect answered " + Format.count(count, what)
-            + " without \(linkage); the catalog leaves " + (count == 1 ? "it" : "them") + " out")
+        StoreNote(
+            resource: resource, managed: false,
+            text: "App Store Connect answered " + Format.count(count, what)
+                + " without \(linkage); the catalog leaves " + (count == 1 ? "it" : "them") + " out")
     }
 }

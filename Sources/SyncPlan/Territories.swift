@@ -14,6 +14,7 @@ public enum Territories {
         var hash: UInt32 = 2_166_136_261  // FNV-1a
         for byte in sorted.joined(separator: ",").utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         let digest = String(hash, radix: 16)
-        return "\(sorted.count) territories (\(sorted.prefix(3).joined(separator: ", ")), …; #\(String(repeating: "0", count: 8 - digest.count) + digest))"
+        return
+            "\(sorted.count) territories (\(sorted.prefix(3).joined(separator: ", ")), …; #\(String(repeating: "0", count: 8 - digest.count) + digest))"
     }
 }

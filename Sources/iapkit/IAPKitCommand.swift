@@ -26,8 +26,10 @@ struct IAPKitCommand: AsyncParsableCommand {
             75 `asc push` stopped for App Store Connect's hourly request budget (run it again later, or pass --wait).
             """,
         version: version,
-        subcommands: [InitCommand.self, NewContentCommand.self, LintCommand.self, BumpCommand.self,
-                      PackageCommand.self, ExportCommand.self, ImportCommand.self, LocalizationsCommand.self, AscCommand.self]
+        subcommands: [
+            InitCommand.self, NewContentCommand.self, LintCommand.self, BumpCommand.self,
+            PackageCommand.self, ExportCommand.self, ImportCommand.self, LocalizationsCommand.self, AscCommand.self,
+        ]
     )
 
     /// "`lnt` is not an iapkit command; did you mean `lint`?" for a word close to a subcommand's name, where a
@@ -65,8 +67,11 @@ struct IAPKitCommand: AsyncParsableCommand {
             }
         } catch let refusal as LintGate.Refusal {
             // A catalog the lint gate refused: its errors, then what to do (exit 1).
-            Terminal.writeError(TextReporter().report(refusal.errors, context: ReportContext(
-                toolVersion: version, products: refusal.products, productIDs: [], subject: refusal.path)))
+            Terminal.writeError(
+                TextReporter().report(
+                    refusal.errors,
+                    context: ReportContext(
+                        toolVersion: version, products: refusal.products, productIDs: [], subject: refusal.path)))
             Terminal.error("\(refusal.path) has errors; \(refusal.advice)")
             Terminal.exit(1)
         } catch let error as any ToolError {

@@ -147,8 +147,10 @@ public struct ProcessResult {
 
 /// Runs a program and collects its output.
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
-         input: Data? = nil) throws -> ProcessResult {
+public func run(
+    _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+    input: Data? = nil
+) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -181,8 +183,9 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
     try? err.close()
     let outData = FileManager.default.contents(atPath: base + ".out") ?? Data()
     let errData = FileManager.default.contents(atPath: base + ".err") ?? Data()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// Runs the built `iapkit`.
@@ -219,20 +222,22 @@ public enum Golden {
             return
         }
         let expected = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(actual == expected, "\(name) differs from its golden file; re-record with IAPKIT_RECORD=1 if intended",
-                sourceLocation: sourceLocation)
+        #expect(
+            actual == expected, "\(name) differs from its golden file; re-record with IAPKIT_RECORD=1 if intended",
+            sourceLocation: sourceLocation)
     }
 }
 
 /// A throwaway P-256 key in PKCS#8 PEM, made by Python's `cryptography` (an independent implementation).
 public func makeTestKeyPEM(curve: String = "SECP256R1") throws -> String {
-    try python("""
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives import serialization
-    key = ec.generate_private_key(ec.\(curve)())
-    print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode(), end="")
-    """)
+    try python(
+        """
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives import serialization
+        key = ec.generate_private_key(ec.\(curve)())
+        print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode(), end="")
+        """)
 }
 
 /// A clock the test moves by hand.

@@ -7,14 +7,17 @@ import PropertyList
 public enum AssetPackMap {
     /// `assetPacks` of `export json`: each pack with its policy, platforms, language and the products unlocking it.
     public static func json(_ catalog: Catalog) -> JSONValue {
-        .array(catalog.assetPacks.map { pack in
-            var fields: [(String, JSONValue)] = [("id", .optional(pack.id)),
-                                                 ("downloadPolicy", .optional(pack.downloadPolicy?.rawValue)),
-                                                 ("platforms", .array((pack.platforms.isEmpty ? ["iOS"] : pack.platforms.map(\.value)).map(JSONValue.string)))]
-            if let language = pack.language { fields.append(("language", .string(language))) }
-            fields.append(("unlockedBy", .array(pack.unlockedBy.map { .string($0.value) })))
-            return .object(fields)
-        })
+        .array(
+            catalog.assetPacks.map { pack in
+                var fields: [(String, JSONValue)] = [
+                    ("id", .optional(pack.id)),
+                    ("downloadPolicy", .optional(pack.downloadPolicy?.rawValue)),
+                    ("platforms", .array((pack.platforms.isEmpty ? ["iOS"] : pack.platforms.map(\.value)).map(JSONValue.string))),
+                ]
+                if let language = pack.language { fields.append(("language", .string(language))) }
+                fields.append(("unlockedBy", .array(pack.unlockedBy.map { .string($0.value) })))
+                return .object(fields)
+            })
     }
 
     /// The packs a product's purchase unlocks, in catalog order.
@@ -27,10 +30,14 @@ public enum AssetPackMap {
     public static func plist(_ catalog: Catalog) throws(IAPKitError) -> [UInt8] {
         let packs = catalog.assetPacks.compactMap { pack -> (key: String, value: PropertyListValue)? in
             guard let id = pack.id else { return nil }
-            return (id, .dictionary(PropertyListDictionary([
-                ("DownloadPolicy", .string(pack.downloadPolicy?.rawValue ?? "onDemand")),
-                ("UnlockedBy", .array(pack.unlockedBy.map { .string($0.value) })),
-            ])))
+            return (
+                id,
+                .dictionary(
+                    PropertyListDictionary([
+                        ("DownloadPolicy", .string(pack.downloadPolicy?.rawValue ?? "onDemand")),
+                        ("UnlockedBy", .array(pack.unlockedBy.map { .string($0.value) })),
+                    ]))
+            )
         }
         return Array(try PropertyListWriter.write(.dictionary(PropertyListDictionary(packs))))
     }

@@ -7,12 +7,13 @@ import PropertyList
 public enum ServerCatalogExporter {
     public static func json(_ catalog: Catalog) -> String {
         func localizations(_ list: [Localization]) -> JSONValue {
-            .array(list.map { localization in
-                var fields: [(String, JSONValue)] = [("locale", .optional(localization.locale)), ("name", .optional(localization.name))]
-                if let description = localization.description { fields.append(("description", .string(description))) }
-                if let name = localization.customAppName { fields.append(("customAppName", .string(name))) }
-                return .object(fields)
-            })
+            .array(
+                list.map { localization in
+                    var fields: [(String, JSONValue)] = [("locale", .optional(localization.locale)), ("name", .optional(localization.name))]
+                    if let description = localization.description { fields.append(("description", .string(description))) }
+                    if let name = localization.customAppName { fields.append(("customAppName", .string(name))) }
+                    return .object(fields)
+                })
         }
         func price(_ product: Product) -> JSONValue { .optional(product.resolvedPriceCents.map(Price.format(cents:))) }
         func offer(_ offer: Offer) -> JSONValue {
@@ -26,12 +27,18 @@ public enum ServerCatalogExporter {
         }
         // Territory prices in their currencies, so the server shows what the App Store charges there.
         func territoryPrices(_ entries: [TerritoryPrice]) -> JSONValue {
-            .object(entries.sorted { $0.territory < $1.territory }.compactMap { entry in
-                entry.price.map { price in
-                    (entry.territory, .object([("price", .string(price.text)),
-                                               ("currency", .optional(Storefronts.currencies[entry.territory]))]))
-                }
-            })
+            .object(
+                entries.sorted { $0.territory < $1.territory }.compactMap { entry in
+                    entry.price.map { price in
+                        (
+                            entry.territory,
+                            .object([
+                                ("price", .string(price.text)),
+                                ("currency", .optional(Storefronts.currencies[entry.territory])),
+                            ])
+                        )
+                    }
+                })
         }
         func product(_ product: Product) -> JSONValue {
             var fields: [(String, JSONValue)] = [
@@ -41,18 +48,25 @@ public enum ServerCatalogExporter {
             ]
             if !product.territoryPrices.isEmpty { fields.append(("territoryPrices", territoryPrices(product.territoryPrices))) }
             if !product.priceChanges.isEmpty {
-                fields.append(("priceChanges", .array(product.priceChanges.map { change in
-                    var entry: [(String, JSONValue)] = [("startDate", .optional(change.startDate))]
-                    if let price = change.price { entry.append(("price", .string(price.description))) }
-                    if !change.territoryPrices.isEmpty { entry.append(("territoryPrices", territoryPrices(change.territoryPrices))) }
-                    if let choice = change.existingSubscribers { entry.append(("existingSubscribers", .string(choice.rawValue))) }
-                    return .object(entry)
-                })))
+                fields.append(
+                    (
+                        "priceChanges",
+                        .array(
+                            product.priceChanges.map { change in
+                                var entry: [(String, JSONValue)] = [("startDate", .optional(change.startDate))]
+                                if let price = change.price { entry.append(("price", .string(price.description))) }
+                                if !change.territoryPrices.isEmpty { entry.append(("territoryPrices", territoryPrices(change.territoryPrices))) }
+                                if let choice = change.existingSubscribers { entry.append(("existingSubscribers", .string(choice.rawValue))) }
+                                return .object(entry)
+                            })
+                    ))
             }
             if product.isSubscription {
-                fields += [("period", .optional(product.period)), ("groupLevel", .optional(product.groupLevel)),
-                           ("introductoryOffer", product.introductoryOffer.map(offer) ?? .null),
-                           ("promotionalOffers", .array(product.promotionalOffers.map(offer)))]
+                fields += [
+                    ("period", .optional(product.period)), ("groupLevel", .optional(product.groupLevel)),
+                    ("introductoryOffer", product.introductoryOffer.map(offer) ?? .null),
+                    ("promotionalOffers", .array(product.promotionalOffers.map(offer))),
+                ]
             } else {
                 fields.append(("hostedContent", .bool(product.hostedContent != nil)))
             }
@@ -63,16 +77,24 @@ public enum ServerCatalogExporter {
         }
         var assetPacks: [(String, JSONValue)] = []
         if !catalog.assetPacks.isEmpty { assetPacks.append(("assetPacks", AssetPackMap.json(catalog))) }
-        return JSONValue.object([
-            ("schemaVersion", .int(1)),
-            ("bundleId", .optional(catalog.app.bundleID)),
-            ("primaryLocale", .optional(catalog.app.primaryLocale)),
-            ("products", .array(catalog.products.map(product))),
-            ("subscriptionGroups", .array(catalog.subscriptionGroups.map { group in
-                .object([("referenceName", .optional(group.referenceName)), ("localizations", localizations(group.localizations)),
-                         ("subscriptions", .array(group.subscriptions.map(product)))])
-            })),
-        ] + assetPacks).serialized(.pretty)
+        return JSONValue.object(
+            [
+                ("schemaVersion", .int(1)),
+                ("bundleId", .optional(catalog.app.bundleID)),
+                ("primaryLocale", .optional(catalog.app.primaryLocale)),
+                ("products", .array(catalog.products.map(product))),
+                (
+                    "subscriptionGroups",
+                    .array(
+                        catalog.subscriptionGroups.map { group in
+                            .object([
+                                ("referenceName", .optional(group.referenceName)), ("localizations", localizations(group.localizations)),
+                                ("subscriptions", .array(group.subscriptions.map(product))),
+                            ])
+                        })
+                ),
+            ] + assetPacks
+        ).serialized(.pretty)
     }
 
     /// The product IDs as an XML plist array (products, then subscriptions).

@@ -40,7 +40,8 @@ public struct StoreKitExporter: Sendable {
         public init?(rawValue: String) {
             let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-                  let major = Int(parts[0]), let minor = Int(parts[1]) else { return nil }
+                let major = Int(parts[0]), let minor = Int(parts[1])
+            else { return nil }
             self.init(major: major, minor: minor)
         }
 
@@ -187,8 +188,10 @@ public struct StoreKitExporter: Sendable {
 
     /// The subscription's own offers of one kind (its upfront plan's), then those of its monthly plans, each
     /// marked with its plan (5.0 only).
-    private func offers(_ key: String, _ own: [Offer], _ perPlan: (BillingPlan) -> [Offer], plans: [BillingPlan],
-                        of product: Product, into out: inout XcodeJSONWriter) {
+    private func offers(
+        _ key: String, _ own: [Offer], _ perPlan: (BillingPlan) -> [Offer], plans: [BillingPlan],
+        of product: Product, into out: inout XcodeJSONWriter
+    ) {
         out.key(key)
         out.beginArray()
         for item in own { offer(item, of: product, plan: .upfront, into: &out) }
@@ -222,8 +225,9 @@ public struct StoreKitExporter: Sendable {
                 out.key("introductoryOffer")
                 offer(intro, of: product, plan: .upfront, into: &out)
             }
-            offers("introductoryOffers", product.introductoryOffer.map { [$0] } ?? [], { $0.introductoryOffer.map { [$0] } ?? [] },
-                   plans: plans, of: product, into: &out)
+            offers(
+                "introductoryOffers", product.introductoryOffer.map { [$0] } ?? [], { $0.introductoryOffer.map { [$0] } ?? [] },
+                plans: plans, of: product, into: &out)
         } else {
             out.key("introductoryOffer")
             if let intro = product.introductoryOffer { offer(intro, of: product, plan: .upfront, into: &out) } else { out.null() }
@@ -312,7 +316,9 @@ public struct StoreKitExporter: Sendable {
             }
             if version.major < 5, product.billingPlans.contains(where: { !$0.isPlainUpfront }) {
                 let offers = product.billingPlans.flatMap(\.allOffers).count
-                notes.append("`\(id)`: billing plans\(offers > 0 ? " and their \(offers) offer\(offers == 1 ? "" : "s")" : "") need StoreKit format 5.0; not written")
+                notes.append(
+                    "`\(id)`: billing plans\(offers > 0 ? " and their \(offers) offer\(offers == 1 ? "" : "s")" : "") need StoreKit format 5.0; not written"
+                )
             }
         }
         return notes

@@ -37,8 +37,9 @@ public struct StoreKitImporter: Sendable {
             var reader = Reader(file: file)
             return try reader.read(json.node, bundleID: bundleID)
         case let .failure(failure):
-            throw .malformed(location: SourceLocation(file: file, line: failure.line, column: failure.column),
-                             reason: "is not valid JSON: \(failure.reason)")
+            throw .malformed(
+                location: SourceLocation(file: file, line: failure.line, column: failure.column),
+                reason: "is not valid JSON: \(failure.reason)")
         }
     }
 
@@ -57,16 +58,24 @@ public struct StoreKitImporter: Sendable {
 
         init(file: String) { self.file = file }
 
-        static let rootKeys: Set<String> = ["appPolicies", "identifier", "nonRenewingSubscriptions", "products", "settings",
-                                            "subscriptionGroups", "subscriptionOffersKeyPair", "version"]
-        static let productKeys: Set<String> = ["displayPrice", "familyShareable", "internalID", "localizations", "productID",
-                                               "referenceName", "type"]
-        static let subscriptionKeys = productKeys.union(["adHocOffers", "billingPlans", "codeOffers", "groupNumber",
-            "introductoryOffer", "introductoryOffers", "recurringSubscriptionPeriod", "subscriptionGroupID", "winbackOffers"])
+        static let rootKeys: Set<String> = [
+            "appPolicies", "identifier", "nonRenewingSubscriptions", "products", "settings",
+            "subscriptionGroups", "subscriptionOffersKeyPair", "version",
+        ]
+        static let productKeys: Set<String> = [
+            "displayPrice", "familyShareable", "internalID", "localizations", "productID",
+            "referenceName", "type",
+        ]
+        static let subscriptionKeys = productKeys.union([
+            "adHocOffers", "billingPlans", "codeOffers", "groupNumber",
+            "introductoryOffer", "introductoryOffers", "recurringSubscriptionPeriod", "subscriptionGroupID", "winbackOffers",
+        ])
         static let groupKeys: Set<String> = ["id", "localizations", "name", "subscriptions"]
         static let localizationKeys: Set<String> = ["description", "displayName", "locale"]
-        static let offerKeys: Set<String> = ["billingPlanType", "displayPrice", "eligibility", "internalID", "isStackable",
-                                             "numberOfPeriods", "offerID", "paymentMode", "referenceName", "subscriptionPeriod"]
+        static let offerKeys: Set<String> = [
+            "billingPlanType", "displayPrice", "eligibility", "internalID", "isStackable",
+            "numberOfPeriods", "offerID", "paymentMode", "referenceName", "subscriptionPeriod",
+        ]
         static let planKeys: Set<String> = ["billingPlanType", "commitmentDisplayPrice", "displayPrice", "internalID", "isEnabled"]
         static let policyKeys: Set<String> = ["eula", "policies", "locale", "policyText", "policyURL"]
         /// Every key the reader knows, at any level.
@@ -94,8 +103,9 @@ public struct StoreKitImporter: Sendable {
         /// A product ID met a second time: the catalog keeps both, which lint and export refuse.
         mutating func placed(_ id: String, at path: String) {
             if let first = firstPlace[id] {
-                notes.append("`\(id)` is in the file twice (\(first) and \(path)); lint and export refuse a product ID twice: "
-                    + "rename or remove one in the catalog")
+                notes.append(
+                    "`\(id)` is in the file twice (\(first) and \(path)); lint and export refuse a product ID twice: "
+                        + "rename or remove one in the catalog")
             } else {
                 firstPlace[id] = path
             }
@@ -153,8 +163,10 @@ public struct StoreKitImporter: Sendable {
             let major = try int(versionObject["major"], "$.version.major") ?? 0
             let minor = try int(versionObject["minor"], "$.version.minor") ?? 0
             guard let format = StoreKitExporter.FormatVersion(major: major, minor: minor) else {
-                throw fail("$.version", "format version \(major).\(minor) is not one iapkit reads (\(StoreKitExporter.FormatVersion.range)); "
-                    + "save the file from an Xcode that writes one of those, or use an iapkit that reads \(major).\(minor)")
+                throw fail(
+                    "$.version",
+                    "format version \(major).\(minor) is not one iapkit reads (\(StoreKitExporter.FormatVersion.range)); "
+                        + "save the file from an Xcode that writes one of those, or use an iapkit that reads \(major).\(minor)")
             }
             unread(root, known: Self.rootKeys, at: "the file", owner: nil)
             var catalog = Catalog(file: "catalog.yaml")
@@ -184,20 +196,24 @@ public struct StoreKitImporter: Sendable {
             let carried: Set<String> = ["_storefront", "_locale", "_applicationInternalID"]
             let dropped = (settings?.keys ?? []).filter { !carried.contains($0) }
             if !dropped.isEmpty {
-                notes.append("simulator settings not carried into the catalog (`export storekit` over this file keeps them; "
-                    + "otherwise set them in Xcode's StoreKit configuration editor): "
-                    + dropped.sorted().joined(separator: ", "))
+                notes.append(
+                    "simulator settings not carried into the catalog (`export storekit` over this file keeps them; "
+                        + "otherwise set them in Xcode's StoreKit configuration editor): "
+                        + dropped.sorted().joined(separator: ", "))
             }
             if let foreignStorefront, !territoryPricedProducts.isEmpty {
                 let currency = Storefronts.currencies[foreignStorefront].map { "in \($0), " } ?? ""
-                notes.append("prices are \(currency)the currency of the simulator storefront \(foreignStorefront): they became "
-                    + "\(foreignStorefront) territory prices (`territoryPrices`), not USD; set each product's USD `price` ("
-                    + territoryPricedProducts.map { "`\($0)`" }.joined(separator: ", ") + ")")
+                notes.append(
+                    "prices are \(currency)the currency of the simulator storefront \(foreignStorefront): they became "
+                        + "\(foreignStorefront) territory prices (`territoryPrices`), not USD; set each product's USD `price` ("
+                        + territoryPricedProducts.map { "`\($0)`" }.joined(separator: ", ") + ")")
             }
             if !unreadKeys.isEmpty {
-                notes.append("not carried into the catalog (`export storekit` over this file keeps them): " + unreadKeys.map { entry in
-                    entry.owners.isEmpty ? entry.key : entry.key + " (" + entry.owners.joined(separator: ", ") + ")"
-                }.joined(separator: "; "))
+                notes.append(
+                    "not carried into the catalog (`export storekit` over this file keeps them): "
+                        + unreadKeys.map { entry in
+                            entry.owners.isEmpty ? entry.key : entry.key + " (" + entry.owners.joined(separator: ", ") + ")"
+                        }.joined(separator: "; "))
             }
             if root["subscriptionOffersKeyPair"] != nil {
                 notes.append("subscriptionOffersKeyPair dropped: a signing key does not belong in a reviewed catalog")
@@ -222,7 +238,8 @@ public struct StoreKitImporter: Sendable {
             let simulatorLocale = settingsLocale.flatMap { StoreKitLocale.catalog(fromStoreKit: $0) }
             let primary = mostCommon ?? simulatorLocale ?? "en-US"
             // Guessed only when it is needed: with thousands of products the guess is not free.
-            let guessedBundleID = bundleID == nil
+            let guessedBundleID =
+                bundleID == nil
                 ? inferBundleID(catalog.products.compactMap(\.productID) + groups.flatMap { $0.subscriptions.compactMap(\.productID) }) : nil
             catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? Self.placeholderBundleID, primaryLocale: primary)
             catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
@@ -244,8 +261,10 @@ public struct StoreKitImporter: Sendable {
                     let text = try string(item["policyText"], path + ".policyText", optional: true) ?? ""
                     let url = try string(item["policyURL"], path + ".policyURL", optional: true) ?? ""
                     guard !text.isEmpty || !url.isEmpty else { continue }
-                    policies.append(AppPolicies.Policy(path: .root, locale: locale(try string(item["locale"], path + ".locale"), "app policy"),
-                                                       text: text.isEmpty ? nil : text, url: url.isEmpty ? nil : url))
+                    policies.append(
+                        AppPolicies.Policy(
+                            path: .root, locale: locale(try string(item["locale"], path + ".locale"), "app policy"),
+                            text: text.isEmpty ? nil : text, url: url.isEmpty ? nil : url))
                 }
                 if !(eula ?? "").isEmpty || !policies.isEmpty {
                     catalog.appPolicies = AppPolicies(path: .root, eula: (eula ?? "").isEmpty ? nil : eula, policies: policies)
@@ -254,8 +273,9 @@ public struct StoreKitImporter: Sendable {
             if bundleID == nil, let guessedBundleID {
                 notes.append("bundle ID guessed as `\(guessedBundleID)` from the product IDs; pass --bundle-id to set it")
             } else if bundleID == nil {
-                notes.append("bundle ID set to the placeholder `\(Self.placeholderBundleID)`: the product IDs share no prefix; "
-                    + "pass --bundle-id with the app's bundle ID")
+                notes.append(
+                    "bundle ID set to the placeholder `\(Self.placeholderBundleID)`: the product IDs share no prefix; "
+                        + "pass --bundle-id with the app's bundle ID")
             }
             return Result(catalog: catalog, notes: notes)
         }
@@ -272,7 +292,10 @@ public struct StoreKitImporter: Sendable {
                 // starts with the prefix and a period, and names more after it.
                 let utf8 = id.utf8
                 if utf8.allSatisfy({ $0 < 0x80 }), utf8.starts(with: joined.utf8),
-                   utf8.dropFirst(joined.utf8.count).contains(where: { $0 != UInt8(ascii: ".") }) { continue }
+                    utf8.dropFirst(joined.utf8.count).contains(where: { $0 != UInt8(ascii: ".") })
+                {
+                    continue
+                }
                 let parts = id.split(separator: ".").map(String.init)
                 while !prefix.isEmpty && !(parts.count > prefix.count && Array(parts.prefix(prefix.count)) == prefix) { prefix.removeLast() }
                 joined = prefix.joined(separator: ".") + "."
@@ -296,8 +319,10 @@ public struct StoreKitImporter: Sendable {
         }
 
         /// Runs for every localization of every product: paths and the owner's name are built only for a message.
-        mutating func readLocalizations(_ value: JSONNode?, path: @autoclosure () -> String, owner: @autoclosure () -> String,
-                                        group: Bool) throws(IAPKitError) -> [Localization] {
+        mutating func readLocalizations(
+            _ value: JSONNode?, path: @autoclosure () -> String, owner: @autoclosure () -> String,
+            group: Bool
+        ) throws(IAPKitError) -> [Localization] {
             var result: [Localization] = []
             for (index, item) in try array(value, path(), optional: true).enumerated() {
                 func itemPath() -> String { "\(path())[\(index)]" }
@@ -307,7 +332,9 @@ public struct StoreKitImporter: Sendable {
                 let code = locale(try string(item["locale"], itemPath() + ".locale"), owner())
                 if group {
                     if let description, !description.isEmpty {
-                        notes.append("\(owner()): the \(code ?? "") group description \"\(description)\" is not part of App Store Connect's group localizations; dropped")
+                        notes.append(
+                            "\(owner()): the \(code ?? "") group description \"\(description)\" is not part of App Store Connect's group localizations; dropped"
+                        )
                     }
                     result.append(Localization(path: .root, locale: code, name: name))
                 } else {
@@ -334,8 +361,13 @@ public struct StoreKitImporter: Sendable {
             placed(id, at: path)
             var product = Product(path: CatalogPath.root.key("products").index(index), productID: id)
             let type = try string(item["type"], path + ".type")
-            switch forcedType ?? (type == "Consumable" ? .consumable : type == "NonConsumable" ? .nonConsumable
-                                  : type == "NonRenewingSubscription" ? .nonRenewingSubscription : nil) {
+            switch forcedType
+                ?? (type == "Consumable"
+                    ? .consumable
+                    : type == "NonConsumable"
+                        ? .nonConsumable
+                        : type == "NonRenewingSubscription" ? .nonRenewingSubscription : nil)
+            {
             case let known?: product.type = known
             case nil: throw fail(path + ".type", "`\(type ?? "")` is not a StoreKit product type")
             }
@@ -351,8 +383,9 @@ public struct StoreKitImporter: Sendable {
                 product.referenceName = id
                 notes.append("`\(id)`: referenceName was empty; set to the product ID")
             }
-            place(try price(item["displayPrice"], path + ".displayPrice"), owner: id, price: &product.price,
-                  territoryPrices: &product.territoryPrices)
+            place(
+                try price(item["displayPrice"], path + ".displayPrice"), owner: id, price: &product.price,
+                territoryPrices: &product.territoryPrices)
             if Self.isEmptyPrice(item["displayPrice"]) { notes.append("`\(id)`: displayPrice was empty; set its `price`") }
             if try bool(item["familyShareable"], path + ".familyShareable") == true { product.familySharable = true }
             product.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "`\(id)`", group: false)
@@ -365,7 +398,8 @@ public struct StoreKitImporter: Sendable {
             var group = SubscriptionGroup(path: CatalogPath.root.key("subscriptionGroups").index(index), referenceName: name)
             group.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "group `\(name)`", group: true)
             for (subIndex, sub) in try array(item["subscriptions"], path + ".subscriptions").enumerated() {
-                group.subscriptions.append(try readSubscription(sub, path: "\(path).subscriptions[\(subIndex)]", groupPath: group.path, index: subIndex))
+                group.subscriptions.append(
+                    try readSubscription(sub, path: "\(path).subscriptions[\(subIndex)]", groupPath: group.path, index: subIndex))
             }
             return group
         }
@@ -397,13 +431,15 @@ public struct StoreKitImporter: Sendable {
                 let renewal = planType == .monthly ? "P1M" : product.period
                 guard let read = try readOffer(offer, path: offerPath, kind: kind, of: product, renewal: renewal) else { continue }
                 if planType == .upfront {
-                    add(read, to: &product.introductoryOffer, &product.promotionalOffers, &product.offerCodes,
+                    add(
+                        read, to: &product.introductoryOffer, &product.promotionalOffers, &product.offerCodes,
                         &product.winBackOffers, owner: id)
                     continue
                 }
                 var index = product.billingPlans.firstIndex { $0.type == planType }
                 if index == nil {
-                    notes.append("`\(id)`: a \(kind.rawValue) names the \(planType.rawValue) billing plan, which the file does not list; the plan was added")
+                    notes.append(
+                        "`\(id)`: a \(kind.rawValue) names the \(planType.rawValue) billing plan, which the file does not list; the plan was added")
                     product.billingPlans.append(BillingPlan(path: .root, type: planType))
                     index = product.billingPlans.count - 1
                 }
@@ -415,11 +451,15 @@ public struct StoreKitImporter: Sendable {
         }
 
         /// Files one offer under its kind; a second introductory offer for the same plan has nowhere to go.
-        mutating func add(_ offer: Offer, to introductory: inout Offer?, _ promotional: inout [Offer], _ codes: inout [Offer],
-                          _ winBack: inout [Offer], owner: String) {
+        mutating func add(
+            _ offer: Offer, to introductory: inout Offer?, _ promotional: inout [Offer], _ codes: inout [Offer],
+            _ winBack: inout [Offer], owner: String
+        ) {
             switch offer.kind {
             case .introductory:
-                if introductory == nil { introductory = offer } else {
+                if introductory == nil {
+                    introductory = offer
+                } else {
                     notes.append("`\(owner)`: a second introductory offer for one billing plan dropped; a plan has one")
                 }
             case .promotional: promotional.append(offer)
@@ -453,8 +493,10 @@ public struct StoreKitImporter: Sendable {
         }
 
         /// `renewal` is how often the offer's plan bills: the subscription's period, or monthly for a monthly plan.
-        mutating func readOffer(_ item: JSONNode, path: String, kind: OfferKind, of product: Product,
-                                renewal: String?) throws(IAPKitError) -> Offer? {
+        mutating func readOffer(
+            _ item: JSONNode, path: String, kind: OfferKind, of product: Product,
+            renewal: String?
+        ) throws(IAPKitError) -> Offer? {
             _ = try object(item, path)
             let id = product.productID ?? ""
             unread(item, known: Self.offerKeys, at: kind.rawValue + "s", owner: "`\(id)`")
@@ -473,15 +515,18 @@ public struct StoreKitImporter: Sendable {
                 offer.mode = .payAsYouGo
                 offer.periods = count
                 if let period, period != renewal {
-                    notes.append("`\(id)`: a pay-as-you-go \(kind.rawValue) billed every \(period) on a plan billed every \(renewal ?? "") was imported with the plan's period")
+                    notes.append(
+                        "`\(id)`: a pay-as-you-go \(kind.rawValue) billed every \(period) on a plan billed every \(renewal ?? "") was imported with the plan's period"
+                    )
                 }
             default:
                 throw fail(path + ".paymentMode", "`\(mode ?? "")` is not a StoreKit payment mode (free, payAsYouGo, payUpFront)")
             }
             // A free trial is free whatever its price text says (Xcode writes none, or an empty one).
             if offer.mode != .freeTrial {
-                place(try price(item["displayPrice"], path + ".displayPrice"), owner: id, price: &offer.price,
-                      territoryPrices: &offer.territoryPrices)
+                place(
+                    try price(item["displayPrice"], path + ".displayPrice"), owner: id, price: &offer.price,
+                    territoryPrices: &offer.territoryPrices)
                 if Self.isEmptyPrice(item["displayPrice"]) { notes.append("`\(id)`: a \(kind.rawValue) had an empty displayPrice; set its `price`") }
             }
             if kind == .promotional || kind == .winBack { offer.offerID = try string(item["offerID"], path + ".offerID", optional: true) }

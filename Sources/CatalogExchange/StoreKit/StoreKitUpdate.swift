@@ -23,8 +23,9 @@ public struct StoreKitUpdate: Sendable {
         do {
             existing = try JSONValue.parse(data)
         } catch {
-            throw .malformed(location: SourceLocation(file: file),
-                             reason: "is not a StoreKit configuration iapkit can update (not valid JSON); pass --fresh to replace it")
+            throw .malformed(
+                location: SourceLocation(file: file),
+                reason: "is not a StoreKit configuration iapkit can update (not valid JSON); pass --fresh to replace it")
         }
     }
 
@@ -80,16 +81,16 @@ public struct StoreKitUpdate: Sendable {
                 for (name, value) in oldPairs {
                     switch (base[name], new[name]) {
                     case let (was?, now?): result.append((name, merge(old: value, base: was, new: now, key: name)))
-                    case (_?, nil): continue // the catalog no longer writes it
+                    case (_?, nil): continue  // the catalog no longer writes it
                     case let (nil, now?): result.append((name, now))
-                    case (nil, nil): // a key the catalog has no place for
+                    case (nil, nil):  // a key the catalog has no place for
                         // Not carrying, the keys import named as not carried go; those it reads (a free offer's price
-                    // text) and the simulator's settings stay.
-                    if carries || key == "settings" || StoreKitImporter.Reader.knownKeys.contains(name) {
-                        result.append((name, value))
-                    } else if !dropped.contains(name) {
-                        dropped.append(name)
-                    }
+                        // text) and the simulator's settings stay.
+                        if carries || key == "settings" || StoreKitImporter.Reader.knownKeys.contains(name) {
+                            result.append((name, value))
+                        } else if !dropped.contains(name) {
+                            dropped.append(name)
+                        }
                     }
                 }
                 for (name, value) in newPairs where old[name] == nil && base[name] != value { result.append((name, value)) }
@@ -121,9 +122,9 @@ public struct StoreKitUpdate: Sendable {
             for (id, item) in keyed(old) {
                 switch (baseByID[id], newByID[id]) {
                 case let (was?, now?): result.append(merge(old: item, base: was, new: now, key: key)); placed.insert(id)
-                case (_?, nil): continue // removed from the catalog
+                case (_?, nil): continue  // removed from the catalog
                 case let (nil, now?): result.append(now); placed.insert(id)
-                case (nil, nil): result.append(item) // never carried into the catalog: kept
+                case (nil, nil): result.append(item)  // never carried into the catalog: kept
                 }
             }
             for (id, item) in newKeyed where !placed.contains(id) { result.append(item) }
@@ -151,18 +152,23 @@ public struct StoreKitUpdate: Sendable {
     /// Each subscription names the group it sits in by the group's `id`, which may be the file's.
     static func withGroupIDs(_ root: JSONValue) -> JSONValue {
         guard case var .object(pairs) = root, let index = pairs.firstIndex(where: { $0.0 == "subscriptionGroups" }),
-              case let .array(groups) = pairs[index].1 else { return root }
-        pairs[index].1 = .array(groups.map { group in
-            guard case var .object(groupPairs) = group, let id = group["id"],
-                  let subs = groupPairs.firstIndex(where: { $0.0 == "subscriptions" }), case let .array(items) = groupPairs[subs].1 else { return group }
-            groupPairs[subs].1 = .array(items.map { item in
-                guard case var .object(itemPairs) = item,
-                      let field = itemPairs.firstIndex(where: { $0.0 == "subscriptionGroupID" }) else { return item }
-                itemPairs[field].1 = id
-                return .object(itemPairs)
+            case let .array(groups) = pairs[index].1
+        else { return root }
+        pairs[index].1 = .array(
+            groups.map { group in
+                guard case var .object(groupPairs) = group, let id = group["id"],
+                    let subs = groupPairs.firstIndex(where: { $0.0 == "subscriptions" }), case let .array(items) = groupPairs[subs].1
+                else { return group }
+                groupPairs[subs].1 = .array(
+                    items.map { item in
+                        guard case var .object(itemPairs) = item,
+                            let field = itemPairs.firstIndex(where: { $0.0 == "subscriptionGroupID" })
+                        else { return item }
+                        itemPairs[field].1 = id
+                        return .object(itemPairs)
+                    })
+                return .object(groupPairs)
             })
-            return .object(groupPairs)
-        })
         return .object(pairs)
     }
 }

@@ -40,9 +40,10 @@ public struct OfferCodeValues: Sendable {
     /// The batches of the catalog's offer codes (those named in `offerCodes`, or all) in `snapshot`: the active
     /// batches of active offer codes, or every batch with `includeInactive` (a deactivated code redeems nothing).
     public static func batches(in snapshot: StoreSnapshot, catalog: Catalog, offerCodes: Set<String>, includeInactive: Bool = false) -> [Batch] {
-        let declared = Dictionary((catalog.products + catalog.allSubscriptions).compactMap { product in
-            product.productID.map { ($0, Set(product.offerCodes.compactMap(\.referenceName))) }
-        }, uniquingKeysWith: { a, _ in a })
+        let declared = Dictionary(
+            (catalog.products + catalog.allSubscriptions).compactMap { product in
+                product.productID.map { ($0, Set(product.offerCodes.compactMap(\.referenceName))) }
+            }, uniquingKeysWith: { a, _ in a })
         var result: [Batch] = []
         let products = snapshot.inAppPurchases.map { ($0, true) } + snapshot.groups.flatMap(\.subscriptions).map { ($0, false) }
         for (product, inAppPurchase) in products {
@@ -68,7 +69,8 @@ public struct OfferCodeValues: Sendable {
             do {
                 let inAppPurchase = batch.inAppPurchase
                 text = try await asc.send { client in
-                    let body = inAppPurchase
+                    let body =
+                        inAppPurchase
                         ? try await client.inAppPurchaseOfferCodeOneTimeUseCodesValuesGetToOneRelated(path: .init(id: id)).ok.body.csv
                         : try await client.subscriptionOfferCodeOneTimeUseCodesValuesGetToOneRelated(path: .init(id: id)).ok.body.csv
                     return try await String(collecting: body, upTo: 64 << 20)
@@ -79,8 +81,10 @@ public struct OfferCodeValues: Sendable {
             let expires = CalendarDay.format(batch.batch.batch.expires)
             let environment = batch.batch.batch.environment?.rawValue ?? ""
             for code in Self.codes(inCSV: text) {
-                rows.append(Row(product: batch.product, offerCode: batch.offerCode, environment: environment, expires: expires,
-                                active: batch.batch.batch.active, code: code))
+                rows.append(
+                    Row(
+                        product: batch.product, offerCode: batch.offerCode, environment: environment, expires: expires,
+                        active: batch.batch.batch.active, code: code))
             }
         }
         return rows
@@ -91,7 +95,8 @@ public struct OfferCodeValues: Sendable {
         let records = (try? CSVRecords.parse(text)) ?? []
         return records.compactMap { record in
             guard let field = record.fields.first?.filter({ $0 != " " }), !field.isEmpty,
-                  field.allSatisfy({ $0.isLetter || $0.isNumber }), field.lowercased() != "code" else { return nil }
+                field.allSatisfy({ $0.isLetter || $0.isNumber }), field.lowercased() != "code"
+            else { return nil }
             return field
         }
     }

@@ -53,8 +53,10 @@ extension PlanExecutor {
             return false
         }
         for kind in kinds {
-            guard let probe = changes.lazy.flatMap(\.operations).compactMap({ $0 as? any PriceGridProbe })
-                .first(where: { $0.gridKind == kind }), let ref = probe.createdRef else { continue }
+            guard
+                let probe = changes.lazy.flatMap(\.operations).compactMap({ $0 as? any PriceGridProbe })
+                    .first(where: { $0.gridKind == kind }), let ref = probe.createdRef
+            else { continue }
             if case let .created(group)? = probe.prerequisite { _ = take(group) }
             guard take(ref) else { continue }
             checks.append(GridCheck(operations: front.reduce(0) { $0 + $1.operations.count }, kind: kind, product: .created(ref)))
@@ -68,8 +70,9 @@ extension PlanExecutor {
     /// Reads the grid through the product just created and refuses every unchecked price of `kind` it does not offer.
     static func refusals(_ plan: Plan, _ check: GridCheck, context: WriteContext) async throws(ASCError) -> [String] {
         let prices = plan.uncheckedPrices.filter { $0.kind == check.kind }
-        let grids = try await context.priceGrids(of: check.product, subscription: check.kind == "subscription",
-                                                 territories: Array(Set(prices.map(\.territory))).sorted())
+        let grids = try await context.priceGrids(
+            of: check.product, subscription: check.kind == "subscription",
+            territories: Array(Set(prices.map(\.territory))).sorted())
         var refusals: [String] = []
         for price in prices {
             guard let message = LocalPrice.refusal(price.price, territory: price.territory, grid: Array((grids[price.territory] ?? [:]).keys))

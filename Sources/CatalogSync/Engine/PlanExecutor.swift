@@ -78,8 +78,9 @@ public final class PlanExecutor: Sendable {
                     try await self.check(check, plan: plan, context: context)
                 }
                 if !context.isRecording {
-                    try await pace(needed: operation.estimatedRequests, left: left, done: index, total: total,
-                                   changesDone: changesDone, progress: progress)
+                    try await pace(
+                        needed: operation.estimatedRequests, left: left, done: index, total: total,
+                        changesDone: changesDone, progress: progress)
                 }
                 progress?(.operation(index: index, total: total, change: change, operation: operation))
                 guard let write = operation as? any WriteOperation else {
@@ -88,8 +89,9 @@ public final class PlanExecutor: Sendable {
                 do {
                     try await write.perform(context)
                 } catch {
-                    throw .write(operation: operation.summary, productID: change.productID, location: change.location,
-                                 error: error, done: index, total: total)
+                    throw .write(
+                        operation: operation.summary, productID: change.productID, location: change.location,
+                        error: error, done: index, total: total)
                 }
                 left -= operation.estimatedRequests
                 outcome.operations += 1
@@ -131,12 +133,15 @@ public final class PlanExecutor: Sendable {
             switch budget {
             case .stop:
                 let refill = Duration.milliseconds(Int64(Double(max(left - remaining, 1)) * perRequest * 1000))
-                throw .budgetExhausted(done: done, total: total, changesDone: changesDone, remaining: remaining,
-                                       needed: left, resumeAfter: refill)
+                throw .budgetExhausted(
+                    done: done, total: total, changesDone: changesDone, remaining: remaining,
+                    needed: left, resumeAfter: refill)
             case .wait:
                 progress?(.waiting(wait, reason: "App Store Connect's hourly budget: \(remaining) requests left"))
-                do { try await Task.sleep(for: wait) } catch { throw .write(
-                    operation: "waiting for the hourly budget", productID: nil, location: nil, error: .cancelled, done: done, total: total) }
+                do { try await Task.sleep(for: wait) } catch {
+                    throw .write(
+                        operation: "waiting for the hourly budget", productID: nil, location: nil, error: .cancelled, done: done, total: total)
+                }
                 // The next answer tells the real remainder; until then assume the wait paid for this operation.
                 asc.assumeRateLimit(remaining: needed)
             }
@@ -181,13 +186,18 @@ public final class PushLedger: @unchecked Sendable {
             var partial: (name: String, done: Int, operations: Int)?
             var untouched: [String] = []
             for change in changes {
-                if counted + change.operations <= done { complete.append(change.name) }
-                else if counted < done { partial = (change.name, done - counted, change.operations) }
-                else { untouched.append(change.name) }
+                if counted + change.operations <= done {
+                    complete.append(change.name)
+                } else if counted < done {
+                    partial = (change.name, done - counted, change.operations)
+                } else {
+                    untouched.append(change.name)
+                }
                 counted += change.operations
             }
             func list(_ names: [String]) -> String {
-                names.count <= limit ? names.joined(separator: ", ") : names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
+                names.count <= limit
+                    ? names.joined(separator: ", ") : names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
             }
             guard done > 0 else {
                 return "Nothing was written to App Store Connect (\(Format.count(total, "operation")) planned)."

@@ -18,13 +18,16 @@ public enum PlanFile {
         var uploads: [SavedPlan.Upload] = []
         if case let .array(entries) = requests {
             for entry in entries {
-                guard case let .string(path)? = entry["file"], !uploads.contains(where: { $0.path == relative(path, to: catalogPath) }) else { continue }
+                guard case let .string(path)? = entry["file"], !uploads.contains(where: { $0.path == relative(path, to: catalogPath) }) else {
+                    continue
+                }
                 let file = try digest(path, what: "a file to upload")
                 uploads.append(SavedPlan.Upload(path: relative(path, to: catalogPath), size: file.size, sha256: file.sha256))
             }
         }
-        return SavedPlan(plan: plan, catalogPath: catalogPath, catalogSHA256: catalog.sha256, createdAt: createdAt,
-                         uploads: uploads, requests: requests)
+        return SavedPlan(
+            plan: plan, catalogPath: catalogPath, catalogSHA256: catalog.sha256, createdAt: createdAt,
+            uploads: uploads, requests: requests)
     }
 
     /// What changed on this side since the plan was made: the catalog file, and each file to upload. Empty when

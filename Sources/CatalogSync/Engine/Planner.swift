@@ -21,8 +21,9 @@ public struct Planner: Sendable {
         var builder = PlanBuilder(catalog: catalog, app: store.app, territories: store.territories)
         let retired = Set(catalog.retiredProductIDs.map(\.value))
         let liveInAppPurchases = Dictionary(store.inAppPurchases.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
-        let liveSubscriptions = Dictionary(store.groups.flatMap { group in group.subscriptions.map { ($0.record.productID, (group, $0)) } },
-                                           uniquingKeysWith: { a, _ in a })
+        let liveSubscriptions = Dictionary(
+            store.groups.flatMap { group in group.subscriptions.map { ($0.record.productID, (group, $0)) } },
+            uniquingKeysWith: { a, _ in a })
 
         // Changes that have started by App Store Connect's today are today's prices.
         var desired = self.desired.scoped(to: scope)
@@ -39,11 +40,13 @@ public struct Planner: Sendable {
             if retired.contains(product.productID) {
                 builder.refuse(product, reason: Self.retiredReason(product.productID))
             } else if let (_, live) = liveSubscriptions[product.productID] {
-                builder.refuse(product, field: Change.Field("type", from: live.record.type.rawValue, to: product.type.rawValue),
-                               reason: Self.typeReason)
+                builder.refuse(
+                    product, field: Change.Field("type", from: live.record.type.rawValue, to: product.type.rawValue),
+                    reason: Self.typeReason)
             } else if let live = liveInAppPurchases[product.productID], live.record.type != product.type {
-                builder.refuse(product, field: Change.Field("type", from: live.record.type.rawValue, to: product.type.rawValue),
-                               reason: Self.typeReason)
+                builder.refuse(
+                    product, field: Change.Field("type", from: live.record.type.rawValue, to: product.type.rawValue),
+                    reason: Self.typeReason)
             } else {
                 let live = liveInAppPurchases[product.productID]
                 let ref = live.map { ResourceRef.id($0.ids.resource) } ?? .created(InAppPurchaseKind.ref(product.productID))
@@ -62,11 +65,13 @@ public struct Planner: Sendable {
                 if retired.contains(subscription.productID) {
                     builder.refuse(subscription, reason: Self.retiredReason(subscription.productID))
                 } else if let live = liveInAppPurchases[subscription.productID] {
-                    builder.refuse(subscription, field: Change.Field("type", from: live.record.type.rawValue, to: subscription.type.rawValue),
-                                   reason: Self.typeReason)
+                    builder.refuse(
+                        subscription, field: Change.Field("type", from: live.record.type.rawValue, to: subscription.type.rawValue),
+                        reason: Self.typeReason)
                 } else if let (liveGroup, _) = liveSubscriptions[subscription.productID], liveGroup.record.referenceName != group.referenceName {
-                    builder.refuse(subscription, field: Change.Field("group", from: liveGroup.record.referenceName, to: group.referenceName),
-                                   reason: "App Store Connect cannot move a subscription to another group")
+                    builder.refuse(
+                        subscription, field: Change.Field("group", from: liveGroup.record.referenceName, to: group.referenceName),
+                        reason: "App Store Connect cannot move a subscription to another group")
                 } else {
                     let live = liveSubscriptions[subscription.productID]?.1
                     let ref = live.map { ResourceRef.id($0.ids.resource) } ?? .created(SubscriptionKind.ref(subscription.productID))
@@ -99,8 +104,9 @@ public struct Planner: Sendable {
                 if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged("subscription", live.record) }
             }
         }
-        return Plan(app: store.app, changes: builder.changes, storefrontDifferences: store.storefrontDifferences,
-                    uncheckedPrices: builder.uncheckedPrices)
+        return Plan(
+            app: store.app, changes: builder.changes, storefrontDifferences: store.storefrontDifferences,
+            uncheckedPrices: builder.uncheckedPrices)
     }
 
     static let typeReason = "App Store Connect cannot change a product's type"
@@ -114,17 +120,20 @@ public struct Planner: Sendable {
         let state = live.state ?? "unknown"
         guard deletableStates.contains(state) else {
             // Left as is rather than refused, so one old product does not stop the rest of a pruning push.
-            builder.add(.unmanaged, resource, live.record, detail: state,
-                        reason: "App Store Connect deletes only products never sent to review; left as is. To stop selling it, "
-                            + "list it with `availability: {territories: []}`")
+            builder.add(
+                .unmanaged, resource, live.record, detail: state,
+                reason: "App Store Connect deletes only products never sent to review; left as is. To stop selling it, "
+                    + "list it with `availability: {territories: []}`")
             return
         }
-        let operation: any PlannedOperation = live.record.isSubscription
+        let operation: any PlannedOperation =
+            live.record.isSubscription
             ? SubscriptionKind.Delete(id: live.ids.resource, productID: live.record.productID)
             : InAppPurchaseKind.Delete(id: live.ids.resource, productID: live.record.productID)
-        builder.add(.delete, resource, live.record, detail: state,
-                    reason: "never submitted; its product ID can never be used again (add it to retiredProductIds)",
-                    operations: [operation])
+        builder.add(
+            .delete, resource, live.record, detail: state,
+            reason: "never submitted; its product ID can never be used again (add it to retiredProductIds)",
+            operations: [operation])
     }
 
     static func retiredReason(_ productID: String) -> String {

@@ -42,8 +42,9 @@ final class ReadPacer: @unchecked Sendable {
     /// Before the first detail read: with `.stop`, refuses reads the hour cannot pay for.
     func checkBeforeReading(products: Int) throws(SyncError) {
         guard budget == .stop, let limit = asc.rateLimit, let remaining = limit.remaining, remaining < total else { return }
-        throw .readBudget(products: products, needed: total, remaining: remaining, hourly: limit.limit,
-                          refill: Self.refill(total - remaining, hourly: limit.limit))
+        throw .readBudget(
+            products: products, needed: total, remaining: remaining, hourly: limit.limit,
+            refill: Self.refill(total - remaining, hourly: limit.limit))
     }
 
     /// Runs one product's reads (`requests` of them, by the estimate). With `.wait` it first waits until the budget

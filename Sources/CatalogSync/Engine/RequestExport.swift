@@ -26,8 +26,9 @@ public enum RequestExport {
         let credentials = ASCCredentials(keyID: "EXPORT", issuerID: "export", privateKeyPEM: key.pemRepresentation)
         let asc: AppStoreConnectClient
         do {
-            asc = AppStoreConnectClient(tokens: try ASCTokenProvider(credentials: credentials), retryPolicy: .never,
-                                        transport: RecordingTransport(recorder: recorder))
+            asc = AppStoreConnectClient(
+                tokens: try ASCTokenProvider(credentials: credentials), retryPolicy: .never,
+                transport: RecordingTransport(recorder: recorder))
         } catch {
             throw .store(context: "export asc", reason: error.description)
         }
@@ -106,7 +107,8 @@ struct RecordingTransport: ClientTransport {
         default:
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
-            let refusal = #"{"errors":[{"status":"404","code":"NOT_FOUND","title":"export asc reads nothing","detail":"export asc plans against an app with no products"}]}"#
+            let refusal =
+                #"{"errors":[{"status":"404","code":"NOT_FOUND","title":"export asc reads nothing","detail":"export asc plans against an app with no products"}]}"#
             return (HTTPResponse(status: .notFound, headerFields: headers), HTTPBody(refusal))
         }
     }

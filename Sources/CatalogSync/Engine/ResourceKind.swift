@@ -38,33 +38,37 @@ func listRelations<Listing>(_ kinds: [any ProductResourceKind<Listing>.Type]) ->
 
 /// The kinds of an in-app purchase, in the order their changes run.
 enum InAppPurchaseKinds {
-    static var all: [any ProductResourceKind<InAppPurchaseListing>.Type] { [
-        InAppPurchaseKind.self,
-        VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.self,
-        InAppPurchaseAvailabilityKind.self,
-        InAppPurchasePriceScheduleKind.self,
-        UploadedImageKind<InAppPurchaseScreenshotAPI>.self,
-        UploadedImageKind<InAppPurchaseImageAPI>.self,
-        InAppPurchaseOfferCodeKind.self,
-    ] }
+    static var all: [any ProductResourceKind<InAppPurchaseListing>.Type] {
+        [
+            InAppPurchaseKind.self,
+            VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.self,
+            InAppPurchaseAvailabilityKind.self,
+            InAppPurchasePriceScheduleKind.self,
+            UploadedImageKind<InAppPurchaseScreenshotAPI>.self,
+            UploadedImageKind<InAppPurchaseImageAPI>.self,
+            InAppPurchaseOfferCodeKind.self,
+        ]
+    }
 
     static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
 }
 
 /// The kinds of an auto-renewable subscription, in the order their changes run.
 enum SubscriptionKinds {
-    static var all: [any ProductResourceKind<SubscriptionListing>.Type] { [
-        SubscriptionKind.self,
-        VersionLocalizationsKind<SubscriptionLocalizationAPI>.self,
-        SubscriptionPlanAvailabilityKind.self,
-        SubscriptionPriceKind.self,
-        IntroductoryOfferKind.self,
-        PromotionalOfferKind.self,
-        SubscriptionOfferCodeKind.self,
-        WinBackOfferKind.self,
-        UploadedImageKind<SubscriptionScreenshotAPI>.self,
-        UploadedImageKind<SubscriptionImageAPI>.self,
-    ] }
+    static var all: [any ProductResourceKind<SubscriptionListing>.Type] {
+        [
+            SubscriptionKind.self,
+            VersionLocalizationsKind<SubscriptionLocalizationAPI>.self,
+            SubscriptionPlanAvailabilityKind.self,
+            SubscriptionPriceKind.self,
+            IntroductoryOfferKind.self,
+            PromotionalOfferKind.self,
+            SubscriptionOfferCodeKind.self,
+            WinBackOfferKind.self,
+            UploadedImageKind<SubscriptionScreenshotAPI>.self,
+            UploadedImageKind<SubscriptionImageAPI>.self,
+        ]
+    }
 
     static func estimatedReads(_ listing: SubscriptionListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
 }

@@ -17,13 +17,17 @@ enum ReviewGate {
     static func isApproved(_ live: StoreProduct?) -> Bool { live?.state.map(ReviewSubmitter.approvedStates.contains) ?? false }
 
     static func winBackOffer(_ live: StoreProduct?) -> String? {
-        isApproved(live) ? nil : "App Store Connect creates win-back offers only for a subscription App Review has approved; "
-            + "push sends it after the approval"
+        isApproved(live)
+            ? nil
+            : "App Store Connect creates win-back offers only for a subscription App Review has approved; "
+                + "push sends it after the approval"
     }
 
     static func inAppPurchaseCodes(_ live: StoreProduct?) -> String? {
-        isApproved(live) ? nil : "App Store Connect makes an in-app purchase's production codes and custom codes only once App Review "
-            + "has approved it (sandbox codes need no approval); push sends them after the approval"
+        isApproved(live)
+            ? nil
+            : "App Store Connect makes an in-app purchase's production codes and custom codes only once App Review "
+                + "has approved it (sandbox codes need no approval); push sends them after the approval"
     }
 
     /// An offer code's parts split by the gate: the codes App Store Connect takes now (sandbox batches), and those

@@ -17,8 +17,10 @@ public struct StoreListings: Sendable {
     /// Product IDs App Store Connect answered more than once, each a sentence: the first is read, the others left out.
     let duplicates: [String]
 
-    init(app: StoreApp, storefronts: [String: String?], inAppPurchases: [InAppPurchaseListing],
-         groups: [(group: Components.Schemas.SubscriptionGroup, subscriptions: [SubscriptionListing])], gridReads: Int) {
+    init(
+        app: StoreApp, storefronts: [String: String?], inAppPurchases: [InAppPurchaseListing],
+        groups: [(group: Components.Schemas.SubscriptionGroup, subscriptions: [SubscriptionListing])], gridReads: Int
+    ) {
         self.app = app
         self.storefronts = storefronts
         // A product ID answered twice would make a catalog its own lint refuses: the first is kept, and said.
@@ -37,8 +39,9 @@ public struct StoreListings: Sendable {
         self.groups = groups.map { group in (group.group, group.subscriptions.filter { keep($0.resource.attributes?.productId, $0.resource.id) }) }
         self.duplicates = duplicates
         self.gridReads = gridReads
-        productIDs = Set(inAppPurchases.compactMap { $0.resource.attributes?.productId }
-            + groups.flatMap(\.subscriptions).compactMap { $0.resource.attributes?.productId })
+        productIDs = Set(
+            inAppPurchases.compactMap { $0.resource.attributes?.productId }
+                + groups.flatMap(\.subscriptions).compactMap { $0.resource.attributes?.productId })
     }
 
     /// How many listed products there are.
@@ -91,14 +94,17 @@ public struct ReadSelection: Sendable {
         let catalog = Set(desired.allProducts.map(\.productID))
         let compared = scope.products(catalog: catalog, listed: listings.productIDs)
         let read = (compared ?? listings.productIDs).intersection(catalog).intersection(listings.productIDs)
-        self.init(compared: compared, read: read, groups: Set(desired.scoped(to: compared).groups.map(\.referenceName)),
-                  // Equalizations are read for the subscriptions App Store Connect already has.
-                  sharedReads: desired.scoped(to: read).equalizationReads, products: read.count, listings: listings)
+        self.init(
+            compared: compared, read: read, groups: Set(desired.scoped(to: compared).groups.map(\.referenceName)),
+            // Equalizations are read for the subscriptions App Store Connect already has.
+            sharedReads: desired.scoped(to: read).equalizationReads, products: read.count, listings: listings)
         appResources = scope.includesAppResources
     }
 
-    private init(compared: Set<String>?, read: Set<String>?, groups: Set<String>, sharedReads: Int, products: Int,
-                 listings: StoreListings) {
+    private init(
+        compared: Set<String>?, read: Set<String>?, groups: Set<String>, sharedReads: Int, products: Int,
+        listings: StoreListings
+    ) {
         self.compared = compared
         self.read = read
         self.groups = groups

@@ -26,8 +26,10 @@ public struct StoreReader: Sendable {
     /// Told of waits for the budget and of the reads done, for a progress line.
     public var progress: ReadProgress?
 
-    public init(asc: AppStoreConnectClient, concurrency: Int = 4, gridTerritories: [String] = [],
-                budget: ReadBudget = .ignore, progress: ReadProgress? = nil) {
+    public init(
+        asc: AppStoreConnectClient, concurrency: Int = 4, gridTerritories: [String] = [],
+        budget: ReadBudget = .ignore, progress: ReadProgress? = nil
+    ) {
         self.asc = asc
         self.concurrency = max(1, concurrency)
         self.gridTerritories = gridTerritories
@@ -58,7 +60,9 @@ public struct StoreReader: Sendable {
     public func storefronts() async throws(SyncError) -> [String: String?] {
         let pages = try await pages("listing territories") {
             try await $0.territoriesGetCollection(query: .init(fieldsTerritories: [.currency], limit: Self.pageSize)).ok.body.json
-        } next: { $0.links.next }
+        } next: {
+            $0.links.next
+        }
         var storefronts: [String: String?] = [:]
         for territory in pages.flatMap(\.data) { storefronts[territory.id] = .some(territory.attributes?.currency) }
         return storefronts
@@ -80,12 +84,15 @@ public struct StoreReader: Sendable {
         let inAppPurchases = try await inAppPurchaseListings(app: app)
         let groups = try await pages("listing subscription groups") {
             try await $0.appsSubscriptionGroupsGetToManyRelated(path: .init(id: app.id), query: .init(limit: Self.pageSize)).ok.body.json
-        } next: { $0.links.next }.flatMap(\.data)
+        } next: {
+            $0.links.next
+        }.flatMap(\.data)
         let subscriptions = try await concurrently(groups) { group throws(SyncError) in try await subscriptionListings(group: group.id) }
-        return StoreListings(app: app, storefronts: storefronts, inAppPurchases: inAppPurchases,
-                             groups: Array(zip(groups, subscriptions)),
-                             // One request per product kind App Store Connect has a product of to read the grid through.
-                             gridReads: gridTerritories.isEmpty ? 0 : (inAppPurchases.isEmpty ? 0 : 1) + (subscriptions.joined().isEmpty ? 0 : 1))
+        return StoreListings(
+            app: app, storefronts: storefronts, inAppPurchases: inAppPurchases,
+            groups: Array(zip(groups, subscriptions)),
+            // One request per product kind App Store Connect has a product of to read the grid through.
+            gridReads: gridTerritories.isEmpty ? 0 : (inAppPurchases.isEmpty ? 0 : 1) + (subscriptions.joined().isEmpty ? 0 : 1))
     }
 
     /// Reads the products `selection` reads in detail; the others keep what their list entry says. With `budget`
@@ -124,8 +131,10 @@ public struct StoreReader: Sendable {
 
     /// Runs each kind's read for one listed product, within the budget (started again from the list entry when
     /// paced reads had to wait for it).
-    func readInDetail<Listing: Sendable>(_ listed: StoreProduct, listing: Listing, kinds: [any ProductResourceKind<Listing>.Type],
-                                         pacer: ReadPacer) async throws(SyncError) -> StoreProduct {
+    func readInDetail<Listing: Sendable>(
+        _ listed: StoreProduct, listing: Listing, kinds: [any ProductResourceKind<Listing>.Type],
+        pacer: ReadPacer
+    ) async throws(SyncError) -> StoreProduct {
         try await pacer.run(kinds.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
             var product = listed
             for kind in kinds { try await kind.read(into: &product, listing: listing, reader: self) }
@@ -142,15 +151,21 @@ public struct StoreReader: Sendable {
         if let first = snapshot.inAppPurchases.first?.ids.resource {
             let points = try await pages(what) {
                 try await $0.inAppPurchasesV2PricePointsGetToManyRelated(
-                    path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
-            } next: { $0.links.next }.flatMap(\.data)
+                    path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])
+                ).ok.body.json
+            } next: {
+                $0.links.next
+            }.flatMap(\.data)
             Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: "inAppPurchase", to: &snapshot)
         }
         if let first = snapshot.groups.lazy.flatMap(\.subscriptions).first?.ids.resource {
             let points = try await pages(what) {
                 try await $0.subscriptionsPricePointsGetToManyRelated(
-                    path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
-            } next: { $0.links.next }.flatMap(\.data)
+                    path: .init(id: first), query: .init(filterTerritory: territories, limit: 8000, include: [.territory])
+                ).ok.body.json
+            } next: {
+                $0.links.next
+            }.flatMap(\.data)
             Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: "subscription", to: &snapshot)
         }
     }
@@ -172,12 +187,20 @@ public struct StoreReader: Sendable {
         let points: [(territory: String?, price: String?)]
         if plan == Self.inAppPurchasePlan {
             points = try await pages(context) {
-                try await $0.inAppPurchasePricePointsEqualizationsGetToManyRelated(path: .init(id: point), query: .init(limit: 8000, include: [.territory])).ok.body.json
-            } next: { $0.links.next }.flatMap(\.data).map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+                try await $0.inAppPurchasePricePointsEqualizationsGetToManyRelated(
+                    path: .init(id: point), query: .init(limit: 8000, include: [.territory])
+                ).ok.body.json
+            } next: {
+                $0.links.next
+            }.flatMap(\.data).map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
         } else {
             points = try await pages(context) {
-                try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: point), query: .init(limit: 8000, include: [.territory])).ok.body.json
-            } next: { $0.links.next }.flatMap(\.data).map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+                try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(
+                    path: .init(id: point), query: .init(limit: 8000, include: [.territory])
+                ).ok.body.json
+            } next: {
+                $0.links.next
+            }.flatMap(\.data).map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
         }
         var table: [String: String] = [:]
         for point in points {
@@ -194,10 +217,12 @@ public struct StoreReader: Sendable {
     /// Offers name their plan only when the subscription lists billing plans (prices always carry one).
     static func settlePlans(_ record: inout ProductRecord) {
         if let monthly = record.monthlyPlan, monthly.availability == nil, monthly.priceCents == nil, monthly.pricedTerritories == nil,
-           monthly.introductoryOffer == nil, monthly.promotionalOffers.isEmpty {
+            monthly.introductoryOffer == nil, monthly.promotionalOffers.isEmpty
+        {
             record.monthlyPlan = nil
         }
-        record.namesPlans = record.monthlyPlan != nil || record.promotionalOffers.contains { $0.planType != nil }
+        record.namesPlans =
+            record.monthlyPlan != nil || record.promotionalOffers.contains { $0.planType != nil }
             || record.introductoryOffer?.planType != nil
     }
 
@@ -214,9 +239,14 @@ public struct StoreReader: Sendable {
     func inAppPurchaseListings(app: StoreApp) async throws(SyncError) -> [InAppPurchaseListing] {
         let cap = Self.includedCap
         let pages = try await pages("listing in-app purchases") {
-            try await $0.appsInAppPurchasesV2GetToManyRelated(path: .init(id: app.id), query: .init(
-                limit: Self.pageSize, include: Self.inAppPurchaseIncludes, limitImages: 1, limitOfferCodes: cap)).ok.body.json
-        } next: { $0.links.next }
+            try await $0.appsInAppPurchasesV2GetToManyRelated(
+                path: .init(id: app.id),
+                query: .init(
+                    limit: Self.pageSize, include: Self.inAppPurchaseIncludes, limitImages: 1, limitOfferCodes: cap)
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         var availabilities: [String: Schemas.InAppPurchaseAvailability] = [:]
         var schedules: [String: Schemas.InAppPurchasePriceSchedule] = [:]
         var screenshots: [String: Schemas.InAppPurchaseAppStoreReviewScreenshot] = [:]
@@ -242,8 +272,9 @@ public struct StoreReader: Sendable {
                 screenshot: links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] },
                 image: links?.images?.data?.first.flatMap { images[$0.id] })
             if let data = links?.offerCodes?.data {
-                listing.offerCodes = Included(items: data.compactMap { codes[$0.id] },
-                                              complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
+                listing.offerCodes = Included(
+                    items: data.compactMap { codes[$0.id] },
+                    complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
             } else {
                 // Without the relationship's data (an older server), ask: the list cannot prove there are none.
                 listing.offerCodes.complete = false
@@ -256,11 +287,16 @@ public struct StoreReader: Sendable {
     func subscriptionListings(group: String) async throws(SyncError) -> [SubscriptionListing] {
         let cap = Self.includedCap
         let pages = try await pages("listing the subscriptions of group \(group)") {
-            try await $0.subscriptionGroupsSubscriptionsGetToManyRelated(path: .init(id: group), query: .init(
-                limit: Self.pageSize, include: Self.subscriptionIncludes,
-                limitIntroductoryOffers: 1, limitPromotionalOffers: cap, limitOfferCodes: cap, limitWinBackOffers: cap, limitImages: 1,
-                limitPlanAvailabilities: cap)).ok.body.json
-        } next: { $0.links.next }
+            try await $0.subscriptionGroupsSubscriptionsGetToManyRelated(
+                path: .init(id: group),
+                query: .init(
+                    limit: Self.pageSize, include: Self.subscriptionIncludes,
+                    limitIntroductoryOffers: 1, limitPromotionalOffers: cap, limitOfferCodes: cap, limitWinBackOffers: cap, limitImages: 1,
+                    limitPlanAvailabilities: cap)
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         var plans: [String: Schemas.SubscriptionPlanAvailability] = [:]
         var promotions: [String: Schemas.SubscriptionPromotionalOffer] = [:]
         var codes: [String: Schemas.SubscriptionOfferCode] = [:]
@@ -286,20 +322,23 @@ public struct StoreReader: Sendable {
             // Without the relationship's data (an older server), ask: the list cannot prove there are none.
             listing.hasIntroductoryOffers = intro?.data.map { !$0.isEmpty } ?? true
             if let data = links?.promotionalOffers?.data {
-                listing.promotionalOffers = Included(items: data.compactMap { promotions[$0.id] },
-                                                     complete: links?.promotionalOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
+                listing.promotionalOffers = Included(
+                    items: data.compactMap { promotions[$0.id] },
+                    complete: links?.promotionalOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
             } else {
                 listing.promotionalOffers.complete = false
             }
             if let data = links?.offerCodes?.data {
-                listing.offerCodes = Included(items: data.compactMap { codes[$0.id] },
-                                              complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
+                listing.offerCodes = Included(
+                    items: data.compactMap { codes[$0.id] },
+                    complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
             } else {
                 listing.offerCodes.complete = false
             }
             if let data = links?.winBackOffers?.data {
-                listing.winBackOffers = Included(items: data.compactMap { winBacks[$0.id] },
-                                                 complete: links?.winBackOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
+                listing.winBackOffers = Included(
+                    items: data.compactMap { winBacks[$0.id] },
+                    complete: links?.winBackOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
             } else {
                 listing.winBackOffers.complete = false
             }
@@ -315,15 +354,20 @@ public struct StoreReader: Sendable {
         do { return try await asc.send(call) } catch { throw .read(context: context, error: error) }
     }
 
-    func pages<Page: Sendable>(_ context: String, _ first: @escaping @Sendable (Client) async throws -> Page,
-                               next: @escaping @Sendable (Page) -> String?) async throws(SyncError) -> [Page] {
+    func pages<Page: Sendable>(
+        _ context: String, _ first: @escaping @Sendable (Client) async throws -> Page,
+        next: @escaping @Sendable (Page) -> String?
+    ) async throws(SyncError) -> [Page] {
         do { return try await asc.allPages(first, next: next) } catch { throw .read(context: context, error: error) }
     }
 
     /// Runs `read` over every item, `concurrency` at a time, keeping the items' order.
-    func concurrently<Item: Sendable, Result: Sendable>(_ items: [Item],
-                                                        _ read: @escaping @Sendable (Item) async throws(SyncError) -> Result)
-        async throws(SyncError) -> [Result] {
+    func concurrently<Item: Sendable, Result: Sendable>(
+        _ items: [Item],
+        _ read: @escaping @Sendable (Item) async throws(SyncError) -> Result
+    )
+        async throws(SyncError) -> [Result]
+    {
         let limit = concurrency
         do {
             return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
@@ -351,4 +395,3 @@ public struct StoreReader: Sendable {
         }
     }
 }
-

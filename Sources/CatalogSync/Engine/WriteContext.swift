@@ -69,8 +69,10 @@ final class WriteContext: @unchecked Sendable {
     }
 
     /// Every page of a list, each counted.
-    func allPages<Page: Sendable>(_ first: @escaping @Sendable (Client) async throws -> Page,
-                                  next: @escaping @Sendable (Page) -> String?) async throws(ASCError) -> [Page] {
+    func allPages<Page: Sendable>(
+        _ first: @escaping @Sendable (Client) async throws -> Page,
+        next: @escaping @Sendable (Page) -> String?
+    ) async throws(ASCError) -> [Page] {
         let pages = try await asc.allPages(first, next: next)
         lock.withLock { requests += pages.count }
         return pages
@@ -85,8 +87,10 @@ final class WriteContext: @unchecked Sendable {
     }
 
     /// The same for a file read part by part (`part(offset, length)`), so a large archive is never held whole.
-    func upload(file path: String, size: Int, operations: [Components.Schemas.UploadOperation], ref: String,
-                part: (Int, Int) throws(ASCError) -> Data) async throws(ASCError) {
+    func upload(
+        file path: String, size: Int, operations: [Components.Schemas.UploadOperation], ref: String,
+        part: (Int, Int) throws(ASCError) -> Data
+    ) async throws(ASCError) {
         if let recorder {
             recorder.note(method: "PUT", path: "${\(ref).uploadOperations}", file: path)
             return
@@ -99,10 +103,11 @@ final class WriteContext: @unchecked Sendable {
                 throw .unexpectedResponse(operation: "upload of \(path)", status: nil, reason: "an upload part lies outside the file")
             }
             lock.withLock { requests += 1 }
-            try await asc.upload(try part(offset, length), to: url, method: upload.method ?? "PUT",
-                                 headers: (upload.requestHeaders ?? []).compactMap { header in
-                                     header.name.flatMap { name in header.value.map { (name: name, value: $0) } }
-                                 })
+            try await asc.upload(
+                try part(offset, length), to: url, method: upload.method ?? "PUT",
+                headers: (upload.requestHeaders ?? []).compactMap { header in
+                    header.name.flatMap { name in header.value.map { (name: name, value: $0) } }
+                })
         }
     }
 
@@ -127,19 +132,28 @@ final class WriteContext: @unchecked Sendable {
         if lock.withLock({ points[Self.key(productID, base, cents)] }) == nil {
             let candidates: [(String, String?)]
             if subscription {
-                candidates = try await allPages({
-                    try await $0.subscriptionsPricePointsGetToManyRelated(path: .init(id: productID),
-                                                                          query: .init(filterTerritory: [base], limit: 8000)).ok.body.json
-                }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.attributes?.customerPrice) }
+                candidates = try await allPages(
+                    {
+                        try await $0.subscriptionsPricePointsGetToManyRelated(
+                            path: .init(id: productID),
+                            query: .init(filterTerritory: [base], limit: 8000)
+                        ).ok.body.json
+                    }, next: { $0.links.next }
+                ).flatMap(\.data).map { ($0.id, $0.attributes?.customerPrice) }
             } else {
-                candidates = try await allPages({
-                    try await $0.inAppPurchasesV2PricePointsGetToManyRelated(path: .init(id: productID),
-                                                                              query: .init(filterTerritory: [base], limit: 8000)).ok.body.json
-                }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.attributes?.customerPrice) }
+                candidates = try await allPages(
+                    {
+                        try await $0.inAppPurchasesV2PricePointsGetToManyRelated(
+                            path: .init(id: productID),
+                            query: .init(filterTerritory: [base], limit: 8000)
+                        ).ok.body.json
+                    }, next: { $0.links.next }
+                ).flatMap(\.data).map { ($0.id, $0.attributes?.customerPrice) }
             }
             guard let match = candidates.first(where: { $0.1.flatMap { Price(text: $0)?.cents } == cents }) else {
-                throw .unexpectedResponse(operation: "price points of \(productID)", status: nil,
-                                          reason: "App Store Connect has no USA price point of \(Price.format(cents: cents)) USD")
+                throw .unexpectedResponse(
+                    operation: "price points of \(productID)", status: nil,
+                    reason: "App Store Connect has no USA price point of \(Price.format(cents: cents)) USD")
             }
             lock.withLock { points[Self.key(productID, base, cents)] = match.0 }
         }
@@ -147,13 +161,21 @@ final class WriteContext: @unchecked Sendable {
         guard !missing.isEmpty, let usa = lock.withLock({ points[Self.key(productID, base, cents)] }) else { return }
         let equalizations: [(id: String, territory: String?)]
         if subscription {
-            equalizations = try await allPages({
-                try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(path: .init(id: usa), query: .init(limit: 8000, include: [.territory])).ok.body.json
-            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id) }
+            equalizations = try await allPages(
+                {
+                    try await $0.subscriptionPricePointsEqualizationsGetToManyRelated(
+                        path: .init(id: usa), query: .init(limit: 8000, include: [.territory])
+                    ).ok.body.json
+                }, next: { $0.links.next }
+            ).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id) }
         } else {
-            equalizations = try await allPages({
-                try await $0.inAppPurchasePricePointsEqualizationsGetToManyRelated(path: .init(id: usa), query: .init(limit: 8000, include: [.territory])).ok.body.json
-            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id) }
+            equalizations = try await allPages(
+                {
+                    try await $0.inAppPurchasePricePointsEqualizationsGetToManyRelated(
+                        path: .init(id: usa), query: .init(limit: 8000, include: [.territory])
+                    ).ok.body.json
+                }, next: { $0.links.next }
+            ).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id) }
         }
         lock.withLock {
             for point in equalizations {
@@ -171,15 +193,23 @@ final class WriteContext: @unchecked Sendable {
         let productID = id(product)
         let candidates: [(id: String, territory: String?, price: String?)]
         if subscription {
-            candidates = try await allPages({
-                try await $0.subscriptionsPricePointsGetToManyRelated(path: .init(id: productID),
-                                                                      query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
-            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+            candidates = try await allPages(
+                {
+                    try await $0.subscriptionsPricePointsGetToManyRelated(
+                        path: .init(id: productID),
+                        query: .init(filterTerritory: territories, limit: 8000, include: [.territory])
+                    ).ok.body.json
+                }, next: { $0.links.next }
+            ).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
         } else {
-            candidates = try await allPages({
-                try await $0.inAppPurchasesV2PricePointsGetToManyRelated(path: .init(id: productID),
-                                                                          query: .init(filterTerritory: territories, limit: 8000, include: [.territory])).ok.body.json
-            }, next: { $0.links.next }).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
+            candidates = try await allPages(
+                {
+                    try await $0.inAppPurchasesV2PricePointsGetToManyRelated(
+                        path: .init(id: productID),
+                        query: .init(filterTerritory: territories, limit: 8000, include: [.territory])
+                    ).ok.body.json
+                }, next: { $0.links.next }
+            ).flatMap(\.data).map { ($0.id, $0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }
         }
         var grids: [String: [String: String]] = [:]
         for candidate in candidates {
@@ -200,11 +230,13 @@ final class WriteContext: @unchecked Sendable {
     func lookUpLocalPricePoints(product: ResourceRef, subscription: Bool, prices: [LocalPricePair]) async throws(ASCError) {
         guard !isRecording, !prices.isEmpty else { return }
         let productID = id(product)
-        let grids = try await priceGrids(of: product, subscription: subscription,
-                                         territories: Array(Swift.Set(prices.map(\.territory))).sorted())
+        let grids = try await priceGrids(
+            of: product, subscription: subscription,
+            territories: Array(Swift.Set(prices.map(\.territory))).sorted())
         for pair in prices {
             guard let point = grids[pair.territory]?[pair.price] else {
-                let reason = LocalPrice.refusal(pair.price, territory: pair.territory, grid: Array((grids[pair.territory] ?? [:]).keys))
+                let reason =
+                    LocalPrice.refusal(pair.price, territory: pair.territory, grid: Array((grids[pair.territory] ?? [:]).keys))
                     ?? "\(pair.territory) has no price point of \(pair.price)"
                 throw .unexpectedResponse(operation: "price points of \(productID)", status: nil, reason: reason)
             }

@@ -36,7 +36,9 @@ public struct PriceSheetReader: Sendable {
         rows += purchases.flatMap { $0 }
         let groups = try await reader.pages("listing subscription groups") {
             try await $0.appsSubscriptionGroupsGetToManyRelated(path: .init(id: app.id), query: .init(limit: StoreReader.pageSize)).ok.body.json
-        } next: { $0.links.next }.flatMap(\.data)
+        } next: {
+            $0.links.next
+        }.flatMap(\.data)
         for group in groups {
             let subscriptions = try await reader.concurrently(try await reader.subscriptionListings(group: group.id)) { listing throws(SyncError) in
                 try await Self.subscriptionRows(listing, reader: reader, today: today)
@@ -51,22 +53,31 @@ public struct PriceSheetReader: Sendable {
         let context = "reading the prices of in-app purchase \(productID)"
         let manual = try await reader.pages(context) {
             try await $0.inAppPurchasePriceSchedulesManualPricesGetToManyRelated(
-                path: .init(id: schedule.id), query: .init(limit: 200, include: [.inAppPurchasePricePoint, .territory])).ok.body.json
-        } next: { $0.links.next }
+                path: .init(id: schedule.id), query: .init(limit: 200, include: [.inAppPurchasePricePoint, .territory])
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         let automatic = try await reader.pages(context) {
             try await $0.inAppPurchasePriceSchedulesAutomaticPricesGetToManyRelated(
-                path: .init(id: schedule.id), query: .init(limit: 200, include: [.inAppPurchasePricePoint, .territory])).ok.body.json
-        } next: { $0.links.next }
+                path: .init(id: schedule.id), query: .init(limit: 200, include: [.inAppPurchasePricePoint, .territory])
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         var points: [String: Schemas.InAppPurchasePricePoint] = [:]
         for case let .inAppPurchasePricePoints(point) in (manual + automatic).flatMap({ $0.included ?? [] }) { points[point.id] = point }
         var prices: [Dated] = []
         for (byHand, list) in [(true, manual.flatMap(\.data)), (false, automatic.flatMap(\.data))] {
             for price in list {
                 guard let pointID = price.relationships?.inAppPurchasePricePoint?.data?.id, let point = points[pointID],
-                      let territory = price.relationships?.territory?.data?.id ?? point.relationships?.territory?.data?.id,
-                      let customer = point.attributes?.customerPrice else { continue }
-                prices.append(Dated(territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: customer,
-                                    proceeds: point.attributes?.proceeds, byHand: byHand || territory == Vocabulary.baseTerritory))
+                    let territory = price.relationships?.territory?.data?.id ?? point.relationships?.territory?.data?.id,
+                    let customer = point.attributes?.customerPrice
+                else { continue }
+                prices.append(
+                    Dated(
+                        territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: customer,
+                        proceeds: point.attributes?.proceeds, byHand: byHand || territory == Vocabulary.baseTerritory))
             }
         }
         return timeline(prices, productID: productID, today: today)
@@ -76,15 +87,20 @@ public struct PriceSheetReader: Sendable {
         guard let productID = listing.resource.attributes?.productId else { return [] }
         let id = listing.resource.id
         let pages = try await reader.pages("reading the prices of subscription \(productID)") {
-            try await $0.subscriptionsPricesGetToManyRelated(path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])).ok.body.json
-        } next: { $0.links.next }
+            try await $0.subscriptionsPricesGetToManyRelated(
+                path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         var points: [String: Schemas.SubscriptionPricePoint] = [:]
         for case let .subscriptionPricePoints(point) in pages.flatMap({ $0.included ?? [] }) { points[point.id] = point }
         var prices: [Dated] = []
         var usa: [(plan: String, day: Int?, cents: Int, point: String)] = []
         for price in pages.flatMap(\.data) {
             guard let pointID = price.relationships?.subscriptionPricePoint?.data?.id, let point = points[pointID],
-                  let territory = price.relationships?.territory?.data?.id, let customer = point.attributes?.customerPrice else { continue }
+                let territory = price.relationships?.territory?.data?.id, let customer = point.attributes?.customerPrice
+            else { continue }
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
             let day = price.attributes?.startDate.flatMap(CalendarDay.parse)
             if territory == Vocabulary.baseTerritory, let cents = Price(text: customer)?.cents { usa.append((plan, day, cents, pointID)) }
@@ -118,9 +134,11 @@ public struct PriceSheetReader: Sendable {
             let list = (byKey[key] ?? []).sorted { ($0.day ?? 0) < ($1.day ?? 0) }
             let current = list.last { ($0.day ?? 0) <= today }
             for price in ([current].compactMap { $0 } + list.filter { ($0.day ?? 0) > today }) {
-                rows.append(PriceSheetRow(productID: productID, plan: price.plan, territory: price.territory,
-                                          startDate: (price.day ?? 0) > today ? price.day.map(CalendarDay.format) : nil,
-                                          customerPrice: price.price, proceeds: price.proceeds, byHand: price.byHand))
+                rows.append(
+                    PriceSheetRow(
+                        productID: productID, plan: price.plan, territory: price.territory,
+                        startDate: (price.day ?? 0) > today ? price.day.map(CalendarDay.format) : nil,
+                        customerPrice: price.price, proceeds: price.proceeds, byHand: price.byHand))
             }
         }
         return rows

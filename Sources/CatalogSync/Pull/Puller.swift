@@ -64,14 +64,16 @@ public struct Puller: Sendable {
                 screenshotPaths[id] = relative
             }
         }
-        let catalog = snapshot.records.catalog(bundleID: app.bundleID, allTerritories: snapshot.territories,
-                                               screenshotPaths: screenshotPaths, imagePaths: imagePaths)
+        let catalog = snapshot.records.catalog(
+            bundleID: app.bundleID, allTerritories: snapshot.territories,
+            screenshotPaths: screenshotPaths, imagePaths: imagePaths)
         if transaction == nil {
             do { try files.commit() } catch { throw .store(context: "saving the images", reason: error.description) }
         }
         let byProduct = Dictionary(grouping: notes, by: \.productID).mapValues { $0.map { "iapkit asc pull: " + $0.text } }
-        return Result(catalog: catalog, notes: snapshot.appNotes + notes.map { "\($0.productID): \($0.text)" }, notesByProduct: byProduct,
-                      snapshot: snapshot)
+        return Result(
+            catalog: catalog, notes: snapshot.appNotes + notes.map { "\($0.productID): \($0.text)" }, notesByProduct: byProduct,
+            snapshot: snapshot)
     }
 
     /// An offer whose prices App Store Connect answered without their territory or point cannot be written with the

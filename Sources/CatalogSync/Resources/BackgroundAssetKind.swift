@@ -35,15 +35,21 @@ enum BackgroundAssetKind: AppResourceKind {
         let app = snapshot.app.id
         let packs = try await reader.pages("listing asset packs") {
             try await $0.appsBackgroundAssetsGetToManyRelated(path: .init(id: app), query: .init(limit: StoreReader.pageSize)).ok.body.json
-        } next: { $0.links.next }.flatMap(\.data)
+        } next: {
+            $0.links.next
+        }.flatMap(\.data)
         snapshot.assetPacks = try await reader.concurrently(packs) { pack throws(SyncError) in
             let identifier = pack.attributes?.assetPackIdentifier ?? pack.id
             let pages = try await reader.pages("listing the versions of asset pack \(identifier)") {
                 try await $0.backgroundAssetsVersionsGetToManyRelated(
                     path: .init(id: pack.id),
-                    query: .init(limit: StoreReader.pageSize,
-                                 include: [.assetFile, .internalBetaRelease, .externalBetaRelease, .appStoreRelease])).ok.body.json
-            } next: { $0.links.next }
+                    query: .init(
+                        limit: StoreReader.pageSize,
+                        include: [.assetFile, .internalBetaRelease, .externalBetaRelease, .appStoreRelease])
+                ).ok.body.json
+            } next: {
+                $0.links.next
+            }
             var files: [String: String] = [:]
             var releaseStates: [String: String] = [:]
             for item in pages.flatMap({ $0.included ?? [] }) {
@@ -60,18 +66,22 @@ enum BackgroundAssetKind: AppResourceKind {
             }
             let versions = pages.flatMap(\.data).map { version in
                 let fileName = version.relationships?.assetFile?.data.flatMap { files[$0.id] }
-                var read = StoreAssetPackVersion(resourceID: version.id, number: Int(version.attributes?.version ?? "") ?? 0,
-                                                 state: version.attributes?.state?.rawValue ?? "AWAITING_UPLOAD",
-                                                 contentDigest: fileName.flatMap { AssetPackRecord.digest(fromUploadFileName: $0, id: identifier) })
+                var read = StoreAssetPackVersion(
+                    resourceID: version.id, number: Int(version.attributes?.version ?? "") ?? 0,
+                    state: version.attributes?.state?.rawValue ?? "AWAITING_UPLOAD",
+                    contentDigest: fileName.flatMap { AssetPackRecord.digest(fromUploadFileName: $0, id: identifier) })
                 let links = version.relationships
-                for (audience, id) in [("internal", links?.internalBetaRelease?.data?.id), ("external", links?.externalBetaRelease?.data?.id),
-                                       ("appStore", links?.appStoreRelease?.data?.id)] {
+                for (audience, id) in [
+                    ("internal", links?.internalBetaRelease?.data?.id), ("external", links?.externalBetaRelease?.data?.id),
+                    ("appStore", links?.appStoreRelease?.data?.id),
+                ] {
                     if let id, let state = releaseStates["\(audience):\(id)"] { read.releases[audience] = state }
                 }
                 return read
             }.sorted { $0.number < $1.number }
-            return StoreAssetPack(id: identifier, resourceID: pack.id, versions: versions,
-                                  usedBytes: Int(pack.attributes?.usedBytes ?? 0))
+            return StoreAssetPack(
+                id: identifier, resourceID: pack.id, versions: versions,
+                usedBytes: Int(pack.attributes?.usedBytes ?? 0))
         }
     }
 
@@ -92,11 +102,13 @@ enum BackgroundAssetKind: AppResourceKind {
                 Change.Field("content digest", from: from.map(AssetPackRecord.short), to: AssetPackRecord.short(pack.contentDigest))
             }
             guard let existing = live[pack.id] else {
-                builder.add(.create, "backgroundAsset", nil, path: pack.path, detail: pack.id,
-                            fields: [Change.Field("assetPackIdentifier", from: nil, to: pack.id)],
-                            operations: [Create(identifier: pack.id, app: store.app.id)])
-                builder.add(.create, "backgroundAssetVersion", nil, path: pack.path, detail: pack.id, fields: [digestField(nil)],
-                            operations: [UploadVersion(pack: .created(ref(pack.id)), record: pack)])
+                builder.add(
+                    .create, "backgroundAsset", nil, path: pack.path, detail: pack.id,
+                    fields: [Change.Field("assetPackIdentifier", from: nil, to: pack.id)],
+                    operations: [Create(identifier: pack.id, app: store.app.id)])
+                builder.add(
+                    .create, "backgroundAssetVersion", nil, path: pack.path, detail: pack.id, fields: [digestField(nil)],
+                    operations: [UploadVersion(pack: .created(ref(pack.id)), record: pack)])
                 continue
             }
             let latest = existing.versions.last
@@ -112,9 +124,10 @@ enum BackgroundAssetKind: AppResourceKind {
             } else if let latest, latest.state == "AWAITING_UPLOAD" {
                 reason = "version \(latest.number) never got its upload; a new version replaces it"
             }
-            builder.add(current == nil ? .create : .update, "backgroundAssetVersion", nil, path: pack.path, detail: pack.id,
-                        fields: [digestField(current?.contentDigest)], reason: reason,
-                        operations: [UploadVersion(pack: .id(existing.resourceID), record: pack)])
+            builder.add(
+                current == nil ? .create : .update, "backgroundAssetVersion", nil, path: pack.path, detail: pack.id,
+                fields: [digestField(current?.contentDigest)], reason: reason,
+                operations: [UploadVersion(pack: .id(existing.resourceID), record: pack)])
         }
         let wanted = Set(desired.assetPacks.map(\.id))
         for pack in store.assetPacks where !wanted.contains(pack.id) {
@@ -147,9 +160,10 @@ enum BackgroundAssetKind: AppResourceKind {
         var createdRef: String? { BackgroundAssetKind.ref(identifier) }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let body = Schemas.BackgroundAssetCreateRequest(data: .init(
-                _type: .backgroundAssets, attributes: .init(assetPackIdentifier: identifier),
-                relationships: .init(app: .init(data: .init(_type: .apps, id: app)))))
+            let body = Schemas.BackgroundAssetCreateRequest(
+                data: .init(
+                    _type: .backgroundAssets, attributes: .init(assetPackIdentifier: identifier),
+                    relationships: .init(app: .init(data: .init(_type: .apps, id: app)))))
             let id = try await context.send { try await $0.backgroundAssetsCreateInstance(body: .json(body)).created.body.json.data.id }
             context.record(created: id, as: BackgroundAssetKind.ref(identifier))
         }
@@ -173,54 +187,68 @@ enum BackgroundAssetKind: AppResourceKind {
             let versionRef = "backgroundAssetVersion:\(record.id)"
             let packID = context.id(pack)
             let created = try await context.send {
-                try await $0.backgroundAssetVersionsCreateInstance(body: .json(.init(data: .init(
-                    _type: .backgroundAssetVersions,
-                    relationships: .init(backgroundAsset: .init(data: .init(_type: .backgroundAssets, id: packID))))))).created.body.json.data
+                try await $0.backgroundAssetVersionsCreateInstance(
+                    body: .json(
+                        .init(
+                            data: .init(
+                                _type: .backgroundAssetVersions,
+                                relationships: .init(backgroundAsset: .init(data: .init(_type: .backgroundAssets, id: packID))))))
+                ).created.body.json.data
             }
             context.record(created: created.id, as: versionRef)
             let version = context.id(.created(versionRef))
             let manifest = record.manifest
-            try await uploadFile(.manifest, name: "\(record.id).json", size: manifest.count, sha256: Self.sha256(manifest),
-                                 version: version, path: "\(record.id).json", context) { offset, length in
+            try await uploadFile(
+                .manifest, name: "\(record.id).json", size: manifest.count, sha256: Self.sha256(manifest),
+                version: version, path: "\(record.id).json", context
+            ) { offset, length in
                 manifest.subdata(in: offset..<(offset + length))
             }
             let path = archive.path
-            try await uploadFile(.asset, name: record.uploadFileName, size: archive.size, sha256: archive.sha256,
-                                 version: version, path: path, context) { offset, length throws(ASCError) in
+            try await uploadFile(
+                .asset, name: record.uploadFileName, size: archive.size, sha256: archive.sha256,
+                version: version, path: path, context
+            ) { offset, length throws(ASCError) in
                 try Self.read(path, offset: offset, length: length)
             }
             guard !context.isRecording else { return }
             try await waitForProcessing(version: version, context)
         }
 
-        private func uploadFile(_ type: Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.AttributesPayload.AssetTypePayload,
-                                name: String, size: Int, sha256: String, version: String, path: String, _ context: WriteContext,
-                                part: (Int, Int) throws(ASCError) -> Data) async throws(ASCError) {
-            let body = Schemas.BackgroundAssetUploadFileCreateRequest(data: .init(
-                _type: .backgroundAssetUploadFiles, attributes: .init(assetType: type, fileName: name, fileSize: Int64(size)),
-                relationships: .init(backgroundAssetVersion: .init(data: .init(_type: .backgroundAssetVersions, id: version)))))
+        private func uploadFile(
+            _ type: Schemas.BackgroundAssetUploadFileCreateRequest.DataPayload.AttributesPayload.AssetTypePayload,
+            name: String, size: Int, sha256: String, version: String, path: String, _ context: WriteContext,
+            part: (Int, Int) throws(ASCError) -> Data
+        ) async throws(ASCError) {
+            let body = Schemas.BackgroundAssetUploadFileCreateRequest(
+                data: .init(
+                    _type: .backgroundAssetUploadFiles, attributes: .init(assetType: type, fileName: name, fileSize: Int64(size)),
+                    relationships: .init(backgroundAssetVersion: .init(data: .init(_type: .backgroundAssetVersions, id: version)))))
             let reserved = try await context.send {
                 try await $0.backgroundAssetUploadFilesCreateInstance(body: .json(body)).created.body.json.data
             }
             let ref = "backgroundAssetUploadFile:\(record.id):\(type.rawValue)"
             context.record(created: reserved.id, as: ref)
             let operations = (reserved.attributes?.uploadOperations ?? []).map { item in
-                Schemas.UploadOperation(method: item.method, url: item.url, length: item.length.map { Int($0) },
-                                        offset: item.offset.map { Int($0) }, requestHeaders: item.requestHeaders)
+                Schemas.UploadOperation(
+                    method: item.method, url: item.url, length: item.length.map { Int($0) },
+                    offset: item.offset.map { Int($0) }, requestHeaders: item.requestHeaders)
             }
             try await context.upload(file: path, size: size, operations: operations, ref: ref, part: part)
             let id = context.id(.created(ref))
-            let commit = Schemas.BackgroundAssetUploadFileUpdateRequest(data: .init(
-                _type: .backgroundAssetUploadFiles, id: id,
-                attributes: .init(sourceFileChecksums: .init(file: .init(hash: sha256, algorithm: .sha256)), uploaded: true)))
+            let commit = Schemas.BackgroundAssetUploadFileUpdateRequest(
+                data: .init(
+                    _type: .backgroundAssetUploadFiles, id: id,
+                    attributes: .init(sourceFileChecksums: .init(file: .init(hash: sha256, algorithm: .sha256)), uploaded: true)))
             let committed = try await context.send {
                 try await $0.backgroundAssetUploadFilesUpdateInstance(path: .init(id: id), body: .json(commit)).ok.body.json.data
             }
             if committed.attributes?.assetDeliveryState?.state == .failed {
                 let errors = (committed.attributes?.assetDeliveryState?.errors ?? []).map { Self.describe($0.code, $0.description) }
-                throw .unexpectedResponse(operation: summary, status: nil,
-                                          reason: "App Store Connect refused the \(type == .manifest ? "manifest" : "archive") \(name): "
-                                              + (errors.isEmpty ? "no reason given" : errors.joined(separator: "; ")))
+                throw .unexpectedResponse(
+                    operation: summary, status: nil,
+                    reason: "App Store Connect refused the \(type == .manifest ? "manifest" : "archive") \(name): "
+                        + (errors.isEmpty ? "no reason given" : errors.joined(separator: "; ")))
             }
         }
 
@@ -240,10 +268,11 @@ enum BackgroundAssetKind: AppResourceKind {
                     return
                 case .failed?:
                     let details = (read.attributes?.stateDetails?.errors ?? []).map { Self.describe($0.code, $0.description) }
-                    throw .unexpectedResponse(operation: summary, status: nil,
-                                              reason: "App Store Connect could not process version \(number) of asset pack \(record.id)"
-                                                  + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
-                                                  + "; fix the pack and push again: a new version replaces the failed one")
+                    throw .unexpectedResponse(
+                        operation: summary, status: nil,
+                        reason: "App Store Connect could not process version \(number) of asset pack \(record.id)"
+                            + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
+                            + "; fix the pack and push again: a new version replaces the failed one")
                 default:
                     guard waited < .seconds(1800) else { return }
                     context.onWait?(delay, "asset pack \(record.id) version \(number): \(state?.rawValue ?? "PROCESSING")")

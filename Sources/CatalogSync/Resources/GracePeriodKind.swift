@@ -42,8 +42,9 @@ enum GracePeriodKind: AppResourceKind {
         let fields = wanted.fields.keys.sorted().compactMap { key in
             before.fields[key] == wanted.fields[key] ? nil : Change.Field(key, from: live == nil ? nil : before.fields[key], to: wanted.fields[key])
         }
-        builder.add(.update, "subscriptionGracePeriod", nil, path: wanted.path, fields: fields,
-                    operations: [Update(id: live?.id, app: store.app.id, record: wanted)])
+        builder.add(
+            .update, "subscriptionGracePeriod", nil, path: wanted.path, fields: fields,
+            operations: [Update(id: live?.id, app: store.app.id, record: wanted)])
     }
 
     /// `PATCH /v1/subscriptionGracePeriods/{id}` with every field. A plan made without reading App Store Connect has
@@ -59,14 +60,19 @@ enum GracePeriodKind: AppResourceKind {
             var resource = id ?? ""
             if id == nil {
                 // `export asc` reads nothing: its request names the app's grace period by a placeholder.
-                resource = context.isRecording ? "${subscriptionGracePeriod}" : try await context.send {
-                    try await $0.appsSubscriptionGracePeriodGetToOneRelated(path: .init(id: app)).ok.body.json.data.id
-                }
+                resource =
+                    context.isRecording
+                    ? "${subscriptionGracePeriod}"
+                    : try await context.send {
+                        try await $0.appsSubscriptionGracePeriodGetToOneRelated(path: .init(id: app)).ok.body.json.data.id
+                    }
             }
-            let body = Schemas.SubscriptionGracePeriodUpdateRequest(data: .init(
-                _type: .subscriptionGracePeriods, id: resource,
-                attributes: .init(optIn: record.optIn, sandboxOptIn: record.sandboxOptIn,
-                                  duration: .init(rawValue: record.duration), renewalType: .init(rawValue: record.renewalType))))
+            let body = Schemas.SubscriptionGracePeriodUpdateRequest(
+                data: .init(
+                    _type: .subscriptionGracePeriods, id: resource,
+                    attributes: .init(
+                        optIn: record.optIn, sandboxOptIn: record.sandboxOptIn,
+                        duration: .init(rawValue: record.duration), renewalType: .init(rawValue: record.renewalType))))
             _ = try await context.send {
                 try await $0.subscriptionGracePeriodsUpdateInstance(path: .init(id: resource), body: .json(body)).ok.body.json
             }

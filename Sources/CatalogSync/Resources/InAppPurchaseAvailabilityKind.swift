@@ -14,9 +14,10 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
 
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
         guard listing.availabilityAnswered else {
-            product.unanswered("availability", of: "inAppPurchaseAvailability",
-                               "App Store Connect answered no availability for it (as it answers in-app purchases made before 2023, "
-                                   + "sold by the retired all-territories setting); the catalog names none: add `availability` to manage it")
+            product.unanswered(
+                "availability", of: "inAppPurchaseAvailability",
+                "App Store Connect answered no availability for it (as it answers in-app purchases made before 2023, "
+                    + "sold by the retired all-territories setting); the catalog names none: add `availability` to manage it")
             return
         }
         guard let availability = listing.availability else {
@@ -25,10 +26,14 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
         }
         product.ids.availability = availability.id
         let territories = try await reader.pages("reading the territories of in-app purchase \(product.record.productID)") {
-            try await $0.inAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: availability.id), query: .init(limit: 200)).ok.body.json
-        } next: { $0.links.next }.flatMap { $0.data.map(\.id) }
-        product.record.availability = AvailabilityRecord(territories: territories,
-                                                         availableInNewTerritories: availability.attributes?.availableInNewTerritories ?? false)
+            try await $0.inAppPurchaseAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: availability.id), query: .init(limit: 200))
+                .ok.body.json
+        } next: {
+            $0.links.next
+        }.flatMap { $0.data.map(\.id) }
+        product.record.availability = AvailabilityRecord(
+            territories: territories,
+            availableInNewTerritories: availability.attributes?.availableInNewTerritories ?? false)
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
@@ -36,14 +41,18 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
         let unanswered = live?.unanswered.contains("availability") == true
         // Unanswered and not declared: the note's `?` says it all; the catalog's default is no reason to write.
         guard unanswered ? wanted.availabilityDeclared : availability != live?.record.availability else { return }
-        let fields = unanswered
-            ? [Change.Field.unanswered("territories", to: String(availability.territories.count)),
-               .unanswered("availableInNewTerritories", to: String(availability.availableInNewTerritories))]
+        let fields =
+            unanswered
+            ? [
+                Change.Field.unanswered("territories", to: String(availability.territories.count)),
+                .unanswered("availableInNewTerritories", to: String(availability.availableInNewTerritories)),
+            ]
             : PlanBuilder.availabilityFields(from: live?.record.availability, to: availability)
         // The line of the value shown: the availability, or the one key of it that changed.
         let path = wanted.path.map { fields.count == 1 ? $0 / "availability" / fields[0].name : $0 / "availability" }
-        builder.add(live?.ids.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted, path: path,
-                    fields: fields, operations: [Set(product: product, availability: availability)])
+        builder.add(
+            live?.ids.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted, path: path,
+            fields: fields, operations: [Set(product: product, availability: availability)])
     }
 
     /// A new availability replaces the product's current one.
@@ -53,12 +62,13 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
         var summary: String { "set availability (\(availability.territories.count) territories)" }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let body = Schemas.InAppPurchaseAvailabilityCreateRequest(data: .init(
-                _type: .inAppPurchaseAvailabilities,
-                attributes: .init(availableInNewTerritories: availability.availableInNewTerritories),
-                relationships: .init(
-                    inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: context.id(product))),
-                    availableTerritories: .init(data: availability.territories.map { .init(_type: .territories, id: $0) }))))
+            let body = Schemas.InAppPurchaseAvailabilityCreateRequest(
+                data: .init(
+                    _type: .inAppPurchaseAvailabilities,
+                    attributes: .init(availableInNewTerritories: availability.availableInNewTerritories),
+                    relationships: .init(
+                        inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: context.id(product))),
+                        availableTerritories: .init(data: availability.territories.map { .init(_type: .territories, id: $0) }))))
             _ = try await context.send { try await $0.inAppPurchaseAvailabilitiesCreateInstance(body: .json(body)).created.body.json.data.id }
         }
     }

@@ -19,25 +19,31 @@ enum InAppPurchaseKind: ProductResourceKind {
     /// The record of a listed in-app purchase, or nil for one the catalog cannot describe.
     static func record(_ purchase: Schemas.InAppPurchaseV2) -> StoreProduct? {
         guard let attributes = purchase.attributes, let productID = attributes.productId,
-              let type = attributes.inAppPurchaseType.flatMap({ Vocabulary.productType(api: $0.rawValue) })
+            let type = attributes.inAppPurchaseType.flatMap({ Vocabulary.productType(api: $0.rawValue) })
         else { return nil }
-        let record = ProductRecord(productID: productID, referenceName: attributes.name ?? productID, type: type,
-                                   familySharable: attributes.familySharable ?? false,
-                                   reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 })
+        let record = ProductRecord(
+            productID: productID, referenceName: attributes.name ?? productID, type: type,
+            familySharable: attributes.familySharable ?? false,
+            reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 })
         return StoreProduct(record: record, ids: ProductIDs(resource: purchase.id), state: attributes.state?.rawValue)
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         guard let live else {
-            builder.add(.create, "inAppPurchase", wanted, fields: PlanBuilder.creationFields(wanted),
-                        operations: [Create(ref: ref(wanted.productID), app: builder.app.id, record: wanted)])
+            builder.add(
+                .create, "inAppPurchase", wanted, fields: PlanBuilder.creationFields(wanted),
+                operations: [Create(ref: ref(wanted.productID), app: builder.app.id, record: wanted)])
             return
         }
         let update = ProductAttributes.compare(wanted, live: live.record, resource: "inAppPurchase", builder: &builder)
         if let update {
-            builder.add(.update, "inAppPurchase", wanted, fields: update.fields,
-                        operations: [Update(product: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
-                                            familySharable: update.familySharable)])
+            builder.add(
+                .update, "inAppPurchase", wanted, fields: update.fields,
+                operations: [
+                    Update(
+                        product: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
+                        familySharable: update.familySharable)
+                ])
         } else if !builder.changes.contains(where: { $0.productID == wanted.productID && $0.resource == "inAppPurchase" }) {
             builder.add(.unchanged, "inAppPurchase", wanted)
         }
@@ -52,11 +58,13 @@ enum InAppPurchaseKind: ProductResourceKind {
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             let type = Schemas.InAppPurchaseType(rawValue: Vocabulary.apiProductType(record.type) ?? "") ?? .consumable
-            let body = Schemas.InAppPurchaseV2CreateRequest(data: .init(
-                _type: .inAppPurchases,
-                attributes: .init(name: record.referenceName, productId: record.productID, inAppPurchaseType: type,
-                                  reviewNote: record.reviewNote, familySharable: record.familySharable),
-                relationships: .init(app: .init(data: .init(_type: .apps, id: app)))))
+            let body = Schemas.InAppPurchaseV2CreateRequest(
+                data: .init(
+                    _type: .inAppPurchases,
+                    attributes: .init(
+                        name: record.referenceName, productId: record.productID, inAppPurchaseType: type,
+                        reviewNote: record.reviewNote, familySharable: record.familySharable),
+                    relationships: .init(app: .init(data: .init(_type: .apps, id: app)))))
             let id = try await context.send { try await $0.inAppPurchasesV2CreateInstance(body: .json(body)).created.body.json.data.id }
             context.record(created: id, as: ref)
         }
@@ -71,8 +79,9 @@ enum InAppPurchaseKind: ProductResourceKind {
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             let id = context.id(product)
-            let body = Schemas.InAppPurchaseV2UpdateRequest(data: .init(
-                _type: .inAppPurchases, id: id, attributes: .init(name: referenceName, reviewNote: reviewNote, familySharable: familySharable)))
+            let body = Schemas.InAppPurchaseV2UpdateRequest(
+                data: .init(
+                    _type: .inAppPurchases, id: id, attributes: .init(name: referenceName, reviewNote: reviewNote, familySharable: familySharable)))
             _ = try await context.send { try await $0.inAppPurchasesV2UpdateInstance(path: .init(id: id), body: .json(body)).ok }
         }
     }
@@ -91,14 +100,16 @@ enum ProductAttributes {
     /// Adds refused changes for a new period or family sharing turned off; returns the update to send, if any.
     static func compare(_ wanted: ProductRecord, live: ProductRecord, resource: String, builder: inout PlanBuilder) -> Update? {
         if let period = wanted.period, let livePeriod = live.period, period != livePeriod {
-            builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "period" },
-                        fields: [Change.Field("period", from: livePeriod, to: period)],
-                        reason: "App Store Connect cannot change a subscription's period once it is set")
+            builder.add(
+                .refused, resource, wanted, path: wanted.path.map { $0 / "period" },
+                fields: [Change.Field("period", from: livePeriod, to: period)],
+                reason: "App Store Connect cannot change a subscription's period once it is set")
         }
         if live.familySharable && !wanted.familySharable {
-            builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "familySharable" },
-                        fields: [Change.Field("familySharable", from: "true", to: "false")],
-                        reason: "App Store Connect cannot turn family sharing off once it is on")
+            builder.add(
+                .refused, resource, wanted, path: wanted.path.map { $0 / "familySharable" },
+                fields: [Change.Field("familySharable", from: "true", to: "false")],
+                reason: "App Store Connect cannot turn family sharing off once it is on")
         }
         var update = Update(fields: [])
         if wanted.referenceName != live.referenceName {

@@ -27,7 +27,9 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
                 path: .init(id: id),
                 query: .init(limit: 200, include: [.oneTimeUseCodes, .customCodes], limitOneTimeUseCodes: cap, limitCustomCodes: cap)
             ).ok.body.json
-        } next: { $0.links.next }
+        } next: {
+            $0.links.next
+        }
         var parts = OfferCodeCodes.IncludedParts()
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
@@ -45,15 +47,17 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
                 ).ok.body.json
             }
             product.ids.offerCodes[name] = offer.id
-            var code = OfferRecord(kind: .inAppPurchaseOfferCode, identifier: name, referenceName: name, mode: "", duration: "", periods: 0,
-                                   priceCents: prices.cents, eligibilities: attributes.customerEligibilities?.map(\.rawValue))
+            var code = OfferRecord(
+                kind: .inAppPurchaseOfferCode, identifier: name, referenceName: name, mode: "", duration: "", periods: 0,
+                priceCents: prices.cents, eligibilities: attributes.customerEligibilities?.map(\.rawValue))
             code.territoryPrices = prices.territoryPrices
             if !prices.complete { OfferRequests.pricesUnanswered(&code, resource: resource, of: &product) }
             let links = offer.relationships
-            code.codes = parts.record(name: name, active: attributes.active,
-                                      batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
-                                      customIDs: links?.customCodes?.data?.map(\.id) ?? [], customsMeta: links?.customCodes?.meta,
-                                      resource: resource, into: &product)
+            code.codes = parts.record(
+                name: name, active: attributes.active,
+                batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
+                customIDs: links?.customCodes?.data?.map(\.id) ?? [], customsMeta: links?.customCodes?.meta,
+                resource: resource, into: &product)
             product.record.offerCodes.append(code)
         }
     }
@@ -75,14 +79,17 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
                 var shown = offers[index]
                 shown.codes = codes
                 let off = codes.active ? [] : [Change.Field("active", from: "true", to: "false")]
-                builder.add(.waiting, resource, wanted, path: wanted.path.map { $0 / "offerCodes" + index }, detail: shown.identifier,
-                            fields: PlanBuilder.codeFields(of: shown) + off, reason: gate)
+                builder.add(
+                    .waiting, resource, wanted, path: wanted.path.map { $0 / "offerCodes" + index }, detail: shown.identifier,
+                    fields: PlanBuilder.codeFields(of: shown) + off, reason: gate)
             }
         }
-        OfferRequests.compare(resource, wanted: offers,
-                              existing: OfferCodeCodes.comparable(live?.record.offerCodes ?? [], wanted: offers),
-                              product: wanted, key: "offerCodes", builder: &builder,
-                              update: { OfferCodeCodes.update($0, to: $1, live: live, api: InAppPurchaseOfferCodeCodesAPI.self) }) {
+        OfferRequests.compare(
+            resource, wanted: offers,
+            existing: OfferCodeCodes.comparable(live?.record.offerCodes ?? [], wanted: offers),
+            product: wanted, key: "offerCodes", builder: &builder,
+            update: { OfferCodeCodes.update($0, to: $1, live: live, api: InAppPurchaseOfferCodeCodesAPI.self) }
+        ) {
             Create(inAppPurchase: product, offer: $0, territories: territories)
         }
     }
@@ -99,20 +106,25 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
         }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let prices = try await OfferRequests.prices(offer, product: inAppPurchase, territories: territories, context: context,
-                                                        inAppPurchase: true)
+            let prices = try await OfferRequests.prices(
+                offer, product: inAppPurchase, territories: territories, context: context,
+                inAppPurchase: true)
             let customers = (offer.eligibilities ?? OfferEligibility.inAppPurchaseCustomers.map(\.apiValue))
-                .compactMap(Schemas.InAppPurchaseOfferCodeCreateRequest.DataPayload.AttributesPayload.CustomerEligibilitiesPayloadPayload.init(rawValue:))
+                .compactMap(
+                    Schemas.InAppPurchaseOfferCodeCreateRequest.DataPayload.AttributesPayload.CustomerEligibilitiesPayloadPayload.init(rawValue:))
             let body = Schemas.InAppPurchaseOfferCodeCreateRequest(
                 data: .init(
                     _type: .inAppPurchaseOfferCodes,
                     attributes: .init(name: offer.identifier ?? "", customerEligibilities: customers),
-                    relationships: .init(inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: context.id(inAppPurchase))),
-                                         prices: .init(data: prices.map { .init(_type: .inAppPurchaseOfferPrices, id: $0.local) }))),
+                    relationships: .init(
+                        inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: context.id(inAppPurchase))),
+                        prices: .init(data: prices.map { .init(_type: .inAppPurchaseOfferPrices, id: $0.local) }))),
                 included: prices.map { price in
-                    .init(_type: .inAppPurchaseOfferPrices, id: price.local, relationships: .init(
-                        territory: .init(data: .init(_type: .territories, id: price.territory)),
-                        pricePoint: price.point.map { .init(data: .init(_type: .inAppPurchasePricePoints, id: $0)) }))
+                    .init(
+                        _type: .inAppPurchaseOfferPrices, id: price.local,
+                        relationships: .init(
+                            territory: .init(data: .init(_type: .territories, id: price.territory)),
+                            pricePoint: price.point.map { .init(data: .init(_type: .inAppPurchasePricePoints, id: $0)) }))
                 })
             let id = try await context.send { try await $0.inAppPurchaseOfferCodesCreateInstance(body: .json(body)).created.body.json.data.id }
             var writes = OfferCodeCodes.Writes<InAppPurchaseOfferCodeCodesAPI>(created: offer)
@@ -126,31 +138,41 @@ enum InAppPurchaseOfferCodeKind: ProductResourceKind {
 enum InAppPurchaseOfferCodeCodesAPI: OfferCodeCodesAPI {
     typealias Schemas = Components.Schemas
 
-    static func createBatch(offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
-                            context: WriteContext) async throws(ASCError) -> String {
-        let body = Schemas.InAppPurchaseOfferCodeOneTimeUseCodeCreateRequest(data: .init(
-            _type: .inAppPurchaseOfferCodeOneTimeUseCodes, attributes: .init(numberOfCodes: count, expirationDate: expires,
-                                                                                    environment: .init(rawValue: environment.apiValue)),
-            relationships: .init(offerCode: .init(data: .init(_type: .inAppPurchaseOfferCodes, id: offerCode)))))
-        return try await context.send { try await $0.inAppPurchaseOfferCodeOneTimeUseCodesCreateInstance(body: .json(body)).created.body.json.data.id }
+    static func createBatch(
+        offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
+        context: WriteContext
+    ) async throws(ASCError) -> String {
+        let body = Schemas.InAppPurchaseOfferCodeOneTimeUseCodeCreateRequest(
+            data: .init(
+                _type: .inAppPurchaseOfferCodeOneTimeUseCodes,
+                attributes: .init(
+                    numberOfCodes: count, expirationDate: expires,
+                    environment: .init(rawValue: environment.apiValue)),
+                relationships: .init(offerCode: .init(data: .init(_type: .inAppPurchaseOfferCodes, id: offerCode)))))
+        return try await context.send {
+            try await $0.inAppPurchaseOfferCodeOneTimeUseCodesCreateInstance(body: .json(body)).created.body.json.data.id
+        }
     }
 
     static func createCustom(offerCode: String, code: String, count: Int, expires: String?, context: WriteContext) async throws(ASCError) -> String {
-        let body = Schemas.InAppPurchaseOfferCodeCustomCodeCreateRequest(data: .init(
-            _type: .inAppPurchaseOfferCodeCustomCodes, attributes: .init(customCode: code, numberOfCodes: count, expirationDate: expires),
-            relationships: .init(offerCode: .init(data: .init(_type: .inAppPurchaseOfferCodes, id: offerCode)))))
+        let body = Schemas.InAppPurchaseOfferCodeCustomCodeCreateRequest(
+            data: .init(
+                _type: .inAppPurchaseOfferCodeCustomCodes, attributes: .init(customCode: code, numberOfCodes: count, expirationDate: expires),
+                relationships: .init(offerCode: .init(data: .init(_type: .inAppPurchaseOfferCodes, id: offerCode)))))
         return try await context.send { try await $0.inAppPurchaseOfferCodeCustomCodesCreateInstance(body: .json(body)).created.body.json.data.id }
     }
 
     static func deactivateBatch(_ id: String, context: WriteContext) async throws(ASCError) {
-        let body = Schemas.InAppPurchaseOfferCodeOneTimeUseCodeUpdateRequest(data: .init(
-            _type: .inAppPurchaseOfferCodeOneTimeUseCodes, id: id, attributes: .init(active: false)))
+        let body = Schemas.InAppPurchaseOfferCodeOneTimeUseCodeUpdateRequest(
+            data: .init(
+                _type: .inAppPurchaseOfferCodeOneTimeUseCodes, id: id, attributes: .init(active: false)))
         _ = try await context.send { try await $0.inAppPurchaseOfferCodeOneTimeUseCodesUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 
     static func deactivateCustom(_ id: String, context: WriteContext) async throws(ASCError) {
-        let body = Schemas.InAppPurchaseOfferCodeCustomCodeUpdateRequest(data: .init(
-            _type: .inAppPurchaseOfferCodeCustomCodes, id: id, attributes: .init(active: false)))
+        let body = Schemas.InAppPurchaseOfferCodeCustomCodeUpdateRequest(
+            data: .init(
+                _type: .inAppPurchaseOfferCodeCustomCodes, id: id, attributes: .init(active: false)))
         _ = try await context.send { try await $0.inAppPurchaseOfferCodeCustomCodesUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 

@@ -27,7 +27,9 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                 path: .init(id: schedule.id),
                 query: .init(limit: 200, include: [.inAppPurchasePricePoint, .territory])
             ).ok.body.json
-        } next: { $0.links.next }
+        } next: {
+            $0.links.next
+        }
         var points: [String: String] = [:]
         for case let .inAppPurchasePricePoints(point) in pages.flatMap({ $0.included ?? [] }) {
             points[point.id] = point.attributes?.customerPrice ?? ""
@@ -36,7 +38,8 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
         let prices: [DatedPrice] = pages.flatMap(\.data).compactMap { price in
             // A price is known only from its own linkage (asked for with include=); a point's territory is not sent.
             guard let pointID = price.relationships?.inAppPurchasePricePoint?.data?.id, let territory = price.relationships?.territory?.data?.id,
-                  let canonical = points[pointID].flatMap(LocalPrice.canonical) else {
+                let canonical = points[pointID].flatMap(LocalPrice.canonical)
+            else {
                 unread += 1
                 return nil
             }
@@ -48,15 +51,18 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
         var base = territories.count == 1 && unread == 0 ? territories.first : nil
         if base == nil {
             let answer = try await reader.read(context) {
-                try await $0.inAppPurchasesV2IapPriceScheduleGetToOneRelated(path: .init(id: id), query: .init(include: [.baseTerritory])).ok.body.json
+                try await $0.inAppPurchasesV2IapPriceScheduleGetToOneRelated(path: .init(id: id), query: .init(include: [.baseTerritory])).ok.body
+                    .json
             }
             base = answer.data.relationships?.baseTerritory?.data?.id
         }
         guard let base else {
             // Prices are still read; which territory the others are equalized from is not taken for the USA.
             DatedPrice.apply(prices, to: &product.record, today: reader.today, base: "", follow: true)
-            product.unanswered("baseTerritory", of: resource, "App Store Connect did not answer its price schedule's base territory; "
-                + "the catalog names none: set `baseTerritory` to manage it")
+            product.unanswered(
+                "baseTerritory", of: resource,
+                "App Store Connect did not answer its price schedule's base territory; "
+                    + "the catalog names none: set `baseTerritory` to manage it")
             return
         }
         // Every territory without a manual price follows the base territory's: a change of the base price is one.
@@ -71,20 +77,29 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             // Territory prices without a price in the base territory: App Store Connect takes no schedule without
             // one, and an edit of them is never silently no request.
             if !wanted.territoryPrices.isEmpty || !wanted.priceChanges.isEmpty {
-                builder.add(.refused, resource, wanted, path: wanted.path.map { $0 / "territoryPrices" },
-                            reason: "no price in the base territory \(base): set `price`, or `baseTerritory` to a territory the catalog prices")
+                builder.add(
+                    .refused, resource, wanted, path: wanted.path.map { $0 / "territoryPrices" },
+                    reason: "no price in the base territory \(base): set `price`, or `baseTerritory` to a territory the catalog prices")
             }
             return
         }
         let old = live?.record
         var lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today)
         if live?.unanswered.contains("baseTerritory") == true {
-            lines.insert(PricingDiff.Line(day: nil, detail: nil, fields: [.unanswered("baseTerritory", to: base)],
-                                          path: wanted.path.map { $0 / "baseTerritory" }), at: 0)
+            lines.insert(
+                PricingDiff.Line(
+                    day: nil, detail: nil, fields: [.unanswered("baseTerritory", to: base)],
+                    path: wanted.path.map { $0 / "baseTerritory" }), at: 0)
         } else if old?.baseTerritory != wanted.baseTerritory {
-            lines.insert(PricingDiff.Line(day: nil, detail: nil, fields: [Change.Field("baseTerritory", from: old.map { $0.baseTerritory ?? Vocabulary.baseTerritory },
-                                                                                       to: base)],
-                                          path: wanted.path.map { $0 / "baseTerritory" }), at: 0)
+            lines.insert(
+                PricingDiff.Line(
+                    day: nil, detail: nil,
+                    fields: [
+                        Change.Field(
+                            "baseTerritory", from: old.map { $0.baseTerritory ?? Vocabulary.baseTerritory },
+                            to: base)
+                    ],
+                    path: wanted.path.map { $0 / "baseTerritory" }), at: 0)
         }
         guard !lines.isEmpty else { return }
         let refusals = builder.priceRefusals(kind: "inAppPurchase", wanted)
@@ -96,8 +111,9 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
         // A schedule App Store Connect already has (priced from the USA or from another territory) is updated.
         let action: Change.Action = old == nil || (old?.priceCents == nil && old?.territoryPrices.isEmpty != false) ? .create : .update
         for (index, line) in lines.enumerated() {
-            builder.add(action, resource, wanted, path: line.path ?? located(line, in: wanted) ?? path, detail: line.detail,
-                        fields: line.fields, operations: index == 0 ? [set] : [])
+            builder.add(
+                action, resource, wanted, path: line.path ?? located(line, in: wanted) ?? path, detail: line.detail,
+                fields: line.fields, operations: index == 0 ? [set] : [])
         }
     }
 
@@ -127,10 +143,13 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             let productID = context.id(product)
             var inline: [Schemas.InAppPurchasePriceInlineCreate] = []
             func add(_ point: String, day: Int?) {
-                inline.append(.init(_type: .inAppPurchasePrices, id: "${price-\(inline.count + 1)}",
-                                    attributes: .init(startDate: day.map(CalendarDay.format)),
-                                    relationships: .init(inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
-                                                         inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))
+                inline.append(
+                    .init(
+                        _type: .inAppPurchasePrices, id: "${price-\(inline.count + 1)}",
+                        attributes: .init(startDate: day.map(CalendarDay.format)),
+                        relationships: .init(
+                            inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
+                            inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))
             }
             if let cents = schedule.cents {
                 add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: nil)
@@ -147,10 +166,12 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                 }
             }
             let body = Schemas.InAppPurchasePriceScheduleCreateRequest(
-                data: .init(_type: .inAppPurchasePriceSchedules, relationships: .init(
-                    inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: productID)),
-                    baseTerritory: .init(data: .init(_type: .territories, id: schedule.base)),
-                    manualPrices: .init(data: inline.map { .init(_type: .inAppPurchasePrices, id: $0.id ?? "") }))),
+                data: .init(
+                    _type: .inAppPurchasePriceSchedules,
+                    relationships: .init(
+                        inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: productID)),
+                        baseTerritory: .init(data: .init(_type: .territories, id: schedule.base)),
+                        manualPrices: .init(data: inline.map { .init(_type: .inAppPurchasePrices, id: $0.id ?? "") }))),
                 included: inline.map { .InAppPurchasePriceInlineCreate($0) })
             _ = try await context.send { try await $0.inAppPurchasePriceSchedulesCreateInstance(body: .json(body)).created.body.json.data.id }
         }

@@ -8,8 +8,10 @@ import SyncPlan
 /// the same shape and rules; only their types differ.
 protocol OfferCodeCodesAPI: Sendable {
     /// Creates a batch of one-time-use codes; answers its id.
-    static func createBatch(offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
-                            context: WriteContext) async throws(ASCError) -> String
+    static func createBatch(
+        offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
+        context: WriteContext
+    ) async throws(ASCError) -> String
     /// Creates a custom code; answers its id.
     static func createCustom(offerCode: String, code: String, count: Int, expires: String?, context: WriteContext) async throws(ASCError) -> String
     static func deactivateBatch(_ id: String, context: WriteContext) async throws(ASCError)
@@ -30,22 +32,27 @@ enum OfferCodeCodes {
         private var customs: [String: OfferCodesRecord.Custom] = [:]
 
         mutating func add(batch id: String, _ attributes: (some OneTimeCodeBatchAttributes)?) {
-            guard let attributes, let count = attributes.numberOfCodes, let expires = attributes.expirationDate.flatMap(CalendarDay.parse) else { return }
+            guard let attributes, let count = attributes.numberOfCodes, let expires = attributes.expirationDate.flatMap(CalendarDay.parse) else {
+                return
+            }
             let environment = attributes.environment.flatMap { CodeEnvironment(rawValue: $0.rawValue.lowercased()) }
             batches[id] = OfferCodesRecord.Batch(count: count, expires: expires, active: attributes.active ?? true, environment: environment)
         }
 
         mutating func add(custom id: String, _ attributes: (some CustomCodeAttributes)?) {
             guard let attributes, let code = attributes.customCode, let count = attributes.numberOfCodes else { return }
-            customs[id] = .init(code: code, count: count, expires: attributes.expirationDate.flatMap(CalendarDay.parse), active: attributes.active ?? true)
+            customs[id] = .init(
+                code: code, count: count, expires: attributes.expirationDate.flatMap(CalendarDay.parse), active: attributes.active ?? true)
         }
 
         /// An offer code's state beyond its terms, from the ids of its batches and custom codes (as linked, in
         /// order), with those ids kept in `product` for changes. When a list of links is cut short (`meta`), a note
         /// says iapkit read the first ones.
-        func record(name: String, active: Bool?, batchIDs: [String], batchesMeta: Components.Schemas.PagingInformation?,
-                    customIDs: [String], customsMeta: Components.Schemas.PagingInformation?, resource: String,
-                    into product: inout StoreProduct) -> OfferCodesRecord {
+        func record(
+            name: String, active: Bool?, batchIDs: [String], batchesMeta: Components.Schemas.PagingInformation?,
+            customIDs: [String], customsMeta: Components.Schemas.PagingInformation?, resource: String,
+            into product: inout StoreProduct
+        ) -> OfferCodesRecord {
             var batchRecords: [OfferCodesRecord.Batch] = []
             for id in batchIDs {
                 guard let batch = batches[id] else { continue }
@@ -54,9 +61,11 @@ enum OfferCodeCodes {
             }
             let unknown = batchRecords.filter { $0.environment == nil }.count
             if unknown > 0 {
-                product.notes.append(StoreNote(resource: resource, managed: false,
-                                               text: "App Store Connect did not answer the environment of \(unknown) batch\(unknown == 1 ? "" : "es")"
-                                                   + " of offer code \(name); iapkit neither takes it for production nor creates it again"))
+                product.notes.append(
+                    StoreNote(
+                        resource: resource, managed: false,
+                        text: "App Store Connect did not answer the environment of \(unknown) batch\(unknown == 1 ? "" : "es")"
+                            + " of offer code \(name); iapkit neither takes it for production nor creates it again"))
             }
             var customRecords: [OfferCodesRecord.Custom] = []
             for id in customIDs {
@@ -65,8 +74,10 @@ enum OfferCodeCodes {
                 product.ids.customCodes[custom.code] = id
             }
             if !batchesMeta.isComplete(count: batchIDs.count, cap: partsCap) || !customsMeta.isComplete(count: customIDs.count, cap: partsCap) {
-                product.notes.append(StoreNote(resource: resource, managed: false,
-                                               text: "offer code \(name) has more than \(partsCap) batches or custom codes; iapkit reads the first \(partsCap)"))
+                product.notes.append(
+                    StoreNote(
+                        resource: resource, managed: false,
+                        text: "offer code \(name) has more than \(partsCap) batches or custom codes; iapkit reads the first \(partsCap)"))
             }
             return OfferCodesRecord(active: active ?? true, batches: batchRecords, custom: customRecords)
         }
@@ -85,7 +96,8 @@ enum OfferCodeCodes {
 
     /// What changing an existing offer code's state takes: one operation for every write, the parts App Store
     /// Connect has that the catalog does not list, and what it cannot do (turn anything back on, change a custom code).
-    static func update<API: OfferCodeCodesAPI>(_ old: OfferRecord, to new: OfferRecord, live: StoreProduct?, api: API.Type) -> [OfferRequests.Update] {
+    static func update<API: OfferCodeCodesAPI>(_ old: OfferRecord, to new: OfferRecord, live: StoreProduct?, api: API.Type) -> [OfferRequests.Update]
+    {
         let name = new.identifier ?? ""
         let before = old.codes ?? OfferCodesRecord(), after = new.codes ?? OfferCodesRecord()
         var results: [OfferRequests.Update] = []
@@ -111,8 +123,10 @@ enum OfferCodeCodes {
                     if found.batch.active == batch.active {
                         continue  // the same batch, its environment unanswered: noted, not changed
                     } else if batch.active {
-                        results.append(.refused([Change.Field("oneTimeCodes", from: found.batch.text, to: batch.text)],
-                                                "App Store Connect cannot reactivate a batch of codes"))
+                        results.append(
+                            .refused(
+                                [Change.Field("oneTimeCodes", from: found.batch.text, to: batch.text)],
+                                "App Store Connect cannot reactivate a batch of codes"))
                     } else {
                         writes.deactivateBatches.append(found.id)
                         fields.append(Change.Field("oneTimeCodes", from: found.batch.text, to: batch.text))
@@ -123,8 +137,10 @@ enum OfferCodeCodes {
                 }
             }
             for extra in available {
-                results.append(.unmanaged("batch of \(extra.batch.text)",
-                                          "in App Store Connect but not in the catalog; a batch cannot be deleted: list it (`active: false` to deactivate it)"))
+                results.append(
+                    .unmanaged(
+                        "batch of \(extra.batch.text)",
+                        "in App Store Connect but not in the catalog; a batch cannot be deleted: list it (`active: false` to deactivate it)"))
             }
         }
         if let wantedCustom = after.custom {
@@ -136,12 +152,16 @@ enum OfferCodeCodes {
                     continue
                 }
                 if found.count != code.count || found.expires != code.expires {
-                    results.append(.refused([Change.Field("customCode \(code.code)", from: found.text, to: code.text)],
-                                            "App Store Connect cannot change a custom code's count or expiration; give a new code"))
+                    results.append(
+                        .refused(
+                            [Change.Field("customCode \(code.code)", from: found.text, to: code.text)],
+                            "App Store Connect cannot change a custom code's count or expiration; give a new code"))
                 } else if found.active != code.active {
                     if code.active {
-                        results.append(.refused([Change.Field("customCode \(code.code)", from: found.text, to: code.text)],
-                                                "App Store Connect cannot reactivate a custom code"))
+                        results.append(
+                            .refused(
+                                [Change.Field("customCode \(code.code)", from: found.text, to: code.text)],
+                                "App Store Connect cannot reactivate a custom code"))
                     } else if let id = live?.ids.customCodes[code.code] {
                         writes.deactivateCustom.append(id)
                         fields.append(Change.Field("customCode \(code.code)", from: found.text, to: code.text))
@@ -150,8 +170,10 @@ enum OfferCodeCodes {
             }
             let wantedCodes = Set(wantedCustom.map(\.code))
             for extra in before.custom ?? [] where !wantedCodes.contains(extra.code) {
-                results.append(.unmanaged("custom code \(extra.code)",
-                                          "in App Store Connect but not in the catalog; a custom code cannot be deleted: list it (`active: false` to deactivate it)"))
+                results.append(
+                    .unmanaged(
+                        "custom code \(extra.code)",
+                        "in App Store Connect but not in the catalog; a custom code cannot be deleted: list it (`active: false` to deactivate it)"))
             }
         }
         if !writes.isEmpty { results.append(.update(fields, writes)) }
@@ -192,16 +214,20 @@ enum OfferCodeCodes {
         }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            guard let offerCode else { throw ASCError.unexpectedResponse(operation: "update offer code \(name)", status: nil, reason: "it has no App Store Connect id") }
+            guard let offerCode else {
+                throw ASCError.unexpectedResponse(operation: "update offer code \(name)", status: nil, reason: "it has no App Store Connect id")
+            }
             var deactivateBatches = deactivateBatches, deactivateCustom = deactivateCustom
             for batch in createBatches {
-                let id = try await API.createBatch(offerCode: offerCode, count: batch.count, expires: CalendarDay.format(batch.expires),
-                                                   environment: batch.environment ?? .production, context: context)
+                let id = try await API.createBatch(
+                    offerCode: offerCode, count: batch.count, expires: CalendarDay.format(batch.expires),
+                    environment: batch.environment ?? .production, context: context)
                 if !batch.active { deactivateBatches.append(id) }
             }
             for code in createCustom {
-                let id = try await API.createCustom(offerCode: offerCode, code: code.code, count: code.count,
-                                                    expires: code.expires.map(CalendarDay.format), context: context)
+                let id = try await API.createCustom(
+                    offerCode: offerCode, code: code.code, count: code.count,
+                    expires: code.expires.map(CalendarDay.format), context: context)
                 if !code.active { deactivateCustom.append(id) }
             }
             for id in deactivateBatches { try await API.deactivateBatch(id, context: context) }

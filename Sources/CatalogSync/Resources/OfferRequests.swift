@@ -29,8 +29,11 @@ enum OfferRequests {
     /// An offer's price in every territory: the USA point and its equalizations, or the territory's own price where
     /// the offer sets one. A free trial has a price without a point in each territory it is offered in. The points
     /// are the subscription's, or with `inAppPurchase` the in-app purchase's (`product`).
-    static func prices(_ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext, inAppPurchase: Bool = false)
-        async throws(ASCError) -> [(local: String, territory: String, point: String?)] {
+    static func prices(
+        _ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext, inAppPurchase: Bool = false
+    )
+        async throws(ASCError) -> [(local: String, territory: String, point: String?)]
+    {
         let territories = offer.territories ?? territories
         guard offer.priceCents != nil || !offer.territoryPrices.isEmpty else {
             return territories.enumerated().map { index, territory in ("${price-\(index + 1)}", territory, nil) }
@@ -46,16 +49,21 @@ enum OfferRequests {
     }
 
     /// Looks up the points a paid offer needs in `territories`: the USA point's equalizations, and the hand-set ones.
-    static func lookUpPoints(_ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext,
-                             inAppPurchase: Bool = false) async throws(ASCError) {
+    static func lookUpPoints(
+        _ offer: OfferRecord, product: ResourceRef, territories: [String], context: WriteContext,
+        inAppPurchase: Bool = false
+    ) async throws(ASCError) {
         let handSet = territories.filter { offer.territoryPrices[$0] != nil }
         if let cents = offer.priceCents, cents > 0 || inAppPurchase {
-            try await context.lookUpPricePoints(product: product, subscription: !inAppPurchase, cents: cents,
-                                                territories: territories.filter { offer.territoryPrices[$0] == nil })
+            try await context.lookUpPricePoints(
+                product: product, subscription: !inAppPurchase, cents: cents,
+                territories: territories.filter { offer.territoryPrices[$0] == nil })
         }
-        try await context.lookUpLocalPricePoints(product: product, subscription: !inAppPurchase, prices: handSet.map {
-            LocalPricePair(territory: $0, price: offer.territoryPrices[$0] ?? "")
-        })
+        try await context.lookUpLocalPricePoints(
+            product: product, subscription: !inAppPurchase,
+            prices: handSet.map {
+                LocalPricePair(territory: $0, price: offer.territoryPrices[$0] ?? "")
+            })
     }
 
     /// The point of a paid offer in one territory (after `lookUpPoints`); nil for a free trial.
@@ -74,29 +82,35 @@ enum OfferRequests {
     /// unknown, never free, and plan shows it as `?`.
     static func pricesUnanswered(_ offer: inout OfferRecord, resource: String, of product: inout StoreProduct) {
         offer.pricesUnanswered = true
-        product.notes.append(StoreNote(resource: resource, managed: false, text: "App Store Connect answered the prices of "
-            + "\(offer.identifier ?? "its offer") without their territories or price points; the catalog names no price for it"))
+        product.notes.append(
+            StoreNote(
+                resource: resource, managed: false,
+                text: "App Store Connect answered the prices of "
+                    + "\(offer.identifier ?? "its offer") without their territories or price points; the catalog names no price for it"))
     }
 
     /// Offers with an id: created when new, refused when their terms changed (App Store Connect cannot change
     /// them), unmanaged when only in App Store Connect. An offer that names no territories is set in `territories`
     /// (where a new one is created), and so is a live one whose territories were not read.
-    static func compare(_ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
-                        territories: [String]? = nil, gate: String? = nil, builder: inout PlanBuilder,
-                        update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
-                        updatePrices: ((OfferRecord) -> any PlannedOperation)? = nil,
-                        create: (OfferRecord) -> any PlannedOperation) {
+    static func compare(
+        _ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
+        territories: [String]? = nil, gate: String? = nil, builder: inout PlanBuilder,
+        update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
+        updatePrices: ((OfferRecord) -> any PlannedOperation)? = nil,
+        create: (OfferRecord) -> any PlannedOperation
+    ) {
         let implied = territories?.sorted()
         let wanted = wanted.map { offer in
             var offer = offer
             offer.territories = offer.territories ?? implied
             return offer
         }
-        let liveByID = Dictionary(existing.map { offer in
-            var offer = offer
-            offer.territories = offer.territories ?? implied
-            return (offer.identifier ?? "", offer)
-        }, uniquingKeysWith: { a, _ in a })
+        let liveByID = Dictionary(
+            existing.map { offer in
+                var offer = offer
+                offer.territories = offer.territories ?? implied
+                return (offer.identifier ?? "", offer)
+            }, uniquingKeysWith: { a, _ in a })
         for (index, offer) in wanted.enumerated() {
             let path = product.path.map { key == "billingPlans" ? $0 / key : $0 / key + index }
             guard let old = liveByID[offer.identifier ?? ""] else {
@@ -117,9 +131,10 @@ enum OfferRequests {
                 (known.priceCents, known.territoryPrices, known.pricesUnanswered) = (nil, [:], false)
                 (asked.priceCents, asked.territoryPrices) = (nil, [:])
                 if known.fixedPart == asked.fixedPart {
-                    builder.add(.unmanaged, resource, product, path: path.map { $0 / "price" }, detail: offer.identifier,
-                                fields: [.unanswered("price", to: offer.priceCents.map(Price.format(cents:)))],
-                                reason: "App Store Connect did not answer this offer's prices; push leaves them as they are")
+                    builder.add(
+                        .unmanaged, resource, product, path: path.map { $0 / "price" }, detail: offer.identifier,
+                        fields: [.unanswered("price", to: offer.priceCents.map(Price.format(cents:)))],
+                        reason: "App Store Connect did not answer this offer's prices; push leaves them as they are")
                     continue
                 }
             }
@@ -132,8 +147,9 @@ enum OfferRequests {
                     case let .update(fields, operation):
                         // One field changed: the line of that field, where the catalog names it.
                         let field = fields.count == 1 ? fieldKeys[fields[0].name] : nil
-                        builder.add(.update, resource, product, path: field.flatMap { keys in path.map { start in keys.reduce(start) { $0 / $1 } } } ?? path,
-                                    detail: offer.identifier, fields: fields, operations: [operation])
+                        builder.add(
+                            .update, resource, product, path: field.flatMap { keys in path.map { start in keys.reduce(start) { $0 / $1 } } } ?? path,
+                            detail: offer.identifier, fields: fields, operations: [operation])
                     case let .refused(fields, reason):
                         builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: fields, reason: reason)
                     case let .unmanaged(detail, reason):
@@ -147,11 +163,13 @@ enum OfferRequests {
                 // Only the prices differ, and the kind's update request carries them: changed in place, same id.
                 let fields = PlanBuilder.termFields(from: old, to: offer)
                 let field = fields.count == 1 ? fieldKeys[fields[0].name] : nil
-                builder.add(.update, resource, product, path: field.flatMap { keys in path.map { start in keys.reduce(start) { $0 / $1 } } } ?? path,
-                            detail: offer.identifier, fields: fields, operations: [updatePrices(offer)])
+                builder.add(
+                    .update, resource, product, path: field.flatMap { keys in path.map { start in keys.reduce(start) { $0 / $1 } } } ?? path,
+                    detail: offer.identifier, fields: fields, operations: [updatePrices(offer)])
             } else {
-                builder.add(.refused, resource, product, path: path, detail: offer.identifier, fields: PlanBuilder.termFields(from: old, to: offer),
-                            reason: "App Store Connect cannot change an offer's terms; give the new terms a new id")
+                builder.add(
+                    .refused, resource, product, path: path, detail: offer.identifier, fields: PlanBuilder.termFields(from: old, to: offer),
+                    reason: "App Store Connect cannot change an offer's terms; give the new terms a new id")
             }
         }
         let wantedIDs = Set(wanted.map { $0.identifier ?? "" })
@@ -184,8 +202,10 @@ enum OfferRequests {
 
     /// Puts what `readPrices` answered into `offer`: its USD price and territory prices (none for a free trial), the
     /// territories it is set in, or a note when App Store Connect answered its prices without their linkage.
-    static func apply(_ prices: (cents: Int?, territoryPrices: [String: String], territories: [String], complete: Bool),
-                      to offer: inout OfferRecord, resource: String, of product: inout StoreProduct) {
+    static func apply(
+        _ prices: (cents: Int?, territoryPrices: [String: String], territories: [String], complete: Bool),
+        to offer: inout OfferRecord, resource: String, of product: inout StoreProduct
+    ) {
         if offer.mode != "FREE_TRIAL" {
             offer.priceCents = prices.cents
             offer.territoryPrices = prices.territoryPrices
@@ -199,12 +219,16 @@ enum OfferRequests {
 
     /// An offer's prices as the catalog says them: the USD price (its USA price), and the territories whose price is
     /// not what that USD price equalizes to. One request, plus the equalization once per USD price for the app.
-    static func readPrices<Page: OfferPricePage>(_ context: String, reader: StoreReader, plan: String?,
-                                                 _ fetch: @escaping @Sendable (Client) async throws -> Page)
-        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String], territories: [String], complete: Bool) {
+    static func readPrices<Page: OfferPricePage>(
+        _ context: String, reader: StoreReader, plan: String?,
+        _ fetch: @escaping @Sendable (Client) async throws -> Page
+    )
+        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String], territories: [String], complete: Bool)
+    {
         let pages = try await reader.pages(context, fetch) { $0.nextLink }
-        let points = Dictionary(pages.flatMap(\.pricePoints).compactMap { id, price in price.map { (id, $0) } },
-                                uniquingKeysWith: { a, _ in a })
+        let points = Dictionary(
+            pages.flatMap(\.pricePoints).compactMap { id, price in price.map { (id, $0) } },
+            uniquingKeysWith: { a, _ in a })
         let links = pages.flatMap(\.priceLinks)
         // A price whose territory came linked but whose point is null is free there: the linkage shows the request's
         // `include=` was answered. One without its territory, or with a point not sent along, is unknown.
@@ -215,8 +239,9 @@ enum OfferRequests {
         if !free.isEmpty {
             if read.cents == nil || free.contains(Vocabulary.baseTerritory) {
                 // Free in the USA (or everywhere): the offer's USD price is 0, each paid territory at its own price.
-                read.territoryPrices = Dictionary(prices.compactMap { price in points[price.point].flatMap(LocalPrice.canonical).map { (price.territory, $0) } },
-                                                  uniquingKeysWith: { a, _ in a })
+                read.territoryPrices = Dictionary(
+                    prices.compactMap { price in points[price.point].flatMap(LocalPrice.canonical).map { (price.territory, $0) } },
+                    uniquingKeysWith: { a, _ in a })
                 read.territoryPrices[Vocabulary.baseTerritory] = nil
                 read.cents = 0
             } else {
@@ -226,8 +251,11 @@ enum OfferRequests {
         return (read.cents, read.territoryPrices, Set(links.compactMap(\.territory)).sorted(), complete)
     }
 
-    static func usdAndTerritoryPrices(_ prices: [(territory: String, point: String)], points: [String: String], reader: StoreReader, plan: String?)
-        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String]) {
+    static func usdAndTerritoryPrices(
+        _ prices: [(territory: String, point: String)], points: [String: String], reader: StoreReader, plan: String?
+    )
+        async throws(SyncError) -> (cents: Int?, territoryPrices: [String: String])
+    {
         let cents: Int, equalized: [String: String]
         if let usaPoint = prices.first(where: { $0.territory == Vocabulary.baseTerritory })?.point {
             guard let usd = points[usaPoint].flatMap({ Price(text: $0)?.cents }) else { return (nil, [:]) }

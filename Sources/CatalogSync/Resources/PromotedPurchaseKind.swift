@@ -19,9 +19,13 @@ enum PromotedPurchaseKind: AppResourceKind {
         let pages = try await reader.pages("listing the app's promoted purchases") {
             try await $0.appsPromotedPurchasesGetToManyRelated(
                 path: .init(id: app),
-                query: .init(fieldsInAppPurchases: [.productId], fieldsSubscriptions: [.productId], limit: 200,
-                             include: [.inAppPurchaseV2, .subscription])).ok.body.json
-        } next: { $0.links.next }
+                query: .init(
+                    fieldsInAppPurchases: [.productId], fieldsSubscriptions: [.productId], limit: 200,
+                    include: [.inAppPurchaseV2, .subscription])
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         var productIDs: [String: String] = [:]
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
@@ -31,17 +35,23 @@ enum PromotedPurchaseKind: AppResourceKind {
         }
         let all = pages.flatMap(\.data)
         snapshot.promotedPurchases = all.compactMap { promoted in
-            let product = promoted.relationships?.inAppPurchaseV2?.data.map { "inAppPurchases:" + $0.id }
+            let product =
+                promoted.relationships?.inAppPurchaseV2?.data.map { "inAppPurchases:" + $0.id }
                 ?? promoted.relationships?.subscription?.data.map { "subscriptions:" + $0.id }
             guard let productID = product.flatMap({ productIDs[$0] }) else { return nil }
-            return (promoted.id, PromotedRecord(productID: productID, visibleForAllUsers: promoted.attributes?.visibleForAllUsers ?? true,
-                                                enabled: promoted.attributes?.enabled ?? true))
+            return (
+                promoted.id,
+                PromotedRecord(
+                    productID: productID, visibleForAllUsers: promoted.attributes?.visibleForAllUsers ?? true,
+                    enabled: promoted.attributes?.enabled ?? true)
+            )
         }
         let unnamed = all.count - snapshot.promotedPurchases.count
         if unnamed > 0 {
-            snapshot.appNotes.append("App Store Connect answered " + Format.count(unnamed, "promoted purchase")
-                + " that name" + (unnamed == 1 ? "s" : "") + " no product of the app; the catalog's promotedPurchases leave "
-                + (unnamed == 1 ? "it" : "them") + " out")
+            snapshot.appNotes.append(
+                "App Store Connect answered " + Format.count(unnamed, "promoted purchase")
+                    + " that name" + (unnamed == 1 ? "s" : "") + " no product of the app; the catalog's promotedPurchases leave "
+                    + (unnamed == 1 ? "it" : "them") + " out")
         }
     }
 
@@ -55,14 +65,16 @@ enum PromotedPurchaseKind: AppResourceKind {
         var order: [ResourceRef] = []
         for entry in wanted {
             guard let product = products[entry.productID] else {
-                builder.add(.refused, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
-                            reason: "no product of the catalog or of App Store Connect has this ID")
+                builder.add(
+                    .refused, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
+                    reason: "no product of the catalog or of App Store Connect has this ID")
                 continue
             }
             guard let existing = live[entry.productID] else {
-                builder.add(.create, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
-                            fields: fields(from: nil, to: entry),
-                            operations: [Create(app: store.app.id, product: product.ref, subscription: product.subscription, record: entry)])
+                builder.add(
+                    .create, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
+                    fields: fields(from: nil, to: entry),
+                    operations: [Create(app: store.app.id, product: product.ref, subscription: product.subscription, record: entry)])
                 order.append(.created(ref(entry.productID)))
                 continue
             }
@@ -70,24 +82,32 @@ enum PromotedPurchaseKind: AppResourceKind {
             if existing.record == entry {
                 builder.add(.unchanged, "promotedPurchase", nil, path: entry.path, detail: entry.productID)
             } else {
-                builder.add(.update, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
-                            fields: fields(from: existing.record, to: entry), operations: [Update(id: existing.id, record: entry)])
+                builder.add(
+                    .update, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
+                    fields: fields(from: existing.record, to: entry), operations: [Update(id: existing.id, record: entry)])
             }
         }
         let kept = Set(wanted.map(\.productID))
         let removed = store.promotedPurchases.filter { !kept.contains($0.record.productID) }
         for old in removed {
-            builder.add(.update, "promotedPurchase", nil, detail: old.record.productID,
-                        fields: [Change.Field("promoted", from: "true", to: "false")], operations: [Delete(id: old.id)])
+            builder.add(
+                .update, "promotedPurchase", nil, detail: old.record.productID,
+                fields: [Change.Field("promoted", from: "true", to: "false")], operations: [Delete(id: old.id)])
         }
         // The order App Store Connect will have after the push (new entries go to the end); sent only when it is not the catalog's.
-        let after = store.promotedPurchases.filter { kept.contains($0.record.productID) }.map { ResourceRef.id($0.id) }
+        let after =
+            store.promotedPurchases.filter { kept.contains($0.record.productID) }.map { ResourceRef.id($0.id) }
             + order.filter(\.isCreated)
         if order != after {
-            builder.add(.update, "promotedPurchases", nil, path: CatalogPath.root / "promotedPurchases",
-                        detail: "order", fields: [Change.Field("order", from: store.promotedPurchases.map(\.record.productID).joined(separator: ", "),
-                                                              to: wanted.map(\.productID).joined(separator: ", "))],
-                        operations: [Reorder(app: store.app.id, order: order)])
+            builder.add(
+                .update, "promotedPurchases", nil, path: CatalogPath.root / "promotedPurchases",
+                detail: "order",
+                fields: [
+                    Change.Field(
+                        "order", from: store.promotedPurchases.map(\.record.productID).joined(separator: ", "),
+                        to: wanted.map(\.productID).joined(separator: ", "))
+                ],
+                operations: [Reorder(app: store.app.id, order: order)])
         }
     }
 
@@ -123,12 +143,14 @@ enum PromotedPurchaseKind: AppResourceKind {
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             let productID = context.id(product)
-            let body = Schemas.PromotedPurchaseCreateRequest(data: .init(
-                _type: .promotedPurchases,
-                attributes: .init(visibleForAllUsers: record.visibleForAllUsers, enabled: record.enabled),
-                relationships: .init(app: .init(data: .init(_type: .apps, id: app)),
-                                     inAppPurchaseV2: subscription ? nil : .init(data: .init(_type: .inAppPurchases, id: productID)),
-                                     subscription: subscription ? .init(data: .init(_type: .subscriptions, id: productID)) : nil)))
+            let body = Schemas.PromotedPurchaseCreateRequest(
+                data: .init(
+                    _type: .promotedPurchases,
+                    attributes: .init(visibleForAllUsers: record.visibleForAllUsers, enabled: record.enabled),
+                    relationships: .init(
+                        app: .init(data: .init(_type: .apps, id: app)),
+                        inAppPurchaseV2: subscription ? nil : .init(data: .init(_type: .inAppPurchases, id: productID)),
+                        subscription: subscription ? .init(data: .init(_type: .subscriptions, id: productID)) : nil)))
             let id = try await context.send { try await $0.promotedPurchasesCreateInstance(body: .json(body)).created.body.json.data.id }
             context.record(created: id, as: PromotedPurchaseKind.ref(record.productID))
         }
@@ -141,9 +163,10 @@ enum PromotedPurchaseKind: AppResourceKind {
         var summary: String { "update promoted purchase \(record.productID)" }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let body = Schemas.PromotedPurchaseUpdateRequest(data: .init(
-                _type: .promotedPurchases, id: id,
-                attributes: .init(visibleForAllUsers: record.visibleForAllUsers, enabled: record.enabled)))
+            let body = Schemas.PromotedPurchaseUpdateRequest(
+                data: .init(
+                    _type: .promotedPurchases, id: id,
+                    attributes: .init(visibleForAllUsers: record.visibleForAllUsers, enabled: record.enabled)))
             _ = try await context.send { try await $0.promotedPurchasesUpdateInstance(path: .init(id: id), body: .json(body)).ok.body.json }
         }
     }

@@ -23,11 +23,14 @@ enum PromotionalOfferKind: ProductResourceKind {
         if !listing.promotionalOffers.complete {
             offers = try await reader.pages(context) {
                 try await $0.subscriptionsPromotionalOffersGetToManyRelated(path: .init(id: id), query: .init(limit: 200)).ok.body.json
-            } next: { $0.links.next }.flatMap(\.data)
+            } next: {
+                $0.links.next
+            }.flatMap(\.data)
         }
         for offer in offers {
             guard let attributes = offer.attributes, let code = attributes.offerCode, let mode = attributes.offerMode?.rawValue,
-                  let duration = attributes.duration?.rawValue else { continue }
+                let duration = attributes.duration?.rawValue
+            else { continue }
             let offerID = offer.id
             let prices = try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.subscriptionPromotionalOffersPricesGetToManyRelated(
@@ -36,8 +39,9 @@ enum PromotionalOfferKind: ProductResourceKind {
             }
             product.ids.promotionalOffers[code] = offer.id
             let plan = attributes.targetSubscriptionPlanType?.rawValue
-            var promotion = OfferRecord(kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
-                                        duration: duration, periods: attributes.numberOfPeriods ?? 1, planType: plan)
+            var promotion = OfferRecord(
+                kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
+                duration: duration, periods: attributes.numberOfPeriods ?? 1, planType: plan)
             OfferRequests.apply(prices, to: &promotion, resource: "subscriptionPromotionalOffer", of: &product)
             if plan == "MONTHLY" {
                 product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
@@ -52,11 +56,16 @@ enum PromotionalOfferKind: ProductResourceKind {
         let liveSlices = PlanSlice.slices(of: live?.record)
         for (planType, slice) in PlanSlice.slices(of: wanted).sorted(by: { $0.key > $1.key }) {
             let territories = (slice.key == nil ? wanted.pricedTerritories : nil) ?? slice.availability?.territories ?? builder.territories
-            OfferRequests.compare("subscriptionPromotionalOffer", wanted: slice.promotionalOffers,
-                                  existing: liveSlices[planType]?.promotionalOffers ?? [], product: wanted,
-                                  key: slice.key ?? "promotionalOffers", territories: territories, builder: &builder,
-                                  updatePrices: { UpdatePrices(subscription: product, offerID: live?.ids.promotionalOffers[$0.identifier ?? ""],
-                                                               offer: $0, territories: territories) }) {
+            OfferRequests.compare(
+                "subscriptionPromotionalOffer", wanted: slice.promotionalOffers,
+                existing: liveSlices[planType]?.promotionalOffers ?? [], product: wanted,
+                key: slice.key ?? "promotionalOffers", territories: territories, builder: &builder,
+                updatePrices: {
+                    UpdatePrices(
+                        subscription: product, offerID: live?.ids.promotionalOffers[$0.identifier ?? ""],
+                        offer: $0, territories: territories)
+                }
+            ) {
                 Create(subscription: product, offer: $0, territories: territories)
             }
         }
@@ -78,14 +87,20 @@ enum PromotionalOfferKind: ProductResourceKind {
             }
             let prices = try await OfferRequests.prices(offer, product: subscription, territories: territories, context: context)
             let body = Schemas.SubscriptionPromotionalOfferUpdateRequest(
-                data: .init(_type: .subscriptionPromotionalOffers, id: offerID, relationships: .init(
-                    prices: .init(data: prices.map { .init(_type: .subscriptionPromotionalOfferPrices, id: $0.local) }))),
+                data: .init(
+                    _type: .subscriptionPromotionalOffers, id: offerID,
+                    relationships: .init(
+                        prices: .init(data: prices.map { .init(_type: .subscriptionPromotionalOfferPrices, id: $0.local) }))),
                 included: prices.map { price in
-                    .init(_type: .subscriptionPromotionalOfferPrices, id: price.local, relationships: .init(
-                        territory: .init(data: .init(_type: .territories, id: price.territory)),
-                        subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
+                    .init(
+                        _type: .subscriptionPromotionalOfferPrices, id: price.local,
+                        relationships: .init(
+                            territory: .init(data: .init(_type: .territories, id: price.territory)),
+                            subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
                 })
-            _ = try await context.send { try await $0.subscriptionPromotionalOffersUpdateInstance(path: .init(id: offerID), body: .json(body)).ok.body.json }
+            _ = try await context.send {
+                try await $0.subscriptionPromotionalOffersUpdateInstance(path: .init(id: offerID), body: .json(body)).ok.body.json
+            }
         }
     }
 
@@ -102,15 +117,19 @@ enum PromotionalOfferKind: ProductResourceKind {
             let body = Schemas.SubscriptionPromotionalOfferCreateRequest(
                 data: .init(
                     _type: .subscriptionPromotionalOffers,
-                    attributes: .init(duration: OfferRequests.duration(offer), name: offer.referenceName ?? offer.identifier ?? "",
-                                      numberOfPeriods: offer.periods, offerCode: offer.identifier ?? "", offerMode: OfferRequests.mode(offer),
-                                      targetSubscriptionPlanType: OfferRequests.plan(offer)),
-                    relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))),
-                                         prices: .init(data: prices.map { .init(_type: .subscriptionPromotionalOfferPrices, id: $0.local) }))),
+                    attributes: .init(
+                        duration: OfferRequests.duration(offer), name: offer.referenceName ?? offer.identifier ?? "",
+                        numberOfPeriods: offer.periods, offerCode: offer.identifier ?? "", offerMode: OfferRequests.mode(offer),
+                        targetSubscriptionPlanType: OfferRequests.plan(offer)),
+                    relationships: .init(
+                        subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))),
+                        prices: .init(data: prices.map { .init(_type: .subscriptionPromotionalOfferPrices, id: $0.local) }))),
                 included: prices.map { price in
-                    .init(_type: .subscriptionPromotionalOfferPrices, id: price.local, relationships: .init(
-                        territory: .init(data: .init(_type: .territories, id: price.territory)),
-                        subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
+                    .init(
+                        _type: .subscriptionPromotionalOfferPrices, id: price.local,
+                        relationships: .init(
+                            territory: .init(data: .init(_type: .territories, id: price.territory)),
+                            subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
                 })
             _ = try await context.send { try await $0.subscriptionPromotionalOffersCreateInstance(body: .json(body)).created.body.json.data.id }
         }

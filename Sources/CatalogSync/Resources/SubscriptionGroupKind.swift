@@ -33,9 +33,10 @@ enum SubscriptionGroupKind {
             builder.add(.unchanged, "subscriptionGroup", nil, path: group.path, detail: group.referenceName)
         } else {
             ref = .created(Self.ref(group.referenceName))
-            builder.add(.create, "subscriptionGroup", nil, path: group.path, detail: group.referenceName,
-                        fields: [Change.Field("referenceName", from: nil, to: group.referenceName)],
-                        operations: [Create(ref: Self.ref(group.referenceName), app: builder.app.id, referenceName: group.referenceName)])
+            builder.add(
+                .create, "subscriptionGroup", nil, path: group.path, detail: group.referenceName,
+                fields: [Change.Field("referenceName", from: nil, to: group.referenceName)],
+                operations: [Create(ref: Self.ref(group.referenceName), app: builder.app.id, referenceName: group.referenceName)])
         }
         let ids = live.map { ProductIDs(resource: $0.id, version: $0.version, versionEditable: $0.versionEditable, localizations: $0.localizations) }
         VersionLocalizationsKind<GroupLocalizationAPI>.plan(
@@ -52,9 +53,10 @@ enum SubscriptionGroupKind {
         var createdRef: String? { ref }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
-            let body = Schemas.SubscriptionGroupCreateRequest(data: .init(
-                _type: .subscriptionGroups, attributes: .init(referenceName: referenceName),
-                relationships: .init(app: .init(data: .init(_type: .apps, id: app)))))
+            let body = Schemas.SubscriptionGroupCreateRequest(
+                data: .init(
+                    _type: .subscriptionGroups, attributes: .init(referenceName: referenceName),
+                    relationships: .init(app: .init(data: .init(_type: .apps, id: app)))))
             let id = try await context.send { try await $0.subscriptionGroupsCreateInstance(body: .json(body)).created.body.json.data.id }
             context.record(created: id, as: ref)
         }

@@ -18,11 +18,12 @@ enum SubscriptionKind: ProductResourceKind {
 
     static func record(_ subscription: Schemas.Subscription) -> StoreProduct? {
         guard let attributes = subscription.attributes, let productID = attributes.productId else { return nil }
-        let record = ProductRecord(productID: productID, referenceName: attributes.name ?? productID, type: .autoRenewableSubscription,
-                                   familySharable: attributes.familySharable ?? false,
-                                   reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 },
-                                   period: attributes.subscriptionPeriod.flatMap { Vocabulary.isoDuration($0.rawValue) },
-                                   groupLevel: attributes.groupLevel)
+        let record = ProductRecord(
+            productID: productID, referenceName: attributes.name ?? productID, type: .autoRenewableSubscription,
+            familySharable: attributes.familySharable ?? false,
+            reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 },
+            period: attributes.subscriptionPeriod.flatMap { Vocabulary.isoDuration($0.rawValue) },
+            groupLevel: attributes.groupLevel)
         return StoreProduct(record: record, ids: ProductIDs(resource: subscription.id), state: attributes.state?.rawValue)
     }
 
@@ -35,8 +36,9 @@ enum SubscriptionKind: ProductResourceKind {
                 created.groupLevel = nil
                 builder.deferredLevels.append(Update(subscription: product, groupLevel: level))
             }
-            builder.add(.create, "subscription", wanted, fields: PlanBuilder.creationFields(wanted),
-                        operations: [Create(ref: ref(wanted.productID), group: groupRef(builder), record: created)])
+            builder.add(
+                .create, "subscription", wanted, fields: PlanBuilder.creationFields(wanted),
+                operations: [Create(ref: ref(wanted.productID), group: groupRef(builder), record: created)])
             return
         }
         let before = builder.changes.count
@@ -47,9 +49,14 @@ enum SubscriptionKind: ProductResourceKind {
                 builder.deferredLevels.append(Update(subscription: product, groupLevel: level))
             }
             let now = update.referenceName != nil || update.reviewNote != nil || update.familySharable != nil || update.groupLevel != nil
-            builder.add(.update, "subscription", wanted, fields: update.fields,
-                        operations: now ? [Update(subscription: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
-                                                  familySharable: update.familySharable, groupLevel: update.groupLevel)] : [])
+            builder.add(
+                .update, "subscription", wanted, fields: update.fields,
+                operations: now
+                    ? [
+                        Update(
+                            subscription: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
+                            familySharable: update.familySharable, groupLevel: update.groupLevel)
+                    ] : [])
         } else if builder.changes.count == before {
             builder.add(.unchanged, "subscription", wanted)
         }
@@ -71,11 +78,13 @@ enum SubscriptionKind: ProductResourceKind {
             let period = record.period.flatMap(Vocabulary.apiDuration).flatMap {
                 Schemas.SubscriptionCreateRequest.DataPayload.AttributesPayload.SubscriptionPeriodPayload(rawValue: $0)
             }
-            let body = Schemas.SubscriptionCreateRequest(data: .init(
-                _type: .subscriptions,
-                attributes: .init(name: record.referenceName, productId: record.productID, familySharable: record.familySharable,
-                                  subscriptionPeriod: period, reviewNote: record.reviewNote, groupLevel: record.groupLevel),
-                relationships: .init(group: .init(data: .init(_type: .subscriptionGroups, id: context.id(group))))))
+            let body = Schemas.SubscriptionCreateRequest(
+                data: .init(
+                    _type: .subscriptions,
+                    attributes: .init(
+                        name: record.referenceName, productId: record.productID, familySharable: record.familySharable,
+                        subscriptionPeriod: period, reviewNote: record.reviewNote, groupLevel: record.groupLevel),
+                    relationships: .init(group: .init(data: .init(_type: .subscriptionGroups, id: context.id(group))))))
             let id = try await context.send { try await $0.subscriptionsCreateInstance(body: .json(body)).created.body.json.data.id }
             context.record(created: id, as: ref)
         }
@@ -91,9 +100,10 @@ enum SubscriptionKind: ProductResourceKind {
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             let id = context.id(subscription)
-            let body = Schemas.SubscriptionUpdateRequest(data: .init(
-                _type: .subscriptions, id: id,
-                attributes: .init(name: referenceName, familySharable: familySharable, reviewNote: reviewNote, groupLevel: groupLevel)))
+            let body = Schemas.SubscriptionUpdateRequest(
+                data: .init(
+                    _type: .subscriptions, id: id,
+                    attributes: .init(name: referenceName, familySharable: familySharable, reviewNote: reviewNote, groupLevel: groupLevel)))
             _ = try await context.send { try await $0.subscriptionsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
         }
     }

@@ -23,9 +23,13 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
         let pages = try await reader.pages(context) {
             try await $0.subscriptionsOfferCodesGetToManyRelated(
                 path: .init(id: id),
-                query: .init(limit: 200, include: [.oneTimeUseCodes, .customCodes], limitOneTimeUseCodes: OfferCodeCodes.partsCap,
-                             limitCustomCodes: OfferCodeCodes.partsCap)).ok.body.json
-        } next: { $0.links.next }
+                query: .init(
+                    limit: 200, include: [.oneTimeUseCodes, .customCodes], limitOneTimeUseCodes: OfferCodeCodes.partsCap,
+                    limitCustomCodes: OfferCodeCodes.partsCap)
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         var parts = OfferCodeCodes.IncludedParts()
         for item in pages.flatMap({ $0.included ?? [] }) {
             switch item {
@@ -36,7 +40,8 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
         }
         for offer in pages.flatMap(\.data) {
             guard let attributes = offer.attributes, let name = attributes.name, let mode = attributes.offerMode?.rawValue,
-                  let duration = attributes.duration?.rawValue else { continue }
+                let duration = attributes.duration?.rawValue
+            else { continue }
             let offerID = offer.id
             let prices = try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.subscriptionOfferCodesPricesGetToManyRelated(
@@ -51,20 +56,23 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
                 planType: attributes.targetSubscriptionPlanType?.rawValue)
             OfferRequests.apply(prices, to: &code, resource: "subscriptionOfferCode", of: &product)
             let links = offer.relationships
-            code.codes = parts.record(name: name, active: attributes.active,
-                                      batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
-                                      customIDs: links?.customCodes?.data?.map(\.id) ?? [], customsMeta: links?.customCodes?.meta,
-                                      resource: "subscriptionOfferCode", into: &product)
+            code.codes = parts.record(
+                name: name, active: attributes.active,
+                batchIDs: links?.oneTimeUseCodes?.data?.map(\.id) ?? [], batchesMeta: links?.oneTimeUseCodes?.meta,
+                customIDs: links?.customCodes?.data?.map(\.id) ?? [], customsMeta: links?.customCodes?.meta,
+                resource: "subscriptionOfferCode", into: &product)
             product.record.offerCodes.append(code)
         }
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         let territories = wanted.pricedTerritories ?? wanted.availability?.territories ?? builder.territories
-        OfferRequests.compare("subscriptionOfferCode", wanted: wanted.offerCodes,
-                              existing: OfferCodeCodes.comparable(live?.record.offerCodes ?? [], wanted: wanted.offerCodes),
-                              product: wanted, key: "offerCodes", territories: territories, builder: &builder,
-                              update: { OfferCodeCodes.update($0, to: $1, live: live, api: SubscriptionOfferCodeCodesAPI.self) }) {
+        OfferRequests.compare(
+            "subscriptionOfferCode", wanted: wanted.offerCodes,
+            existing: OfferCodeCodes.comparable(live?.record.offerCodes ?? [], wanted: wanted.offerCodes),
+            product: wanted, key: "offerCodes", territories: territories, builder: &builder,
+            update: { OfferCodeCodes.update($0, to: $1, live: live, api: SubscriptionOfferCodeCodesAPI.self) }
+        ) {
             Create(subscription: product, offer: $0, territories: territories)
         }
     }
@@ -75,24 +83,30 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
         var offer: OfferRecord
         var territories: [String]
         var summary: String { "create offer code \(offer.identifier ?? "")" }
-        var estimatedRequests: Int { OfferRequests.estimate(offer) + OfferCodeCodes.Writes<SubscriptionOfferCodeCodesAPI>(created: offer).estimatedRequests }
+        var estimatedRequests: Int {
+            OfferRequests.estimate(offer) + OfferCodeCodes.Writes<SubscriptionOfferCodeCodesAPI>(created: offer).estimatedRequests
+        }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             let prices = try await OfferRequests.prices(offer, product: subscription, territories: territories, context: context)
             let body = Schemas.SubscriptionOfferCodeCreateRequest(
                 data: .init(
                     _type: .subscriptionOfferCodes,
-                    attributes: .init(name: offer.identifier ?? "",
-                                      customerEligibilities: (offer.eligibilities ?? ["NEW"]).compactMap(Schemas.SubscriptionCustomerEligibility.init(rawValue:)),
-                                      offerEligibility: Schemas.SubscriptionOfferEligibility(rawValue: offer.offerEligibility ?? "") ?? .replaceIntroOffers,
-                                      duration: OfferRequests.duration(offer), offerMode: OfferRequests.mode(offer), numberOfPeriods: offer.periods,
-                                      targetSubscriptionPlanType: OfferRequests.plan(offer)),
-                    relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))),
-                                         prices: .init(data: prices.map { .init(_type: .subscriptionOfferCodePrices, id: $0.local) }))),
+                    attributes: .init(
+                        name: offer.identifier ?? "",
+                        customerEligibilities: (offer.eligibilities ?? ["NEW"]).compactMap(Schemas.SubscriptionCustomerEligibility.init(rawValue:)),
+                        offerEligibility: Schemas.SubscriptionOfferEligibility(rawValue: offer.offerEligibility ?? "") ?? .replaceIntroOffers,
+                        duration: OfferRequests.duration(offer), offerMode: OfferRequests.mode(offer), numberOfPeriods: offer.periods,
+                        targetSubscriptionPlanType: OfferRequests.plan(offer)),
+                    relationships: .init(
+                        subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))),
+                        prices: .init(data: prices.map { .init(_type: .subscriptionOfferCodePrices, id: $0.local) }))),
                 included: prices.map { price in
-                    .init(_type: .subscriptionOfferCodePrices, id: price.local, relationships: .init(
-                        territory: .init(data: .init(_type: .territories, id: price.territory)),
-                        subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
+                    .init(
+                        _type: .subscriptionOfferCodePrices, id: price.local,
+                        relationships: .init(
+                            territory: .init(data: .init(_type: .territories, id: price.territory)),
+                            subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
                 })
             let id = try await context.send { try await $0.subscriptionOfferCodesCreateInstance(body: .json(body)).created.body.json.data.id }
             var writes = OfferCodeCodes.Writes<SubscriptionOfferCodeCodesAPI>(created: offer)
@@ -106,31 +120,39 @@ enum SubscriptionOfferCodeKind: ProductResourceKind {
 enum SubscriptionOfferCodeCodesAPI: OfferCodeCodesAPI {
     typealias Schemas = Components.Schemas
 
-    static func createBatch(offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
-                            context: WriteContext) async throws(ASCError) -> String {
-        let body = Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest(data: .init(
-            _type: .subscriptionOfferCodeOneTimeUseCodes, attributes: .init(numberOfCodes: count, expirationDate: expires,
-                                                                                    environment: .init(rawValue: environment.apiValue)),
-            relationships: .init(offerCode: .init(data: .init(_type: .subscriptionOfferCodes, id: offerCode)))))
+    static func createBatch(
+        offerCode: String, count: Int, expires: String, environment: CodeEnvironment,
+        context: WriteContext
+    ) async throws(ASCError) -> String {
+        let body = Schemas.SubscriptionOfferCodeOneTimeUseCodeCreateRequest(
+            data: .init(
+                _type: .subscriptionOfferCodeOneTimeUseCodes,
+                attributes: .init(
+                    numberOfCodes: count, expirationDate: expires,
+                    environment: .init(rawValue: environment.apiValue)),
+                relationships: .init(offerCode: .init(data: .init(_type: .subscriptionOfferCodes, id: offerCode)))))
         return try await context.send { try await $0.subscriptionOfferCodeOneTimeUseCodesCreateInstance(body: .json(body)).created.body.json.data.id }
     }
 
     static func createCustom(offerCode: String, code: String, count: Int, expires: String?, context: WriteContext) async throws(ASCError) -> String {
-        let body = Schemas.SubscriptionOfferCodeCustomCodeCreateRequest(data: .init(
-            _type: .subscriptionOfferCodeCustomCodes, attributes: .init(customCode: code, numberOfCodes: count, expirationDate: expires),
-            relationships: .init(offerCode: .init(data: .init(_type: .subscriptionOfferCodes, id: offerCode)))))
+        let body = Schemas.SubscriptionOfferCodeCustomCodeCreateRequest(
+            data: .init(
+                _type: .subscriptionOfferCodeCustomCodes, attributes: .init(customCode: code, numberOfCodes: count, expirationDate: expires),
+                relationships: .init(offerCode: .init(data: .init(_type: .subscriptionOfferCodes, id: offerCode)))))
         return try await context.send { try await $0.subscriptionOfferCodeCustomCodesCreateInstance(body: .json(body)).created.body.json.data.id }
     }
 
     static func deactivateBatch(_ id: String, context: WriteContext) async throws(ASCError) {
-        let body = Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest(data: .init(
-            _type: .subscriptionOfferCodeOneTimeUseCodes, id: id, attributes: .init(active: false)))
+        let body = Schemas.SubscriptionOfferCodeOneTimeUseCodeUpdateRequest(
+            data: .init(
+                _type: .subscriptionOfferCodeOneTimeUseCodes, id: id, attributes: .init(active: false)))
         _ = try await context.send { try await $0.subscriptionOfferCodeOneTimeUseCodesUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 
     static func deactivateCustom(_ id: String, context: WriteContext) async throws(ASCError) {
-        let body = Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest(data: .init(
-            _type: .subscriptionOfferCodeCustomCodes, id: id, attributes: .init(active: false)))
+        let body = Schemas.SubscriptionOfferCodeCustomCodeUpdateRequest(
+            data: .init(
+                _type: .subscriptionOfferCodeCustomCodes, id: id, attributes: .init(active: false)))
         _ = try await context.send { try await $0.subscriptionOfferCodeCustomCodesUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 

@@ -17,10 +17,14 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
         for plan in listing.planAvailabilities {
             let planID = plan.id
             let territories = try await reader.pages("reading the territories of subscription \(product.record.productID)") {
-                try await $0.subscriptionPlanAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: planID), query: .init(limit: 200)).ok.body.json
-            } next: { $0.links.next }.flatMap { $0.data.map(\.id) }
-            let availability = AvailabilityRecord(territories: territories,
-                                                  availableInNewTerritories: plan.attributes?.availableInNewTerritories ?? false)
+                try await $0.subscriptionPlanAvailabilitiesAvailableTerritoriesGetToManyRelated(path: .init(id: planID), query: .init(limit: 200)).ok
+                    .body.json
+            } next: {
+                $0.links.next
+            }.flatMap { $0.data.map(\.id) }
+            let availability = AvailabilityRecord(
+                territories: territories,
+                availableInNewTerritories: plan.attributes?.availableInNewTerritories ?? false)
             if plan.attributes?.planType?.rawValue == "MONTHLY" {
                 product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
                 product.record.monthlyPlan?.availability = availability
@@ -39,9 +43,10 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
             let old = liveSlices[planType]?.availability
             guard let availability = slice.availability, availability != old else { continue }
             let existing = planType == "MONTHLY" ? live?.ids.monthlyAvailability : live?.ids.availability
-            builder.add(existing == nil ? .create : .update, "subscriptionPlanAvailability", wanted, detail: slice.detail,
-                        fields: PlanBuilder.availabilityFields(from: old, to: availability),
-                        operations: [Set(subscription: product, existing: existing, availability: availability, planType: planType)])
+            builder.add(
+                existing == nil ? .create : .update, "subscriptionPlanAvailability", wanted, detail: slice.detail,
+                fields: PlanBuilder.availabilityFields(from: old, to: availability),
+                operations: [Set(subscription: product, existing: existing, availability: availability, planType: planType)])
         }
     }
 
@@ -55,20 +60,25 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             if let existing {
-                let body = Schemas.SubscriptionPlanAvailabilityUpdateRequest(data: .init(
-                    _type: .subscriptionPlanAvailabilities, id: existing,
-                    attributes: .init(availableInNewTerritories: availability.availableInNewTerritories),
-                    relationships: .init(availableTerritories: .init(data: availability.territories.map { .init(_type: .territories, id: $0) }))))
-                _ = try await context.send { try await $0.subscriptionPlanAvailabilitiesUpdateInstance(path: .init(id: existing), body: .json(body)).ok }
+                let body = Schemas.SubscriptionPlanAvailabilityUpdateRequest(
+                    data: .init(
+                        _type: .subscriptionPlanAvailabilities, id: existing,
+                        attributes: .init(availableInNewTerritories: availability.availableInNewTerritories),
+                        relationships: .init(availableTerritories: .init(data: availability.territories.map { .init(_type: .territories, id: $0) }))))
+                _ = try await context.send {
+                    try await $0.subscriptionPlanAvailabilitiesUpdateInstance(path: .init(id: existing), body: .json(body)).ok
+                }
                 return
             }
-            let body = Schemas.SubscriptionPlanAvailabilityCreateRequest(data: .init(
-                _type: .subscriptionPlanAvailabilities,
-                attributes: .init(availableInNewTerritories: availability.availableInNewTerritories,
-                                  planType: Schemas.SubscriptionPlanType(rawValue: planType) ?? .upfront),
-                relationships: .init(
-                    availableTerritories: .init(data: availability.territories.map { .init(_type: .territories, id: $0) }),
-                    subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))))))
+            let body = Schemas.SubscriptionPlanAvailabilityCreateRequest(
+                data: .init(
+                    _type: .subscriptionPlanAvailabilities,
+                    attributes: .init(
+                        availableInNewTerritories: availability.availableInNewTerritories,
+                        planType: Schemas.SubscriptionPlanType(rawValue: planType) ?? .upfront),
+                    relationships: .init(
+                        availableTerritories: .init(data: availability.territories.map { .init(_type: .territories, id: $0) }),
+                        subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))))))
             _ = try await context.send { try await $0.subscriptionPlanAvailabilitiesCreateInstance(body: .json(body)).created.body.json.data.id }
         }
     }

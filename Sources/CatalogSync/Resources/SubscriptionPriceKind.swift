@@ -21,8 +21,12 @@ enum SubscriptionPriceKind: ProductResourceKind {
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         let id = product.ids.resource
         let pages = try await reader.pages("reading the prices of subscription \(product.record.productID)") {
-            try await $0.subscriptionsPricesGetToManyRelated(path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])).ok.body.json
-        } next: { $0.links.next }
+            try await $0.subscriptionsPricesGetToManyRelated(
+                path: .init(id: id), query: .init(limit: 200, include: [.subscriptionPricePoint, .territory])
+            ).ok.body.json
+        } next: {
+            $0.links.next
+        }
         var points: [String: String] = [:]
         for case let .subscriptionPricePoints(point) in pages.flatMap({ $0.included ?? [] }) { points[point.id] = point.attributes?.customerPrice }
         var priced: [String: Swift.Set<String>] = [:]
@@ -33,7 +37,8 @@ enum SubscriptionPriceKind: ProductResourceKind {
         for price in pages.flatMap(\.data) {
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
             guard let territory = price.relationships?.territory?.data?.id, let point = price.relationships?.subscriptionPricePoint?.data?.id,
-                  let customer = points[point].flatMap(LocalPrice.canonical) else {
+                let customer = points[point].flatMap(LocalPrice.canonical)
+            else {
                 unread += 1
                 continue
             }
@@ -41,8 +46,10 @@ enum SubscriptionPriceKind: ProductResourceKind {
             priced[plan, default: []].insert(territory)
             if territory == Vocabulary.baseTerritory, let cents = Price(text: customer)?.cents { usaPoints[plan, default: [:]][cents] = point }
             if let day, day > today { product.ids.scheduledPrices[plan, default: [:]][day, default: []].append(price.id) }
-            byPlan[plan, default: []].append(DatedPrice(territory: territory, day: day, price: customer,
-                                                        keepsExistingSubscribers: price.attributes?.preserved))
+            byPlan[plan, default: []].append(
+                DatedPrice(
+                    territory: territory, day: day, price: customer,
+                    keepsExistingSubscribers: price.attributes?.preserved))
         }
         if unread > 0 { product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource)) }
         for (plan, prices) in byPlan {
@@ -63,7 +70,9 @@ enum SubscriptionPriceKind: ProductResourceKind {
                 monthly.pricedTerritories = priced[plan]?.sorted()
                 product.record.monthlyPlan = monthly
             } else {
-                (product.record.priceCents, product.record.territoryPrices, product.record.priceChanges) = (view.priceCents, view.territoryPrices, view.priceChanges)
+                (product.record.priceCents, product.record.territoryPrices, product.record.priceChanges) = (
+                    view.priceCents, view.territoryPrices, view.priceChanges
+                )
                 product.record.currentPrices = view.currentPrices
                 product.record.pricedTerritories = priced[plan]?.sorted()
             }
@@ -75,10 +84,11 @@ enum SubscriptionPriceKind: ProductResourceKind {
             let prices = pricing(of: wanted, plan: planType)
             guard prices.priceCents != nil || !prices.territoryPrices.isEmpty || !prices.priceChanges.isEmpty else { continue }
             let territories = prices.pricedTerritories ?? slice.availability?.territories ?? builder.territories
-            planSlice(prices, live: live.map { pricing(of: $0.record, plan: planType) },
-                      scheduled: live?.ids.scheduledPrices[planType] ?? [:], cents: prices.priceCents, territories: territories,
-                      planType: slice.named ? planType : nil, detail: slice.detail, path: slice.path(wanted, "price"),
-                      product: product, builder: &builder)
+            planSlice(
+                prices, live: live.map { pricing(of: $0.record, plan: planType) },
+                scheduled: live?.ids.scheduledPrices[planType] ?? [:], cents: prices.priceCents, territories: territories,
+                planType: slice.named ? planType : nil, detail: slice.detail, path: slice.path(wanted, "price"),
+                product: product, builder: &builder)
         }
     }
 
@@ -96,8 +106,10 @@ enum SubscriptionPriceKind: ProductResourceKind {
     }
 
     /// One billing plan: today's base and territory prices, then each scheduled change, each as one line and one PATCH.
-    static func planSlice(_ wanted: ProductRecord, live: ProductRecord?, scheduled: [Int: [String]], cents: Int?, territories: [String],
-                          planType: String?, detail: String?, path: CatalogPath?, product: ResourceRef, builder: inout PlanBuilder) {
+    static func planSlice(
+        _ wanted: ProductRecord, live: ProductRecord?, scheduled: [Int: [String]], cents: Int?, territories: [String],
+        planType: String?, detail: String?, path: CatalogPath?, product: ResourceRef, builder: inout PlanBuilder
+    ) {
         var old = live
         // A territory price equal to what that territory pays today is already in place, equalized or not.
         for (territory, price) in wanted.territoryPrices where old?.currentPrices[territory] == price { old?.territoryPrices[territory] = price }
@@ -107,8 +119,9 @@ enum SubscriptionPriceKind: ProductResourceKind {
         var refusals = builder.priceRefusals(kind: "subscription", wanted)
         let unpriced = Swift.Set(old?.currentPrices.keys.map { $0 } ?? []).subtracting(territories).subtracting(overrides)
         if !unpriced.isEmpty {
-            refusals.append("App Store Connect cannot remove a subscription's price in a territory (\(unpriced.sorted().joined(separator: ", "))); "
-                + "list them in `pricedTerritories` (or `pricedTerritories: all`)")
+            refusals.append(
+                "App Store Connect cannot remove a subscription's price in a territory (\(unpriced.sorted().joined(separator: ", "))); "
+                    + "list them in `pricedTerritories` (or `pricedTerritories: all`)")
         }
         var lines = PricingDiff.lines(wanted: wanted, live: old, today: builder.today, equalizedCount: equalized.count)
         if !refusals.isEmpty, !lines.isEmpty || !unpriced.isEmpty {
@@ -118,8 +131,10 @@ enum SubscriptionPriceKind: ProductResourceKind {
         let priced = Swift.Set(old?.pricedTerritories ?? [])
         let missing = territories.filter { !priced.contains($0) && !overrides.contains($0) }
         if old?.priceCents == cents, !missing.isEmpty, !lines.contains(where: { $0.day == nil }) {
-            lines.insert(PricingDiff.Line(day: nil, detail: "\(missing.count) territories without a price",
-                                          fields: [Change.Field("pricedTerritories", from: String(priced.count), to: String(priced.count + missing.count))]), at: 0)
+            lines.insert(
+                PricingDiff.Line(
+                    day: nil, detail: "\(missing.count) territories without a price",
+                    fields: [Change.Field("pricedTerritories", from: String(priced.count), to: String(priced.count + missing.count))]), at: 0)
         }
         let liveChanges = Dictionary((old?.priceChanges ?? []).map { ($0.day, $0) }, uniquingKeysWith: { a, _ in a })
         for line in lines {
@@ -130,24 +145,31 @@ enum SubscriptionPriceKind: ProductResourceKind {
                 }
                 if let change = wanted.priceChanges.first(where: { $0.day == day }) {
                     let handSet = overrides.union(change.territoryPrices.keys)
-                    operations.append(Set(subscription: product, cents: change.priceCents ?? cents,
-                                          territories: change.priceCents == nil ? [] : territories.filter { !handSet.contains($0) },
-                                          localPrices: change.territoryPrices, planType: planType, day: day,
-                                          keepsExistingSubscribers: change.keepsExistingSubscribers ?? true,
-                                          territoryChoices: change.territoryChoices))
+                    operations.append(
+                        Set(
+                            subscription: product, cents: change.priceCents ?? cents,
+                            territories: change.priceCents == nil ? [] : territories.filter { !handSet.contains($0) },
+                            localPrices: change.territoryPrices, planType: planType, day: day,
+                            keepsExistingSubscribers: change.keepsExistingSubscribers ?? true,
+                            territoryChoices: change.territoryChoices))
                 }
             } else if old?.priceCents != cents {
-                operations.append(Set(subscription: product, cents: cents, territories: equalized, localPrices: wanted.territoryPrices,
-                                      planType: planType, keepsExistingSubscribers: old?.priceCents != nil))
+                operations.append(
+                    Set(
+                        subscription: product, cents: cents, territories: equalized, localPrices: wanted.territoryPrices,
+                        planType: planType, keepsExistingSubscribers: old?.priceCents != nil))
             } else {
                 let removed = (old?.territoryPrices ?? [:]).keys.filter { !overrides.contains($0) }
                 let changed = wanted.territoryPrices.filter { old?.territoryPrices[$0.key] != $0.value }
-                operations.append(Set(subscription: product, cents: cents, territories: (missing + removed).sorted(), localPrices: changed,
-                                      planType: planType, keepsExistingSubscribers: true))
+                operations.append(
+                    Set(
+                        subscription: product, cents: cents, territories: (missing + removed).sorted(), localPrices: changed,
+                        planType: planType, keepsExistingSubscribers: true))
             }
             let lineDetail = [detail, line.detail].compactMap { $0 }.joined(separator: ", ")
-            builder.add(old?.priceCents == nil && (old?.currentPrices ?? [:]).isEmpty ? .create : .update, resource, wanted, path: line.path ?? path,
-                        detail: lineDetail.isEmpty ? nil : lineDetail, fields: line.fields, operations: operations)
+            builder.add(
+                old?.priceCents == nil && (old?.currentPrices ?? [:]).isEmpty ? .create : .update, resource, wanted, path: line.path ?? path,
+                detail: lineDetail.isEmpty ? nil : lineDetail, fields: line.fields, operations: operations)
         }
     }
 
@@ -168,7 +190,8 @@ enum SubscriptionPriceKind: ProductResourceKind {
         var territoryChoices: [String: Bool] = [:]
         var summary: String {
             let plan = planType.map { $0.lowercased() + " " } ?? ""
-            var text = cents.map { "set the \(plan)price \(Price.format(cents: $0)) USD in \(territories.count) territories" }
+            var text =
+                cents.map { "set the \(plan)price \(Price.format(cents: $0)) USD in \(territories.count) territories" }
                 ?? "set the \(plan)price in " + Format.count(localPrices.count, "territory")
             if cents != nil, !localPrices.isEmpty { text += " and " + Format.count(localPrices.count, "territory price") }
             if let day { text += " from \(CalendarDay.format(day))" }
@@ -183,22 +206,25 @@ enum SubscriptionPriceKind: ProductResourceKind {
             let pairs = localPrices.map { LocalPricePair(territory: $0.key, price: $0.value) }.sorted { $0.territory < $1.territory }
             try await context.lookUpLocalPricePoints(product: subscription, subscription: true, prices: pairs)
             let id = context.id(subscription)
-            let points = territories.map { ($0, context.pricePoint(product: subscription, cents: cents ?? 0, territory: $0)) }
+            let points =
+                territories.map { ($0, context.pricePoint(product: subscription, cents: cents ?? 0, territory: $0)) }
                 + pairs.map { ($0.territory, context.localPricePoint(product: subscription, territory: $0.territory, price: $0.price)) }
             let prices = points.enumerated().map { index, entry in
                 Schemas.SubscriptionPriceInlineCreate(
                     _type: .subscriptionPrices, id: "${price-\(index + 1)}",
-                    attributes: .init(startDate: day.map(CalendarDay.format),
-                                      preserveCurrentPrice: territoryChoices[entry.0] ?? keepsExistingSubscribers,
-                                      planType: planType.flatMap(Schemas.SubscriptionPlanType.init(rawValue:))),
+                    attributes: .init(
+                        startDate: day.map(CalendarDay.format),
+                        preserveCurrentPrice: territoryChoices[entry.0] ?? keepsExistingSubscribers,
+                        planType: planType.flatMap(Schemas.SubscriptionPlanType.init(rawValue:))),
                     relationships: .init(
                         subscription: .init(data: .init(_type: .subscriptions, id: id)),
                         territory: .init(data: .init(_type: .territories, id: entry.0)),
                         subscriptionPricePoint: .init(data: .init(_type: .subscriptionPricePoints, id: entry.1))))
             }
             let body = Schemas.SubscriptionUpdateRequest(
-                data: .init(_type: .subscriptions, id: id,
-                            relationships: .init(prices: .init(data: prices.map { .init(_type: .subscriptionPrices, id: $0.id ?? "") }))),
+                data: .init(
+                    _type: .subscriptions, id: id,
+                    relationships: .init(prices: .init(data: prices.map { .init(_type: .subscriptionPrices, id: $0.id ?? "") }))),
                 included: prices.map { .SubscriptionPriceInlineCreate($0) })
             _ = try await context.send { try await $0.subscriptionsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
         }

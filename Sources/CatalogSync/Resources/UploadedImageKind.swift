@@ -27,7 +27,9 @@ protocol UploadedImageAPI: Sendable {
     /// The image sent along with the product's list entry (`include=appStoreReviewScreenshot`, `include=images`); an
     /// empty relationship (`"data": null`) is none.
     static func listed(_ listing: Listing) -> ListedScreenshot?
-    static func reserve(product: String, fileName: String, size: Int, _ context: WriteContext) async throws(ASCError)
+    static func reserve(
+        product: String, fileName: String, size: Int, _ context: WriteContext
+    ) async throws(ASCError)
         -> (id: String, uploads: [Components.Schemas.UploadOperation])
     static func commit(id: String, checksum: String, _ context: WriteContext) async throws(ASCError)
     static func delete(id: String, _ context: WriteContext) async throws(ASCError)
@@ -43,8 +45,10 @@ struct ListedScreenshot: Sendable {
     var imageAsset: Components.Schemas.ImageAsset?
 
     /// The states in which an image's bytes reached App Store Connect.
-    static let committedStates: Set<String> = ["COMPLETE", "UPLOAD_COMPLETE", "PREPARE_FOR_SUBMISSION", "WAITING_FOR_REVIEW",
-                                                "APPROVED", "REJECTED"]
+    static let committedStates: Set<String> = [
+        "COMPLETE", "UPLOAD_COMPLETE", "PREPARE_FOR_SUBMISSION", "WAITING_FOR_REVIEW",
+        "APPROVED", "REJECTED",
+    ]
 
     /// Whether the image's bytes reached App Store Connect: only then is there an image to compare. A reservation
     /// never committed (what an interrupted upload leaves) or a failed one is none.
@@ -68,9 +72,11 @@ enum UploadedImageKind<API: UploadedImageAPI>: ProductResourceKind {
             product.record[keyPath: API.record] = ScreenshotRecord(fileName: screenshot.fileName ?? "image", checksum: checksum.lowercased())
         } else {
             let state = screenshot.state.map { " (\($0))" } ?? ""
-            product.notes.append(.init(resource: API.resource, managed: true,
-                                       text: "its \(API.what) was never finished in App Store Connect\(state); the catalog holds "
-                                           + "none, and a push with one replaces it"))
+            product.notes.append(
+                .init(
+                    resource: API.resource, managed: true,
+                    text: "its \(API.what) was never finished in App Store Connect\(state); the catalog holds "
+                        + "none, and a push with one replaces it"))
         }
     }
 
@@ -86,10 +92,11 @@ enum UploadedImageKind<API: UploadedImageAPI>: ProductResourceKind {
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         let old = live?.record[keyPath: API.record]
         guard let screenshot = wanted[keyPath: API.record], screenshot != old else { return }
-        builder.add(old == nil ? .create : .update, API.resource, wanted,
-                    path: wanted.path.map { API.catalogPath.reduce($0) { $0 / $1 } },
-                    fields: [Change.Field(API.catalogPath.last ?? "image", from: old.map(PlanBuilder.describe), to: PlanBuilder.describe(screenshot))],
-                    operations: [Upload(product: product, screenshot: screenshot, replacing: live.flatMap { $0.ids[keyPath: API.id] })])
+        builder.add(
+            old == nil ? .create : .update, API.resource, wanted,
+            path: wanted.path.map { API.catalogPath.reduce($0) { $0 / $1 } },
+            fields: [Change.Field(API.catalogPath.last ?? "image", from: old.map(PlanBuilder.describe), to: PlanBuilder.describe(screenshot))],
+            operations: [Upload(product: product, screenshot: screenshot, replacing: live.flatMap { $0.ids[keyPath: API.id] })])
     }
 
     /// Removes the old screenshot (App Store Connect keeps one), reserves the new one, sends each part it asks
@@ -108,8 +115,9 @@ enum UploadedImageKind<API: UploadedImageAPI>: ProductResourceKind {
                 throw .unexpectedResponse(operation: summary, status: nil, reason: "\(path): the \(API.what) file cannot be read")
             }
             if let replacing { try await API.delete(id: replacing, context) }
-            let reservation = try await API.reserve(product: context.id(product), fileName: screenshot.fileName,
-                                                    size: screenshot.size, context)
+            let reservation = try await API.reserve(
+                product: context.id(product), fileName: screenshot.fileName,
+                size: screenshot.size, context)
             let ref = "\(API.resource):\(product.name)"
             context.record(created: reservation.id, as: ref)
             try await context.upload(file: path, data: data, operations: reservation.uploads, ref: ref)
@@ -131,16 +139,21 @@ enum InAppPurchaseScreenshotAPI: UploadedImageAPI {
 
     static func listed(_ listing: InAppPurchaseListing) -> ListedScreenshot? {
         listing.screenshot.map { item in
-            ListedScreenshot(id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
-                             state: item.attributes?.assetDeliveryState?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
+            ListedScreenshot(
+                id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
+                state: item.attributes?.assetDeliveryState?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
         }
     }
 
-    static func reserve(product: String, fileName: String, size: Int, _ context: WriteContext) async throws(ASCError)
-        -> (id: String, uploads: [Schemas.UploadOperation]) {
-        let body = Schemas.InAppPurchaseAppStoreReviewScreenshotCreateRequest(data: .init(
-            _type: .inAppPurchaseAppStoreReviewScreenshots, attributes: .init(fileSize: size, fileName: fileName),
-            relationships: .init(inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: product)))))
+    static func reserve(
+        product: String, fileName: String, size: Int, _ context: WriteContext
+    ) async throws(ASCError)
+        -> (id: String, uploads: [Schemas.UploadOperation])
+    {
+        let body = Schemas.InAppPurchaseAppStoreReviewScreenshotCreateRequest(
+            data: .init(
+                _type: .inAppPurchaseAppStoreReviewScreenshots, attributes: .init(fileSize: size, fileName: fileName),
+                relationships: .init(inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: product)))))
         return try await context.send {
             let data = try await $0.inAppPurchaseAppStoreReviewScreenshotsCreateInstance(body: .json(body)).created.body.json.data
             return (data.id, data.attributes?.uploadOperations ?? [])
@@ -148,8 +161,9 @@ enum InAppPurchaseScreenshotAPI: UploadedImageAPI {
     }
 
     static func commit(id: String, checksum: String, _ context: WriteContext) async throws(ASCError) {
-        let body = Schemas.InAppPurchaseAppStoreReviewScreenshotUpdateRequest(data: .init(
-            _type: .inAppPurchaseAppStoreReviewScreenshots, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
+        let body = Schemas.InAppPurchaseAppStoreReviewScreenshotUpdateRequest(
+            data: .init(
+                _type: .inAppPurchaseAppStoreReviewScreenshots, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
         _ = try await context.send { try await $0.inAppPurchaseAppStoreReviewScreenshotsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 
@@ -171,16 +185,21 @@ enum SubscriptionScreenshotAPI: UploadedImageAPI {
 
     static func listed(_ listing: SubscriptionListing) -> ListedScreenshot? {
         listing.screenshot.map { item in
-            ListedScreenshot(id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
-                             state: item.attributes?.assetDeliveryState?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
+            ListedScreenshot(
+                id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
+                state: item.attributes?.assetDeliveryState?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
         }
     }
 
-    static func reserve(product: String, fileName: String, size: Int, _ context: WriteContext) async throws(ASCError)
-        -> (id: String, uploads: [Schemas.UploadOperation]) {
-        let body = Schemas.SubscriptionAppStoreReviewScreenshotCreateRequest(data: .init(
-            _type: .subscriptionAppStoreReviewScreenshots, attributes: .init(fileSize: size, fileName: fileName),
-            relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: product)))))
+    static func reserve(
+        product: String, fileName: String, size: Int, _ context: WriteContext
+    ) async throws(ASCError)
+        -> (id: String, uploads: [Schemas.UploadOperation])
+    {
+        let body = Schemas.SubscriptionAppStoreReviewScreenshotCreateRequest(
+            data: .init(
+                _type: .subscriptionAppStoreReviewScreenshots, attributes: .init(fileSize: size, fileName: fileName),
+                relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: product)))))
         return try await context.send {
             let data = try await $0.subscriptionAppStoreReviewScreenshotsCreateInstance(body: .json(body)).created.body.json.data
             return (data.id, data.attributes?.uploadOperations ?? [])
@@ -188,8 +207,9 @@ enum SubscriptionScreenshotAPI: UploadedImageAPI {
     }
 
     static func commit(id: String, checksum: String, _ context: WriteContext) async throws(ASCError) {
-        let body = Schemas.SubscriptionAppStoreReviewScreenshotUpdateRequest(data: .init(
-            _type: .subscriptionAppStoreReviewScreenshots, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
+        let body = Schemas.SubscriptionAppStoreReviewScreenshotUpdateRequest(
+            data: .init(
+                _type: .subscriptionAppStoreReviewScreenshots, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
         _ = try await context.send { try await $0.subscriptionAppStoreReviewScreenshotsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 
@@ -211,16 +231,21 @@ enum InAppPurchaseImageAPI: UploadedImageAPI {
 
     static func listed(_ listing: InAppPurchaseListing) -> ListedScreenshot? {
         listing.image.map { item in
-            ListedScreenshot(id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
-                             state: item.attributes?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
+            ListedScreenshot(
+                id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
+                state: item.attributes?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
         }
     }
 
-    static func reserve(product: String, fileName: String, size: Int, _ context: WriteContext) async throws(ASCError)
-        -> (id: String, uploads: [Schemas.UploadOperation]) {
-        let body = Schemas.InAppPurchaseImageCreateRequest(data: .init(
-            _type: .inAppPurchaseImages, attributes: .init(fileSize: size, fileName: fileName),
-            relationships: .init(inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: product)))))
+    static func reserve(
+        product: String, fileName: String, size: Int, _ context: WriteContext
+    ) async throws(ASCError)
+        -> (id: String, uploads: [Schemas.UploadOperation])
+    {
+        let body = Schemas.InAppPurchaseImageCreateRequest(
+            data: .init(
+                _type: .inAppPurchaseImages, attributes: .init(fileSize: size, fileName: fileName),
+                relationships: .init(inAppPurchase: .init(data: .init(_type: .inAppPurchases, id: product)))))
         return try await context.send {
             let data = try await $0.inAppPurchaseImagesCreateInstance(body: .json(body)).created.body.json.data
             return (data.id, data.attributes?.uploadOperations ?? [])
@@ -228,8 +253,9 @@ enum InAppPurchaseImageAPI: UploadedImageAPI {
     }
 
     static func commit(id: String, checksum: String, _ context: WriteContext) async throws(ASCError) {
-        let body = Schemas.InAppPurchaseImageUpdateRequest(data: .init(
-            _type: .inAppPurchaseImages, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
+        let body = Schemas.InAppPurchaseImageUpdateRequest(
+            data: .init(
+                _type: .inAppPurchaseImages, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
         _ = try await context.send { try await $0.inAppPurchaseImagesUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 
@@ -251,16 +277,21 @@ enum SubscriptionImageAPI: UploadedImageAPI {
 
     static func listed(_ listing: SubscriptionListing) -> ListedScreenshot? {
         listing.image.map { item in
-            ListedScreenshot(id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
-                             state: item.attributes?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
+            ListedScreenshot(
+                id: item.id, fileName: item.attributes?.fileName, checksum: item.attributes?.sourceFileChecksum,
+                state: item.attributes?.state?.rawValue, imageAsset: item.attributes?.imageAsset)
         }
     }
 
-    static func reserve(product: String, fileName: String, size: Int, _ context: WriteContext) async throws(ASCError)
-        -> (id: String, uploads: [Schemas.UploadOperation]) {
-        let body = Schemas.SubscriptionImageCreateRequest(data: .init(
-            _type: .subscriptionImages, attributes: .init(fileSize: size, fileName: fileName),
-            relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: product)))))
+    static func reserve(
+        product: String, fileName: String, size: Int, _ context: WriteContext
+    ) async throws(ASCError)
+        -> (id: String, uploads: [Schemas.UploadOperation])
+    {
+        let body = Schemas.SubscriptionImageCreateRequest(
+            data: .init(
+                _type: .subscriptionImages, attributes: .init(fileSize: size, fileName: fileName),
+                relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: product)))))
         return try await context.send {
             let data = try await $0.subscriptionImagesCreateInstance(body: .json(body)).created.body.json.data
             return (data.id, data.attributes?.uploadOperations ?? [])
@@ -268,8 +299,9 @@ enum SubscriptionImageAPI: UploadedImageAPI {
     }
 
     static func commit(id: String, checksum: String, _ context: WriteContext) async throws(ASCError) {
-        let body = Schemas.SubscriptionImageUpdateRequest(data: .init(
-            _type: .subscriptionImages, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
+        let body = Schemas.SubscriptionImageUpdateRequest(
+            data: .init(
+                _type: .subscriptionImages, id: id, attributes: .init(sourceFileChecksum: checksum, uploaded: true)))
         _ = try await context.send { try await $0.subscriptionImagesUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 

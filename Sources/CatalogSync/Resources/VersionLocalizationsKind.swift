@@ -55,11 +55,15 @@ enum VersionLocalizationsKind<API: LocalizationAPI>: ProductResourceKind {
     }
 
     /// The version whose localizations count, with them: the one still being edited, else the newest.
-    static func currentVersion(owner: String, reader: StoreReader) async throws(SyncError)
-        -> (version: VersionListing, editable: Bool, localizations: [LocalizationListing])? {
+    static func currentVersion(
+        owner: String, reader: StoreReader
+    ) async throws(SyncError)
+        -> (version: VersionListing, editable: Bool, localizations: [LocalizationListing])?
+    {
         let versions = try await API.versions(owner: owner, reader: reader)
         guard let current = Self.current(versions) else { return nil }
-        let localizations = current.version.complete
+        let localizations =
+            current.version.complete
             ? current.version.localizations
             : try await API.localizations(version: current.version.id, reader: reader)
         return (current.version, current.editable, localizations)
@@ -74,15 +78,18 @@ enum VersionLocalizationsKind<API: LocalizationAPI>: ProductResourceKind {
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
-        plan(wanted.localizations, live: live?.record.localizations ?? [], ids: live?.ids, ownerName: wanted.productID,
-             owner: product, ownerIsNew: live == nil, record: wanted, path: wanted.path, builder: &builder)
+        plan(
+            wanted.localizations, live: live?.record.localizations ?? [], ids: live?.ids, ownerName: wanted.productID,
+            owner: product, ownerIsNew: live == nil, record: wanted, path: wanted.path, builder: &builder)
     }
 
     /// Creates and updates localizations on the owner's current version, opening a new version first when the
     /// current one is already submitted. Localizations App Store Connect has and the catalog does not stay.
-    static func plan(_ wanted: [LocalizationRecord], live: [LocalizationRecord], ids: ProductIDs?, ownerName: String,
-                     owner: ResourceRef, ownerIsNew: Bool, record: ProductRecord?, path: CatalogPath?,
-                     detailPrefix: String? = nil, builder: inout PlanBuilder) {
+    static func plan(
+        _ wanted: [LocalizationRecord], live: [LocalizationRecord], ids: ProductIDs?, ownerName: String,
+        owner: ResourceRef, ownerIsNew: Bool, record: ProductRecord?, path: CatalogPath?,
+        detailPrefix: String? = nil, builder: inout PlanBuilder
+    ) {
         let pending = builder.diffLocalizations(wanted, live: live, resource: API.resource, product: record, detailPrefix: detailPrefix)
         guard !pending.isEmpty else { return }
         let editable = ids?.versionEditable == true
@@ -110,9 +117,10 @@ enum VersionLocalizationsKind<API: LocalizationAPI>: ProductResourceKind {
             } else {
                 operation = Create(version: versionRef, localization: localization)
             }
-            builder.add(old == nil ? .create : .update, API.resource, record, path: location,
-                        detail: [detailPrefix, localization.locale].compactMap { $0 }.joined(separator: " "),
-                        fields: fields, operations: (position == 0 ? opening : []) + [operation])
+            builder.add(
+                old == nil ? .create : .update, API.resource, record, path: location,
+                detail: [detailPrefix, localization.locale].compactMap { $0 }.joined(separator: " "),
+                fields: fields, operations: (position == 0 ? opening : []) + [operation])
         }
     }
 

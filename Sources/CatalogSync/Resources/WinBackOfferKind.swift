@@ -21,11 +21,14 @@ enum WinBackOfferKind: ProductResourceKind {
         if !listing.winBackOffers.complete {
             offers = try await reader.pages(context) {
                 try await $0.subscriptionsWinBackOffersGetToManyRelated(path: .init(id: id), query: .init(limit: 200)).ok.body.json
-            } next: { $0.links.next }.flatMap(\.data)
+            } next: {
+                $0.links.next
+            }.flatMap(\.data)
         }
         for offer in offers {
             guard let attributes = offer.attributes, let offerID = attributes.offerId, let mode = attributes.offerMode?.rawValue,
-                  let duration = attributes.duration?.rawValue else { continue }
+                let duration = attributes.duration?.rawValue
+            else { continue }
             let resource = offer.id
             let prices = try await OfferRequests.readPrices(context, reader: reader, plan: attributes.targetSubscriptionPlanType?.rawValue) {
                 try await $0.winBackOffersPricesGetToManyRelated(
@@ -69,10 +72,12 @@ enum WinBackOfferKind: ProductResourceKind {
                 return offer
             }
         }
-        OfferRequests.compare("winBackOffer", wanted: started(wanted.winBackOffers), existing: started(live?.record.winBackOffers ?? []),
-                              product: wanted, key: "winBackOffers", territories: territories, gate: ReviewGate.winBackOffer(live),
-                              builder: &builder,
-                              update: { update($0, to: $1, id: live?.ids.winBackOffers[$1.identifier ?? ""], today: today) }) {
+        OfferRequests.compare(
+            "winBackOffer", wanted: started(wanted.winBackOffers), existing: started(live?.record.winBackOffers ?? []),
+            product: wanted, key: "winBackOffers", territories: territories, gate: ReviewGate.winBackOffer(live),
+            builder: &builder,
+            update: { update($0, to: $1, id: live?.ids.winBackOffers[$1.identifier ?? ""], today: today) }
+        ) {
             Create(subscription: product, offer: $0, territories: territories, today: today)
         }
     }
@@ -141,23 +146,28 @@ enum WinBackOfferKind: ProductResourceKind {
             let body = Schemas.WinBackOfferCreateRequest(
                 data: .init(
                     _type: .winBackOffers,
-                    attributes: .init(referenceName: offer.referenceName ?? offer.identifier ?? "", offerId: offer.identifier ?? "",
-                                      duration: OfferRequests.duration(offer), offerMode: OfferRequests.mode(offer), periodCount: offer.periods,
-                                      customerEligibilityPaidSubscriptionDurationInMonths: settings.paidMonths,
-                                      customerEligibilityTimeSinceLastSubscribedInMonths: .init(minimum: settings.lapsedMinimum,
-                                                                                                  maximum: settings.lapsedMaximum),
-                                      customerEligibilityWaitBetweenOffersInMonths: settings.monthsBetweenOffers,
-                                      startDate: CalendarDay.format(max(settings.startDate ?? today, today)),
-                                      endDate: settings.endDate.map(CalendarDay.format),
-                                      priority: .init(rawValue: settings.priority) ?? .normal,
-                                      promotionIntent: .init(rawValue: settings.promotionIntent),
-                                      targetSubscriptionPlanType: OfferRequests.plan(offer)),
-                    relationships: .init(subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))),
-                                         prices: .init(data: prices.map { .init(_type: .winBackOfferPrices, id: $0.local) }))),
+                    attributes: .init(
+                        referenceName: offer.referenceName ?? offer.identifier ?? "", offerId: offer.identifier ?? "",
+                        duration: OfferRequests.duration(offer), offerMode: OfferRequests.mode(offer), periodCount: offer.periods,
+                        customerEligibilityPaidSubscriptionDurationInMonths: settings.paidMonths,
+                        customerEligibilityTimeSinceLastSubscribedInMonths: .init(
+                            minimum: settings.lapsedMinimum,
+                            maximum: settings.lapsedMaximum),
+                        customerEligibilityWaitBetweenOffersInMonths: settings.monthsBetweenOffers,
+                        startDate: CalendarDay.format(max(settings.startDate ?? today, today)),
+                        endDate: settings.endDate.map(CalendarDay.format),
+                        priority: .init(rawValue: settings.priority) ?? .normal,
+                        promotionIntent: .init(rawValue: settings.promotionIntent),
+                        targetSubscriptionPlanType: OfferRequests.plan(offer)),
+                    relationships: .init(
+                        subscription: .init(data: .init(_type: .subscriptions, id: context.id(subscription))),
+                        prices: .init(data: prices.map { .init(_type: .winBackOfferPrices, id: $0.local) }))),
                 included: prices.map { price in
-                    .init(_type: .winBackOfferPrices, id: price.local, relationships: .init(
-                        territory: .init(data: .init(_type: .territories, id: price.territory)),
-                        subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
+                    .init(
+                        _type: .winBackOfferPrices, id: price.local,
+                        relationships: .init(
+                            territory: .init(data: .init(_type: .territories, id: price.territory)),
+                            subscriptionPricePoint: price.point.map { .init(data: .init(_type: .subscriptionPricePoints, id: $0)) }))
                 })
             _ = try await context.send { try await $0.winBackOffersCreateInstance(body: .json(body)).created.body.json.data.id }
         }

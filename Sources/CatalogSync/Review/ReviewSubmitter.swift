@@ -62,15 +62,19 @@ public struct ReviewSubmitter: Sendable {
     static let inReviewStates: Set<String> = ["WAITING_FOR_REVIEW", "IN_REVIEW", "PENDING_BINARY_APPROVAL"]
     static let approvedStates: Set<String> = ["APPROVED", "DEVELOPER_REMOVED_FROM_SALE", "REMOVED_FROM_SALE"]
     /// An asset pack version's App Store release that is already on its way (or done).
-    static let releasedStates: Set<String> = ["WAITING_FOR_REVIEW", "IN_REVIEW", "ACCEPTED", "PROCESSING_FOR_DISTRIBUTION",
-                                               "READY_FOR_DISTRIBUTION"]
+    static let releasedStates: Set<String> = [
+        "WAITING_FOR_REVIEW", "IN_REVIEW", "ACCEPTED", "PROCESSING_FOR_DISTRIBUTION",
+        "READY_FOR_DISTRIBUTION",
+    ]
 
     /// The catalog's packs whose latest version is COMPLETE, holds the catalog's content and is not on its way to
     /// the App Store yet (packs declared `release: testflight` stay out); with `products` (the catalog's product
     /// IDs), those of its in-app purchases and subscriptions App Store Connect shows as ready to submit, and for every
     /// other one what holds it back, found from App Store Connect and from the catalog (with its line).
-    public static func select(_ snapshot: StoreSnapshot, desired: CatalogRecords, catalog: Catalog? = nil,
-                              products: Set<String>?) -> Selection {
+    public static func select(
+        _ snapshot: StoreSnapshot, desired: CatalogRecords, catalog: Catalog? = nil,
+        products: Set<String>?
+    ) -> Selection {
         var selection = Selection()
         let live = Dictionary(snapshot.assetPacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for pack in desired.assetPacks {
@@ -86,8 +90,10 @@ public struct ReviewSubmitter: Sendable {
             } else if version.contentDigest != pack.contentDigest {
                 skip(.blocked, "\(name): holds other content than the catalog's (run `iapkit asc push`)")
             } else if !pack.releasesToAppStore {
-                skip(.settled, "\(name): for TestFlight testers only (`release: testflight`)"
-                         + (version.releases["internal"].map { "; TestFlight \($0)" } ?? ""))
+                skip(
+                    .settled,
+                    "\(name): for TestFlight testers only (`release: testflight`)"
+                        + (version.releases["internal"].map { "; TestFlight \($0)" } ?? ""))
             } else if let release = version.releases["appStore"], releasedStates.contains(release) {
                 skip(.settled, "\(name): already on its way to the App Store (\(release))")
             } else {
@@ -95,8 +101,9 @@ public struct ReviewSubmitter: Sendable {
             }
         }
         guard let products else { return selection }
-        let catalogProducts = Dictionary((catalog?.allProducts ?? []).compactMap { product in product.productID.map { ($0, product) } },
-                                         uniquingKeysWith: { a, _ in a })
+        let catalogProducts = Dictionary(
+            (catalog?.allProducts ?? []).compactMap { product in product.productID.map { ($0, product) } },
+            uniquingKeysWith: { a, _ in a })
         let liveProducts = snapshot.inAppPurchases + snapshot.groups.flatMap(\.subscriptions)
         let liveByID = Dictionary(liveProducts.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
         for id in (catalog?.allProducts.compactMap(\.productID) ?? products.sorted()) where products.contains(id) {
@@ -112,8 +119,10 @@ public struct ReviewSubmitter: Sendable {
             }
             let state = product.state ?? "unknown"
             if state == "READY_TO_SUBMIT", let version = product.ids.version {
-                selection.items.append(Item(kind: product.record.isSubscription ? .subscriptionVersion : .inAppPurchaseVersion,
-                                            id: version, name: "\(kind) \(id)"))
+                selection.items.append(
+                    Item(
+                        kind: product.record.isSubscription ? .subscriptionVersion : .inAppPurchaseVersion,
+                        id: version, name: "\(kind) \(id)"))
             } else if inReviewStates.contains(state) {
                 skip(.settled, " (\(state)): already in review")
             } else if approvedStates.contains(state) {
@@ -135,17 +144,23 @@ public struct ReviewSubmitter: Sendable {
     static func blockers(_ live: ProductRecord, declared: Product?) -> [String] {
         var reasons: [String] = []
         func lack(_ what: String, catalogHasIt: Bool, key: String) {
-            reasons.append(catalogHasIt ? "no \(what) in App Store Connect; the catalog has one (run `iapkit asc push`)"
-                                        : "no \(what): add `\(key)` to the product in the catalog")
+            reasons.append(
+                catalogHasIt
+                    ? "no \(what) in App Store Connect; the catalog has one (run `iapkit asc push`)"
+                    : "no \(what): add `\(key)` to the product in the catalog")
         }
-        if live.localizations.isEmpty { lack("localization", catalogHasIt: declared.map { !$0.localizations.isEmpty } ?? false, key: "localizations") }
+        if live.localizations.isEmpty {
+            lack("localization", catalogHasIt: declared.map { !$0.localizations.isEmpty } ?? false, key: "localizations")
+        }
         if live.priceCents == nil, live.territoryPrices.isEmpty, live.baseTerritory == nil {
             lack("price", catalogHasIt: declared.map { $0.price != nil || $0.tier != nil || !$0.territoryPrices.isEmpty } ?? false, key: "price")
         }
         if live.availability == nil || live.availability == .nowhere {
             let sold = declared.map { $0.availability?.territories.map { !$0.isEmpty } ?? true } ?? false
-            reasons.append(sold ? "not available in any territory in App Store Connect; the catalog sells it (run `iapkit asc push`)"
-                                : "not available in any territory: the catalog's `availability` names none")
+            reasons.append(
+                sold
+                    ? "not available in any territory in App Store Connect; the catalog sells it (run `iapkit asc push`)"
+                    : "not available in any territory: the catalog's `availability` names none")
         }
         if live.screenshot == nil {
             lack("review screenshot", catalogHasIt: declared?.review?.screenshot.map { !$0.isEmpty } ?? false, key: "review.screenshot")
@@ -160,8 +175,10 @@ public struct ReviewSubmitter: Sendable {
         public var state: String
         public var editable: Bool { Self.editableStates.contains(state) }
         /// The states in which a version can still be added to a review submission.
-        public static let editableStates: Set<String> = ["PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "DEVELOPER_REJECTED",
-                                                          "REJECTED", "METADATA_REJECTED", "INVALID_BINARY"]
+        public static let editableStates: Set<String> = [
+            "PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "DEVELOPER_REJECTED",
+            "REJECTED", "METADATA_REJECTED", "INVALID_BINARY",
+        ]
     }
 
     /// The app's App Store versions on `platform`, newest first.
@@ -172,9 +189,11 @@ public struct ReviewSubmitter: Sendable {
             answer = try await asc.send {
                 try await $0.appsAppStoreVersionsGetToManyRelated(
                     path: .init(id: app.id),
-                    query: .init(filterPlatform: Query.FilterPlatformPayloadPayload(rawValue: platform).map { [$0] },
-                                 fieldsAppStoreVersions: [.platform, .versionString, .appStoreState, .appVersionState, .createdDate],
-                                 limit: 200)).ok.body.json
+                    query: .init(
+                        filterPlatform: Query.FilterPlatformPayloadPayload(rawValue: platform).map { [$0] },
+                        fieldsAppStoreVersions: [.platform, .versionString, .appStoreState, .appVersionState, .createdDate],
+                        limit: 200)
+                ).ok.body.json
             }
         } catch {
             throw .read(context: "listing the app's App Store versions", error: error)
@@ -194,9 +213,10 @@ public struct ReviewSubmitter: Sendable {
         func failed(_ operation: String, _ error: ASCError, done: Int) -> SyncError {
             .write(operation: operation, productID: nil, location: nil, error: error, done: done, total: total)
         }
-        let body = Schemas.ReviewSubmissionCreateRequest(data: .init(
-            _type: .reviewSubmissions, attributes: .init(platform: Schemas.Platform(rawValue: platform)),
-            relationships: .init(app: .init(data: .init(_type: .apps, id: app.id)))))
+        let body = Schemas.ReviewSubmissionCreateRequest(
+            data: .init(
+                _type: .reviewSubmissions, attributes: .init(platform: Schemas.Platform(rawValue: platform)),
+                relationships: .init(app: .init(data: .init(_type: .apps, id: app.id)))))
         let submission: String
         do { submission = try await asc.send { try await $0.reviewSubmissionsCreateInstance(body: .json(body)).created.body.json.data.id } } catch {
             throw failed("create a review submission", error, done: 0)
@@ -219,9 +239,10 @@ public struct ReviewSubmitter: Sendable {
                 _ = try await asc.send { try await $0.reviewSubmissionItemsCreateInstance(body: .json(request)).created }
             } catch {
                 let cancelled = (try? await update(submission, canceled: true)) != nil
-                throw failed("add \(item.name) to review submission \(submission)"
-                                 + (cancelled ? " (the submission was cancelled)" : " (cancelling the submission failed too)"),
-                             error, done: index + 1)
+                throw failed(
+                    "add \(item.name) to review submission \(submission)"
+                        + (cancelled ? " (the submission was cancelled)" : " (cancelling the submission failed too)"),
+                    error, done: index + 1)
             }
         }
         do { try await update(submission, canceled: false) } catch {
@@ -231,8 +252,9 @@ public struct ReviewSubmitter: Sendable {
     }
 
     private func update(_ id: String, canceled: Bool) async throws(ASCError) {
-        let body = Components.Schemas.ReviewSubmissionUpdateRequest(data: .init(
-            _type: .reviewSubmissions, id: id, attributes: canceled ? .init(canceled: true) : .init(submitted: true)))
+        let body = Components.Schemas.ReviewSubmissionUpdateRequest(
+            data: .init(
+                _type: .reviewSubmissions, id: id, attributes: canceled ? .init(canceled: true) : .init(submitted: true)))
         _ = try await asc.send { try await $0.reviewSubmissionsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
     }
 }

@@ -58,8 +58,9 @@ public struct SyncConnection: Sendable {
         let pem = privateKeyPath == nil ? value(nil, "ASC_PRIVATE_KEY") : nil
         if path == nil && pem == nil { missing.append("--private-key, ASC_PRIVATE_KEY_PATH or ASC_PRIVATE_KEY") }
         guard let keyID, let issuerID, missing.isEmpty else {
-            throw .invalidArgument("App Store Connect credentials are missing: set \(missing.joined(separator: "; ")) "
-                + "(see docs/asc.md, Setting up an API key)")
+            throw .invalidArgument(
+                "App Store Connect credentials are missing: set \(missing.joined(separator: "; ")) "
+                    + "(see docs/asc.md, Setting up an API key)")
         }
         if let path {
             do { return try ASCCredentials.load(keyID: keyID, issuerID: issuerID, privateKeyPath: path) } catch {
@@ -115,9 +116,10 @@ public struct SyncConnection: Sendable {
         if let id = appID ?? catalogAppID { return StoreApp(id: id, bundleID: bundleID ?? "") }
         guard let bundleID, !bundleID.trimmingSpaces().isEmpty else {
             if let catalog, catalog.app.bundleID != nil {
-                throw IAPKitError.malformed(location: catalog.location(of: CatalogPath.root / "app" / "bundleId"),
-                                            reason: "`app.bundleId` is empty, so there is no bundle ID to find the app by; "
-                                                + "set it (`iapkit lint catalog` reports it as `bundle-id`), or pass --app-id")
+                throw IAPKitError.malformed(
+                    location: catalog.location(of: CatalogPath.root / "app" / "bundleId"),
+                    reason: "`app.bundleId` is empty, so there is no bundle ID to find the app by; "
+                        + "set it (`iapkit lint catalog` reports it as `bundle-id`), or pass --app-id")
             }
             throw IAPKitError.invalidArgument("no bundle ID to find the app by: set app.bundleId in the catalog, or pass --app-id")
         }

@@ -25,8 +25,10 @@ public typealias PushConfirmation = @Sendable (PlannedSync) async throws -> Bool
 extension SyncWorkflow {
     /// Plans with every lint rule, shows the plan (`present`), refuses refused changes (exit 1), asks (`confirm`)
     /// and pushes, reporting each operation; `ledger` keeps what reached App Store Connect for an interruption to say.
-    public func push(_ scope: SyncScope = SyncScope(), wait: Bool, ledger: PushLedger,
-                     present: @Sendable (PlannedSync) -> Void, confirm: PushConfirmation) async throws -> PushResult {
+    public func push(
+        _ scope: SyncScope = SyncScope(), wait: Bool, ledger: PushLedger,
+        present: @Sendable (PlannedSync) -> Void, confirm: PushConfirmation
+    ) async throws -> PushResult {
         try connection.refuseReplay("push")
         let catalog = try load(.full)
         let planned = try await plan(catalog, scope: scope, budget: wait ? .wait : .stop)
@@ -35,16 +37,23 @@ extension SyncWorkflow {
     }
 
     /// Sends a plan's operations once it passes: no refused change, and a yes.
-    func apply(_ planned: PlannedSync, wait: Bool, ledger: PushLedger, confirm: PushConfirmation,
-               journal: (@Sendable (Change) -> Void)? = nil) async throws -> PushResult {
+    func apply(
+        _ planned: PlannedSync, wait: Bool, ledger: PushLedger, confirm: PushConfirmation,
+        journal: (@Sendable (Change) -> Void)? = nil
+    ) async throws -> PushResult {
         if let refusal = planned.refusal { throw refusal }
         let plan = planned.plan
         let waiting = plan.count(.waiting)
-        let waitingNote = waiting == 0 ? "" : "\(Format.count(waiting, "change")) wait\(waiting == 1 ? "s" : "") for App Review (marked …): "
-            + "push sends \(waiting == 1 ? "it" : "them") once the product is approved.\n"
+        let waitingNote =
+            waiting == 0
+            ? ""
+            : "\(Format.count(waiting, "change")) wait\(waiting == 1 ? "s" : "") for App Review (marked …): "
+                + "push sends \(waiting == 1 ? "it" : "them") once the product is approved.\n"
         guard !plan.operations.isEmpty, let asc = planned.client else {
-            return .nothingToPush(waiting == 0 ? "App Store Connect already matches \(catalogPath); nothing to push.\n"
-                : "App Store Connect matches \(catalogPath) but for what waits; nothing to push now. " + waitingNote)
+            return .nothingToPush(
+                waiting == 0
+                    ? "App Store Connect already matches \(catalogPath); nothing to push.\n"
+                    : "App Store Connect matches \(catalogPath) but for what waits; nothing to push now. " + waitingNote)
         }
         guard try await confirm(planned) else { return .declined }
         let events = self.events
@@ -60,8 +69,9 @@ extension SyncWorkflow {
                     journal?(change)
                 }
             }
-            return .pushed("Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
-                + "0 failed (\(outcome.requests) requests).\n" + waitingNote)
+            return .pushed(
+                "Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
+                    + "0 failed (\(outcome.requests) requests).\n" + waitingNote)
         } catch {
             // A refused price is the catalog's: the error names what was written; fixing the price comes first.
             if case .pricesRefused = error { throw error }
@@ -74,8 +84,10 @@ extension SyncWorkflow {
     func save(_ planned: PlannedSync, to file: String) async throws {
         let saved = try await PlanFile.make(planned.plan, catalogPath: catalogPath, createdAt: Date().formatted(.iso8601))
         try AtomicFile.write(saved.json.serialized(.pretty), to: file)
-        events(.note("Saved the plan to \(file): `iapkit asc push --plan \(file)` sends exactly its "
-            + "\(Format.count(planned.operationCount, "operation")), or refuses if App Store Connect or the catalog changed."))
+        events(
+            .note(
+                "Saved the plan to \(file): `iapkit asc push --plan \(file)` sends exactly its "
+                    + "\(Format.count(planned.operationCount, "operation")), or refuses if App Store Connect or the catalog changed."))
     }
 
     /// A plan saved with `plan --out`, read from the file alone (`asc show`).
@@ -86,8 +98,10 @@ extension SyncWorkflow {
     /// `push --plan FILE`: checks the catalog, the uploads and, for the products the plan touches, App Store
     /// Connect against what the plan was made from; sends its operations only when nothing changed, recording each
     /// change done in `FILE.applied` so an interrupted push is finished by the same command.
-    public func push(savedPlan file: String, wait: Bool, ledger: PushLedger,
-                     present: @Sendable (PlannedSync) -> Void, confirm: PushConfirmation) async throws -> PushResult {
+    public func push(
+        savedPlan file: String, wait: Bool, ledger: PushLedger,
+        present: @Sendable (PlannedSync) -> Void, confirm: PushConfirmation
+    ) async throws -> PushResult {
         try connection.refuseReplay("push")
         let planFile = try SavedPlanFile(file)
         let saved = planFile.plan
@@ -100,28 +114,33 @@ extension SyncWorkflow {
         let journal = earlier.flatMap { $0.plan == planFile.sha256 ? $0 : nil } ?? SavedPlan.Journal(plan: planFile.sha256)
         let inputs = PlanFile.changedInputs(saved, catalogPath: catalog)
         guard inputs.isEmpty else {
-            throw SyncError.refused("the plan in \(file) is stale: " + inputs.joined(separator: "; ")
-                + ". Nothing was written; plan again (`iapkit asc plan \(catalog) --out \(file)`) and review it")
+            throw SyncError.refused(
+                "the plan in \(file) is stale: " + inputs.joined(separator: "; ")
+                    + ". Nothing was written; plan again (`iapkit asc plan \(catalog) --out \(file)`) and review it")
         }
         if saved.changes.contains(where: { $0.change.action == .refused }) {
-            throw SyncError.refused("the plan in \(file) has changes App Store Connect forbids (marked !); nothing was written. "
-                + "Fix the catalog and plan again")
+            throw SyncError.refused(
+                "the plan in \(file) has changes App Store Connect forbids (marked !); nothing was written. "
+                    + "Fix the catalog and plan again")
         }
         let loaded = try workflow.load(.full)
-        let touched = saved.touchedProducts(groups: loaded.subscriptionGroups.map {
-            (name: $0.referenceName ?? "", subscriptions: $0.subscriptions.compactMap(\.productID))
-        })
+        let touched = saved.touchedProducts(
+            groups: loaded.subscriptionGroups.map {
+                (name: $0.referenceName ?? "", subscriptions: $0.subscriptions.compactMap(\.productID))
+            })
         // A plan that deletes was made with --prune, and is planned again so.
         let scope = SyncScope(prune: saved.changes.contains { $0.change.action == .delete })
         let fresh = try await workflow.plan(loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched))
         guard fresh.plan.app == saved.app || fresh.plan.app.id == saved.app.id else {
-            throw SyncError.refused("the plan in \(file) is for app \(saved.app.id) (\(saved.app.bundleID)), not \(fresh.plan.app.id); "
-                + "nothing was written")
+            throw SyncError.refused(
+                "the plan in \(file) is for app \(saved.app.id) (\(saved.app.bundleID)), not \(fresh.plan.app.id); "
+                    + "nothing was written")
         }
         let stale = saved.staleness(against: fresh.plan, done: journal.done)
         guard stale.isEmpty else {
-            throw SyncError.refused("the plan in \(file) is stale: App Store Connect (or a file the catalog reads) changed since it "
-                + "was made. Nothing was written; plan again and review it.\n  " + stale.joined(separator: "\n  "))
+            throw SyncError.refused(
+                "the plan in \(file) is stale: App Store Connect (or a file the catalog reads) changed since it "
+                    + "was made. Nothing was written; plan again and review it.\n  " + stale.joined(separator: "\n  "))
         }
         present(fresh)
         // A journal of this plan is added to; any other is replaced, atomically, by this plan's first line.
@@ -154,7 +173,8 @@ public struct SavedPlanView: Sendable {
     let saved: SavedPlan
 
     public func report(_ format: PlanFormat, showUnchanged: Bool = false) -> String {
-        format == .json ? saved.json.serialized(.pretty)
+        format == .json
+            ? saved.json.serialized(.pretty)
             : PlannedSync(plan: saved.plan, client: nil, catalogPath: saved.catalogPath).report(format, showUnchanged: showUnchanged)
     }
 }

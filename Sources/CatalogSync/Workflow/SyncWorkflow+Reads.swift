@@ -25,8 +25,9 @@ extension SyncWorkflow {
     func namedApp(_ reader: StoreReader, bundleID: String?, naming: Catalog?) async throws -> StoreApp {
         var named = App(bundleID: bundleID)
         if bundleID == nil, connection.appID == nil, let naming { named = naming.app }
-        var app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID,
-                                           catalog: bundleID == nil ? naming : nil)
+        var app = try await connection.app(
+            reader, bundleID: named.bundleID, catalogAppID: named.appID,
+            catalog: bundleID == nil ? naming : nil)
         if app.bundleID.isEmpty { app.bundleID = named.bundleID ?? "" }
         return app
     }
@@ -34,8 +35,10 @@ extension SyncWorkflow {
     /// `asc pull`: writes the app's products as catalog YAML at `output`, with the review images beside it, all or
     /// nothing. `catalogPath` names the app unless `bundleID` or the connection's app ID does; `header` stages what
     /// goes above the YAML (the schema comment) in the same transaction. Returns the line to print.
-    public func pull(to output: String, bundleID: String?, namedByCatalog: Bool,
-                     header: (FileTransaction) throws -> String) async throws -> String {
+    public func pull(
+        to output: String, bundleID: String?, namedByCatalog: Bool,
+        header: (FileTransaction) throws -> String
+    ) async throws -> String {
         let naming = namedByCatalog ? try namingCatalog() : nil
         let asc = try connection.client()
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
@@ -58,8 +61,10 @@ extension SyncWorkflow {
         reportAnswers(asc)
         result.notes.forEach { events(.warning($0)) }
         if let replayed = asc.replay, replayed.placeholderCount > 0 {
-            events(.warning("\(Format.count(replayed.placeholderCount, "review screenshot")) written from the trace "
-                + "hold a placeholder: a trace keeps no image bytes"))
+            events(
+                .warning(
+                    "\(Format.count(replayed.placeholderCount, "review screenshot")) written from the trace "
+                        + "hold a placeholder: a trace keeps no image bytes"))
         }
         StorefrontDifference.warnings(result.snapshot.storefrontDifferences).forEach { events(.warning($0)) }
         // App Store Connect holds a pack's archives, not its source folder: the catalog's packs are kept as they are,
@@ -67,14 +72,18 @@ extension SyncWorkflow {
         let declared = Set((naming?.assetPacks ?? []).map(\.id))
         if let naming, !naming.assetPacks.isEmpty {
             result.catalog.assetPacks = naming.assetPacks
-            events(.warning("asset packs are not pulled (App Store Connect keeps no source folder for them): "
-                + "the \(naming.assetPacks.count) declared in \(catalogPath) are kept as they are"))
+            events(
+                .warning(
+                    "asset packs are not pulled (App Store Connect keeps no source folder for them): "
+                        + "the \(naming.assetPacks.count) declared in \(catalogPath) are kept as they are"))
         }
         let undeclared = result.snapshot.assetPacks.map(\.id).filter { !declared.contains($0) }.sorted()
         if !undeclared.isEmpty {
-            events(.warning("App Store Connect has \(Format.count(undeclared.count, "asset pack")) the catalog does not "
-                + "declare (\(undeclared.joined(separator: ", "))): not pulled, since App Store Connect keeps no source "
-                + "folder for them; declare each with its folder (`iapkit new-content --asset-pack ID`)"))
+            events(
+                .warning(
+                    "App Store Connect has \(Format.count(undeclared.count, "asset pack")) the catalog does not "
+                        + "declare (\(undeclared.joined(separator: ", "))): not pulled, since App Store Connect keeps no source "
+                        + "folder for them; declare each with its folder (`iapkit new-content --asset-pack ID`)"))
         }
         let text = try header(files) + "# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
         try files.stage(output).write(Data(try CatalogYAMLWriter.write(result.catalog, header: text, notes: result.notesByProduct).utf8))
@@ -108,8 +117,9 @@ extension SyncWorkflow {
         let owners = loaded.products + loaded.allSubscriptions
         let declared = Set(owners.flatMap { $0.offerCodes.compactMap(\.referenceName) })
         if let unknown = offerCodes.first(where: { !declared.contains($0) }) {
-            throw IAPKitError.invalidArgument("the catalog has no offer code named `\(unknown)` (its offer codes: "
-                + (declared.isEmpty ? "none" : declared.sorted().joined(separator: ", ")) + ")")
+            throw IAPKitError.invalidArgument(
+                "the catalog has no offer code named `\(unknown)` (its offer codes: "
+                    + (declared.isEmpty ? "none" : declared.sorted().joined(separator: ", ")) + ")")
         }
         let asc = try connection.client()
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency)

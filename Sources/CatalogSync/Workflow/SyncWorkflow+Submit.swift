@@ -21,8 +21,10 @@ extension SyncWorkflow {
     /// `asc submit`: one review submission with every processed asset pack version and, with `withProducts`, the
     /// products ready to submit (and the app version `appVersion` when App Store Connect needs one). What is held
     /// back, and each item, is reported as a note; `confirm` hears how many items go to review.
-    public func submitForReview(withProducts: Bool, appVersion: String?, platform: String?,
-                                confirm: @Sendable (_ items: Int, _ appID: String, _ platform: String) async throws -> Bool) async throws -> SubmitResult {
+    public func submitForReview(
+        withProducts: Bool, appVersion: String?, platform: String?,
+        confirm: @Sendable (_ items: Int, _ appID: String, _ platform: String) async throws -> Bool
+    ) async throws -> SubmitResult {
         try connection.refuseReplay("submit")
         let loaded = try load(.shape)
         let chosen = platform ?? loaded.app.effectivePlatforms.first.flatMap { Self.platformCodes[$0] } ?? "IOS"
@@ -36,8 +38,9 @@ extension SyncWorkflow {
         // Only the packs take part in the selection; the products are compared by state, not by record.
         var packs = CatalogRecords()
         packs.assetPacks = try AssetPackRecord.desired(catalog: loaded, baseDirectory: baseDirectory)
-        var selection = ReviewSubmitter.select(snapshot, desired: packs, catalog: loaded,
-                                               products: withProducts ? Set(loaded.allProducts.compactMap(\.productID)) : nil)
+        var selection = ReviewSubmitter.select(
+            snapshot, desired: packs, catalog: loaded,
+            products: withProducts ? Set(loaded.allProducts.compactMap(\.productID)) : nil)
         for skipped in selection.skipped {
             events(.note("- \(skipped.location.map { "\($0): " } ?? "")\(skipped.text)"))
         }
@@ -45,11 +48,14 @@ extension SyncWorkflow {
         if selection.needsAppVersion || appVersion != nil {
             let versions = try await submitter.appVersions(app: app, platform: chosen)
             let editable = versions.filter(\.editable)
-            let choices = editable.isEmpty ? "the app has no App Store version on \(chosen) that can go to review; create one in App Store Connect"
+            let choices =
+                editable.isEmpty
+                ? "the app has no App Store version on \(chosen) that can go to review; create one in App Store Connect"
                 : "editable now: " + editable.map { "\($0.versionString) (\($0.state))" }.joined(separator: ", ")
             guard let wanted = appVersion else {
-                throw IAPKitError.invalidArgument("App Store Connect reviews an app's first in-app purchase or subscription with a new "
-                    + "app version: pass --app-version VERSION (\(choices)); nothing was submitted")
+                throw IAPKitError.invalidArgument(
+                    "App Store Connect reviews an app's first in-app purchase or subscription with a new "
+                        + "app version: pass --app-version VERSION (\(choices)); nothing was submitted")
             }
             guard let version = versions.first(where: { $0.versionString == wanted }) else {
                 throw IAPKitError.invalidArgument("the app has no App Store version \(wanted) on \(chosen); \(choices)")

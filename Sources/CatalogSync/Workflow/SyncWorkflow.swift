@@ -59,8 +59,9 @@ public struct SyncWorkflow: Sendable {
     /// filled in), `.full` for a push. A refused catalog is thrown as `LintGate.Refusal`.
     /// - Parameter reportsProducts: whether the refusal's summary line counts the catalog's products.
     func load(_ strictness: LintGate.Strictness, advice: String? = nil, reportsProducts: Bool = true) throws -> Catalog {
-        try LintGate.catalog(catalogPath, strictness: strictness, advice: advice ?? "fix them first (`iapkit lint catalog \(catalogPath)`)",
-                             reportsProducts: reportsProducts)
+        try LintGate.catalog(
+            catalogPath, strictness: strictness, advice: advice ?? "fix them first (`iapkit lint catalog \(catalogPath)`)",
+            reportsProducts: reportsProducts)
     }
 
     func reader(_ asc: AppStoreConnectClient, gridTerritories: [String] = [], budget: ReadBudget = .ignore) -> StoreReader {
@@ -76,8 +77,10 @@ public struct SyncWorkflow: Sendable {
     /// the products in scope in detail. A pack whose archive is missing or older than its files is a refused change,
     /// so a plan in CI catches what would stop push.
     /// `present` shows the plan before it is saved to `file`, for `push --plan`.
-    public func plan(_ scope: SyncScope = SyncScope(), budget: ReadBudget = .stop, saveTo file: String? = nil,
-                     present: (PlannedSync) throws -> Void) async throws -> PlannedSync {
+    public func plan(
+        _ scope: SyncScope = SyncScope(), budget: ReadBudget = .stop, saveTo file: String? = nil,
+        present: (PlannedSync) throws -> Void
+    ) async throws -> PlannedSync {
         let catalog = try load(.shape)
         let planned = try await plan(catalog, scope: scope, budget: budget)
         try present(planned)
@@ -104,8 +107,10 @@ public struct SyncWorkflow: Sendable {
             reader.gridTerritories = catalog.only(products: compared).handPricedTerritories
         }
         let left = asc.rateLimit?.remaining.map { "; \($0) left this hour" } ?? ""
-        events(.note("Read the lists of \(Format.count(listings.count, "product")); reading \(selection.products) in detail: "
-            + "about \(Format.count(selection.estimatedRequests, "request"))\(left)."))
+        events(
+            .note(
+                "Read the lists of \(Format.count(listings.count, "product")); reading \(selection.products) in detail: "
+                    + "about \(Format.count(selection.estimatedRequests, "request"))\(left)."))
         let snapshot = try await reader.snapshot(of: listings, selection: selection)
         var plan = Planner(catalog: catalog, desired: desired)
             .plan(against: snapshot, scope: selection.compared, appResources: scope.includesAppResources, prune: options.prune)
@@ -118,8 +123,9 @@ public struct SyncWorkflow: Sendable {
     /// What the catalog wants App Store Connect to hold, in `territories`: every command builds it here. Screenshots
     /// that cannot be read are an error where they would be uploaded, and left out (`.skip`) where they would not.
     func desired(_ catalog: Catalog, territories: [String], screenshots: CatalogRecords.UnreadableScreenshots = .fail) throws -> CatalogRecords {
-        var desired = try CatalogRecords(catalog: catalog, territories: territories, baseDirectory: baseDirectory,
-                                         unreadableScreenshots: screenshots)
+        var desired = try CatalogRecords(
+            catalog: catalog, territories: territories, baseDirectory: baseDirectory,
+            unreadableScreenshots: screenshots)
         desired.assetPacks = try AssetPackRecord.desired(catalog: catalog, baseDirectory: baseDirectory)
         return desired
     }
@@ -134,8 +140,9 @@ public struct SyncWorkflow: Sendable {
         let old = try GitRevision.file(catalogPath, at: revision)
         var findings: [Finding] = []
         guard let earlier = try? CatalogLoader.load(data: old, file: "\(revision):\(catalogPath)", findings: { findings.append($0) }),
-              !findings.contains(where: { $0.severity == .error }),
-              let records = try? CatalogRecords(catalog: earlier, territories: territories, baseDirectory: baseDirectory) else {
+            !findings.contains(where: { $0.severity == .error }),
+            let records = try? CatalogRecords(catalog: earlier, territories: territories, baseDirectory: baseDirectory)
+        else {
             events(.warning("the catalog at \(revision) does not load: every product is planned in detail"))
             return Set(now.allProducts.map(\.productID))
         }

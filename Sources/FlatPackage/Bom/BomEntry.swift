@@ -18,8 +18,10 @@ public struct BomEntry: Sendable, Hashable {
     public var checksum: UInt32
     public var linkTarget: String?
 
-    public init(path: String, kind: Kind, mode: UInt16, uid: UInt32 = 0, gid: UInt32 = 0, mtime: UInt32, size: UInt64,
-                checksum: UInt32, linkTarget: String? = nil) {
+    public init(
+        path: String, kind: Kind, mode: UInt16, uid: UInt32 = 0, gid: UInt32 = 0, mtime: UInt32, size: UInt64,
+        checksum: UInt32, linkTarget: String? = nil
+    ) {
         self.path = path
         self.kind = kind
         self.mode = mode

@@ -92,8 +92,10 @@ public enum BomReader {
                 let length = Int(try u32(s + 27))
                 target = String(decoding: r[(s + 31)..<min(r.endIndex, s + 31 + max(0, length - 1))], as: UTF8.self)
             }
-            entries.append(BomEntry(path: path(of: item.id), kind: kind, mode: try u16(s + 4), uid: try u32(s + 6), gid: try u32(s + 10),
-                                    mtime: try u32(s + 14), size: UInt64(try u32(s + 18)), checksum: try u32(s + 23), linkTarget: target))
+            entries.append(
+                BomEntry(
+                    path: path(of: item.id), kind: kind, mode: try u16(s + 4), uid: try u32(s + 6), gid: try u32(s + 10),
+                    mtime: try u32(s + 14), size: UInt64(try u32(s + 18)), checksum: try u32(s + 23), linkTarget: target))
         }
         let sorted = zip(raw, raw.dropFirst()).allSatisfy { a, b in
             a.parent != b.parent ? a.parent < b.parent : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))

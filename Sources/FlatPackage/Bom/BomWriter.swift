@@ -52,13 +52,16 @@ public enum BomWriter {
             var pathInfo = Bytes()
             pathInfo.u32(id); pathInfo.u32(record)
             let pathInfoBlock = store.add(pathInfo.bytes)
-            paths.append(PathBlocks(parent: parent, name: Array(name.utf8), pathInfo: pathInfoBlock, file: fileBlock,
-                                    record: record, size: entry.size))
+            paths.append(
+                PathBlocks(
+                    parent: parent, name: Array(name.utf8), pathInfo: pathInfoBlock, file: fileBlock,
+                    record: record, size: entry.size))
         }
         // Apple's lsbom stops at the first leaf entry out of (parent id, name) order.
         paths.sort { $0.parent != $1.parent ? $0.parent < $1.parent : $0.name.lexicographicallyPrecedes($1.name) }
-        let pathsTree = store.addTree(entries: paths.map { ($0.pathInfo, $0.file) }, blockSize: pathsBlockSize,
-                                      pathCount: UInt32(paths.count))
+        let pathsTree = store.addTree(
+            entries: paths.map { ($0.pathInfo, $0.file) }, blockSize: pathsBlockSize,
+            pathCount: UInt32(paths.count))
 
         // HLIndex: one entry per inode (no hard links here): an empty 64-byte tree and the path record.
         var links: [(UInt32, UInt32)] = []
@@ -83,8 +86,10 @@ public enum BomWriter {
         }
         let size64 = store.addTree(entries: large, blockSize: pathsBlockSize, pathCount: UInt32(large.count))
 
-        return store.serialize(variables: [("BomInfo", infoBlock), ("Paths", pathsTree), ("HLIndex", hlIndex),
-                                           ("VIndex", vIndexBlock), ("Size64", size64)])
+        return store.serialize(variables: [
+            ("BomInfo", infoBlock), ("Paths", pathsTree), ("HLIndex", hlIndex),
+            ("VIndex", vIndexBlock), ("Size64", size64),
+        ])
     }
 
     static func recordBytes(_ entry: BomEntry) -> [UInt8] {
@@ -136,9 +141,12 @@ struct BlockStore {
     mutating func addTree(entries: [(UInt32, UInt32)], blockSize: Int, pathCount: UInt32) -> UInt32 {
         let perNode = max(1, (blockSize - 12) / 8)
         var level: [(node: UInt32, lastKey: UInt32)] = []
-        let chunks = entries.isEmpty ? [[]] : stride(from: 0, to: entries.count, by: perNode).map {
-            Array(entries[$0..<min(entries.count, $0 + perNode)])
-        }
+        let chunks =
+            entries.isEmpty
+            ? [[]]
+            : stride(from: 0, to: entries.count, by: perNode).map {
+                Array(entries[$0..<min(entries.count, $0 + perNode)])
+            }
         let leafIndices = chunks.map { _ in reserve() }
         for (position, chunk) in chunks.enumerated() {
             let forward = position + 1 < leafIndices.count ? leafIndices[position + 1] : 0
@@ -182,7 +190,7 @@ struct BlockStore {
         var table = Bytes()
         table.u32(UInt32(addresses.count))
         for (address, length) in addresses { table.u32(address); table.u32(length) }
-        table.u32(0) // free list: no free blocks
+        table.u32(0)  // free list: no free blocks
         out += table.bytes
         let varsOffset = UInt32(out.count)
         var vars = Bytes()

@@ -38,13 +38,13 @@ public enum CpioHeader {
             out += digits
         }
         out += Array("070707".utf8)
-        octal(0, 6)                                  // dev
-        octal(UInt64(fields.inode & 0o777777), 6)    // ino
+        octal(0, 6)  // dev
+        octal(UInt64(fields.inode & 0o777777), 6)  // ino
         octal(UInt64(fields.mode), 6)
-        octal(0, 6)                                  // uid
-        octal(0, 6)                                  // gid
+        octal(0, 6)  // uid
+        octal(0, 6)  // gid
         octal(UInt64(fields.nlink), 6)
-        octal(0, 6)                                  // rdev
+        octal(0, 6)  // rdev
         octal(UInt64(max(0, fields.mtime)), 11)
         octal(UInt64(name.count + 1), 6)
         octal(fields.fileSize, 11)

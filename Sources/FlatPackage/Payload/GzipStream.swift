@@ -87,8 +87,9 @@ public enum GzipStream {
         var output = [UInt8](repeating: 0, count: Int(length))
         let status = output.withUnsafeMutableBytes { out in
             data.withUnsafeBytes { input in
-                compress2(out.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
-                          input.baseAddress?.assumingMemoryBound(to: Bytef.self) ?? UnsafePointer(bitPattern: 1), uLong(data.count), level)
+                compress2(
+                    out.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
+                    input.baseAddress?.assumingMemoryBound(to: Bytef.self) ?? UnsafePointer(bitPattern: 1), uLong(data.count), level)
             }
         }
         precondition(status == Z_OK, "zlib compress2 failed with \(status)")
@@ -102,8 +103,9 @@ public enum GzipStream {
         var output = [UInt8](repeating: 0, count: Int(length))
         let status = output.withUnsafeMutableBytes { out in
             data.withUnsafeBytes { input in
-                uncompress(out.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
-                           input.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(data.count))
+                uncompress(
+                    out.baseAddress!.assumingMemoryBound(to: Bytef.self), &length,
+                    input.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(data.count))
             }
         }
         guard status == Z_OK else { return nil }

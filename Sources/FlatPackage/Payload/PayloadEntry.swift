@@ -17,11 +17,13 @@ public struct PayloadEntry: Sendable {
             let name = entry.relativePath.isEmpty ? "." : "./" + entry.relativePath
             switch entry.kind {
             case .directory:
-                return PayloadEntry(name: name, content: entry, inode: index + 1, mode: 0o040000 | UInt32(entry.permissions),
-                                    nlink: entry.childCount + 2, recordedSize: UInt64(32 * (entry.childCount + 2)))
+                return PayloadEntry(
+                    name: name, content: entry, inode: index + 1, mode: 0o040000 | UInt32(entry.permissions),
+                    nlink: entry.childCount + 2, recordedSize: UInt64(32 * (entry.childCount + 2)))
             case .file:
-                return PayloadEntry(name: name, content: entry, inode: index + 1, mode: 0o100000 | UInt32(entry.permissions),
-                                    nlink: 1, recordedSize: entry.size)
+                return PayloadEntry(
+                    name: name, content: entry, inode: index + 1, mode: 0o100000 | UInt32(entry.permissions),
+                    nlink: 1, recordedSize: entry.size)
             case .symlink:
                 return PayloadEntry(name: name, content: entry, inode: index + 1, mode: 0o120755, nlink: 1, recordedSize: entry.size)
             case .other:

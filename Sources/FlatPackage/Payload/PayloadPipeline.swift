@@ -40,8 +40,10 @@ public struct PayloadPipeline: Sendable {
         self.epoch = epoch
     }
 
-    public func write(tree: ContentTree, entries: [PayloadEntry], to output: OutputHandle, outputPath: String,
-                      progress: ((UInt64) -> Void)? = nil) throws(IAPKitError) -> Result {
+    public func write(
+        tree: ContentTree, entries: [PayloadEntry], to output: OutputHandle, outputPath: String,
+        progress: ((UInt64) -> Void)? = nil
+    ) throws(IAPKitError) -> Result {
         // The header is the writer's before its thread starts: it writes it first, whenever it gets to run.
         let state = PipelineState(output: output, outputPath: outputPath, maxInFlight: 2 * jobs + 2, header: GzipStream.header)
         let hasher = FileHasher(maxInFlight: 4)
@@ -86,8 +88,11 @@ public struct PayloadPipeline: Sendable {
         entryLoop: for (entryIndex, entry) in entries.enumerated() {
             if let error = state.failure { failure = error; break }
             let fileSize: UInt64 = entry.content.kind == .directory ? 0 : entry.content.size
-            chunk.append(CpioHeader.bytes(.init(inode: entry.inode, mode: entry.mode, nlink: entry.nlink, mtime: epoch,
-                                                name: entry.name, fileSize: fileSize)))
+            chunk.append(
+                CpioHeader.bytes(
+                    .init(
+                        inode: entry.inode, mode: entry.mode, nlink: entry.nlink, mtime: epoch,
+                        name: entry.name, fileSize: fileSize)))
             if chunk.isFull { submit(final: false) }
             switch entry.content.kind {
             case .symlink:
@@ -145,8 +150,9 @@ public struct PayloadPipeline: Sendable {
             checksums[entry.name] = hasher.checksums[index]
             digests[entry.content.relativePath] = hasher.digests[index]
         }
-        return Result(compressedLength: state.written, uncompressedLength: total, sha1: state.sha1Hex,
-                      checksums: checksums, fileDigests: digests)
+        return Result(
+            compressedLength: state.written, uncompressedLength: total, sha1: state.sha1Hex,
+            checksums: checksums, fileDigests: digests)
     }
 }
 

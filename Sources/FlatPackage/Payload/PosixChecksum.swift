@@ -49,7 +49,8 @@ public struct PosixChecksum: Sendable {
         while remaining >= 8 {
             let a = (UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])) ^ crc
             let b = UInt32(p[4]) << 24 | UInt32(p[5]) << 16 | UInt32(p[6]) << 8 | UInt32(p[7])
-            crc = t[7 * 256 + Int(a >> 24)] ^ t[6 * 256 + Int((a >> 16) & 0xFF)]
+            crc =
+                t[7 * 256 + Int(a >> 24)] ^ t[6 * 256 + Int((a >> 16) & 0xFF)]
                 ^ t[5 * 256 + Int((a >> 8) & 0xFF)] ^ t[4 * 256 + Int(a & 0xFF)]
                 ^ t[3 * 256 + Int(b >> 24)] ^ t[2 * 256 + Int((b >> 16) & 0xFF)]
                 ^ t[1 * 256 + Int((b >> 8) & 0xFF)] ^ t[Int(b & 0xFF)]

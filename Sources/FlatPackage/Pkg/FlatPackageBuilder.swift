@@ -27,8 +27,10 @@ public struct FlatPackageBuilder: Sendable {
         self.md5 = md5
     }
 
-    public func build(tree: ContentTree, identifier: String, to output: StagedFile,
-                      progress: ((UInt64) -> Void)? = nil) throws(IAPKitError) -> ArchiveResult {
+    public func build(
+        tree: ContentTree, identifier: String, to output: StagedFile,
+        progress: ((UInt64) -> Void)? = nil
+    ) throws(IAPKitError) -> ArchiveResult {
         let entries = PayloadEntry.entries(of: tree)
         // The Payload streams to a temporary file beside the output; the TOC, which comes first, needs its checksum.
         let payloadFile = try StagedFile(finalPath: output.finalPath + ".payload")
@@ -36,41 +38,51 @@ public struct FlatPackageBuilder: Sendable {
         let payload = try PayloadPipeline(jobs: jobs, epoch: epoch)
             .write(tree: tree, entries: entries, to: payloadFile.handle, outputPath: payloadFile.temporaryPath, progress: progress)
 
-        let bom = BomWriter.write(entries.map { entry in
-            BomEntry(path: entry.name, kind: entry.content.kind == .directory ? .directory : entry.content.kind == .symlink ? .symlink : .file,
-                     mode: UInt16(truncatingIfNeeded: entry.mode), mtime: UInt32(truncatingIfNeeded: epoch), size: entry.recordedSize,
-                     checksum: payload.checksums[entry.name] ?? 0, linkTarget: entry.content.symlinkTarget)
-        })
+        let bom = BomWriter.write(
+            entries.map { entry in
+                BomEntry(
+                    path: entry.name, kind: entry.content.kind == .directory ? .directory : entry.content.kind == .symlink ? .symlink : .file,
+                    mode: UInt16(truncatingIfNeeded: entry.mode), mtime: UInt32(truncatingIfNeeded: epoch), size: entry.recordedSize,
+                    checksum: payload.checksums[entry.name] ?? 0, linkTarget: entry.content.symlinkTarget)
+            })
         let kilobytes = PayloadEntry.installKBytes(entries)
         let distribution = Array(InstallerDocuments.distribution(identifier: identifier, installKBytes: kilobytes).utf8)
-        let packageInfo = Array(InstallerDocuments.packageInfo(identifier: identifier, numberOfFiles: entries.count,
-                                                               installKBytes: kilobytes).utf8)
+        let packageInfo = Array(
+            InstallerDocuments.packageInfo(
+                identifier: identifier, numberOfFiles: entries.count,
+                installKBytes: kilobytes
+            ).utf8)
 
         // Heap: TOC checksum, Distribution, Bom, Payload (stored), PackageInfo, in TOC order.
         var offset: UInt64 = 20
         func compressed(_ plain: [UInt8]) -> (bytes: [UInt8], data: XarEntry.Data) {
             let bytes = GzipStream.zlibCompress(plain)
-            let data = XarEntry.Data(length: UInt64(bytes.count), offset: offset, size: UInt64(plain.count),
-                                     encoding: "application/x-gzip", archivedSHA1: Insecure.SHA1.hash(data: bytes).hexString,
-                                     extractedSHA1: Insecure.SHA1.hash(data: plain).hexString)
+            let data = XarEntry.Data(
+                length: UInt64(bytes.count), offset: offset, size: UInt64(plain.count),
+                encoding: "application/x-gzip", archivedSHA1: Insecure.SHA1.hash(data: bytes).hexString,
+                extractedSHA1: Insecure.SHA1.hash(data: plain).hexString)
             offset += UInt64(bytes.count)
             return (bytes, data)
         }
         let distributionPart = compressed(distribution)
         let bomPart = compressed(bom)
-        let payloadData = XarEntry.Data(length: payload.compressedLength, offset: offset, size: payload.compressedLength,
-                                         encoding: "application/octet-stream", archivedSHA1: payload.sha1, extractedSHA1: payload.sha1)
+        let payloadData = XarEntry.Data(
+            length: payload.compressedLength, offset: offset, size: payload.compressedLength,
+            encoding: "application/octet-stream", archivedSHA1: payload.sha1, extractedSHA1: payload.sha1)
         offset += payload.compressedLength
         let packageInfoPart = compressed(packageInfo)
 
-        let toc = XarTOC.xml(entries: [
-            XarEntry(name: "Distribution", data: distributionPart.data),
-            XarEntry(name: "\(identifier).pkg", isDirectory: true, children: [
-                XarEntry(name: "Bom", data: bomPart.data),
-                XarEntry(name: "Payload", data: payloadData),
-                XarEntry(name: "PackageInfo", data: packageInfoPart.data),
-            ]),
-        ], epoch: epoch)
+        let toc = XarTOC.xml(
+            entries: [
+                XarEntry(name: "Distribution", data: distributionPart.data),
+                XarEntry(
+                    name: "\(identifier).pkg", isDirectory: true,
+                    children: [
+                        XarEntry(name: "Bom", data: bomPart.data),
+                        XarEntry(name: "Payload", data: payloadData),
+                        XarEntry(name: "PackageInfo", data: packageInfoPart.data),
+                    ]),
+            ], epoch: epoch)
         let compressedTOC = GzipStream.zlibCompress(toc)
         var header = Bytes()
         header.bytes += Array("xar!".utf8)
@@ -84,9 +96,10 @@ public struct FlatPackageBuilder: Sendable {
         try writer.write(bomPart.bytes)
         try writer.copy(from: payloadFile.temporaryPath, length: payload.compressedLength)
         try writer.write(packageInfoPart.bytes)
-        return ArchiveResult(size: writer.written, sha256: writer.sha256Hex, md5: writer.md5Hex,
-                             contentDigest: ContentDigest.combine(tree: tree, fileDigests: payload.fileDigests),
-                             fileCount: entries.count)
+        return ArchiveResult(
+            size: writer.written, sha256: writer.sha256Hex, md5: writer.md5Hex,
+            contentDigest: ContentDigest.combine(tree: tree, fileDigests: payload.fileDigests),
+            fileCount: entries.count)
     }
 }
 

@@ -127,8 +127,9 @@ private func xmlTextWriterStartElement(_ writer: xmlTextWriterPtr, _ name: Strin
 private func xmlTextWriterWriteElement(_ writer: xmlTextWriterPtr, _ name: String, _ value: String) {
     _ = name.withCString { n in
         value.withCString { v in
-            CLibXML2.xmlTextWriterWriteElement(writer, UnsafeRawPointer(n).assumingMemoryBound(to: xmlChar.self),
-                                               UnsafeRawPointer(v).assumingMemoryBound(to: xmlChar.self))
+            CLibXML2.xmlTextWriterWriteElement(
+                writer, UnsafeRawPointer(n).assumingMemoryBound(to: xmlChar.self),
+                UnsafeRawPointer(v).assumingMemoryBound(to: xmlChar.self))
         }
     }
 }
@@ -136,8 +137,9 @@ private func xmlTextWriterWriteElement(_ writer: xmlTextWriterPtr, _ name: Strin
 private func xmlTextWriterWriteAttribute(_ writer: xmlTextWriterPtr, _ name: String, _ value: String) {
     _ = name.withCString { n in
         value.withCString { v in
-            CLibXML2.xmlTextWriterWriteAttribute(writer, UnsafeRawPointer(n).assumingMemoryBound(to: xmlChar.self),
-                                                 UnsafeRawPointer(v).assumingMemoryBound(to: xmlChar.self))
+            CLibXML2.xmlTextWriterWriteAttribute(
+                writer, UnsafeRawPointer(n).assumingMemoryBound(to: xmlChar.self),
+                UnsafeRawPointer(v).assumingMemoryBound(to: xmlChar.self))
         }
     }
 }

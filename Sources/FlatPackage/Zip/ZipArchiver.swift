@@ -25,8 +25,10 @@ public struct ZipArchiver: Sendable {
         self.md5 = md5
     }
 
-    public func build(tree: ContentTree, rootName: String, to output: StagedFile,
-                      progress: ((UInt64) -> Void)? = nil) throws(IAPKitError) -> ArchiveResult {
+    public func build(
+        tree: ContentTree, rootName: String, to output: StagedFile,
+        progress: ((UInt64) -> Void)? = nil
+    ) throws(IAPKitError) -> ArchiveResult {
         guard let archive = archive_write_new() else { throw .io(path: output.finalPath, reason: "libarchive could not start") }
         defer { archive_write_free(archive) }
         func check(_ status: Int32, _ what: String) throws(IAPKitError) {
@@ -102,8 +104,9 @@ public struct ZipArchiver: Sendable {
             md5Hasher?.update(bufferPointer: chunk)
             size += UInt64(count)
         }
-        return ArchiveResult(size: size, sha256: sha256.finalize().hexString, md5: md5Hasher?.finalize().hexString,
-                             contentDigest: ContentDigest.combine(tree: tree, fileDigests: digests),
-                             fileCount: tree.entries.filter { $0.kind != .other }.count)
+        return ArchiveResult(
+            size: size, sha256: sha256.finalize().hexString, md5: md5Hasher?.finalize().hexString,
+            contentDigest: ContentDigest.combine(tree: tree, fileDigests: digests),
+            fileCount: tree.entries.filter { $0.kind != .other }.count)
     }
 }

@@ -52,9 +52,11 @@ public struct AssetPack: Sendable, Hashable {
     /// Whether `asc submit` sends the pack's processed version to App Review.
     public var releasesToAppStore: Bool { release != "testflight" }
 
-    public init(path: CatalogPath, id: String? = nil, source: String? = nil, files: [FileSelector] = [],
-                downloadPolicy: DownloadPolicy? = nil, installationEvents: [Located<String>] = [],
-                platforms: [Located<String>] = [], language: String? = nil, unlockedBy: [Located<String>] = []) {
+    public init(
+        path: CatalogPath, id: String? = nil, source: String? = nil, files: [FileSelector] = [],
+        downloadPolicy: DownloadPolicy? = nil, installationEvents: [Located<String>] = [],
+        platforms: [Located<String>] = [], language: String? = nil, unlockedBy: [Located<String>] = []
+    ) {
         self.path = path
         self.id = id
         self.source = source

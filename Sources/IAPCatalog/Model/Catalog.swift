@@ -29,9 +29,11 @@ public struct Catalog: Sendable {
     /// Price-sheet rows live in CSV files beside the catalog: their paths point there.
     public var sheetLocations: [CatalogPath: SourceLocation] = [:]
 
-    public init(file: String, schemaVersion: Int? = 1, app: App = App(), retiredProductIDs: [Located<String>] = [],
-                products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [],
-                appPolicies: AppPolicies? = nil, storeKit: StoreKitSettings? = nil) {
+    public init(
+        file: String, schemaVersion: Int? = 1, app: App = App(), retiredProductIDs: [Located<String>] = [],
+        products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [],
+        appPolicies: AppPolicies? = nil, storeKit: StoreKitSettings? = nil
+    ) {
         self.file = file
         self.schemaVersion = schemaVersion
         self.app = app

@@ -67,9 +67,11 @@ public struct Offer: Sendable, Hashable {
     public var oneTimeCodes: [OneTimeCodeBatch]?
     public var customCodes: [CustomOfferCode]?
 
-    public init(path: CatalogPath, kind: OfferKind, mode: OfferMode? = nil, duration: String? = nil,
-                periods: Int? = nil, price: Price? = nil, offerID: String? = nil, referenceName: String? = nil,
-                eligibility: [OfferEligibility]? = nil, stackable: Bool? = nil) {
+    public init(
+        path: CatalogPath, kind: OfferKind, mode: OfferMode? = nil, duration: String? = nil,
+        periods: Int? = nil, price: Price? = nil, offerID: String? = nil, referenceName: String? = nil,
+        eligibility: [OfferEligibility]? = nil, stackable: Bool? = nil
+    ) {
         self.path = path
         self.kind = kind
         self.mode = mode
@@ -106,8 +108,10 @@ public struct OneTimeCodeBatch: Sendable, Hashable {
     public var environment: CodeEnvironment?
     /// The `environment` text as written, kept when it names no environment.
     public var environmentText: String?
-    public init(path: CatalogPath, count: Int? = nil, expires: String? = nil, active: Bool? = nil,
-                environment: CodeEnvironment? = nil) {
+    public init(
+        path: CatalogPath, count: Int? = nil, expires: String? = nil, active: Bool? = nil,
+        environment: CodeEnvironment? = nil
+    ) {
         self.path = path
         self.count = count
         self.expires = expires
@@ -197,9 +201,11 @@ public struct BillingPlan: Sendable, Hashable {
     /// Months a monthly plan commits the customer to.
     public static let commitmentMonths = 12
 
-    public init(path: CatalogPath, type: BillingPlanType? = nil, price: Price? = nil, commitmentPrice: Price? = nil,
-                enabled: Bool? = nil, introductoryOffer: Offer? = nil, promotionalOffers: [Offer] = [],
-                offerCodes: [Offer] = [], winBackOffers: [Offer] = []) {
+    public init(
+        path: CatalogPath, type: BillingPlanType? = nil, price: Price? = nil, commitmentPrice: Price? = nil,
+        enabled: Bool? = nil, introductoryOffer: Offer? = nil, promotionalOffers: [Offer] = [],
+        offerCodes: [Offer] = [], winBackOffers: [Offer] = []
+    ) {
         self.path = path
         self.type = type
         self.price = price

@@ -52,11 +52,13 @@ public struct Product: Sendable, Hashable {
     /// Offer keys written on a product that is not an auto-renewable subscription.
     public var misplacedOfferKeys: [String] = []
 
-    public init(path: CatalogPath, productID: String? = nil, referenceName: String? = nil, type: ProductType? = nil,
-                price: Price? = nil, tier: Int? = nil, familySharable: Bool? = nil, localizations: [Localization] = [],
-                review: Review? = nil, hostedContent: String? = nil, groupIndex: Int? = nil, period: String? = nil,
-                groupLevel: Int? = nil, introductoryOffer: Offer? = nil, promotionalOffers: [Offer] = [],
-                offerCodes: [Offer] = [], winBackOffers: [Offer] = []) {
+    public init(
+        path: CatalogPath, productID: String? = nil, referenceName: String? = nil, type: ProductType? = nil,
+        price: Price? = nil, tier: Int? = nil, familySharable: Bool? = nil, localizations: [Localization] = [],
+        review: Review? = nil, hostedContent: String? = nil, groupIndex: Int? = nil, period: String? = nil,
+        groupLevel: Int? = nil, introductoryOffer: Offer? = nil, promotionalOffers: [Offer] = [],
+        offerCodes: [Offer] = [], winBackOffers: [Offer] = []
+    ) {
         self.path = path
         self.productID = productID
         self.referenceName = referenceName
@@ -99,8 +101,10 @@ public struct Localization: Sendable, Hashable {
     /// Subscription-group localizations only.
     public var customAppName: String?
 
-    public init(path: CatalogPath, locale: String? = nil, name: String? = nil, description: String? = nil,
-                customAppName: String? = nil) {
+    public init(
+        path: CatalogPath, locale: String? = nil, name: String? = nil, description: String? = nil,
+        customAppName: String? = nil
+    ) {
         self.path = path
         self.locale = locale
         self.name = name
@@ -139,8 +143,10 @@ public struct SubscriptionGroup: Sendable, Hashable {
     public var referenceName: String?
     public var localizations: [Localization]
     public var subscriptions: [Product]
-    public init(path: CatalogPath, referenceName: String? = nil, localizations: [Localization] = [],
-                subscriptions: [Product] = []) {
+    public init(
+        path: CatalogPath, referenceName: String? = nil, localizations: [Localization] = [],
+        subscriptions: [Product] = []
+    ) {
         self.path = path
         self.referenceName = referenceName
         self.localizations = localizations

@@ -54,8 +54,10 @@ public struct PriceChange: Sendable, Hashable {
     /// territory (`existingSubscribers` then holds the `others` choice, if given).
     public var existingSubscribersByTerritory: [TerritoryChoice] = []
 
-    public init(path: CatalogPath, startDate: String? = nil, price: Price? = nil, territoryPrices: [TerritoryPrice] = [],
-                existingSubscribers: ExistingSubscribers? = nil) {
+    public init(
+        path: CatalogPath, startDate: String? = nil, price: Price? = nil, territoryPrices: [TerritoryPrice] = [],
+        existingSubscribers: ExistingSubscribers? = nil
+    ) {
         self.path = path
         self.startDate = startDate
         self.price = price
@@ -98,7 +100,8 @@ public enum CalendarDay {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), day >= 1 else { return nil }
+            (1...12).contains(month), day >= 1
+        else { return nil }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day <= lengths[month - 1] else { return nil }
@@ -153,11 +156,16 @@ public struct PriceSchedule: Sendable {
 extension Product {
     /// The product's price schedule, then each billing plan's that has a price of its own.
     public var priceSchedules: [PriceSchedule] {
-        var schedules = [PriceSchedule(price: price ?? resolvedPriceCents.map(Price.init(cents:)), territoryPrices: territoryPrices,
-                                       changes: priceChanges, name: nil)]
+        var schedules = [
+            PriceSchedule(
+                price: price ?? resolvedPriceCents.map(Price.init(cents:)), territoryPrices: territoryPrices,
+                changes: priceChanges, name: nil)
+        ]
         for plan in billingPlans where plan.type == .monthly {
-            schedules.append(PriceSchedule(price: plan.price, territoryPrices: plan.territoryPrices, changes: plan.priceChanges,
-                                           name: "monthly plan"))
+            schedules.append(
+                PriceSchedule(
+                    price: plan.price, territoryPrices: plan.territoryPrices, changes: plan.priceChanges,
+                    name: "monthly plan"))
         }
         return schedules
     }

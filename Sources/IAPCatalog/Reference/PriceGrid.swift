@@ -41,17 +41,21 @@ public enum LocaleCodes {
         if let exact = all.first(where: { $0.lowercased() == hyphenated.lowercased() }) { return [exact] }
         let parts = hyphenated.split(separator: "-").map(String.init)
         guard let language = parts.first?.lowercased() else { return [] }
-        let aliases: [String: String] = ["zh-cn": "zh-Hans", "zh-sg": "zh-Hans", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant",
-                                         "zh-mo": "zh-Hant", "nb": "no", "nn": "no", "iw": "he", "in": "id"]
+        let aliases: [String: String] = [
+            "zh-cn": "zh-Hans", "zh-sg": "zh-Hans", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant",
+            "zh-mo": "zh-Hant", "nb": "no", "nn": "no", "iw": "he", "in": "id",
+        ]
         if let alias = aliases[hyphenated.lowercased()] ?? aliases[language] { return [alias] }
         let sameLanguage = all.filter { $0.split(separator: "-").first.map(String.init)?.lowercased() == language }
         if parts.count > 1, let region = parts.last?.uppercased(),
-           let match = sameLanguage.first(where: { $0.hasSuffix("-" + region) }) {
+            let match = sameLanguage.first(where: { $0.hasSuffix("-" + region) })
+        {
             return [match]
         }
         // A bare language whose only regional code is the language's home (fr -> fr-FR, de -> de-DE).
         if parts.count == 1, sameLanguage.count > 1,
-           let home = sameLanguage.first(where: { $0.lowercased() == "\(language)-\(language)" }) {
+            let home = sameLanguage.first(where: { $0.lowercased() == "\(language)-\(language)" })
+        {
             return [home]
         }
         return sameLanguage

@@ -38,9 +38,10 @@ public enum Storefronts {
     ]
 
     /// The currency (ISO 4217) each storefront's prices are in; every other storefront prices in US dollars.
-    public static let currencies: [String: String] = Dictionary(uniqueKeysWithValues: codes.map { code in
-        (code, ownCurrency[code] ?? (euro.contains(code) ? "EUR" : "USD"))
-    })
+    public static let currencies: [String: String] = Dictionary(
+        uniqueKeysWithValues: codes.map { code in
+            (code, ownCurrency[code] ?? (euro.contains(code) ? "EUR" : "USD"))
+        })
 
     /// Currencies whose App Store prices are whole numbers (¥150, ₩1,500, Rp 15000).
     public static let wholeNumberCurrencies: Set<String> = [
@@ -88,8 +89,9 @@ public struct StorefrontDifference: Sendable, Equatable {
         let absent = differences.filter { $0.kind == .notInAppStoreConnect }.map(\.territory)
         if !absent.isEmpty {
             let shown = absent.prefix(12).joined(separator: ", ") + (absent.count > 12 ? ", …" : "")
-            lines.append("iapkit's storefront table lists \(absent.count) storefront\(absent.count == 1 ? "" : "s") "
-                + "App Store Connect does not sell in for this app's account: \(shown)")
+            lines.append(
+                "iapkit's storefront table lists \(absent.count) storefront\(absent.count == 1 ? "" : "s") "
+                    + "App Store Connect does not sell in for this app's account: \(shown)")
         }
         return lines
     }

@@ -48,8 +48,10 @@ public struct Baseline: Sendable, Equatable {
     /// in a review.
     public func serialized() -> String {
         let entries: [JSONValue] = counts.keys.sorted().map { key in
-            .object([("rule", .string(key.rule)), ("file", .string(key.file)), ("productId", .optional(key.productID)),
-                     ("message", .string(key.message)), ("count", .int(counts[key]!))])
+            .object([
+                ("rule", .string(key.rule)), ("file", .string(key.file)), ("productId", .optional(key.productID)),
+                ("message", .string(key.message)), ("count", .int(counts[key]!)),
+            ])
         }
         return JSONValue.object([("version", .int(1)), ("findings", .array(entries))]).serialized(.pretty)
     }
@@ -68,7 +70,8 @@ public struct Baseline: Sendable, Equatable {
         var baseline = Baseline(findings: [])
         for (index, entry) in entries.enumerated() {
             guard case let .string(rule)? = entry["rule"], case let .string(file)? = entry["file"],
-                  case let .string(message)? = entry["message"] else {
+                case let .string(message)? = entry["message"]
+            else {
                 throw malformed("findings[\(index)] needs `rule`, `file` and `message`")
             }
             var productID: String?

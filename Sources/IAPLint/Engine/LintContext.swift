@@ -49,8 +49,10 @@ public final class CatalogLintContext: @unchecked Sendable {
         report(rule, .error, message, at: path, productID: product?.productID)
     }
 
-    public func report<R: RuleDescribing>(_ rule: R.Type, _ severity: Severity, _ message: String,
-                                          at path: CatalogPath, product: Product? = nil) {
+    public func report<R: RuleDescribing>(
+        _ rule: R.Type, _ severity: Severity, _ message: String,
+        at path: CatalogPath, product: Product? = nil
+    ) {
         report(rule, severity, message, at: path, productID: product?.productID)
     }
 
@@ -58,10 +60,13 @@ public final class CatalogLintContext: @unchecked Sendable {
         report(rule, .error, message, at: path, productID: productID)
     }
 
-    public func report<R: RuleDescribing>(_ rule: R.Type, _ severity: Severity, _ message: String,
-                                          at path: CatalogPath, productID: String?) {
-        let finding = Finding(ruleID: R.id, severity: severity, message: message, location: catalog.location(of: path),
-                              path: path.description, productID: productID)
+    public func report<R: RuleDescribing>(
+        _ rule: R.Type, _ severity: Severity, _ message: String,
+        at path: CatalogPath, productID: String?
+    ) {
+        let finding = Finding(
+            ruleID: R.id, severity: severity, message: message, location: catalog.location(of: path),
+            path: path.description, productID: productID)
         if buffers.isEmpty { consumer(finding) } else { buffers[slot].append(finding) }
     }
 
@@ -133,8 +138,10 @@ public final class ContentLintContext: @unchecked Sendable {
     private let consumer: FindingConsumer
     private let productID: String?
 
-    init(folder: String, tree: ContentTree?, info: ContentInfo?, infoError: IAPKitError?, expectedProductID: String?,
-         lockEntry: ContentLock.Entry?, lockListsProducts: Bool = false, consumer: @escaping FindingConsumer) {
+    init(
+        folder: String, tree: ContentTree?, info: ContentInfo?, infoError: IAPKitError?, expectedProductID: String?,
+        lockEntry: ContentLock.Entry?, lockListsProducts: Bool = false, consumer: @escaping FindingConsumer
+    ) {
         self.folder = folder
         self.tree = tree
         self.info = info
@@ -156,9 +163,13 @@ public final class ContentLintContext: @unchecked Sendable {
         report(rule, .error, message, file: file, line: line)
     }
 
-    public func report<R: RuleDescribing>(_ rule: R.Type, _ severity: Severity, _ message: String,
-                                          file: String? = nil, line: Int? = nil) {
-        consumer(Finding(ruleID: R.id, severity: severity, message: message,
-                         location: SourceLocation(file: file ?? folder, line: line), productID: productID))
+    public func report<R: RuleDescribing>(
+        _ rule: R.Type, _ severity: Severity, _ message: String,
+        file: String? = nil, line: Int? = nil
+    ) {
+        consumer(
+            Finding(
+                ruleID: R.id, severity: severity, message: message,
+                location: SourceLocation(file: file ?? folder, line: line), productID: productID))
     }
 }

@@ -45,8 +45,10 @@ public enum LintGate {
     /// `findings`. Returns the catalog when lint found no errors, or the refusal when it did; throws only when the
     /// tool cannot do its job (an unreadable or malformed catalog, an unreadable content folder), and then hands on
     /// no finding.
-    public static func open(_ path: String, strictness: Strictness,
-                            findings: FindingConsumer = { _ in }) throws(IAPKitError) -> Result<Catalog, Refusal> {
+    public static func open(
+        _ path: String, strictness: Strictness,
+        findings: FindingConsumer = { _ in }
+    ) throws(IAPKitError) -> Result<Catalog, Refusal> {
         let collector = FindingCollector()
         let consumer = collector.consumer
         let catalog = try CatalogLoader.load(path: path, findings: consumer)

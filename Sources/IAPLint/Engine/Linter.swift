@@ -39,8 +39,9 @@ public struct CatalogLinter: Sendable {
 
     /// Runs only `rules` over a loaded catalog, without its content folders (for export's shape check).
     public func check(_ catalog: Catalog, rules: [any CatalogRule.Type], baseDirectory: String, consumer: @escaping FindingConsumer) {
-        let context = CatalogLintContext(catalog: catalog, baseDirectory: baseDirectory,
-                                         consumer: DisableCommentFilter(catalog: catalog).wrap(consumer))
+        let context = CatalogLintContext(
+            catalog: catalog, baseDirectory: baseDirectory,
+            consumer: DisableCommentFilter(catalog: catalog).wrap(consumer))
         run(rules, in: context)
     }
 
@@ -64,9 +65,10 @@ public struct CatalogLinter: Sendable {
             if let folder = product.hostedContent, product.type == .nonConsumable { folders.append((folder, product.productID)) }
         }
         for (folder, productID) in folders {
-            try contentLinter.lint(folder: context.resolve(folder), expectedProductID: productID,
-                                   lockEntry: productID.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
-                                   consumer: consumer)
+            try contentLinter.lint(
+                folder: context.resolve(folder), expectedProductID: productID,
+                lockEntry: productID.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
+                consumer: consumer)
         }
         return LintSummary(products: context.allProducts.count, contentFolders: folders.count, productIDs: productIDs)
     }
@@ -174,8 +176,10 @@ extension CatalogLinter {
 public struct ContentLinter: Sendable {
     public init() {}
 
-    public func lint(folder: String, expectedProductID: String? = nil, lockEntry: ContentLock.Entry? = nil,
-                     lockListsProducts: Bool = false, consumer: @escaping FindingConsumer) throws(IAPKitError) {
+    public func lint(
+        folder: String, expectedProductID: String? = nil, lockEntry: ContentLock.Entry? = nil,
+        lockListsProducts: Bool = false, consumer: @escaping FindingConsumer
+    ) throws(IAPKitError) {
         var tree: ContentTree?
         if Path.isDirectory(folder) {
             tree = try ContentTree.scan(folder)
@@ -185,9 +189,10 @@ public struct ContentLinter: Sendable {
         if tree?.entries.contains(where: { $0.relativePath == ContentInfo.fileName && $0.kind == .file }) == true {
             do throws(IAPKitError) { info = try ContentInfo.read(folder: folder) } catch { infoError = error }
         }
-        let context = ContentLintContext(folder: folder, tree: tree, info: info, infoError: infoError,
-                                         expectedProductID: expectedProductID, lockEntry: lockEntry,
-                                         lockListsProducts: lockListsProducts, consumer: consumer)
+        let context = ContentLintContext(
+            folder: folder, tree: tree, info: info, infoError: infoError,
+            expectedProductID: expectedProductID, lockEntry: lockEntry,
+            lockListsProducts: lockListsProducts, consumer: consumer)
         for rule in RuleRegistry.contentRules { rule.init().check(context) }
     }
 }

@@ -85,7 +85,8 @@ public protocol ContentRule: RuleDescribing {
 public struct SchemaRule: RuleDescribing {
     public static let id = "schema"
     public static let severity = RuleSeverity.error
-    public static let rationale = "A misspelt key is silently ignored by most tools and shows up as a product without its setting in App Store Connect; iapkit reads only the keys it knows, so it names the one it does not."
+    public static let rationale =
+        "A misspelt key is silently ignored by most tools and shows up as a product without its setting in App Store Connect; iapkit reads only the keys it knows, so it names the one it does not."
     public static let summary = "A value has the wrong type, a required key is missing, or a key is unknown."
     public static let examples = RuleExamples(
         triggering: [Example.product("  ↓colour: red"), Example.product("  familySharable: ↓yes")],
@@ -98,7 +99,8 @@ public struct SchemaRule: RuleDescribing {
 public struct UnreadableInputRule: RuleDescribing {
     public static let id = "unreadable-input"
     public static let severity = RuleSeverity(.error, "exit 2")
-    public static let rationale = "Nothing else can be checked in a file that cannot be read; the report still says why, on the line the parser stopped at, so a pull request's syntax error gets its annotation like any finding."
+    public static let rationale =
+        "Nothing else can be checked in a file that cannot be read; the report still says why, on the line the parser stopped at, so a pull request's syntax error gets its annotation like any finding."
     public static let summary = "The catalog or a content folder cannot be read: missing, not a file, not UTF-8, empty, or not YAML or JSON (exit 2)."
     public static let examples = RuleExamples(
         triggering: [Example.header + "products:\n  - productId: com.example.app.one\n   ↓referenceName: One\n"],

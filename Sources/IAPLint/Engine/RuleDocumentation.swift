@@ -28,19 +28,21 @@ public enum RuleDocumentation {
 
     /// The rules as JSON: an array of objects with the same fields the page shows.
     public static func json(_ rules: [any RuleDescribing.Type]) -> String {
-        JSONValue.array(rules.map { rule in
-            .object([
-                ("id", .string(rule.id)),
-                ("severity", .string(rule.severity.usual.rawValue)),
-                ("severityOtherwise", .optional(rule.severity.otherwise)),
-                ("summary", .string(rule.summary)),
-                ("rationale", .string(rule.rationale)),
-                ("appliesTo", .string(isContent(rule) ? "content" : "catalog")),
-                ("documentation", .string(RuleRegistry.documentationURL(rule.id))),
-                ("triggering", .array(rule.examples.triggering.map(JSONValue.string))),
-                ("nonTriggering", .array(rule.examples.nonTriggering.map(JSONValue.string))),
-            ])
-        }).serialized()
+        JSONValue.array(
+            rules.map { rule in
+                .object([
+                    ("id", .string(rule.id)),
+                    ("severity", .string(rule.severity.usual.rawValue)),
+                    ("severityOtherwise", .optional(rule.severity.otherwise)),
+                    ("summary", .string(rule.summary)),
+                    ("rationale", .string(rule.rationale)),
+                    ("appliesTo", .string(isContent(rule) ? "content" : "catalog")),
+                    ("documentation", .string(RuleRegistry.documentationURL(rule.id))),
+                    ("triggering", .array(rule.examples.triggering.map(JSONValue.string))),
+                    ("nonTriggering", .array(rule.examples.nonTriggering.map(JSONValue.string))),
+                ])
+            }
+        ).serialized()
     }
 
     /// docs/lint-rules.md.

@@ -1,17 +1,19 @@
 /// Every rule iapkit knows, in the order they run and are documented.
 public enum RuleRegistry {
-    public static let catalogRules: [any CatalogRule.Type] = [
-        SchemaVersionRule.self, ControlCharacterRule.self, BundleIDRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self,
-        ProductIDRetiredRule.self, ProductIDPrefixRule.self, ReferenceNameRule.self, TypeRule.self, PriceRule.self, PriceFreeRule.self,
-        BaseTerritoryRule.self, PricedTerritoriesRule.self,
-        TerritoryPriceCodeRule.self, TerritoryPriceDuplicateRule.self, TerritoryPriceAvailabilityRule.self,
-        TerritoryPriceDecimalsRule.self, PriceChangeDateRule.self, PriceChangeSubscribersRule.self, OfferPriceChangeRule.self,
-        LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
-        FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, PromotionalImageRule.self, SubscriptionGroupRule.self,
-        SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
-        OfferCodeRule.self, InAppPurchaseOfferCodeRule.self, OfferCodeCodesRule.self, WinBackOfferRule.self, WinBackSettingsRule.self, BillingPlanRule.self, AppPoliciesRule.self, BillingGracePeriodRule.self,
-        PromotedPurchaseRule.self, HostedContentTypeRule.self,
-    ] + assetPackRules + [DisableCommentRule.self]
+    public static let catalogRules: [any CatalogRule.Type] =
+        [
+            SchemaVersionRule.self, ControlCharacterRule.self, BundleIDRule.self, ProductIDFormatRule.self, ProductIDDuplicateRule.self,
+            ProductIDRetiredRule.self, ProductIDPrefixRule.self, ReferenceNameRule.self, TypeRule.self, PriceRule.self, PriceFreeRule.self,
+            BaseTerritoryRule.self, PricedTerritoriesRule.self,
+            TerritoryPriceCodeRule.self, TerritoryPriceDuplicateRule.self, TerritoryPriceAvailabilityRule.self,
+            TerritoryPriceDecimalsRule.self, PriceChangeDateRule.self, PriceChangeSubscribersRule.self, OfferPriceChangeRule.self,
+            LocalizationMissingRule.self, LocaleRule.self, DisplayNameRule.self, DescriptionRule.self,
+            FamilySharingRule.self, ReviewNoteRule.self, ReviewScreenshotRule.self, PromotionalImageRule.self, SubscriptionGroupRule.self,
+            SubscriptionPeriodRule.self, GroupLevelRule.self, IntroOfferRule.self, PromotionalOfferRule.self,
+            OfferCodeRule.self, InAppPurchaseOfferCodeRule.self, OfferCodeCodesRule.self, WinBackOfferRule.self, WinBackSettingsRule.self,
+            BillingPlanRule.self, AppPoliciesRule.self, BillingGracePeriodRule.self,
+            PromotedPurchaseRule.self, HostedContentTypeRule.self,
+        ] + assetPackRules + [DisableCommentRule.self]
 
     /// The rules over the catalog's asset packs (run with the catalog rules, after them).
     public static let assetPackRules: [any CatalogRule.Type] = [

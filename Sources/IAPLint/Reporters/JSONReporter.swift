@@ -21,8 +21,13 @@ public struct JSONReporter: Reporter {
         return JSONValue.object([
             ("tool", .object([("name", .string("iapkit")), ("version", .string(context.toolVersion))])),
             ("findings", .array(items)),
-            ("summary", .object([("errors", .int(findings.errorCount)), ("warnings", .int(findings.warningCount)),
-                                 ("products", .int(context.products))])),
+            (
+                "summary",
+                .object([
+                    ("errors", .int(findings.errorCount)), ("warnings", .int(findings.warningCount)),
+                    ("products", .int(context.products)),
+                ])
+            ),
         ]).serialized(.pretty)
     }
 }

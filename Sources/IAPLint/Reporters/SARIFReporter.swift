@@ -38,15 +38,28 @@ public struct SARIFReporter: Reporter {
         return JSONValue.object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string("iapkit")),
-                    ("version", .string(context.toolVersion)),
-                    ("informationUri", .string(Self.informationURI)),
-                    ("rules", .array(descriptors)),
-                ]))])),
-                ("results", .array(results)),
-            ])])),
+            (
+                "runs",
+                .array([
+                    .object([
+                        (
+                            "tool",
+                            .object([
+                                (
+                                    "driver",
+                                    .object([
+                                        ("name", .string("iapkit")),
+                                        ("version", .string(context.toolVersion)),
+                                        ("informationUri", .string(Self.informationURI)),
+                                        ("rules", .array(descriptors)),
+                                    ])
+                                )
+                            ])
+                        ),
+                        ("results", .array(results)),
+                    ])
+                ])
+            ),
         ]).serialized(.pretty)
     }
 

@@ -19,7 +19,8 @@ public struct TextReporter: Reporter {
         }
         // Each finding names its rule in brackets; one line says where a rule is explained.
         if let rule = findings.first?.ruleID, RuleRegistry.rule(rule) != nil {
-            out += "`iapkit lint rules \(rule)` explains a rule, with examples; every rule: \(RuleRegistry.documentationURL(rule).split(separator: "#")[0])\n"
+            out +=
+                "`iapkit lint rules \(rule)` explains a rule, with examples; every rule: \(RuleRegistry.documentationURL(rule).split(separator: "#")[0])\n"
         }
         let errors = findings.errorCount, warnings = findings.warningCount
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }

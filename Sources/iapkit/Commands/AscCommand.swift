@@ -50,15 +50,19 @@ struct AscCommand: ParsableCommand {
         @Option(help: "How many products are read from App Store Connect at once.")
         var concurrency: Int = 4
 
-        @Option(help: ArgumentHelp("Write every request and answer to this file, for a bug report: no token, key or upload bytes.",
-                                   valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "Write every request and answer to this file, for a bug report: no token, key or upload bytes.",
+                valueName: "file"))
         var trace: String?
 
         @Option(help: "The trace's format: jsonl (a JSON object per line) or har (opens in browsers' developer tools).")
         var traceFormat: TraceFormat = SyncConnection.defaultTraceFormat
 
-        @Option(help: ArgumentHelp("Answer from a trace written by --trace instead of App Store Connect (pull, plan, prices); "
-                                   + "needs no credentials.", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "Answer from a trace written by --trace instead of App Store Connect (pull, plan, prices); "
+                    + "needs no credentials.", valueName: "file"))
         var replay: String?
 
         /// The workflow on `catalog` through this connection, its progress printed on standard error.
@@ -81,16 +85,22 @@ struct AscCommand: ParsableCommand {
 
     /// Which products a plan reads and compares (`--product`, `--changed-since`), shared by plan and push.
     struct ScopeOptions: ParsableArguments {
-        @Option(name: .customLong("product"), help: ArgumentHelp(
-            "Plan (and push) only this product; repeatable, with glob patterns (com.example.gems.*).", valueName: "id"))
+        @Option(
+            name: .customLong("product"),
+            help: ArgumentHelp(
+                "Plan (and push) only this product; repeatable, with glob patterns (com.example.gems.*).", valueName: "id"))
         var products: [String] = []
 
-        @Option(help: ArgumentHelp("Read in detail only the products whose catalog entries differ from this git revision "
-                                   + "(and those created or deleted on either side).", valueName: "ref"))
+        @Option(
+            help: ArgumentHelp(
+                "Read in detail only the products whose catalog entries differ from this git revision "
+                    + "(and those created or deleted on either side).", valueName: "ref"))
         var changedSince: String?
 
-        @Flag(help: ArgumentHelp("Delete the products App Store Connect has and the catalog does not, where App Store Connect "
-                                 + "allows it (never sent to review); the plan shows them as `-` first."))
+        @Flag(
+            help: ArgumentHelp(
+                "Delete the products App Store Connect has and the catalog does not, where App Store Connect "
+                    + "allows it (never sent to review); the plan shows them as `-` first."))
         var prune = false
 
         var scope: SyncScope { SyncScope(products: products, changedSince: changedSince, prune: prune) }
@@ -136,8 +146,10 @@ struct AscCommand: ParsableCommand {
         @Option(help: "Output format: text, json or markdown (a summary table and a section per product).")
         var format: PlanFormat = .text
 
-        @Option(help: ArgumentHelp("Also save the plan to this file, for `asc push --plan` (JSON; no key, token or upload bytes).",
-                                   valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "Also save the plan to this file, for `asc push --plan` (JSON; no key, token or upload bytes).",
+                valueName: "file"))
         var out: String?
 
         @Flag(help: "Exit 1 when App Store Connect differs from the catalog (creates, updates or refused changes).")
@@ -186,8 +198,10 @@ struct AscCommand: ParsableCommand {
         @Flag(help: "When App Store Connect's hourly request budget runs low, wait for it instead of stopping (exit 75).")
         var wait = false
 
-        @Option(help: ArgumentHelp("Send exactly the operations of a plan saved with `asc plan --out`, refusing (exit 1, nothing "
-                                   + "written) when App Store Connect, the catalog or a file to upload changed since.", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "Send exactly the operations of a plan saved with `asc plan --out`, refusing (exit 1, nothing "
+                    + "written) when App Store Connect, the catalog or a file to upload changed since.", valueName: "file"))
         var plan: String?
 
         @OptionGroup var scope: ScopeOptions
@@ -202,8 +216,10 @@ struct AscCommand: ParsableCommand {
             let present: @Sendable (PlannedSync) -> Void = { Terminal.writeError($0.report(.text)) }
             let confirm: PushConfirmation = { [yes] planned in
                 // Declining is a decision, not a failure.
-                try yes || Terminal.confirm("Apply \(Format.count(planned.operationCount, "operation")) to App Store Connect app \(planned.appID)?",
-                                            withoutTerminal: "push writes to App Store Connect; pass --yes to apply without a terminal")
+                try yes
+                    || Terminal.confirm(
+                        "Apply \(Format.count(planned.operationCount, "operation")) to App Store Connect app \(planned.appID)?",
+                        withoutTerminal: "push writes to App Store Connect; pass --yes to apply without a terminal")
             }
             let result: PushResult
             do {

@@ -72,8 +72,9 @@ extension AscCommand {
             let namingPath = catalog ?? candidates.first { FileManager.default.fileExists(atPath: $0) }
             if namingPath == nil, bundleID == nil, connection.appID == nil {
                 let looked = candidates[0] == candidates[1] ? [candidates[0]] : candidates
-                throw IAPKitError.invalidArgument("no catalog names the app to pull (none at "
-                    + looked.joined(separator: " or ") + "): pass --catalog PATH, --bundle-id ID or --app-id ID")
+                throw IAPKitError.invalidArgument(
+                    "no catalog names the app to pull (none at "
+                        + looked.joined(separator: " or ") + "): pass --catalog PATH, --bundle-id ID or --app-id ID")
             }
             let output = self.output
             let line = try await connection.workflow(namingPath ?? output).pull(to: output, bundleID: bundleID, namedByCatalog: namingPath != nil) {
@@ -140,9 +141,11 @@ extension AscCommand {
         @Flag(help: "Add the in-app purchases and subscriptions that are ready to submit.")
         var withIaps = false
 
-        @Option(help: ArgumentHelp("Add this App Store version of the app (its version string, such as 2.4) to the submission, "
-                                   + "as App Store Connect requires for an app's first in-app purchase or subscription.",
-                                   valueName: "version"))
+        @Option(
+            help: ArgumentHelp(
+                "Add this App Store version of the app (its version string, such as 2.4) to the submission, "
+                    + "as App Store Connect requires for an app's first in-app purchase or subscription.",
+                valueName: "version"))
         var appVersion: String?
 
         @Option(help: "IOS, MAC_OS, TV_OS or VISION_OS (default: the app's first platform).")
@@ -154,10 +157,14 @@ extension AscCommand {
         @OptionGroup var connection: AscCommand.Connection
 
         func run() async throws {
-            let result = try await connection.workflow(catalog).submitForReview(withProducts: withIaps, appVersion: appVersion,
-                                                                                 platform: platform) { [yes] (items: Int, app: String, platform: String) in
-                try yes || Terminal.confirm("Submit \(items) item(s) of app \(app) for review on \(platform)?",
-                                            withoutTerminal: "submit sends items for App Review; pass --yes to submit without a terminal")
+            let result = try await connection.workflow(catalog).submitForReview(
+                withProducts: withIaps, appVersion: appVersion,
+                platform: platform
+            ) { [yes] (items: Int, app: String, platform: String) in
+                try yes
+                    || Terminal.confirm(
+                        "Submit \(items) item(s) of app \(app) for review on \(platform)?",
+                        withoutTerminal: "submit sends items for App Review; pass --yes to submit without a terminal")
             }
             switch result {
             case .settled:
@@ -199,8 +206,11 @@ extension AscCommand {
             @Option(name: .shortAndLong, help: ArgumentHelp("The CSV file to write (never standard output).", valueName: "file"))
             var output: String
 
-            @Option(name: .customLong("offer-code"), help: ArgumentHelp("Only this offer code (its reference name); repeatable.",
-                                                                         valueName: "name"))
+            @Option(
+                name: .customLong("offer-code"),
+                help: ArgumentHelp(
+                    "Only this offer code (its reference name); repeatable.",
+                    valueName: "name"))
             var offerCodes: [String] = []
 
             @Flag(help: "Also the codes of deactivated batches and offer codes (they redeem nothing).")
@@ -215,8 +225,9 @@ extension AscCommand {
             }
 
             func run() async throws {
-                Terminal.writeError(try await connection.workflow(catalog).downloadOfferCodes(
-                    to: output, offerCodes: offerCodes, includeInactive: includeInactive))
+                Terminal.writeError(
+                    try await connection.workflow(catalog).downloadOfferCodes(
+                        to: output, offerCodes: offerCodes, includeInactive: includeInactive))
             }
         }
     }

@@ -76,7 +76,10 @@ struct ExportCommand: ParsableCommand {
 
         @OptionGroup var common: Common
 
-        @Option(help: "StoreKit configuration format, \(StoreKitExporter.FormatVersion.range): 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default), 5.0 (Xcode 26), 6.3 (Xcode 27).")
+        @Option(
+            help:
+                "StoreKit configuration format, \(StoreKitExporter.FormatVersion.range): 1.2, 2.0, 3.0, 4.0 (Xcode 16, the default), 5.0 (Xcode 26), 6.3 (Xcode 27)."
+        )
         var formatVersion: StoreKitExporter.FormatVersion?
 
         @Flag(help: "Write a new file even where -o names an existing one, with iapkit's own IDs and settings.")
@@ -92,7 +95,8 @@ struct ExportCommand: ParsableCommand {
             var version = formatVersion ?? update?.formatVersion ?? .v4_0
             if formatVersion == nil, let kept = catalog.storeKit?.formatVersion {
                 guard let known = StoreKitExporter.FormatVersion(rawValue: kept) else {
-                    throw IAPKitError.malformed(location: catalog.location(of: .root / "storeKit" / "formatVersion"),
+                    throw IAPKitError.malformed(
+                        location: catalog.location(of: .root / "storeKit" / "formatVersion"),
                         reason: "storeKit.formatVersion `\(kept)` is not one iapkit writes (\(StoreKitExporter.FormatVersion.range)); "
                             + "correct it, or pass --format-version \(StoreKitExporter.FormatVersion.newest)")
                 }
@@ -103,8 +107,10 @@ struct ExportCommand: ParsableCommand {
             if let update, let output = common.output {
                 let (bytes, dropped) = try update.update(catalog, version: version)
                 if !dropped.isEmpty {
-                    Terminal.warning("not written in format \(version), older than the file's \(update.formatVersion?.rawValue ?? ""): "
-                        + dropped.map { "`\($0)`" }.joined(separator: ", ") + " (keys the catalog has no place for, which that format may not have)")
+                    Terminal.warning(
+                        "not written in format \(version), older than the file's \(update.formatVersion?.rawValue ?? ""): "
+                            + dropped.map { "`\($0)`" }.joined(separator: ", ")
+                            + " (keys the catalog has no place for, which that format may not have)")
                 }
                 if bytes.elementsEqual(update.data) {
                     Terminal.writeError("\(output) already matches the catalog; left unchanged\n")

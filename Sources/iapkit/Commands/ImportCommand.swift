@@ -52,7 +52,8 @@ struct ImportCommand: ParsableCommand {
             }
             let result = try StoreKitImporter(bundleID: bundleID).importFile(file)
             result.notes.forEach(Terminal.warning)
-            let header = try CatalogSchemaFile.comment(for: output)
+            let header =
+                try CatalogSchemaFile.comment(for: output)
                 + "# Imported from \(Path.lastComponent(file)) by iapkit import storekit.\n"
             let yaml = try CatalogYAMLWriter.bytes(result.catalog, header: header)
             if let output {

@@ -60,8 +60,10 @@ struct LintCommand: ParsableCommand {
         /// run. Only a run that passes calls `commit`, which makes the run's changes: a failing run changes no file.
         /// `--write-baseline` is written last, after the report and the commit: it records the run's findings, so it
         /// is written whenever every input was read, even when those findings fail the run.
-        func finish(_ findings: [Finding], context: ReportContext, accepted: IAPLint.Baseline?,
-                    commit: () throws -> Void = {}) throws {
+        func finish(
+            _ findings: [Finding], context: ReportContext, accepted: IAPLint.Baseline?,
+            commit: () throws -> Void = {}
+        ) throws {
             var reported = findings
             if let accepted, let baseline {
                 let (new, count) = accepted.newFindings(in: findings)
@@ -129,8 +131,10 @@ struct LintCommand: ParsableCommand {
                 defer { KeptUntilExit.keep(loaded) }
                 summary = try CatalogLinter().lint(loaded, baseDirectory: Path.parent(catalog), consumer: collector.consumer)
             }
-            try options.finish(collector.findings, context: ReportContext(
-                toolVersion: IAPKitCommand.version, products: summary?.products ?? 0, productIDs: summary?.productIDs ?? [], subject: catalog),
+            try options.finish(
+                collector.findings,
+                context: ReportContext(
+                    toolVersion: IAPKitCommand.version, products: summary?.products ?? 0, productIDs: summary?.productIDs ?? [], subject: catalog),
                 accepted: accepted)
         }
     }

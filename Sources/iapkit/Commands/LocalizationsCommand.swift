@@ -77,8 +77,9 @@ struct LocalizationsCommand: ParsableCommand {
                     throw ValidationError("\(targets.count) locales make \(targets.count) files; name a folder with -o")
                 }
                 for locale in targets {
-                    let bytes = try XLIFFWriter.write(set, locale: locale, original: Path.lastComponent(catalog),
-                                                      toolVersion: IAPKitCommand.version)
+                    let bytes = try XLIFFWriter.write(
+                        set, locale: locale, original: Path.lastComponent(catalog),
+                        toolVersion: IAPKitCommand.version)
                     // The locale passed App Store Connect's list, so the name stays inside the folder.
                     let path = singleFile ? output : Path.join(output, locale + ".xliff")
                     try AtomicFile.write(bytes, to: path)
@@ -136,8 +137,9 @@ struct LocalizationsCommand: ParsableCommand {
                 summary += ": --strict fails on the warnings above"
             }
             defer { Terminal.writeError(summary + "\n") }
-            var context = ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [],
-                                        subject: translationFiles.joined(separator: " "))
+            var context = ReportContext(
+                toolVersion: IAPKitCommand.version, products: 0, productIDs: [],
+                subject: translationFiles.joined(separator: " "))
             context.extraRules = TranslationImporter.rules
             try options.finish(checked.findings, context: context, accepted: accepted) {
                 let merged = try importer.merge(checked)
@@ -145,7 +147,8 @@ struct LocalizationsCommand: ParsableCommand {
                     summary = "\(catalog) already holds these translations; nothing changed"
                     return
                 }
-                let change = "\(Format.count(merged.updatedTexts, "text")) updated and \(Format.count(merged.addedLocalizations, "localization")) added"
+                let change =
+                    "\(Format.count(merged.updatedTexts, "text")) updated and \(Format.count(merged.addedLocalizations, "localization")) added"
                 if dryRun {
                     summary = "\(catalog): \(change) (dry run, nothing written)"
                 } else {

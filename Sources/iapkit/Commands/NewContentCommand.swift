@@ -61,7 +61,9 @@ struct NewContentCommand: ParsableCommand {
 
     func validate() throws {
         let packs = assetPack != nil || fromHostedContent != nil
-        if packs && productID != nil { throw ValidationError("give a product ID for hosted content, or --asset-pack / --from-hosted-content, not both") }
+        if packs && productID != nil {
+            throw ValidationError("give a product ID for hosted content, or --asset-pack / --from-hosted-content, not both")
+        }
         if !packs && productID == nil { throw ValidationError("give the product ID of the hosted content to create, or --asset-pack ID") }
         if !unlockedBy.isEmpty && assetPack == nil { throw ValidationError("--unlocked-by goes with --asset-pack") }
     }
@@ -70,8 +72,9 @@ struct NewContentCommand: ParsableCommand {
         if assetPack != nil || fromHostedContent != nil { return try runAssetPack() }
         guard let productID else { return }
         let scaffolder = ContentScaffolder(templatesDirectory: try Resources.templates() + "/content")
-        let path = try scaffolder.create(productID: productID, in: output, version: contentVersion,
-                                         template: template, force: force)
+        let path = try scaffolder.create(
+            productID: productID, in: output, version: contentVersion,
+            template: template, force: force)
         try Terminal.output("created \(path) (ContentVersion \(contentVersion), template \(template))\n")
     }
 

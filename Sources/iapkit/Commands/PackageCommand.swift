@@ -63,7 +63,9 @@ struct PackageCommand: ParsableCommand {
     func validate() throws {
         if folders.isEmpty && catalog == nil { throw ValidationError("name hosted-content folders, or a catalog with --catalog") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if assetPacks && (catalog == nil || !folders.isEmpty) { throw ValidationError("--asset-packs packages a catalog's packs: give --catalog and no folders") }
+        if assetPacks && (catalog == nil || !folders.isEmpty) {
+            throw ValidationError("--asset-packs packages a catalog's packs: give --catalog and no folders")
+        }
     }
 
     func run() throws {
@@ -130,18 +132,23 @@ struct PackageCommand: ParsableCommand {
         }
         printFindings(collector.findings)
         if loaded.assetPacks.isEmpty { throw IAPKitError.invalidArgument("\(catalog) declares no assetPacks to package") }
-        let packager = AssetPackPackager(options: .init(outputDirectory: output, lockPath: ContentLock.path(forCatalog: catalog),
-                                                        toolPath: baPackage, environment: ProcessInfo.processInfo.environment))
+        let packager = AssetPackPackager(
+            options: .init(
+                outputDirectory: output, lockPath: ContentLock.path(forCatalog: catalog),
+                toolPath: baPackage, environment: ProcessInfo.processInfo.environment))
         let built = try packager.package(loaded, baseDirectory: Path.parent(catalog))
         for item in built {
-            try Terminal.output("\(item.archivePath)  \(item.entry.size) bytes  sha256 \(item.entry.sha256)"
-                                + (item.rebuilt ? "" : "  (unchanged, not rebuilt)") + "\n")
+            try Terminal.output(
+                "\(item.archivePath)  \(item.entry.size) bytes  sha256 \(item.entry.sha256)"
+                    + (item.rebuilt ? "" : "  (unchanged, not rebuilt)") + "\n")
         }
         try Terminal.output("\(Path.join(output, Packager.manifestName))\nrecorded asset pack digests in \(ContentLock.path(forCatalog: catalog))\n")
     }
 
-    private static func build(_ packager: Packager, _ items: [Packager.Item], consumer: @escaping FindingConsumer,
-                              meter: ProgressMeter?) -> Result<[Packager.Built], IAPKitError> {
+    private static func build(
+        _ packager: Packager, _ items: [Packager.Item], consumer: @escaping FindingConsumer,
+        meter: ProgressMeter?
+    ) -> Result<[Packager.Built], IAPKitError> {
         do {
             return .success(try packager.package(items, findings: consumer, progress: meter?.callback))
         } catch {
@@ -161,9 +168,13 @@ struct PackageCommand: ParsableCommand {
 
     private func printFindings(_ findings: [Finding]) {
         guard !findings.isEmpty else { return }
-        Terminal.writeError(TextReporter(colour: Terminal.colourAllowed(forTerminal: Terminal.stderrIsTerminal))
-            .report(findings.sortedForReport(), context: ReportContext(toolVersion: IAPKitCommand.version, products: 0,
-                                                                        productIDs: [], subject: "")))
+        Terminal.writeError(
+            TextReporter(colour: Terminal.colourAllowed(forTerminal: Terminal.stderrIsTerminal))
+                .report(
+                    findings.sortedForReport(),
+                    context: ReportContext(
+                        toolVersion: IAPKitCommand.version, products: 0,
+                        productIDs: [], subject: "")))
     }
 }
 
@@ -183,9 +194,10 @@ final class ProgressMeter: @unchecked Sendable {
         let elapsed = max(0.001, now.timeIntervalSince(start))
         let rate = Double(progress.done) / elapsed
         let left = rate > 0 ? Double(progress.total - min(progress.done, progress.total)) / rate : 0
-        Terminal.writeError("\r\u{1B}[K\(progress.productID)  \(Self.bytes(Double(progress.done))) / "
-                            + "\(Self.bytes(Double(progress.total)))  \(Self.bytes(rate))/s  "
-                            + "\(Int(left) / 60):\(Format.padded(Int(left) % 60, width: 2)) left")
+        Terminal.writeError(
+            "\r\u{1B}[K\(progress.productID)  \(Self.bytes(Double(progress.done))) / "
+                + "\(Self.bytes(Double(progress.total)))  \(Self.bytes(rate))/s  "
+                + "\(Int(left) / 60):\(Format.padded(Int(left) % 60, width: 2)) left")
     }
 
     func clear() { Terminal.writeError("\r\u{1B}[K") }

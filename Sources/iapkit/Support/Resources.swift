@@ -37,9 +37,11 @@ enum Resources {
             if isHome(directory) { return directory }
             directory = Path.parent(directory)
         }
-        throw .io(path: installed, reason: "cannot find iapkit's templates: looked for share/iapkit beside \(bin) and "
-                  + "for a checkout above it. Unpack the whole release archive (bin/ and share/ together), or set "
-                  + "IAPKIT_SHARE to the folder that holds templates/ and schemas/")
+        throw .io(
+            path: installed,
+            reason: "cannot find iapkit's templates: looked for share/iapkit beside \(bin) and "
+                + "for a checkout above it. Unpack the whole release archive (bin/ and share/ together), or set "
+                + "IAPKIT_SHARE to the folder that holds templates/ and schemas/")
     }
 
     static func templates() throws(IAPKitError) -> String { try home() + "/templates" }

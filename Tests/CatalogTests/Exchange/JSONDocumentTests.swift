@@ -60,10 +60,11 @@ import Testing
         case 1, 2:
             var text = "", json = "\""
             for _ in 0..<Int.random(in: 0..<12, using: &random) {
-                let pieces: [(String, String)] = [
-                    ("a", "a"), ("Z", "Z"), (" ", " "), ("\"", "\\\""), ("\\", "\\\\"), ("\n", "\\n"), ("\t", "\\t"),
-                    ("é", "é"), ("é", "\\u00e9"), ("日本", "日本"), ("/", "/"), (":", ":"), ("#", "#"), ("-", "-"),
-                ] + (surrogates ? [("😀", "\\ud83d\\ude00"), ("😀", "😀")] : [])
+                let pieces: [(String, String)] =
+                    [
+                        ("a", "a"), ("Z", "Z"), (" ", " "), ("\"", "\\\""), ("\\", "\\\\"), ("\n", "\\n"), ("\t", "\\t"),
+                        ("é", "é"), ("é", "\\u00e9"), ("日本", "日本"), ("/", "/"), (":", ":"), ("#", "#"), ("-", "-"),
+                    ] + (surrogates ? [("😀", "\\ud83d\\ude00"), ("😀", "😀")] : [])
                 let (plain, escaped) = pieces.randomElement(using: &random)!
                 text += plain
                 json += escaped

@@ -38,7 +38,8 @@ import Testing
 
     @Test func everyRuleHasBothKindsOfExample() {
         for rule in [SchemaRule.self] + RuleRegistry.catalogRules.map({ $0 as any RuleDescribing.Type })
-            + RuleRegistry.contentRules.map({ $0 as any RuleDescribing.Type }) {
+            + RuleRegistry.contentRules.map({ $0 as any RuleDescribing.Type })
+        {
             #expect(!rule.examples.triggering.isEmpty, "\(rule.id) has no triggering example")
             #expect(!rule.examples.nonTriggering.isEmpty, "\(rule.id) has no non-triggering example")
         }
@@ -54,16 +55,18 @@ import Testing
             return
         }
         if rule.severity.otherwise == nil {
-            #expect(fired.allSatisfy { $0.severity == rule.severity.usual },
-                    "\(id) declares \(rule.severity) but reported \(fired.map { "\($0.severity): \($0.message)" })")
+            #expect(
+                fired.allSatisfy { $0.severity == rule.severity.usual },
+                "\(id) declares \(rule.severity) but reported \(fired.map { "\($0.severity): \($0.message)" })")
         }
     }
 
     /// A PNG signature and IHDR chunk (CRC left zero: lint reads the header, not the pixels).
     static func pngHeader(width: Int, height: Int, colourType: UInt8) -> Data {
         func be(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(width) + be(height)
-                    + [8, colourType, 0, 0, 0] + [0, 0, 0, 0] + be(0) + Array("IEND".utf8) + [0, 0, 0, 0])
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + Array("IHDR".utf8) + be(width) + be(height)
+                + [8, colourType, 0, 0, 0] + [0, 0, 0, 0] + be(0) + Array("IEND".utf8) + [0, 0, 0, 0])
     }
 
     @Test(arguments: catalogCases)
@@ -89,8 +92,9 @@ import Testing
             #expect(!fired.isEmpty, "expected \(example.rule) in:\n\(yaml)\ngot: \(collector.findings.map { "\($0.ruleID): \($0.message)" })")
             Self.expectDeclaredSeverity(fired, of: example.rule)
             if let marked {
-                #expect(fired.contains { $0.location.line == marked.line && $0.location.column == marked.column },
-                        "expected \(example.rule) at \(marked.line):\(marked.column), got \(fired.map { "\($0.location): \($0.message)" })")
+                #expect(
+                    fired.contains { $0.location.line == marked.line && $0.location.column == marked.column },
+                    "expected \(example.rule) at \(marked.line):\(marked.column), got \(fired.map { "\($0.location): \($0.message)" })")
             }
         } else {
             #expect(fired.isEmpty, "unexpected \(fired.map(\.message)) in:\n\(yaml)")
@@ -137,8 +141,9 @@ import Testing
             if line.hasSuffix("/") {
                 try fileManager.createDirectory(atPath: folder + "/" + line, withIntermediateDirectories: true)
             } else if let range = line.range(of: " -> ") {
-                try fileManager.createSymbolicLink(atPath: folder + "/" + line[..<range.lowerBound],
-                                                   withDestinationPath: String(line[range.upperBound...]))
+                try fileManager.createSymbolicLink(
+                    atPath: folder + "/" + line[..<range.lowerBound],
+                    withDestinationPath: String(line[range.upperBound...]))
             } else if let range = line.range(of: ": ") {
                 let path = folder + "/" + line[..<range.lowerBound]
                 try fileManager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -160,11 +165,13 @@ import Testing
         let folder = dir.file("com.example.app.one")
         let setup = try Self.materialize(example.yaml, in: folder)
         let collector = FindingCollector()
-        try ContentLinter().lint(folder: folder, expectedProductID: setup.expected, lockEntry: setup.lock, lockListsProducts: setup.lockListsProducts,
-                                 consumer: collector.consumer)
+        try ContentLinter().lint(
+            folder: folder, expectedProductID: setup.expected, lockEntry: setup.lock, lockListsProducts: setup.lockListsProducts,
+            consumer: collector.consumer)
         let fired = collector.findings.filter { $0.ruleID == example.rule }
         if example.triggers {
-            #expect(!fired.isEmpty, "expected \(example.rule) for:\n\(example.yaml)\ngot: \(collector.findings.map { "\($0.ruleID): \($0.message)" })")
+            #expect(
+                !fired.isEmpty, "expected \(example.rule) for:\n\(example.yaml)\ngot: \(collector.findings.map { "\($0.ruleID): \($0.message)" })")
             Self.expectDeclaredSeverity(fired, of: example.rule)
         } else {
             #expect(fired.isEmpty, "unexpected \(fired.map(\.message)) for:\n\(example.yaml)")

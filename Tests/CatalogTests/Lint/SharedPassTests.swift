@@ -14,17 +14,19 @@ import Testing
     static func catalog(products count: Int) -> String {
         var yaml = "schemaVersion: 1\napp:\n  bundleId: com.example.app\n  primaryLocale: en-US\nproducts:\n"
         for index in 0..<count {
-            let id = switch index % 11 {
-            case 3: "com.example.app.item\(index - 1)"
-            case 5: "com.example.app.ITEM\(index - 2)"
-            case 7: "other.item\(index)"
-            default: "com.example.app.item\(index)"
-            }
+            let id =
+                switch index % 11 {
+                case 3: "com.example.app.item\(index - 1)"
+                case 5: "com.example.app.ITEM\(index - 2)"
+                case 7: "other.item\(index)"
+                default: "com.example.app.item\(index)"
+                }
             yaml += "  - productId: \(id)\n"
             if index % 13 != 4 { yaml += "    referenceName: Item \(index % 17 == 2 ? 0 : index)\n" }
             yaml += "    type: \(index % 2 == 0 ? "consumable" : "non-consumable")\n    price: \(index % 19 == 6 ? "0.98" : "0.99")\n"
             yaml += "    localizations:\n"
-            yaml += "      - locale: \(index % 9 == 1 ? "en_US" : "en-US")\n        name: \(index % 23 == 8 ? String(repeating: "n", count: 36) : "Item")\n"
+            yaml +=
+                "      - locale: \(index % 9 == 1 ? "en_US" : "en-US")\n        name: \(index % 23 == 8 ? String(repeating: "n", count: 36) : "Item")\n"
             if index % 10 != 6 { yaml += "        description: Item \(index).\n" }
             if index % 14 == 3 { yaml += "      - locale: en-US\n        name: Again\n        description: Twice.\n" }
             if index % 4 != 0 { yaml += "    review:\n      note: Tap it.\n      screenshot: missing.png\n" }
@@ -52,8 +54,11 @@ import Testing
         let shared = try lint(path, threads: threads)
         // The catalog must exercise many rules, or the comparison proves little.
         let rules = Set(alone.map(\.ruleID))
-        #expect(rules.isSuperset(of: ["product-id-duplicate", "product-id-prefix", "reference-name", "locale", "display-name",
-                                      "description", "review-screenshot", "price"]))
+        #expect(
+            rules.isSuperset(of: [
+                "product-id-duplicate", "product-id-prefix", "reference-name", "locale", "display-name",
+                "description", "review-screenshot", "price",
+            ]))
         #expect(alone.count > 1_000)
         #expect(shared.count == alone.count)
         #expect(shared == alone)

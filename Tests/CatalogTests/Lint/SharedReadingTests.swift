@@ -12,7 +12,9 @@ import Testing
         var yaml = "schemaVersion: 1\napp:\n  bundleId: com.example.app\n  primaryLocale: en-US\nproducts:\n"
         for index in 0..<count {
             if index % 97 == 13 { yaml += "  - just text\n"; continue }
-            yaml += index % 31 == 5 ? "  - referenceName: Item \(index)\n" : "  - productId: com.example.app.item\(index)\n    referenceName: Item \(index)\n"
+            yaml +=
+                index % 31 == 5
+                ? "  - referenceName: Item \(index)\n" : "  - productId: com.example.app.item\(index)\n    referenceName: Item \(index)\n"
             yaml += "    type: consumable\n    price: \(index % 29 == 3 ? "[1]" : "0.99")\n"
             if index % 37 == 8 { yaml += "    colour: red\n" }
             if index % 41 == 9 { yaml += "    familySharable: yes\n" }
@@ -27,9 +29,11 @@ import Testing
         let collector = FindingCollector()
         let catalog = try CatalogLoader.load(data: Data(yaml.utf8), file: "catalog.yaml", threads: threads, findings: collector.consumer)
         let products = catalog.products.map { product in
-            [product.path.description, product.productID ?? "-", product.referenceName ?? "-", product.price.map { "\($0.cents)" } ?? "-",
-             product.localizations.map { "\($0.path) \($0.locale ?? "-") \($0.description ?? "-")" }.joined(separator: ";"),
-             "\(product.territoryPrices.count)"].joined(separator: " | ")
+            [
+                product.path.description, product.productID ?? "-", product.referenceName ?? "-", product.price.map { "\($0.cents)" } ?? "-",
+                product.localizations.map { "\($0.path) \($0.locale ?? "-") \($0.description ?? "-")" }.joined(separator: ";"),
+                "\(product.territoryPrices.count)",
+            ].joined(separator: " | ")
         }
         return (products, collector.findings)
     }
@@ -51,7 +55,8 @@ import Testing
         yaml += "  - productId: com.example.app.first\n    referenceName: First\n    type: consumable\n    price: 0.99\n    localizations: &many\n"
         for index in 0..<1_000 { yaml += "      - {locale: en-US, name: Name \(index)}\n" }
         for index in 0..<2_100 {
-            yaml += "  - {productId: com.example.app.item\(index), referenceName: Item \(index), type: consumable, price: 0.99, localizations: *many}\n"
+            yaml +=
+                "  - {productId: com.example.app.item\(index), referenceName: Item \(index), type: consumable, price: 0.99, localizations: *many}\n"
         }
         var errors: [String] = []
         for threads in [1, 3] {

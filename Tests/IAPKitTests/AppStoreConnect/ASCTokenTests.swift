@@ -7,8 +7,9 @@ import Testing
     @Test func jwtVerifiesWithAnIndependentES256Implementation() async throws {
         let pem = try makeTestKeyPEM()
         let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000.7))
-        let credentials = ASCCredentials(keyID: "2X9R4HXF34", issuerID: "57246542-96fe-1a63-e053-0824d011072a",
-                                         privateKeyPEM: pem)
+        let credentials = ASCCredentials(
+            keyID: "2X9R4HXF34", issuerID: "57246542-96fe-1a63-e053-0824d011072a",
+            privateKeyPEM: pem)
         let provider = try ASCTokenProvider(credentials: credentials, now: { clock.now })
         let token = try await provider.token()
         #expect(token.split(separator: ".").count == 3)
@@ -16,20 +17,21 @@ import Testing
 
         let checker = TemporaryDirectory()
         let keyPath = checker.write("key.p8", pem)
-        let output = try python("""
-        import base64, json, sys
-        from cryptography.hazmat.primitives import hashes, serialization
-        from cryptography.hazmat.primitives.asymmetric import ec, utils
-        def b64(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
-        token, key_path = sys.argv[1], sys.argv[2]
-        header, payload, signature = token.split(".")
-        raw = b64(signature)
-        assert len(raw) == 64, len(raw)
-        der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-        key = serialization.load_pem_private_key(open(key_path, "rb").read(), password=None)
-        key.public_key().verify(der, (header + "." + payload).encode(), ec.ECDSA(hashes.SHA256()))
-        print(json.dumps({"header": json.loads(b64(header)), "payload": json.loads(b64(payload))}))
-        """, [token, keyPath])
+        let output = try python(
+            """
+            import base64, json, sys
+            from cryptography.hazmat.primitives import hashes, serialization
+            from cryptography.hazmat.primitives.asymmetric import ec, utils
+            def b64(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+            token, key_path = sys.argv[1], sys.argv[2]
+            header, payload, signature = token.split(".")
+            raw = b64(signature)
+            assert len(raw) == 64, len(raw)
+            der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+            key = serialization.load_pem_private_key(open(key_path, "rb").read(), password=None)
+            key.public_key().verify(der, (header + "." + payload).encode(), ec.ECDSA(hashes.SHA256()))
+            print(json.dumps({"header": json.loads(b64(header)), "payload": json.loads(b64(payload))}))
+            """, [token, keyPath])
         let decoded = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: [String: Any]]
         let header = decoded["header"]!
         let payload = decoded["payload"]!
@@ -57,7 +59,7 @@ import Testing
         #expect(try await provider.token() == first)
         clock.advance(59)  // 17:59 after issue: still more than a minute left
         #expect(try await provider.token() == first)
-        clock.advance(2)   // 18:01: within the last minute
+        clock.advance(2)  // 18:01: within the last minute
         let second = try await provider.token()
         #expect(second != first)
         #expect(await provider.currentExpiry == Date(timeIntervalSince1970: 1_700_000_000 + 18 * 60 + 1 + 19 * 60))

@@ -18,25 +18,32 @@ import Testing
     static func seeded() throws -> FakeAppStoreConnect {
         let fake = try FakeAppStoreConnect()
         let app = try fake.addApp(bundleID: bundleID)
-        try fake.control("POST", "seed", [
-            "appId": app,
-            "inAppPurchases": [
-                ["productId": coins, "name": "Coins", "inAppPurchaseType": "CONSUMABLE",
-                 "localizations": [["locale": "en-US", "name": "Coins", "description": "A bag of coins"]],
-                 "prices": [["territory": "CHN", "pricePoint": 10010], ["territory": "JPN", "pricePoint": 10012]], "baseTerritory": "CHN",
-                 "availability": ["territories": ["CHN", "JPN", "USA"], "availableInNewTerritories": false]],
-                ["productId": gems, "name": "Gems", "inAppPurchaseType": "CONSUMABLE",
-                 "localizations": [["locale": "en-US", "name": "Gems", "description": "A bag of gems"]],
-                 "prices": [["territory": "CHN", "pricePoint": 10020]], "baseTerritory": "CHN",
-                 "availableInAllTerritories": true],
-            ],
-        ])
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": app,
+                "inAppPurchases": [
+                    [
+                        "productId": coins, "name": "Coins", "inAppPurchaseType": "CONSUMABLE",
+                        "localizations": [["locale": "en-US", "name": "Coins", "description": "A bag of coins"]],
+                        "prices": [["territory": "CHN", "pricePoint": 10010], ["territory": "JPN", "pricePoint": 10012]], "baseTerritory": "CHN",
+                        "availability": ["territories": ["CHN", "JPN", "USA"], "availableInNewTerritories": false],
+                    ],
+                    [
+                        "productId": gems, "name": "Gems", "inAppPurchaseType": "CONSUMABLE",
+                        "localizations": [["locale": "en-US", "name": "Gems", "description": "A bag of gems"]],
+                        "prices": [["territory": "CHN", "pricePoint": 10020]], "baseTerritory": "CHN",
+                        "availableInAllTerritories": true,
+                    ],
+                ],
+            ])
         return fake
     }
 
     static func pull(_ fake: FakeAppStoreConnect?, into folder: TemporaryDirectory, _ extra: [String] = []) throws -> ProcessResult {
-        try iapkit(["asc", "pull", "--bundle-id", bundleID, "-o", folder.file("catalog.yaml")] + extra,
-                   environment: fake?.environment ?? AscTraceTests.noCredentials)
+        try iapkit(
+            ["asc", "pull", "--bundle-id", bundleID, "-o", folder.file("catalog.yaml")] + extra,
+            environment: fake?.environment ?? AscTraceTests.noCredentials)
     }
 
     static func plan(_ fake: FakeAppStoreConnect, _ catalog: String, _ extra: [String] = []) throws -> (json: [String: Any], status: Int32) {
@@ -98,11 +105,16 @@ import Testing
         #expect(try Self.plan(fake, pulled, ["--check"]).status == 0)
         let state = try fake.control("GET", "state") as? [String: Any]
         let schedules = ((state?["resources"] as? [String: Any])?["inAppPurchasePriceSchedules"] as? [[String: Any]]) ?? []
-        #expect(schedules.allSatisfy { (($0["relationships"] as? [String: Any])?["baseTerritory"] as? [String: Any]).flatMap { $0["data"] as? [String: Any] }?["id"] as? String == "CHN" },
-                "\(schedules)")
+        #expect(
+            schedules.allSatisfy {
+                (($0["relationships"] as? [String: Any])?["baseTerritory"] as? [String: Any]).flatMap { $0["data"] as? [String: Any] }?["id"]
+                    as? String == "CHN"
+            },
+            "\(schedules)")
 
         // A USD price added: the plan shows it, and China stays the base, as the catalog says.
-        text = text.replacingOccurrences(of: "  referenceName: Coins\n  type: consumable\n", with: "  referenceName: Coins\n  type: consumable\n  price: 3.99\n")
+        text = text.replacingOccurrences(
+            of: "  referenceName: Coins\n  type: consumable\n", with: "  referenceName: Coins\n  type: consumable\n  price: 3.99\n")
         try text.write(toFile: pulled, atomically: true, encoding: .utf8)
         let withUSD = Self.changes(try Self.plan(fake, pulled).json, Self.coins, "inAppPurchasePriceSchedule").first
         #expect(Self.fields(withUSD)["price"]?["to"] as? String == "3.99", "\(withUSD ?? [:])")
@@ -112,8 +124,9 @@ import Testing
         text = text.replacingOccurrences(of: "  price: 3.99\n  baseTerritory: CHN\n", with: "  price: 3.99\n  baseTerritory: JPN\n")
         try text.write(toFile: pulled, atomically: true, encoding: .utf8)
         let moved = Self.changes(try Self.plan(fake, pulled).json, Self.coins, "inAppPurchasePriceSchedule").first
-        #expect(Self.fields(moved)["baseTerritory"]?["from"] as? String == "CHN" && Self.fields(moved)["baseTerritory"]?["to"] as? String == "JPN",
-                "\(moved ?? [:])")
+        #expect(
+            Self.fields(moved)["baseTerritory"]?["from"] as? String == "CHN" && Self.fields(moved)["baseTerritory"]?["to"] as? String == "JPN",
+            "\(moved ?? [:])")
         let baseLine = try #require(Self.line(of: "baseTerritory: JPN", after: Self.coins, in: text))
         #expect((moved?["location"] as? String)?.contains(".yaml:\(baseLine):") == true, "\(moved ?? [:])")
     }
@@ -137,12 +150,14 @@ import Testing
         let availability = Self.changes(plan, Self.gems, "inAppPurchaseAvailability")
         #expect(availability.count == 1 && availability.first?["action"] as? String == "unmanaged", "\(availability)")
 
-        text = text.replacingOccurrences(of: "    description: A bag of gems\n", with: "    description: A bag of gems\n  availability:\n    territories: [USA]\n")
+        text = text.replacingOccurrences(
+            of: "    description: A bag of gems\n", with: "    description: A bag of gems\n  availability:\n    territories: [USA]\n")
         try text.write(toFile: out.file("catalog.yaml"), atomically: true, encoding: .utf8)
         let named = Self.changes(try Self.plan(fake, out.file("catalog.yaml")).json, Self.gems, "inAppPurchaseAvailability")
         let create = named.first { $0["action"] as? String == "create" }
-        #expect(Self.fields(create)["territories"]?["unanswered"] as? Bool == true && Self.fields(create)["territories"]?["to"] as? String == "1",
-                "\(named)")
+        #expect(
+            Self.fields(create)["territories"]?["unanswered"] as? Bool == true && Self.fields(create)["territories"]?["to"] as? String == "1",
+            "\(named)")
         let textPlan = try iapkit(["asc", "plan", out.file("catalog.yaml")], environment: fake.environment)
         #expect(textPlan.stdout.contains("territories ? -> \"1\""), "\(textPlan.stdout)")
     }
@@ -150,7 +165,8 @@ import Testing
     /// Rewrites a trace's answers with Python's json: `script` gets each entry as `entry` (its operation, its answer
     /// in `entry["responseBody"]["json"]`) and changes it in place.
     static func rewrite(_ trace: String, to output: String, _ script: String) throws {
-        _ = try python("""
+        _ = try python(
+            """
             import json, sys
             out = []
             for line in open(sys.argv[1], encoding="utf-8"):
@@ -179,17 +195,25 @@ import Testing
         let push = try DeclaredStateSyncTests.pushApproving(fake, catalog)
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         let traced = TemporaryDirectory()
-        let live = try iapkit(["asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("live/catalog.yaml"),
-                               "--trace", traced.file("pull.jsonl")], environment: fake.environment)
+        let live = try iapkit(
+            [
+                "asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("live/catalog.yaml"),
+                "--trace", traced.file("pull.jsonl"),
+            ], environment: fake.environment)
         #expect(live.status == 0, "\(live.stderr)")
         #expect(try String(contentsOfFile: traced.file("live/catalog.yaml"), encoding: .utf8).contains("offerId: back_paid"))
-        try Self.rewrite(traced.file("pull.jsonl"), to: traced.file("shapes.jsonl"), """
+        try Self.rewrite(
+            traced.file("pull.jsonl"), to: traced.file("shapes.jsonl"),
+            """
             if entry["operation"] in ("winBackOffers_prices_getToManyRelated", "inAppPurchasePriceSchedules_manualPrices_getToManyRelated"):
                 for item in body["data"]:
                     item.pop("relationships", None)
             """)
-        let replayed = try iapkit(["asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("replayed/catalog.yaml"),
-                                   "--replay", traced.file("shapes.jsonl")], environment: AscTraceTests.noCredentials)
+        let replayed = try iapkit(
+            [
+                "asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("replayed/catalog.yaml"),
+                "--replay", traced.file("shapes.jsonl"),
+            ], environment: AscTraceTests.noCredentials)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stderr.contains("the prices of back_paid without their territories or price points"), "\(replayed.stderr)")
         #expect(replayed.stderr.contains("without its territory or price point"), "\(replayed.stderr)")
@@ -207,10 +231,15 @@ import Testing
         let catalog = project.write("catalog.yaml", DeclaredStateSyncTests.catalog(grace: nil))
         #expect(try iapkit(["asc", "push", catalog, "--yes"], environment: fake.environment).status == 0)
         let traced = TemporaryDirectory()
-        let live = try iapkit(["asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("live/catalog.yaml"),
-                               "--trace", traced.file("pull.jsonl")], environment: fake.environment)
+        let live = try iapkit(
+            [
+                "asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("live/catalog.yaml"),
+                "--trace", traced.file("pull.jsonl"),
+            ], environment: fake.environment)
         #expect(live.status == 0, "\(live.stderr)")
-        try Self.rewrite(traced.file("pull.jsonl"), to: traced.file("shapes.jsonl"), """
+        try Self.rewrite(
+            traced.file("pull.jsonl"), to: traced.file("shapes.jsonl"),
+            """
             if entry["operation"] == "apps_inAppPurchasesV2_getToManyRelated":
                 twin = json.loads(json.dumps(body["data"][0]))
                 twin["id"] = "6499999999"
@@ -218,8 +247,11 @@ import Testing
             if entry["operation"] == "apps_promotedPurchases_getToManyRelated":
                 body["data"][0]["relationships"] = {"inAppPurchaseV2": {}, "subscription": {}}
             """)
-        let replayed = try iapkit(["asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("replayed/catalog.yaml"),
-                                   "--replay", traced.file("shapes.jsonl")], environment: AscTraceTests.noCredentials)
+        let replayed = try iapkit(
+            [
+                "asc", "pull", "--bundle-id", DeclaredStateSyncTests.bundleID, "-o", traced.file("replayed/catalog.yaml"),
+                "--replay", traced.file("shapes.jsonl"),
+            ], environment: AscTraceTests.noCredentials)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stderr.contains("answered this product ID twice"), "\(replayed.stderr)")
         #expect(replayed.stderr.contains("1 promoted purchase that names no product"), "\(replayed.stderr)")
@@ -235,7 +267,8 @@ import Testing
         let project = TemporaryDirectory()
         var text = DeclaredStateSyncTests.catalog(grace: nil, promoted: nil).replacingOccurrences(
             of: "      - {locale: en-US, name: Gems, description: A pile of gems.}\n",
-            with: "      - {locale: en-US, name: Gems, description: A pile of gems.}\n      - {locale: fr-FR, name: Gemmes, description: Des gemmes.}\n"
+            with:
+                "      - {locale: en-US, name: Gems, description: A pile of gems.}\n      - {locale: fr-FR, name: Gemmes, description: Des gemmes.}\n"
                 + "      - locale: de-DE\n        name: Edelsteine\n        description: Ein Haufen Edelsteine.\n")
         let catalog = project.write("catalog.yaml", text)
         #expect(try iapkit(["asc", "push", catalog, "--yes"], environment: fake.environment).status == 0)

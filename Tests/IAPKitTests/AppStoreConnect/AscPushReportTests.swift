@@ -79,7 +79,8 @@ struct AscPushReportTests {
 
         // --catalog names it from elsewhere; a catalog's app.appId is used as --app-id would be.
         let elsewhere = TemporaryDirectory()
-        let named = elsewhere.write("named.yaml", "schemaVersion: 1\napp:\n  bundleId: com.example.unknown\n  appId: \"\(appID)\"\n  primaryLocale: en-US\nproducts: []\n")
+        let named = elsewhere.write(
+            "named.yaml", "schemaVersion: 1\napp:\n  bundleId: com.example.unknown\n  appId: \"\(appID)\"\n  primaryLocale: en-US\nproducts: []\n")
         let pulled = try iapkit(["asc", "pull", "-o", elsewhere.file("out/catalog.yaml"), "--catalog", named], environment: fake.environment)
         #expect(pulled.status == 0, "\(pulled.stderr)")
 
@@ -87,7 +88,8 @@ struct AscPushReportTests {
         let empty = TemporaryDirectory()
         let none = try iapkit(["asc", "pull", "-o", "catalog.yaml"], in: empty.path, environment: fake.environment)
         #expect(none.status == 2, "\(none.stderr)")
-        #expect(none.stderr.contains("no catalog names the app to pull (none at catalog.yaml): pass --catalog PATH, --bundle-id ID or --app-id ID"),
-                "\(none.stderr)")
+        #expect(
+            none.stderr.contains("no catalog names the app to pull (none at catalog.yaml): pass --catalog PATH, --bundle-id ID or --app-id ID"),
+            "\(none.stderr)")
     }
 }

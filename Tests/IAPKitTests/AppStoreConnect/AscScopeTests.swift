@@ -41,8 +41,8 @@ struct AscScopeTests {
     /// Requests that read one product in detail (its versions, territories, prices, offers).
     static func detailReads(_ paths: [String]) -> [String] {
         paths.filter { path in
-            !path.hasPrefix("/v1/subscriptionGroups/") &&
-            ["/versions", "/availableTerritories", "/manualPrices", "/prices", "/introductoryOffers"].contains { path.contains($0) }
+            !path.hasPrefix("/v1/subscriptionGroups/")
+                && ["/versions", "/availableTerritories", "/manualPrices", "/prices", "/introductoryOffers"].contains { path.contains($0) }
         }
     }
 
@@ -145,7 +145,8 @@ struct AscScopeTests {
     @Test func aFullPlanReadsOnlyTheCatalogsProductsInDetail() throws {
         let (fake, project) = try Self.pushedExamples()
         // The catalog without kiwi: App Store Connect alone has it.
-        _ = try python("""
+        _ = try python(
+            """
             import sys, yaml
             path = sys.argv[1]
             catalog = yaml.safe_load(open(path))
@@ -156,7 +157,8 @@ struct AscScopeTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("? inAppPurchase \(Self.kiwi)"), "\(result.stdout)")
         #expect(result.stderr.contains("Read the lists of 6 products; reading 5 in detail"), "\(result.stderr)")
-        let kiwiID = try AscSyncTests.resources(fake, "inAppPurchases")
+        let kiwiID =
+            try AscSyncTests.resources(fake, "inAppPurchases")
             .first { ($0["attributes"] as? [String: Any])?["productId"] as? String == Self.kiwi }?["id"] as? String
         let kiwiReads = try Self.paths(fake).filter { path in kiwiID.map { path.contains("/\($0)/") } ?? false }
         #expect(kiwiID != nil && kiwiReads.isEmpty, "\(kiwiReads)")
@@ -168,8 +170,9 @@ struct AscScopeTests {
         let project = try AscSyncTests.project()
         let result = try iapkit(["asc", "plan", project.file("catalog.yaml")], environment: fake.environment)
         #expect(result.status == 0, "\(result.stderr)")
-        let estimate = try #require(result.stderr.firstMatch(of: /in detail: about (\d+) requests?/).flatMap { Int($0.1) },
-                                    "\(result.stderr)")
+        let estimate = try #require(
+            result.stderr.firstMatch(of: /in detail: about (\d+) requests?/).flatMap { Int($0.1) },
+            "\(result.stderr)")
         let sent = try Self.paths(fake).filter { !Self.isListRead($0) }
         #expect(estimate == sent.count, "estimated \(estimate), sent \(sent)")
     }
@@ -178,11 +181,13 @@ struct AscScopeTests {
         let (fake, project) = try Self.pushedExamples()
         let result = try iapkit(["asc", "plan", project.file("catalog.yaml")], environment: fake.environment)
         #expect(result.status == 0, "\(result.stderr)")
-        let estimate = try #require(result.stderr.firstMatch(of: /in detail: about (\d+) requests?/).flatMap { Int($0.1) },
-                                    "\(result.stderr)")
+        let estimate = try #require(
+            result.stderr.firstMatch(of: /in detail: about (\d+) requests?/).flatMap { Int($0.1) },
+            "\(result.stderr)")
         let detailPaths = try Self.paths(fake).filter { !Self.isListRead($0) }
         let detail = detailPaths.count
-        #expect(detail > 10 && abs(estimate - detail) <= max(1, detail / 10),
-                "estimated \(estimate), sent \(detail): \(detailPaths)")
+        #expect(
+            detail > 10 && abs(estimate - detail) <= max(1, detail / 10),
+            "estimated \(estimate), sent \(detail): \(detailPaths)")
     }
 }

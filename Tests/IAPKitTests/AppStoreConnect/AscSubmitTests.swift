@@ -13,7 +13,9 @@ struct AscSubmitTests {
         let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("review"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Paths.examples + "/review/club.png", toPath: dir.file("review/shot.png"))
-        let catalog = try dir.write("catalog.yaml", """
+        let catalog = try dir.write(
+            "catalog.yaml",
+            """
             schemaVersion: 1
             app:
               bundleId: \(bundleID)
@@ -46,10 +48,15 @@ struct AscSubmitTests {
     @Test func theFirstInAppPurchaseGoesWithTheAppVersionAndASecondSubmitFindsItInReview() throws {
         let fake = try FakeAppStoreConnect()
         let app = try fake.addApp(bundleID: Self.bundleID)
-        try fake.control("POST", "seed", ["appId": app, "appStoreVersions": [
-            ["platform": "IOS", "versionString": "1.0", "appVersionState": "READY_FOR_DISTRIBUTION"],
-            ["platform": "IOS", "versionString": "1.1", "appVersionState": "PREPARE_FOR_SUBMISSION"],
-        ]])
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": app,
+                "appStoreVersions": [
+                    ["platform": "IOS", "versionString": "1.0", "appVersionState": "READY_FOR_DISTRIBUTION"],
+                    ["platform": "IOS", "versionString": "1.1", "appVersionState": "PREPARE_FOR_SUBMISSION"],
+                ],
+            ])
         let (project, catalog) = try Self.project()
         defer { withExtendedLifetime(project) {} }
         let push = try AscSyncTests.push(fake, catalog)
@@ -62,8 +69,10 @@ struct AscSubmitTests {
         #expect(refused.stderr.contains("1.1 (PREPARE_FOR_SUBMISSION)") && !refused.stderr.contains("1.0 ("), "\(refused.stderr)")
         #expect(try AscSyncTests.resources(fake, "reviewSubmissions").isEmpty)
         // The map has no review screenshot: named with its catalog line and what to do.
-        #expect(refused.stderr.contains("catalog.yaml:15:5: in-app purchase \(Self.bundleID).map (MISSING_METADATA): no review screenshot: "
-                                        + "add `review.screenshot`"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "catalog.yaml:15:5: in-app purchase \(Self.bundleID).map (MISSING_METADATA): no review screenshot: "
+                    + "add `review.screenshot`"), "\(refused.stderr)")
 
         let shipped = try Self.submit(fake, catalog, ["--app-version", "1.0"])
         #expect(shipped.status == 2 && shipped.stderr.contains("1.0 is READY_FOR_DISTRIBUTION and cannot go to review"), "\(shipped.stderr)")
@@ -80,9 +89,10 @@ struct AscSubmitTests {
         let again = try Self.submit(fake, catalog)
         #expect(again.status == 2, "the map still lacks its screenshot: \(again.stderr)")
         let settledCatalog = try String(contentsOfFile: catalog, encoding: .utf8)
-            .replacingOccurrences(of: "  - productId: \(Self.bundleID).map\n    referenceName: Map\n    type: non-consumable\n"
-                                  + "    price: 2.99\n    localizations:\n      - {locale: en-US, name: Map, description: The whole map.}\n",
-                                  with: "")
+            .replacingOccurrences(
+                of: "  - productId: \(Self.bundleID).map\n    referenceName: Map\n    type: non-consumable\n"
+                    + "    price: 2.99\n    localizations:\n      - {locale: en-US, name: Map, description: The whole map.}\n",
+                with: "")
         try settledCatalog.write(toFile: catalog, atomically: true, encoding: .utf8)
         let settled = try Self.submit(fake, catalog)
         #expect(settled.status == 0, "\(settled.stdout)\(settled.stderr)")
@@ -96,14 +106,23 @@ struct AscSubmitTests {
         let fake = try FakeAppStoreConnect()
         let app = try fake.addApp(bundleID: Self.bundleID)
         // App Store Connect has the map without a price or text; the catalog has both, so a push is the fix.
-        try fake.control("POST", "seed", ["appId": app, "inAppPurchases": [[
-            "productId": "\(Self.bundleID).map", "name": "Map", "inAppPurchaseType": "NON_CONSUMABLE", "state": "MISSING_METADATA"]]])
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": app,
+                "inAppPurchases": [
+                    [
+                        "productId": "\(Self.bundleID).map", "name": "Map", "inAppPurchaseType": "NON_CONSUMABLE", "state": "MISSING_METADATA",
+                    ]
+                ],
+            ])
         let (project, catalog) = try Self.project()
         defer { withExtendedLifetime(project) {} }
         let result = try Self.submit(fake, catalog)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("in-app purchase \(Self.bundleID).gems: not in App Store Connect yet (run `iapkit asc push`)"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("in-app purchase \(Self.bundleID).gems: not in App Store Connect yet (run `iapkit asc push`)"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("no localization in App Store Connect; the catalog has one (run `iapkit asc push`)"), "\(result.stderr)")
         #expect(result.stderr.contains("no price in App Store Connect; the catalog has one"), "\(result.stderr)")
         #expect(result.stderr.contains("no review screenshot: add `review.screenshot`"), "\(result.stderr)")

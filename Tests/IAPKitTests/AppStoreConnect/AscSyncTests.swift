@@ -53,10 +53,11 @@ struct AscSyncTests {
         let first = try Self.push(fake, catalog)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("Pushed:"))
-        #expect(try Self.productIDs(fake, "inAppPurchases") == [
-            "com.example.fruitstand.banana", "com.example.fruitstand.kiwi", "com.example.fruitstand.seasonpass",
-            "com.example.fruitstand.tokens.10",
-        ])
+        #expect(
+            try Self.productIDs(fake, "inAppPurchases") == [
+                "com.example.fruitstand.banana", "com.example.fruitstand.kiwi", "com.example.fruitstand.seasonpass",
+                "com.example.fruitstand.tokens.10",
+            ])
         #expect(try Self.productIDs(fake, "subscriptions").count == 2)
         // Every subscription has a price in every territory, equalized from the USA point.
         let territories = try Self.resources(fake, "territories").count
@@ -78,10 +79,17 @@ struct AscSyncTests {
         let project = try Self.project()
         let catalog = project.file("catalog.yaml")
         #expect(try Self.push(fake, catalog).status == 0)
-        try fake.control("POST", "seed", ["appId": appID, "inAppPurchases": [[
-            "productId": "com.example.fruitstand.legacy", "name": "Legacy Gems", "inAppPurchaseType": "CONSUMABLE",
-            "localizations": [["locale": "en-US", "name": "Gems", "description": "A bag of gems"]],
-        ]]])
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": appID,
+                "inAppPurchases": [
+                    [
+                        "productId": "com.example.fruitstand.legacy", "name": "Legacy Gems", "inAppPurchaseType": "CONSUMABLE",
+                        "localizations": [["locale": "en-US", "name": "Gems", "description": "A bag of gems"]],
+                    ]
+                ],
+            ])
 
         var text = try String(contentsOfFile: catalog, encoding: .utf8)
         text = text.replacingOccurrences(of: "name: Pack Banane", with: "name: Pack de bananes")
@@ -96,14 +104,18 @@ struct AscSyncTests {
         #expect(fields?["name"]?["from"] as? String == "Pack Banane" && fields?["name"]?["to"] as? String == "Pack de bananes")
         #expect((rename?["location"] as? String)?.hasSuffix(".yaml:20:15") == true, "\(rename ?? [:])")
         let refused = Self.changes(plan, "refused")
-        #expect(refused.contains { $0["productId"] as? String == "com.example.fruitstand.tokens.10"
-            && (($0["fields"] as? [String: Any])?["type"]) != nil })
+        #expect(
+            refused.contains {
+                $0["productId"] as? String == "com.example.fruitstand.tokens.10"
+                    && (($0["fields"] as? [String: Any])?["type"]) != nil
+            })
         #expect(Self.changes(plan, "unmanaged").contains { $0["productId"] as? String == "com.example.fruitstand.legacy" })
         let summary = plan["summary"] as? [String: Int]
         #expect(summary?["refused"] == 1 && (summary?["update"] ?? 0) >= 1 && summary?["unmanaged"] == 1)
 
         let text2 = try iapkit(["asc", "plan", catalog], environment: fake.environment)
-        #expect(text2.stdout.contains("~ inAppPurchaseLocalization com.example.fruitstand.banana [fr-FR]: name \"Pack Banane\" -> \"Pack de bananes\""))
+        #expect(
+            text2.stdout.contains("~ inAppPurchaseLocalization com.example.fruitstand.banana [fr-FR]: name \"Pack Banane\" -> \"Pack de bananes\""))
         #expect(text2.stdout.contains("! inAppPurchase com.example.fruitstand.tokens.10"))
         #expect(text2.stdout.contains("? inAppPurchase com.example.fruitstand.legacy"))
         #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 1)
@@ -121,8 +133,14 @@ struct AscSyncTests {
         let project = try Self.project()
         let catalog = project.file("catalog.yaml")
         // The second subscription is created, but the answer is lost: the nasty case.
-        try fake.control("POST", "faults", [["method": "POST", "pathPattern": "^/v1/subscriptions$", "status": 500,
-                                             "count": 1, "when": "after", "afterNthMatch": 2]])
+        try fake.control(
+            "POST", "faults",
+            [
+                [
+                    "method": "POST", "pathPattern": "^/v1/subscriptions$", "status": 500,
+                    "count": 1, "when": "after", "afterNthMatch": 2,
+                ]
+            ])
         let failed = try Self.push(fake, catalog)
         #expect(failed.status == 2)
         #expect(failed.stderr.contains("create subscription com.example.fruitstand.club.yearly"), "\(failed.stderr)")
@@ -146,12 +164,16 @@ struct AscSyncTests {
         let project = try Self.project()
         // A storm of 429s on reads and on writes (POST is safe to repeat after a 429: nothing was created), and 5xx on
         // reads, each within the retry policy's attempts.
-        try fake.control("POST", "faults", [
-            ["method": "*", "pathPattern": "/", "status": 429, "count": 4, "retryAfter": 0, "when": "before", "afterNthMatch": 3],
-            ["method": "POST", "pathPattern": "^/v2/inAppPurchases$", "status": 429, "count": 3, "retryAfter": 1, "when": "before",
-             "afterNthMatch": 2],
-            ["method": "GET", "pathPattern": "/v2/inAppPurchases/", "status": 503, "count": 3, "when": "before"],
-        ])
+        try fake.control(
+            "POST", "faults",
+            [
+                ["method": "*", "pathPattern": "/", "status": 429, "count": 4, "retryAfter": 0, "when": "before", "afterNthMatch": 3],
+                [
+                    "method": "POST", "pathPattern": "^/v2/inAppPurchases$", "status": 429, "count": 3, "retryAfter": 1, "when": "before",
+                    "afterNthMatch": 2,
+                ],
+                ["method": "GET", "pathPattern": "/v2/inAppPurchases/", "status": 503, "count": 3, "when": "before"],
+            ])
         let result = try Self.push(fake, project.file("catalog.yaml"))
         #expect(result.status == 0, "\(result.stderr)")
         let statuses = try fake.requests().compactMap { $0["status"] as? Int }
@@ -226,8 +248,12 @@ struct AscSyncTests {
         _ = try fake.addApp(bundleID: Self.bundleID)
         let project = try Self.project()
         let catalog = project.file("catalog.yaml")
-        let missing = try iapkit(["asc", "plan", catalog], environment: ["ASC_API_URL": fake.url, "ASC_KEY_ID": "", "ASC_ISSUER_ID": "",
-                                                                          "ASC_PRIVATE_KEY_PATH": "", "ASC_PRIVATE_KEY": ""])
+        let missing = try iapkit(
+            ["asc", "plan", catalog],
+            environment: [
+                "ASC_API_URL": fake.url, "ASC_KEY_ID": "", "ASC_ISSUER_ID": "",
+                "ASC_PRIVATE_KEY_PATH": "", "ASC_PRIVATE_KEY": "",
+            ])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("ASC_KEY_ID") && missing.stderr.contains("ASC_PRIVATE_KEY"))
 
@@ -282,13 +308,24 @@ struct AscSyncTests {
     @Test func aNewSubscriptionEverywhereWithAnOfferTenLocalizationsAndAScreenshotTakesAtMostTwentyRequests() throws {
         let fake = try FakeAppStoreConnect()
         let appID = try fake.addApp(bundleID: Self.bundleID)
-        try fake.control("POST", "seed", ["appId": appID, "subscriptionGroups": [["referenceName": "Fruit Club",
-            "localizations": [["locale": "en-US", "name": "Fruit Club"]]]]])
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": appID,
+                "subscriptionGroups": [
+                    [
+                        "referenceName": "Fruit Club",
+                        "localizations": [["locale": "en-US", "name": "Fruit Club"]],
+                    ]
+                ],
+            ])
         let project = TemporaryDirectory()
         try FileManager.default.copyItem(atPath: Paths.examples + "/review", toPath: project.file("review"))
         let locales = ["en-US", "de-DE", "fr-FR", "es-ES", "it", "ja", "ko", "nl-NL", "pt-BR", "sv"]
         let localizations = locales.map { "          - {locale: \($0), name: Club Monthly, description: A new fruit pack every month.}" }
-        let catalog = project.write("catalog.yaml", """
+        let catalog = project.write(
+            "catalog.yaml",
+            """
             schemaVersion: 1
             app: {bundleId: \(Self.bundleID), primaryLocale: en-US}
             subscriptionGroups:
@@ -321,12 +358,16 @@ struct AscSyncTests {
         _ = try fake.addApp(bundleID: Self.bundleID)
         let project = try Self.project()
         // Two requests in five are refused with 429 and `Retry-After: 1`: about a third of all answers, retries included.
-        try fake.control("POST", "faults", (0..<40).flatMap { index in
-            [2, 4].map { offset in
-                ["method": "*", "pathPattern": "/", "status": 429, "count": 1, "retryAfter": 1, "when": "before",
-                 "afterNthMatch": 5 * index + offset]
-            }
-        })
+        try fake.control(
+            "POST", "faults",
+            (0..<40).flatMap { index in
+                [2, 4].map { offset in
+                    [
+                        "method": "*", "pathPattern": "/", "status": 429, "count": 1, "retryAfter": 1, "when": "before",
+                        "afterNthMatch": 5 * index + offset,
+                    ]
+                }
+            })
         let result = try Self.push(fake, project.file("catalog.yaml"))
         #expect(result.status == 0, "\(result.stderr)")
         let statuses = try fake.requests().compactMap { $0["status"] as? Int }

@@ -11,8 +11,10 @@ import Testing
     static let planTrace = folder + "/examples-plan.jsonl"
     static let bundleID = "com.example.fruitstand"
     /// Credentials that cannot work: replay must not need any.
-    static let noCredentials = ["ASC_KEY_ID": "", "ASC_ISSUER_ID": "", "ASC_PRIVATE_KEY_PATH": "", "ASC_PRIVATE_KEY": "",
-                                "ASC_API_URL": ""]
+    static let noCredentials = [
+        "ASC_KEY_ID": "", "ASC_ISSUER_ID": "", "ASC_PRIVATE_KEY_PATH": "", "ASC_PRIVATE_KEY": "",
+        "ASC_API_URL": "",
+    ]
 
     /// The examples with one French name changed, so the plan has a change to show beside the unchanged rest.
     static func project() throws -> TemporaryDirectory {
@@ -22,15 +24,19 @@ import Testing
         return project
     }
 
-    static func pull(_ project: TemporaryDirectory, into folder: String, _ extra: [String],
-                     environment: [String: String]) throws -> ProcessResult {
-        try iapkit(["asc", "pull", "--bundle-id", bundleID, "-o", project.file(folder + "/catalog.yaml")] + extra,
-                   environment: environment)
+    static func pull(
+        _ project: TemporaryDirectory, into folder: String, _ extra: [String],
+        environment: [String: String]
+    ) throws -> ProcessResult {
+        try iapkit(
+            ["asc", "pull", "--bundle-id", bundleID, "-o", project.file(folder + "/catalog.yaml")] + extra,
+            environment: environment)
     }
 
     static func plan(_ project: TemporaryDirectory, _ extra: [String], environment: [String: String]) throws -> ProcessResult {
-        try iapkit(["asc", "plan", project.file("changed.yaml"), "--format", "json", "--show-unchanged"] + extra,
-                   environment: environment)
+        try iapkit(
+            ["asc", "plan", project.file("changed.yaml"), "--format", "json", "--show-unchanged"] + extra,
+            environment: environment)
     }
 
     /// The catalog without its header, which names the app's id in the server that was read.
@@ -53,14 +59,16 @@ import Testing
         for line in keyPEM.split(separator: "\n") where !line.hasPrefix("-----") {
             #expect(!text.contains(line), "a line of the private key is in \(file)", sourceLocation: sourceLocation)
         }
-        #expect(text.firstMatch(of: #/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/#) == nil, "a JWT is in \(file)",
-                sourceLocation: sourceLocation)
+        #expect(
+            text.firstMatch(of: #/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/#) == nil, "a JWT is in \(file)",
+            sourceLocation: sourceLocation)
         #expect(!text.contains("Bearer ey"), sourceLocation: sourceLocation)
     }
 
     /// Each line one JSON object with the exchange's fields, read by Python's json; returns how many.
     static func checkJSONLines(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
-        let output = try python("""
+        let output = try python(
+            """
             import json, sys
             count = 0
             for number, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
@@ -139,11 +147,16 @@ import Testing
     /// A trace written as HAR is an HTTP Archive 1.2 (read by Python's json), and replays like the JSON lines.
     @Test func aHARTraceIsAnHTTPArchiveAndReplays() throws {
         let project = try Self.project()
-        let first = try Self.pull(project, into: "first", ["--replay", Self.pullTrace, "--trace", project.file("pull.har"),
-                                                           "--trace-format", "har"], environment: Self.noCredentials)
+        let first = try Self.pull(
+            project, into: "first",
+            [
+                "--replay", Self.pullTrace, "--trace", project.file("pull.har"),
+                "--trace-format", "har",
+            ], environment: Self.noCredentials)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = try String(contentsOfFile: Self.pullTrace, encoding: .utf8).split(separator: "\n").count
-        let checked = try python("""
+        let checked = try python(
+            """
             import json, sys
             log = json.load(open(sys.argv[1], encoding="utf-8"))["log"]
             assert log["version"] == "1.2" and log["creator"]["name"] == "iapkit"
@@ -162,8 +175,9 @@ import Testing
 
         let second = try Self.pull(project, into: "second", ["--replay", project.file("pull.har")], environment: Self.noCredentials)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(try String(contentsOfFile: project.file("second/catalog.yaml"), encoding: .utf8)
-            == String(contentsOfFile: project.file("first/catalog.yaml"), encoding: .utf8))
+        #expect(
+            try String(contentsOfFile: project.file("second/catalog.yaml"), encoding: .utf8)
+                == String(contentsOfFile: project.file("first/catalog.yaml"), encoding: .utf8))
     }
 
     /// A request the trace does not hold stops replay with exit 2 and names it; the trace of that failed run holds
@@ -173,19 +187,22 @@ import Testing
         let text = try String(contentsOfFile: Self.pullTrace, encoding: .utf8)
         let kept = text.split(separator: "\n").filter { !$0.contains(#""path":"/v1/subscriptionGroups/"#) }
         let partial = project.write("partial.jsonl", kept.joined(separator: "\n") + "\n")
-        let failed = try Self.pull(project, into: "partial", ["--replay", partial, "--trace", project.file("failed.jsonl")],
-                                   environment: Self.noCredentials)
+        let failed = try Self.pull(
+            project, into: "partial", ["--replay", partial, "--trace", project.file("failed.jsonl")],
+            environment: Self.noCredentials)
         #expect(failed.status == 2, "\(failed.stderr)")
         #expect(failed.stderr.contains("partial.jsonl holds no answer to GET /v1/subscriptionGroups/"), "\(failed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: project.file("partial/catalog.yaml")))
         let traced = try Self.checkJSONLines(project.file("failed.jsonl"))
         #expect(traced > 0 && traced < kept.count)
 
-        let push = try iapkit(["asc", "push", project.file("catalog.yaml"), "--yes", "--replay", Self.planTrace],
-                              environment: Self.noCredentials)
+        let push = try iapkit(
+            ["asc", "push", project.file("catalog.yaml"), "--yes", "--replay", Self.planTrace],
+            environment: Self.noCredentials)
         #expect(push.status == 2 && push.stderr.contains("push writes to App Store Connect; --replay"), "\(push.stderr)")
-        let submit = try iapkit(["asc", "submit", project.file("catalog.yaml"), "--yes", "--replay", Self.planTrace],
-                                environment: Self.noCredentials)
+        let submit = try iapkit(
+            ["asc", "submit", project.file("catalog.yaml"), "--yes", "--replay", Self.planTrace],
+            environment: Self.noCredentials)
         #expect(submit.status == 2 && submit.stderr.contains("cannot write"), "\(submit.stderr)")
 
         let same = try Self.plan(project, ["--replay", partial, "--trace", partial], environment: Self.noCredentials)
@@ -204,10 +221,12 @@ import Testing
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: Self.bundleID)
         let project = try Self.project()
-        try fake.control("POST", "faults", [
-            ["method": "GET", "pathPattern": "/", "status": 429, "count": 2, "retryAfter": 0, "when": "before", "afterNthMatch": 2],
-            ["method": "GET", "pathPattern": "^/v1/territories", "status": 503, "count": 1, "when": "before"],
-        ])
+        try fake.control(
+            "POST", "faults",
+            [
+                ["method": "GET", "pathPattern": "/", "status": 429, "count": 2, "retryAfter": 0, "when": "before", "afterNthMatch": 2],
+                ["method": "GET", "pathPattern": "^/v1/territories", "status": 503, "count": 1, "when": "before"],
+            ])
         let live = try Self.plan(project, ["--trace", project.file("plan.jsonl")], environment: fake.environment)
         #expect(live.status == 0, "\(live.stderr)")
         let trace = try String(contentsOfFile: project.file("plan.jsonl"), encoding: .utf8)
@@ -221,7 +240,8 @@ import Testing
         let push = try AscSyncTests.push(fake, project.file("catalog.yaml"), extra: ["--trace", project.file("push.jsonl")])
         #expect(push.status == 0, "\(push.stderr)")
         try Self.checkHoldsNoSecret(project.file("push.jsonl"), keyPEM: fake.privateKeyPEM)
-        let uploads = try python("""
+        let uploads = try python(
+            """
             import hashlib, json, os, sys
             shots = {hashlib.sha256(open(os.path.join(sys.argv[2], name), "rb").read()).hexdigest()
                      for name in os.listdir(sys.argv[2])}

@@ -66,9 +66,12 @@ import Testing
         _ = try fake.addApp(bundleID: DeclaredStateSyncTests.bundleID)
         let dir = TemporaryDirectory()
         let later = DeclaredStateSyncTests.day(in: 100)
-        let catalog = try dir.write("catalog.yaml", DeclaredStateSyncTests.offerCodes(
-            batches: "[{count: 4, expires: \(later)}, {count: 3, expires: \(later), environment: sandbox}, {count: 2, expires: \(later), active: false}]",
-            custom: "[]"))
+        let catalog = try dir.write(
+            "catalog.yaml",
+            DeclaredStateSyncTests.offerCodes(
+                batches:
+                    "[{count: 4, expires: \(later)}, {count: 3, expires: \(later), environment: sandbox}, {count: 2, expires: \(later), active: false}]",
+                custom: "[]"))
         #expect(try iapkit("lint", "catalog", catalog).status == 0)
         let plan = try DeclaredStateSyncTests.plan(fake, catalog)
         #expect(plan.stdout.contains("\"3 sandbox codes until \(later)\""), "\(plan.stdout)")
@@ -81,8 +84,9 @@ import Testing
         #expect(try fake.writeCount() == writes)
 
         // The same count and day for production is another batch: App Store Connect cannot move codes between environments.
-        let moved = DeclaredStateSyncTests.offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 3, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
-                                                      custom: "[]")
+        let moved = DeclaredStateSyncTests.offerCodes(
+            batches: "[{count: 4, expires: \(later)}, {count: 3, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
+            custom: "[]")
         try moved.write(toFile: catalog, atomically: true, encoding: .utf8)
         let movedPlan = try DeclaredStateSyncTests.plan(fake, catalog)
         #expect(movedPlan.stdout.contains("oneTimeCodes (none) -> \"3 codes until \(later)\""), "\(movedPlan.stdout)")
@@ -101,11 +105,16 @@ import Testing
         #expect(lint.status == 1 && lint.stdout.contains("environment `testflight` names no environment"), "\(lint.stdout)")
     }
 
-    static func download(_ fake: FakeAppStoreConnect, _ catalog: String, into file: String, _ extra: [String] = []) throws
-        -> (header: [String], rows: [[String]], summary: String) {
+    static func download(
+        _ fake: FakeAppStoreConnect, _ catalog: String, into file: String, _ extra: [String] = []
+    ) throws
+        -> (header: [String], rows: [[String]], summary: String)
+    {
         let result = try iapkit(["asc", "offer-codes", "download", catalog, "-o", file] + extra, environment: fake.environment)
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         return (lines.first ?? [], Array(lines.dropFirst()), result.stderr)
     }
 }

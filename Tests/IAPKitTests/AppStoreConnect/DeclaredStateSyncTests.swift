@@ -131,9 +131,11 @@ struct DeclaredStateSyncTests {
         let pull = try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment)
         #expect(pull.status == 0, "\(pull.stderr)")
         let yaml = try String(contentsOfFile: pulled, encoding: .utf8)
-        for text in ["billingGracePeriod:", "duration: P28D", "renewals: paid-to-paid", "promotedPurchases:", "visible: false",
-                     "enabled: false", "paidMonths: 6", "monthsBetweenOffers: 3", "priority: high", "promotion: app-store",
-                     "endDate: 2099-12-31"] {
+        for text in [
+            "billingGracePeriod:", "duration: P28D", "renewals: paid-to-paid", "promotedPurchases:", "visible: false",
+            "enabled: false", "paidMonths: 6", "monthsBetweenOffers: 3", "priority: high", "promotion: app-store",
+            "endDate: 2099-12-31",
+        ] {
             #expect(yaml.contains(text), "pulled catalog lacks `\(text)`:\n\(yaml)")
         }
         #expect(!yaml.contains("win-back offers' customer eligibility"), "pull no longer calls eligibility unmanaged")
@@ -145,13 +147,15 @@ struct DeclaredStateSyncTests {
         #expect(pulledCheck.status == 0, "\(pulledCheck.stdout)\(pulledCheck.stderr)")
 
         let target = try fake.addApp(bundleID: Self.bundleID + ".copy", name: "Copy")
-        let copy = try dir.write("copy.yaml", yaml.replacingOccurrences(of: "bundleId: \(Self.bundleID)\n", with: "bundleId: \(Self.bundleID).copy\n"))
+        let copy = try dir.write(
+            "copy.yaml", yaml.replacingOccurrences(of: "bundleId: \(Self.bundleID)\n", with: "bundleId: \(Self.bundleID).copy\n"))
         let copyPush = try Self.pushApproving(fake, copy)
         #expect(copyPush.status == 0, "\(copyPush.stderr)")
         let sourceView = try fake.control("POST", "managed", ["appId": source]) as? [String: Any]
         let targetView = try fake.control("POST", "managed", ["appId": target]) as? [String: Any]
-        #expect(sourceView != nil && NSDictionary(dictionary: sourceView ?? [:]).isEqual(to: targetView ?? [:]),
-                "managed views differ:\n\(sourceView ?? [:])\n\(targetView ?? [:])")
+        #expect(
+            sourceView != nil && NSDictionary(dictionary: sourceView ?? [:]).isEqual(to: targetView ?? [:]),
+            "managed views differ:\n\(sourceView ?? [:])\n\(targetView ?? [:])")
     }
 
     @Test func changesAreUpdatedInPlaceAndWhatAppStoreConnectCannotChangeIsRefused() throws {
@@ -175,12 +179,14 @@ struct DeclaredStateSyncTests {
         try changed.write(toFile: catalog, atomically: true, encoding: .utf8)
         let plan = try Self.plan(fake, catalog)
         #expect(plan.status == 0, "\(plan.stderr)")
-        for line in ["~ winBackOffer \(Self.bundleID).club [back_free]: endDate \"2099-12-31\" -> \"2099-06-30\", priority \"HIGH\" -> \"NORMAL\"",
-                     "~ subscriptionGracePeriod: duration \"TWENTY_EIGHT_DAYS\" -> \"THREE_DAYS\"",
-                     "~ promotedPurchase [\(Self.bundleID).map]: promoted \"true\" -> \"false\"",
-                     "~ promotedPurchase [\(Self.bundleID).club]: visibleForAllUsers \"true\" -> \"false\"",
-                     "~ promotedPurchase [\(Self.bundleID).gems]: enabled \"false\" -> \"true\"",
-                     "~ promotedPurchases [order]"] {
+        for line in [
+            "~ winBackOffer \(Self.bundleID).club [back_free]: endDate \"2099-12-31\" -> \"2099-06-30\", priority \"HIGH\" -> \"NORMAL\"",
+            "~ subscriptionGracePeriod: duration \"TWENTY_EIGHT_DAYS\" -> \"THREE_DAYS\"",
+            "~ promotedPurchase [\(Self.bundleID).map]: promoted \"true\" -> \"false\"",
+            "~ promotedPurchase [\(Self.bundleID).club]: visibleForAllUsers \"true\" -> \"false\"",
+            "~ promotedPurchase [\(Self.bundleID).gems]: enabled \"false\" -> \"true\"",
+            "~ promotedPurchases [order]",
+        ] {
             #expect(plan.stdout.contains(line), "plan lacks `\(line)`:\n\(plan.stdout)")
         }
         let push = try AscSyncTests.push(fake, catalog)
@@ -191,8 +197,9 @@ struct DeclaredStateSyncTests {
         #expect(promoted.count == 2)
 
         // What App Store Connect keeps: an end date once set, and an offer's terms.
-        let refused = Self.catalog(winBack: Self.winBack.replacingOccurrences(of: "            endDate: 2099-12-31\n", with: "")
-            .replacingOccurrences(of: "duration: P1W", with: "duration: P2W"),
+        let refused = Self.catalog(
+            winBack: Self.winBack.replacingOccurrences(of: "            endDate: 2099-12-31\n", with: "")
+                .replacingOccurrences(of: "duration: P1W", with: "duration: P2W"),
             grace: nil, promoted: nil)
         try refused.write(toFile: catalog, atomically: true, encoding: .utf8)
         let refusal = try Self.plan(fake, catalog)
@@ -210,8 +217,9 @@ struct DeclaredStateSyncTests {
         let dir = TemporaryDirectory()
         let catalog = try dir.write("catalog.yaml", Self.catalog(grace: nil, promoted: nil))
         #expect(try Self.pushApproving(fake, catalog).status == 0)
-        let moved = Self.catalog(winBack: Self.winBack.replacingOccurrences(of: "priority: high", with: "priority: high\n            startDate: 2099-01-01"),
-                                 grace: nil, promoted: nil)
+        let moved = Self.catalog(
+            winBack: Self.winBack.replacingOccurrences(of: "priority: high", with: "priority: high\n            startDate: 2099-01-01"),
+            grace: nil, promoted: nil)
         try moved.write(toFile: catalog, atomically: true, encoding: .utf8)
         let plan = try Self.plan(fake, catalog)
         #expect(plan.stdout.contains("! winBackOffer \(Self.bundleID).club [back_free]: startDate \"started\" -> \"2099-01-01\""), "\(plan.stdout)")
@@ -226,20 +234,29 @@ struct DeclaredStateSyncTests {
         let dir = TemporaryDirectory()
         let catalog = try dir.write("catalog.yaml", Self.catalog(grace: nil, promoted: nil))
         #expect(try AscSyncTests.push(fake, catalog).status == 0)
-        try fake.control("POST", "seed", ["appId": app, "inAppPurchases": [[
-            "productId": "\(Self.bundleID).old", "name": "Old", "inAppPurchaseType": "CONSUMABLE", "state": "APPROVED",
-            "versionState": "APPROVED", "localizations": [["locale": "en-US", "name": "Old", "description": "An old pack."]],
-            "prices": [["territory": "USA", "usd": "0.99"]]]]])
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": app,
+                "inAppPurchases": [
+                    [
+                        "productId": "\(Self.bundleID).old", "name": "Old", "inAppPurchaseType": "CONSUMABLE", "state": "APPROVED",
+                        "versionState": "APPROVED", "localizations": [["locale": "en-US", "name": "Old", "description": "An old pack."]],
+                        "prices": [["territory": "USA", "usd": "0.99"]],
+                    ]
+                ],
+            ])
         // The map leaves the catalog: listed without --prune, deleted with it; the approved product is never deleted.
-        let without = Self.catalog(grace: nil, promoted: nil).replacingOccurrences(of: """
-              - productId: \(Self.bundleID).map
-                referenceName: Map
-                type: non-consumable
-                price: 2.99
-                localizations:
-                  - {locale: en-US, name: Map, description: The whole map.}
+        let without = Self.catalog(grace: nil, promoted: nil).replacingOccurrences(
+            of: """
+                  - productId: \(Self.bundleID).map
+                    referenceName: Map
+                    type: non-consumable
+                    price: 2.99
+                    localizations:
+                      - {locale: en-US, name: Map, description: The whole map.}
 
-            """, with: "")
+                """, with: "")
         #expect(!without.contains(".map"))
         try without.write(toFile: catalog, atomically: true, encoding: .utf8)
         let listed = try Self.plan(fake, catalog)
@@ -270,14 +287,18 @@ struct DeclaredStateSyncTests {
     /// The catalog with a subscription offer code, and with `inAppPurchase` codes an in-app purchase offer code on
     /// the gems (half price, for customers who never paid or stopped).
     static func offerCodes(batches: String, custom: String, active: String = "", inAppPurchase: (batches: String, custom: String)? = nil) -> String {
-        let block = ["        offerCodes:", "          - referenceName: Spring", "            mode: free-trial", "            duration: P1M",
-                     "            eligibility: [new]\(active)", "            oneTimeCodes: \(batches)", "            customCodes: \(custom)",
-                     "        winBackOffers:", ""].joined(separator: "\n")
+        let block = [
+            "        offerCodes:", "          - referenceName: Spring", "            mode: free-trial", "            duration: P1M",
+            "            eligibility: [new]\(active)", "            oneTimeCodes: \(batches)", "            customCodes: \(custom)",
+            "        winBackOffers:", "",
+        ].joined(separator: "\n")
         var text = catalog(grace: nil, promoted: nil).replacingOccurrences(of: "        winBackOffers:\n", with: block)
         if let inAppPurchase {
-            let gems = ["    price: 0.99", "    offerCodes:", "      - referenceName: Gems launch", "        price: 0.49",
-                        "        eligibility: [non-spender, churned-spender]", "        oneTimeCodes: \(inAppPurchase.batches)",
-                        "        customCodes: \(inAppPurchase.custom)", ""].joined(separator: "\n")
+            let gems = [
+                "    price: 0.99", "    offerCodes:", "      - referenceName: Gems launch", "        price: 0.49",
+                "        eligibility: [non-spender, churned-spender]", "        oneTimeCodes: \(inAppPurchase.batches)",
+                "        customCodes: \(inAppPurchase.custom)", "",
+            ].joined(separator: "\n")
             text = text.replacingOccurrences(of: "    price: 0.99\n", with: gems)
         }
         return text
@@ -298,8 +319,11 @@ struct DeclaredStateSyncTests {
         let dir = TemporaryDirectory()
         let later = Self.day(in: 120)  // within App Store Connect's six months
         let batches = "[{count: 5, expires: \(later)}, {count: 3, expires: \(later)}]"
-        let catalog = try dir.write("catalog.yaml", Self.offerCodes(batches: batches, custom: "[{code: SPRING31, count: 50}]",
-                                                                    inAppPurchase: ("[{count: 2, expires: \(later)}]", "[]")))
+        let catalog = try dir.write(
+            "catalog.yaml",
+            Self.offerCodes(
+                batches: batches, custom: "[{code: SPRING31, count: 50}]",
+                inAppPurchase: ("[{count: 2, expires: \(later)}]", "[]")))
         #expect(try iapkit("lint", "catalog", catalog).status == 0)
         let trace = dir.file("push.jsonl")
         let push = try Self.pushApproving(fake, catalog, extra: ["--trace", trace])
@@ -313,8 +337,9 @@ struct DeclaredStateSyncTests {
 
         // The values: only in the file, mode 0600, one row a code of the active batches.
         let codes = dir.file("codes.csv")
-        let download = try iapkit(["asc", "offer-codes", "download", catalog, "-o", codes, "--trace", dir.file("download.jsonl")],
-                                  environment: fake.environment)
+        let download = try iapkit(
+            ["asc", "offer-codes", "download", catalog, "-o", codes, "--trace", dir.file("download.jsonl")],
+            environment: fake.environment)
         #expect(download.status == 0, "\(download.stderr)")
         let rows = try String(contentsOfFile: codes, encoding: .utf8).split(separator: "\r\n").map(String.init)
         #expect(rows.first == "product,offerCode,environment,expires,active,code" && rows.count == 1 + 10, "\(rows)")
@@ -325,19 +350,23 @@ struct DeclaredStateSyncTests {
         #expect(mode == 0o600, "mode \(String(mode ?? 0, radix: 8))")
         let pulled = dir.file("pulled.yaml")
         #expect(try iapkit(["asc", "pull", "-o", pulled, "--bundle-id", Self.bundleID], environment: fake.environment).status == 0)
-        let everywhere = [download.stdout, download.stderr, push.stdout, push.stderr,
-                          try String(contentsOfFile: dir.file("download.jsonl"), encoding: .utf8),
-                          try String(contentsOfFile: trace, encoding: .utf8), try String(contentsOfFile: pulled, encoding: .utf8),
-                          try Self.plan(fake, catalog).stdout]
+        let everywhere = [
+            download.stdout, download.stderr, push.stdout, push.stderr,
+            try String(contentsOfFile: dir.file("download.jsonl"), encoding: .utf8),
+            try String(contentsOfFile: trace, encoding: .utf8), try String(contentsOfFile: pulled, encoding: .utf8),
+            try Self.plan(fake, catalog).stdout,
+        ]
         for value in values { #expect(!everywhere.contains { $0.contains(value) }, "code \(value) leaked") }
         let downloadTrace = try String(contentsOfFile: dir.file("download.jsonl"), encoding: .utf8)
-        #expect(downloadTrace.contains("\"omitted\":\"offer code values\""),
-                "\(downloadTrace.split(separator: "\n").filter { $0.contains("values") })")
+        #expect(
+            downloadTrace.contains("\"omitted\":\"offer code values\""),
+            "\(downloadTrace.split(separator: "\n").filter { $0.contains("values") })")
         #expect(try iapkit(["asc", "offer-codes", "download", catalog, "-o", "-"], environment: fake.environment).status != 0)
 
         // One batch deactivated, one added, a new custom code, and one App Store Connect has that the catalog does not list.
-        let changed = Self.offerCodes(batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later), active: false}, {count: 7, expires: \(later)}]",
-                                      custom: "[{code: SUMMER31, count: 20}]")
+        let changed = Self.offerCodes(
+            batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later), active: false}, {count: 7, expires: \(later)}]",
+            custom: "[{code: SUMMER31, count: 20}]")
         try changed.write(toFile: catalog, atomically: true, encoding: .utf8)
         let plan = try Self.plan(fake, catalog)
         #expect(plan.stdout.contains("~ subscriptionOfferCode \(Self.bundleID).club [Spring]:"), "\(plan.stdout)")
@@ -346,18 +375,23 @@ struct DeclaredStateSyncTests {
         #expect(plan.stdout.contains("? subscriptionOfferCode \(Self.bundleID).club [Spring custom code SPRING31]"), "\(plan.stdout)")
         let second = try AscSyncTests.push(fake, catalog)
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
-        let batchStates = try Self.attributes(fake, "subscriptionOfferCodeOneTimeUseCodes").map { "\($0["numberOfCodes"] ?? "") \($0["active"] as? Bool ?? true)" }
+        let batchStates = try Self.attributes(fake, "subscriptionOfferCodeOneTimeUseCodes").map {
+            "\($0["numberOfCodes"] ?? "") \($0["active"] as? Bool ?? true)"
+        }
         #expect(batchStates.sorted() == ["3 false", "5 true", "7 true"], "\(batchStates)")
 
         // Turning a batch back on, or the whole offer code, is refused: App Store Connect cannot.
-        let back = Self.offerCodes(batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later)}, {count: 7, expires: \(later)}]",
-                                   custom: "[{code: SUMMER31, count: 20}, {code: SPRING31, count: 50}]")
+        let back = Self.offerCodes(
+            batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later)}, {count: 7, expires: \(later)}]",
+            custom: "[{code: SUMMER31, count: 20}, {code: SPRING31, count: 50}]")
         try back.write(toFile: catalog, atomically: true, encoding: .utf8)
         let refused = try Self.plan(fake, catalog)
-        #expect(refused.stdout.contains("! subscriptionOfferCode \(Self.bundleID).club [Spring]") && refused.stdout.contains("cannot reactivate a batch"),
-                "\(refused.stdout)")
-        let off = Self.offerCodes(batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later), active: false}, {count: 7, expires: \(later)}]",
-                                  custom: "[{code: SUMMER31, count: 20}, {code: SPRING31, count: 50}]", active: "\n            active: false")
+        #expect(
+            refused.stdout.contains("! subscriptionOfferCode \(Self.bundleID).club [Spring]") && refused.stdout.contains("cannot reactivate a batch"),
+            "\(refused.stdout)")
+        let off = Self.offerCodes(
+            batches: "[{count: 5, expires: \(later)}, {count: 3, expires: \(later), active: false}, {count: 7, expires: \(later)}]",
+            custom: "[{code: SUMMER31, count: 20}, {code: SPRING31, count: 50}]", active: "\n            active: false")
         try off.write(toFile: catalog, atomically: true, encoding: .utf8)
         #expect(try AscSyncTests.push(fake, catalog).status == 0)
         #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0)
@@ -365,7 +399,8 @@ struct DeclaredStateSyncTests {
 
     /// Writes an RGB (colour type 2) or RGBA (6) PNG of one colour, made with Python's zlib.
     static func png(_ path: String, side: Int, alpha: Bool = false, shade: Int = 200) throws {
-        _ = try python("""
+        _ = try python(
+            """
             import struct, sys, zlib
             path, side, alpha, shade = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
             pixel = bytes([shade, 120, 40] + ([255] if alpha else []))
@@ -413,7 +448,9 @@ struct DeclaredStateSyncTests {
         // New content replaces the image; the plan says so with both digests.
         try Self.png(dir.file("images/gems.png"), side: 1024, shade: 30)
         let plan = try Self.plan(fake, catalog)
-        #expect(plan.stdout.contains("~ inAppPurchaseImage \(Self.bundleID).gems: promotionalImage \"gems.png (md5 \(md5.prefix(8)))\""), "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains("~ inAppPurchaseImage \(Self.bundleID).gems: promotionalImage \"gems.png (md5 \(md5.prefix(8)))\""), "\(plan.stdout)"
+        )
         #expect(try AscSyncTests.push(fake, catalog).status == 0)
         #expect(try Self.attributes(fake, "inAppPurchaseImages").count == 1)
 
@@ -433,9 +470,12 @@ struct DeclaredStateSyncTests {
         try FileManager.default.createDirectory(atPath: dir.file("images"), withIntermediateDirectories: true)
         try png(dir.file("images/club.png"), side: 1024)
         let later = day(in: 90)
-        let text = offerCodes(batches: "[{count: 4, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
-                              custom: "[{code: CLUB31, count: 25, expires: \(later)}]",
-                              inAppPurchase: ("[{count: 3, expires: \(later), active: false}]", "[{code: GEMS31, count: 10}]"))
+        let text =
+            offerCodes(
+                batches: "[{count: 4, expires: \(later)}, {count: 2, expires: \(later), active: false}]",
+                custom: "[{code: CLUB31, count: 25, expires: \(later)}]",
+                inAppPurchase: ("[{count: 3, expires: \(later), active: false}]", "[{code: GEMS31, count: 10}]")
+            )
             .replacingOccurrences(of: "        price: 4.99\n", with: "        price: 4.99\n        promotionalImage: images/club.png\n")
             + grace + "\n" + promoted + "\n"
         return try dir.write("catalog.yaml", text)
@@ -451,8 +491,10 @@ struct DeclaredStateSyncTests {
         // `export asc` lists the same writes without reading anything: the app's grace period by a placeholder.
         let export = try iapkit("export", "asc", catalog, "--app-id", "1234567890")
         #expect(export.status == 0, "\(export.stderr)")
-        for path in ["/v1/subscriptionGracePeriods/${subscriptionGracePeriod}", "/v1/promotedPurchases", "/v1/subscriptionImages",
-                     "/v1/subscriptionOfferCodeOneTimeUseCodes", "/v1/subscriptionOfferCodeCustomCodes", "/v1/inAppPurchaseOfferCodes"] {
+        for path in [
+            "/v1/subscriptionGracePeriods/${subscriptionGracePeriod}", "/v1/promotedPurchases", "/v1/subscriptionImages",
+            "/v1/subscriptionOfferCodeOneTimeUseCodes", "/v1/subscriptionOfferCodeCustomCodes", "/v1/inAppPurchaseOfferCodes",
+        ] {
             #expect(export.stdout.contains("\"\(path)"), "export asc lacks \(path)")
         }
         // What App Store Connect takes only for approved products is not among a new app's requests, as push leaves it out.
@@ -481,8 +523,9 @@ struct DeclaredStateSyncTests {
         #expect(copy.status == 0, "\(copy.stdout)\(copy.stderr)")
         let sourceView = try fake.control("POST", "managed", ["appId": source]) as? [String: Any]
         let targetView = try fake.control("POST", "managed", ["appId": target]) as? [String: Any]
-        #expect(sourceView != nil && NSDictionary(dictionary: sourceView ?? [:]).isEqual(to: targetView ?? [:]),
-                "managed views differ:\n\(sourceView ?? [:])\n\(targetView ?? [:])")
+        #expect(
+            sourceView != nil && NSDictionary(dictionary: sourceView ?? [:]).isEqual(to: targetView ?? [:]),
+            "managed views differ:\n\(sourceView ?? [:])\n\(targetView ?? [:])")
         #expect(try AscSyncTests.push(fake, pulled).stderr.contains("nothing to push"))
     }
 }

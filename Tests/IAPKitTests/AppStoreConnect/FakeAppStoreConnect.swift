@@ -25,8 +25,10 @@ final class FakeAppStoreConnect: @unchecked Sendable {
         privateKeyPEM = key.pemRepresentation
         privateKeyPath = folder.write("AuthKey_\(keyID).p8", privateKeyPEM)
         let publicKey = folder.write("public.pem", key.publicKey.pemRepresentation)
-        var arguments = [Paths.repository + "/Tests/FakeAppStoreConnect/fake_asc.py", "--port", "0", "--key-id", keyID,
-                         "--issuer-id", issuerID, "--public-key", publicKey, "--log-requests"]
+        var arguments = [
+            Paths.repository + "/Tests/FakeAppStoreConnect/fake_asc.py", "--port", "0", "--key-id", keyID,
+            "--issuer-id", issuerID, "--public-key", publicKey, "--log-requests",
+        ]
         if let openAPI { arguments += ["--openapi", openAPI] }
         if let pageSize { arguments += ["--page-size", String(pageSize)] }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -29,7 +29,8 @@ import Testing
         var lines = try String(contentsOfFile: catalog, encoding: .utf8).components(separatedBy: "\n")
         // The paid promotional offer's own `price:` line (its mode is pay-as-you-go).
         guard let mode = lines.firstIndex(where: { $0.contains("mode: pay-as-you-go") && $0.contains("- ") == false }),
-              let priceLine = lines[mode...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("price: ") }) else {
+            let priceLine = lines[mode...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("price: ") })
+        else {
             Issue.record("seed \(seed): no paid offer in\n\(lines.joined(separator: "\n"))")
             return
         }
@@ -40,8 +41,9 @@ import Testing
         let offersBefore = try AscSyncTests.resources(fake, "subscriptionPromotionalOffers").compactMap { $0["id"] as? String }.sorted()
 
         let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
-        #expect(plan.stdout.contains("~ subscriptionPromotionalOffer") && plan.stdout.contains("price \"\(before)\" -> \"\(after)\""),
-                "seed \(seed): \(plan.stdout)")
+        #expect(
+            plan.stdout.contains("~ subscriptionPromotionalOffer") && plan.stdout.contains("price \"\(before)\" -> \"\(after)\""),
+            "seed \(seed): \(plan.stdout)")
         #expect(plan.stdout.contains("catalog.yaml:\(priceLine + 1):"), "the change is located at the price: \(plan.stdout)")
         #expect(!plan.stdout.contains("! subscriptionPromotionalOffer"), "seed \(seed): \(plan.stdout)")
         let push = try AscSyncTests.push(fake, catalog)
@@ -58,7 +60,9 @@ import Testing
         let fake = try FakeAppStoreConnect()
         let app = try fake.addApp(bundleID: "com.example.grace")
         let dir = TemporaryDirectory()
-        let catalog = try dir.write("catalog.yaml", """
+        let catalog = try dir.write(
+            "catalog.yaml",
+            """
             schemaVersion: 1
             app:
               bundleId: com.example.grace
@@ -72,9 +76,11 @@ import Testing
                   - {locale: en-US, name: Coins, description: A bag of coins.}
 
             """)
-        for (settings, listed) in [(["optIn": false, "sandboxOptIn": false], false),
-                                   (["optIn": false, "sandboxOptIn": false, "duration": "THREE_DAYS", "renewalType": "PAID_TO_PAID_ONLY"], false),
-                                   (["optIn": false, "sandboxOptIn": true], true), (["optIn": true, "sandboxOptIn": false], true)] {
+        for (settings, listed) in [
+            (["optIn": false, "sandboxOptIn": false], false),
+            (["optIn": false, "sandboxOptIn": false, "duration": "THREE_DAYS", "renewalType": "PAID_TO_PAID_ONLY"], false),
+            (["optIn": false, "sandboxOptIn": true], true), (["optIn": true, "sandboxOptIn": false], true),
+        ] {
             try fake.control("POST", "seed", ["appId": app, "subscriptionGracePeriod": settings])
             let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
             #expect(plan.status == 0, "\(plan.stderr)")

@@ -14,22 +14,32 @@ import Testing
     static func seeded() throws -> (FakeAppStoreConnect, String) {
         let fake = try FakeAppStoreConnect()
         let app = try fake.addApp(bundleID: bundleID)
-        try fake.control("POST", "seed", [
-            "appId": app,
-            "inAppPurchases": [
-                ["productId": gems, "name": "Gems", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT",
-                 "localizations": [["locale": "en-US", "name": "Gems", "description": "A pile of gems"]],
-                 "prices": [["territory": "USA", "usd": "0.99"]], "baseTerritory": "USA",
-                 "availability": ["territories": ["USA", "FRA"], "availableInNewTerritories": false]],
-            ],
-            "subscriptionGroups": [
-                ["referenceName": "Club", "localizations": [["locale": "en-US", "name": "Club"]],
-                 "subscriptions": [["productId": club, "name": "Club Monthly", "subscriptionPeriod": "ONE_MONTH", "groupLevel": 1,
-                                    "state": "READY_TO_SUBMIT",
-                                    "localizations": [["locale": "en-US", "name": "Club", "description": "Every month"]],
-                                    "prices": [["territory": "USA", "usd": "4.99"]]]]],
-            ],
-        ])
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": app,
+                "inAppPurchases": [
+                    [
+                        "productId": gems, "name": "Gems", "inAppPurchaseType": "CONSUMABLE", "state": "READY_TO_SUBMIT",
+                        "localizations": [["locale": "en-US", "name": "Gems", "description": "A pile of gems"]],
+                        "prices": [["territory": "USA", "usd": "0.99"]], "baseTerritory": "USA",
+                        "availability": ["territories": ["USA", "FRA"], "availableInNewTerritories": false],
+                    ]
+                ],
+                "subscriptionGroups": [
+                    [
+                        "referenceName": "Club", "localizations": [["locale": "en-US", "name": "Club"]],
+                        "subscriptions": [
+                            [
+                                "productId": club, "name": "Club Monthly", "subscriptionPeriod": "ONE_MONTH", "groupLevel": 1,
+                                "state": "READY_TO_SUBMIT",
+                                "localizations": [["locale": "en-US", "name": "Club", "description": "Every month"]],
+                                "prices": [["territory": "USA", "usd": "4.99"]],
+                            ]
+                        ],
+                    ]
+                ],
+            ])
         return (fake, app)
     }
 
@@ -50,24 +60,31 @@ import Testing
         #expect(pull.status == 0, "\(pull.stderr)")
         let later = DeclaredStateSyncTests.day(in: 90)
         var text = try String(contentsOfFile: catalog, encoding: .utf8)
-        text = Self.insert(["winBackOffers:", "  - offerId: back", "    referenceName: Welcome back", "    mode: free-trial", "    duration: P1M"],
-                           after: Self.club, in: text)
-        text = Self.insert(["offerCodes:", "  - referenceName: Launch", "    price: 0", "    eligibility: [non-spender]",
-                            "    oneTimeCodes: [{count: 5, expires: \(later)}, {count: 3, expires: \(later), environment: sandbox}]",
-                            "    customCodes: [{code: GEMS31, count: 20}]"],
-                           after: Self.gems, in: text)
+        text = Self.insert(
+            ["winBackOffers:", "  - offerId: back", "    referenceName: Welcome back", "    mode: free-trial", "    duration: P1M"],
+            after: Self.club, in: text)
+        text = Self.insert(
+            [
+                "offerCodes:", "  - referenceName: Launch", "    price: 0", "    eligibility: [non-spender]",
+                "    oneTimeCodes: [{count: 5, expires: \(later)}, {count: 3, expires: \(later), environment: sandbox}]",
+                "    customCodes: [{code: GEMS31, count: 20}]",
+            ],
+            after: Self.gems, in: text)
         // And work that waits for nothing: a new localization of the subscription.
         text = text.replacingOccurrences(of: "description: Every month", with: "description: Every month, fresh")
         try text.write(toFile: catalog, atomically: true, encoding: .utf8)
         #expect(try iapkit("lint", "catalog", catalog).status == 0)
 
         let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
-        #expect(plan.stdout.contains("… winBackOffer \(Self.club) [back]") && plan.stdout.contains("only for a subscription App Review has approved"),
-                "\(plan.stdout)")
-        #expect(plan.stdout.contains("… inAppPurchaseOfferCode \(Self.gems) [Launch]: oneTimeCodes (none) -> \"5 codes until \(later)\""),
-                "\(plan.stdout)")
-        #expect(plan.stdout.contains("+ inAppPurchaseOfferCode \(Self.gems) [Launch]") && plan.stdout.contains("\"3 sandbox codes until \(later)\""),
-                "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains("… winBackOffer \(Self.club) [back]") && plan.stdout.contains("only for a subscription App Review has approved"),
+            "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains("… inAppPurchaseOfferCode \(Self.gems) [Launch]: oneTimeCodes (none) -> \"5 codes until \(later)\""),
+            "\(plan.stdout)")
+        #expect(
+            plan.stdout.contains("+ inAppPurchaseOfferCode \(Self.gems) [Launch]") && plan.stdout.contains("\"3 sandbox codes until \(later)\""),
+            "\(plan.stdout)")
         #expect(plan.stdout.contains("3 waiting for App Review") == false && plan.stdout.contains("2 waiting for App Review"), "\(plan.stdout)")
         #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 1, "the localization is still to push")
 
@@ -75,7 +92,9 @@ import Testing
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         #expect(push.stderr.contains("2 changes wait for App Review"), "\(push.stderr)")
         #expect(try AscSyncTests.resources(fake, "winBackOffers").isEmpty)
-        let batches = try DeclaredStateSyncTests.attributes(fake, "inAppPurchaseOfferCodeOneTimeUseCodes").map { "\($0["numberOfCodes"] ?? "") \($0["environment"] ?? "")" }
+        let batches = try DeclaredStateSyncTests.attributes(fake, "inAppPurchaseOfferCodeOneTimeUseCodes").map {
+            "\($0["numberOfCodes"] ?? "") \($0["environment"] ?? "")"
+        }
         #expect(batches == ["3 SANDBOX"], "\(batches)")
         #expect(try AscSyncTests.resources(fake, "inAppPurchaseOfferCodeCustomCodes").isEmpty)
         // Only what waits is left: --check passes, and push again sends nothing.
@@ -90,7 +109,9 @@ import Testing
         let after = try AscSyncTests.push(fake, catalog)
         #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
         #expect(try AscSyncTests.resources(fake, "winBackOffers").count == 1)
-        let made = try DeclaredStateSyncTests.attributes(fake, "inAppPurchaseOfferCodeOneTimeUseCodes").map { "\($0["numberOfCodes"] ?? "") \($0["environment"] ?? "")" }
+        let made = try DeclaredStateSyncTests.attributes(fake, "inAppPurchaseOfferCodeOneTimeUseCodes").map {
+            "\($0["numberOfCodes"] ?? "") \($0["environment"] ?? "")"
+        }
         #expect(made.sorted() == ["3 SANDBOX", "5 PRODUCTION"], "\(made)")
         #expect(try AscSyncTests.resources(fake, "inAppPurchaseOfferCodeCustomCodes").count == 1)
         let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)

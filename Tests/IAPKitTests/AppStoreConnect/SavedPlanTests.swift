@@ -7,8 +7,11 @@ import Testing
 /// iapkit did not create: an app the fake's generator filled, or an empty one.
 @Suite(.showsFakeLog) struct SavedPlanTests {
     /// A generated app pulled into a catalog whose first `referenceName` is then edited: one update to review.
-    static func editedCatalog(_ fake: FakeAppStoreConnect, seed: Int = 3, suffix: String = " Edited")
-        throws -> (dir: TemporaryDirectory, catalog: String, product: String, bundleID: String) {
+    static func editedCatalog(
+        _ fake: FakeAppStoreConnect, seed: Int = 3, suffix: String = " Edited"
+    )
+        throws -> (dir: TemporaryDirectory, catalog: String, product: String, bundleID: String)
+    {
         let bundleID = "com.example.saved\(seed)"
         let app = try fake.addApp(bundleID: bundleID, name: "Saved \(seed)")
         _ = try fake.control("POST", "generate", ["appId": app, "seed": seed])
@@ -24,7 +27,8 @@ import Testing
     static func edit(_ catalog: String, suffix: String) throws -> String {
         var lines = try String(contentsOfFile: catalog, encoding: .utf8).components(separatedBy: "\n")
         guard let id = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- productId: ") }),
-              let name = lines[id...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("referenceName: ") }) else {
+            let name = lines[id...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("referenceName: ") })
+        else {
             throw FakeAppStoreConnect.FakeError.control("no product in the pulled catalog")
         }
         lines[name] += suffix
@@ -72,7 +76,8 @@ import Testing
         // `show` prints it as plan did, from the file alone.
         let show = try iapkit("asc", "show", file)
         #expect(show.status == 0, "\(show.stderr)")
-        #expect(show.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("~ ") }
+        #expect(
+            show.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("~ ") }
                 == plan.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("~ ") }, "\(show.stdout)\nvs\n\(plan.stdout)")
 
         try fake.control("DELETE", "requests")
@@ -109,8 +114,9 @@ import Testing
         try fake.control("DELETE", "requests")
         let push = try Self.pushPlan(fake, file)
         #expect(push.status == 1, "\(push.stderr)")
-        #expect(push.stderr.contains("is stale") && push.stderr.contains(product) && push.stderr.contains("referenceName was"),
-                "\(push.stderr)")
+        #expect(
+            push.stderr.contains("is stale") && push.stderr.contains(product) && push.stderr.contains("referenceName was"),
+            "\(push.stderr)")
         #expect(push.stderr.contains("Nothing was written"))
         #expect(try fake.writeCount() == 0)
     }
@@ -145,8 +151,14 @@ import Testing
     @Test func anInterruptedPushOfASavedPlanIsFinishedByTheSameCommand() throws {
         let (fake, project, catalog, file) = try Self.examplesPlanned()
         // The 12th write fails, at a point the test chooses, and keeps failing through the client's retries.
-        _ = try fake.control("POST", "faults", [["method": "*", "pathPattern": "^/v1/", "status": 500, "count": 100,
-                                                 "when": "before", "afterNthMatch": 12]])
+        _ = try fake.control(
+            "POST", "faults",
+            [
+                [
+                    "method": "*", "pathPattern": "^/v1/", "status": 500, "count": 100,
+                    "when": "before", "afterNthMatch": 12,
+                ]
+            ])
         let first = try Self.pushPlan(fake, file)
         #expect(first.status == 2, "\(first.stderr)")
         #expect(FileManager.default.fileExists(atPath: file + ".applied"))
@@ -154,15 +166,19 @@ import Testing
         let second = try Self.pushPlan(fake, file)
         #expect(second.status == 0, "\(second.stderr)")
         // Every product created once.
-        let creates = try fake.requests().filter { ($0["operation"] as? String) == "inAppPurchasesV2_createInstance" && ($0["status"] as? Int) == 201 }
+        let creates = try fake.requests().filter {
+            ($0["operation"] as? String) == "inAppPurchasesV2_createInstance" && ($0["status"] as? Int) == 201
+        }
         #expect(creates.count == 4, "\(creates.count) in-app purchases created")
         #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0)
         withExtendedLifetime(project) {}
     }
 
-    @Test(arguments: [("not json", "is not a saved plan"), (#"{"format": "terraform"}"#, "is not a saved plan"),
-                      (#"{"format": "iapkit-plan", "formatVersion": 99}"#, "another format version"),
-                      (#"{"format": "iapkit-plan", "formatVersion": 1, "app": {"id": "1"}}"#, "has no app.bundleId")])
+    @Test(arguments: [
+        ("not json", "is not a saved plan"), (#"{"format": "terraform"}"#, "is not a saved plan"),
+        (#"{"format": "iapkit-plan", "formatVersion": 99}"#, "another format version"),
+        (#"{"format": "iapkit-plan", "formatVersion": 1, "app": {"id": "1"}}"#, "has no app.bundleId"),
+    ])
     func aDamagedOrForeignPlanFileIsExitTwo(text: String, message: String) throws {
         let dir = TemporaryDirectory()
         let file = dir.write("plan.json", text)

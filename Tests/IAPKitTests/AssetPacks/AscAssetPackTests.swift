@@ -16,8 +16,9 @@ import Testing
 
         @discardableResult
         func package() throws -> ProcessResult {
-            let result = try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", project.file("build")],
-                                    environment: AssetPackFixture.toolEnvironment(log: log))
+            let result = try iapkit(
+                ["package", "--catalog", catalog, "--asset-packs", "--output", project.file("build")],
+                environment: AssetPackFixture.toolEnvironment(log: log))
             #expect(result.status == 0, "\(result.stderr)")
             return result
         }
@@ -58,15 +59,19 @@ import Testing
             guard let resource = change["resource"] as? String, resource.hasPrefix("backgroundAsset") else { return nil }
             return "\(resource) \(change["detail"] as? String ?? "")"
         }
-        #expect(created == ["backgroundAsset intro", "backgroundAssetVersion intro", "backgroundAsset tutorial",
-                            "backgroundAssetVersion tutorial", "backgroundAsset level1", "backgroundAssetVersion level1"])
+        #expect(
+            created == [
+                "backgroundAsset intro", "backgroundAssetVersion intro", "backgroundAsset tutorial",
+                "backgroundAssetVersion tutorial", "backgroundAsset level1", "backgroundAssetVersion level1",
+            ])
 
         let first = try setup.push()
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try setup.packVersions() == ["intro": ["1 COMPLETE"], "tutorial": ["1 COMPLETE"], "level1": ["1 COMPLETE"]])
         // The archive went up under a name carrying the content digest the lock records, after its manifest.
         let files = try AscSyncTests.resources(setup.fake, "backgroundAssetUploadFiles")
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             files, lock = json.loads(sys.argv[1]), json.load(open(sys.argv[2]))
             names = sorted(f['attributes']['assetType'] + ' ' + f['attributes']['fileName'] for f in files)
@@ -112,13 +117,16 @@ import Testing
         try setup.package()
         #expect(try setup.push().status == 0)
         let elsewhere = TemporaryDirectory()
-        let bare = try iapkit(["asc", "pull", "--bundle-id", Self.bundleID, "-o", elsewhere.file("catalog.yaml")],
-                              environment: setup.fake.environment)
+        let bare = try iapkit(
+            ["asc", "pull", "--bundle-id", Self.bundleID, "-o", elsewhere.file("catalog.yaml")],
+            environment: setup.fake.environment)
         #expect(bare.status == 0, "\(bare.stderr)")
-        #expect(bare.stderr.contains("App Store Connect has 3 asset packs the catalog does not declare (intro, level1, tutorial)"),
-                "\(bare.stderr)")
-        let beside = try iapkit(["asc", "pull", "-o", setup.project.file("pulled.yaml"), "--catalog", setup.catalog],
-                                environment: setup.fake.environment)
+        #expect(
+            bare.stderr.contains("App Store Connect has 3 asset packs the catalog does not declare (intro, level1, tutorial)"),
+            "\(bare.stderr)")
+        let beside = try iapkit(
+            ["asc", "pull", "-o", setup.project.file("pulled.yaml"), "--catalog", setup.catalog],
+            environment: setup.fake.environment)
         #expect(beside.status == 0, "\(beside.stderr)")
         #expect(beside.stderr.contains("are kept as they are") && !beside.stderr.contains("does not declare"), "\(beside.stderr)")
     }
@@ -132,7 +140,8 @@ import Testing
         #expect(plan.status == 1)
         #expect(plan.stdout.contains("! backgroundAssetVersion [level1] (no archive matches the pack's content"), "\(plan.stdout)")
         let json = try iapkit(["asc", "plan", setup.catalog, "--format", "json"], environment: setup.fake.environment)
-        let refused = try python("""
+        let refused = try python(
+            """
             import json, sys
             d = json.load(open(sys.argv[1]))
             print(d['summary']['refused'], [c['detail'] for c in d['changes'] if c['action'] == 'refused'])
@@ -169,18 +178,27 @@ import Testing
         try setup.package()
         #expect(try setup.push().status == 0)
         // The second item's creation fails: the submission is cancelled, not left half filled.
-        try setup.fake.control("POST", "faults", [["method": "POST", "pathPattern": "^/v1/reviewSubmissionItems$", "status": 500,
-                                                   "count": 1, "when": "before", "afterNthMatch": 2]])
+        try setup.fake.control(
+            "POST", "faults",
+            [
+                [
+                    "method": "POST", "pathPattern": "^/v1/reviewSubmissionItems$", "status": 500,
+                    "count": 1, "when": "before", "afterNthMatch": 2,
+                ]
+            ])
         let broken = try iapkit(["asc", "submit", setup.catalog, "--yes"], environment: setup.fake.environment)
         #expect(broken.status == 2)
         #expect(broken.stderr.contains("the submission was cancelled"), "\(broken.stderr)")
-        #expect(try AscSyncTests.resources(setup.fake, "reviewSubmissions").map { ($0["attributes"] as? [String: Any])?["state"] as? String }
+        #expect(
+            try AscSyncTests.resources(setup.fake, "reviewSubmissions").map { ($0["attributes"] as? [String: Any])?["state"] as? String }
                 == ["CANCELING"])
         try setup.fake.control("POST", "faults", [[String: Any]]())
         let submitted = try iapkit(["asc", "submit", setup.catalog, "--yes"], environment: setup.fake.environment)
         #expect(submitted.status == 0, "\(submitted.stderr)")
         #expect(submitted.stderr.contains("+ asset pack level1 version 1"))
-        let states = try AscSyncTests.resources(setup.fake, "reviewSubmissions").compactMap { ($0["attributes"] as? [String: Any])?["state"] as? String }
+        let states = try AscSyncTests.resources(setup.fake, "reviewSubmissions").compactMap {
+            ($0["attributes"] as? [String: Any])?["state"] as? String
+        }
         #expect(states.sorted() == ["CANCELING", "WAITING_FOR_REVIEW"])
         let items = try AscSyncTests.resources(setup.fake, "reviewSubmissionItems")
         #expect(items.count == 4, "one item before the failure, three after")
@@ -189,33 +207,55 @@ import Testing
     @Test func submitWithIapsAddsTheCatalogsProductsReadyToSubmit() throws {
         let setup = try Self.setUp()
         // The app's first in-app purchase goes to review with an app version.
-        try setup.fake.control("POST", "seed", ["bundleId": Self.bundleID, "appStoreVersions": [
-            ["platform": "IOS", "versionString": "2.0", "appVersionState": "PREPARE_FOR_SUBMISSION"]]])
+        try setup.fake.control(
+            "POST", "seed",
+            [
+                "bundleId": Self.bundleID,
+                "appStoreVersions": [
+                    ["platform": "IOS", "versionString": "2.0", "appVersionState": "PREPARE_FOR_SUBMISSION"]
+                ],
+            ])
         // App Store Connect already has the catalog's product, ready to submit, and another one the catalog lacks.
-        let ready: [String: Any] = ["inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT",
-                                    "versionState": "PREPARE_FOR_SUBMISSION", "prices": [["territory": "USA", "usd": "1.99"]]]
-        try setup.fake.control("POST", "seed", ["bundleId": Self.bundleID, "inAppPurchases": [
-            ready.merging(["productId": "com.example.packs.level1", "name": "Level One",
-                           "localizations": [["locale": "en-US", "name": "Level One", "description": "The forest level."]]]) { $1 },
-            ready.merging(["productId": "com.example.packs.other", "name": "Other",
-                           "localizations": [["locale": "en-US", "name": "Other", "description": "Not in the catalog."]]]) { $1 },
-        ]])
+        let ready: [String: Any] = [
+            "inAppPurchaseType": "NON_CONSUMABLE", "state": "READY_TO_SUBMIT",
+            "versionState": "PREPARE_FOR_SUBMISSION", "prices": [["territory": "USA", "usd": "1.99"]],
+        ]
+        try setup.fake.control(
+            "POST", "seed",
+            [
+                "bundleId": Self.bundleID,
+                "inAppPurchases": [
+                    ready.merging([
+                        "productId": "com.example.packs.level1", "name": "Level One",
+                        "localizations": [["locale": "en-US", "name": "Level One", "description": "The forest level."]],
+                    ]) { $1 },
+                    ready.merging([
+                        "productId": "com.example.packs.other", "name": "Other",
+                        "localizations": [["locale": "en-US", "name": "Other", "description": "Not in the catalog."]],
+                    ]) { $1 },
+                ],
+            ])
         try setup.package()
         #expect(try setup.push().status == 0)
-        let submitted = try iapkit(["asc", "submit", setup.catalog, "--with-iaps", "--app-version", "2.0", "--yes"],
-                                   environment: setup.fake.environment)
+        let submitted = try iapkit(
+            ["asc", "submit", setup.catalog, "--with-iaps", "--app-version", "2.0", "--yes"],
+            environment: setup.fake.environment)
         #expect(submitted.status == 0, "\(submitted.stderr)")
         #expect(submitted.stderr.contains("+ in-app purchase com.example.packs.level1"), "\(submitted.stderr)")
         #expect(!submitted.stderr.contains("com.example.packs.other"))
         let items = try AscSyncTests.resources(setup.fake, "reviewSubmissionItems")
         let kinds = items.flatMap { (($0["relationships"] as? [String: Any]) ?? [:]).keys.filter { $0 != "reviewSubmission" } }.sorted()
-        #expect(kinds == ["appStoreVersion", "backgroundAssetVersion", "backgroundAssetVersion", "backgroundAssetVersion",
-                          "inAppPurchaseVersion"], "\(items)")
+        #expect(
+            kinds == [
+                "appStoreVersion", "backgroundAssetVersion", "backgroundAssetVersion", "backgroundAssetVersion",
+                "inAppPurchaseVersion",
+            ], "\(items)")
         // Submitted once, the packs are on their way to the App Store: a second submit has nothing to send.
         let again = try iapkit(["asc", "submit", setup.catalog, "--yes"], environment: setup.fake.environment)
         #expect(again.status == 0 && again.stdout.contains("Nothing to submit"), "\(again.stdout)\(again.stderr)")
-        #expect(again.stderr.contains("asset pack level1 version 1: already on its way to the App Store (WAITING_FOR_REVIEW)"),
-                "\(again.stderr)")
+        #expect(
+            again.stderr.contains("asset pack level1 version 1: already on its way to the App Store (WAITING_FOR_REVIEW)"),
+            "\(again.stderr)")
     }
 
     @Test func aPackForTestFlightOnlyStaysOutOfReview() throws {
@@ -228,8 +268,9 @@ import Testing
         #expect(try setup.push().status == 0)
         let submitted = try iapkit(["asc", "submit", setup.catalog, "--yes"], environment: setup.fake.environment)
         #expect(submitted.status == 0, "\(submitted.stderr)")
-        #expect(submitted.stderr.contains("asset pack tutorial version 1: for TestFlight testers only (`release: testflight`)"),
-                "\(submitted.stderr)")
+        #expect(
+            submitted.stderr.contains("asset pack tutorial version 1: for TestFlight testers only (`release: testflight`)"),
+            "\(submitted.stderr)")
         #expect(!submitted.stderr.contains("+ asset pack tutorial"))
         #expect(try AscSyncTests.resources(setup.fake, "reviewSubmissionItems").count == 2)
     }

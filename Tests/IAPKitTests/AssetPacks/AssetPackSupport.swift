@@ -38,6 +38,8 @@ enum AssetPackFixture {
 
     /// The pack IDs the stand-in built, one a run, in order.
     static func builds(_ log: String) -> [String] {
-        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
     }
 }

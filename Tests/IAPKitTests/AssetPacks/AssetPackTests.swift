@@ -9,7 +9,8 @@ import Testing
         let project = try AssetPackFixture.project()
         let result = try iapkit(["lint", "catalog", project.file("catalog.yaml"), "--format", "json"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             report = json.load(open(sys.argv[1]))
             print(sorted({f['rule'] for f in report['findings']}))
@@ -28,7 +29,8 @@ import Testing
         let built = AssetPackFixture.inodes(output)
         #expect(built.keys.sorted() == ["intro.aar", "level1.aar", "tutorial.aar"])
         // Each manifest holds exactly Apple's keys, as the catalog sets them; the lock and the run's manifest the digests.
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys, os, hashlib
             out, lock = sys.argv[1], json.load(open(sys.argv[2]))
             intro = json.load(open(os.path.join(out, 'intro.json')))
@@ -79,8 +81,9 @@ import Testing
 
     @Test func withoutThePackagingToolPackagingSaysWhereToGetIt() throws {
         let project = try AssetPackFixture.project()
-        let result = try iapkit(["package", "--catalog", project.file("catalog.yaml"), "--asset-packs", "--output", project.file("build")],
-                                environment: ["IAPKIT_BA_PACKAGE": "", "PATH": "/usr/bin:/bin"])
+        let result = try iapkit(
+            ["package", "--catalog", project.file("catalog.yaml"), "--asset-packs", "--output", project.file("build")],
+            environment: ["IAPKIT_BA_PACKAGE": "", "PATH": "/usr/bin:/bin"])
         #if os(Linux)
         let installed = ["/usr/bin/ba-package", "/bin/ba-package"].contains { FileManager.default.isExecutableFile(atPath: $0) }
         if !installed {
@@ -90,8 +93,10 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: project.file("build/level1.aar")))
         }
         #endif
-        let wrong = try iapkit(["package", "--catalog", project.file("catalog.yaml"), "--asset-packs", "--output", project.file("build"),
-                                "--ba-package", project.file("catalog.yaml")])
+        let wrong = try iapkit([
+            "package", "--catalog", project.file("catalog.yaml"), "--asset-packs", "--output", project.file("build"),
+            "--ba-package", project.file("catalog.yaml"),
+        ])
         #expect(wrong.status == 2 && wrong.stderr.contains("not an executable file"), "\(wrong.stderr)")
     }
 
@@ -101,8 +106,9 @@ import Testing
         var text = try String(contentsOfFile: catalog, encoding: .utf8)
         text = text.replacingOccurrences(of: "  - id: level1\n", with: "  - id: level_1\n")
         try text.write(toFile: catalog, atomically: true, encoding: .utf8)
-        let result = try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", project.file("build")],
-                                environment: AssetPackFixture.toolEnvironment(log: project.file("tool.log")))
+        let result = try iapkit(
+            ["package", "--catalog", catalog, "--asset-packs", "--output", project.file("build")],
+            environment: AssetPackFixture.toolEnvironment(log: project.file("tool.log")))
         #expect(result.status == 1)
         #expect(result.stderr.contains("[asset-pack-id]"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: project.file("build")))
@@ -111,11 +117,14 @@ import Testing
     @Test func newContentCreatesAPackAndItsCatalogEntry() throws {
         let project = try AssetPackFixture.project()
         let catalog = project.file("catalog.yaml")
-        let result = try iapkit(["new-content", "--asset-pack", "forest", "--output", project.file("packs"), "--catalog", catalog,
-                                 "--unlocked-by", "com.example.packs.level1"])
+        let result = try iapkit([
+            "new-content", "--asset-pack", "forest", "--output", project.file("packs"), "--catalog", catalog,
+            "--unlocked-by", "com.example.packs.level1",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: project.file("packs/forest")))
-        let out = try python("""
+        let out = try python(
+            """
             import sys, yaml
             packs = yaml.safe_load(open(sys.argv[1]))['assetPacks']
             print(packs[-1])
@@ -151,17 +160,20 @@ import Testing
         #expect(result.stdout.contains("AssetPackManager"))
         #expect(result.stdout.contains("not carried over: ContentVersion"))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() == before, "the files stay in place")
-        let out = try python("""
+        let out = try python(
+            """
             import sys, yaml
             print(yaml.safe_load(open(sys.argv[1]))['assetPacks'])
             """, [catalog])
-        #expect(out == "[{'id': 'kiwi', 'source': 'content/com.example.fruitstand.kiwi/Contents', 'downloadPolicy': 'onDemand', "
+        #expect(
+            out == "[{'id': 'kiwi', 'source': 'content/com.example.fruitstand.kiwi/Contents', 'downloadPolicy': 'onDemand', "
                 + "'unlockedBy': ['com.example.fruitstand.kiwi']}]\n")
         let lint = try iapkit(["lint", "catalog", catalog, "--strict"])
         #expect(lint.status == 0, "\(lint.stdout)")
         let log = dir.file("tool.log")
-        let built = try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", dir.file("packs")],
-                               environment: AssetPackFixture.toolEnvironment(log: log))
+        let built = try iapkit(
+            ["package", "--catalog", catalog, "--asset-packs", "--output", dir.file("packs")],
+            environment: AssetPackFixture.toolEnvironment(log: log))
         #expect(built.status == 0, "\(built.stderr)")
         #expect(AssetPackFixture.inodes(dir.file("packs")).keys.sorted() == ["kiwi.aar"])
     }
@@ -169,12 +181,14 @@ import Testing
     @Test func exportAscListsThePackUploads() throws {
         let project = try AssetPackFixture.project()
         let catalog = project.file("catalog.yaml")
-        let built = try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", project.file("build")],
-                               environment: AssetPackFixture.toolEnvironment(log: project.file("tool.log")))
+        let built = try iapkit(
+            ["package", "--catalog", catalog, "--asset-packs", "--output", project.file("build")],
+            environment: AssetPackFixture.toolEnvironment(log: project.file("tool.log")))
         #expect(built.status == 0, "\(built.stderr)")
         let result = try iapkit(["export", "asc", catalog, "--app-id", "1234567890", "-o", project.file("requests.json")])
         #expect(result.status == 0, "\(result.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             lock = json.load(open(sys.argv[2]))
             files = [r['body']['data']['attributes'] for r in json.load(open(sys.argv[1]))
@@ -196,18 +210,20 @@ import Testing
         #expect(json.status == 0, "\(json.stderr)")
         let plist = try iapkit(["export", "plist", "--asset-packs", catalog, "-o", project.file("AssetPacks.plist")])
         #expect(plist.status == 0, "\(plist.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import json, plistlib, sys
             catalog = json.load(open(sys.argv[1]))
             print([(p['id'], p['downloadPolicy'], p['unlockedBy']) for p in catalog['assetPacks']])
             print(catalog['products'][0]['unlocksAssetPacks'])
             print(plistlib.load(open(sys.argv[2], 'rb'))['level1'])
             """, [project.file("catalog.json"), project.file("AssetPacks.plist")])
-        #expect(out == """
-            [('intro', 'essential', []), ('tutorial', 'prefetch', []), ('level1', 'onDemand', ['com.example.packs.level1'])]
-            ['level1']
-            {'DownloadPolicy': 'onDemand', 'UnlockedBy': ['com.example.packs.level1']}
+        #expect(
+            out == """
+                [('intro', 'essential', []), ('tutorial', 'prefetch', []), ('level1', 'onDemand', ['com.example.packs.level1'])]
+                ['level1']
+                {'DownloadPolicy': 'onDemand', 'UnlockedBy': ['com.example.packs.level1']}
 
-            """)
+                """)
     }
 }

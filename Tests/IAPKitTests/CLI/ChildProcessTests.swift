@@ -24,8 +24,9 @@ import Testing
     @Test func bothStreamsFarBeyondAPipesBufferDoNotStall() async {
         await #expect(processExitsWith: .success) {
             // A megabyte of errors before a megabyte of output: a reader of one pipe at a time would wait forever.
-            let child = try ChildProcess.run("sh", ["-c", "head -c 1048576 /dev/zero >&2; head -c 1048576 /dev/zero"],
-                                             outputLimit: 2 << 20)
+            let child = try ChildProcess.run(
+                "sh", ["-c", "head -c 1048576 /dev/zero >&2; head -c 1048576 /dev/zero"],
+                outputLimit: 2 << 20)
             require(child.status == 0 && child.output.count == 1 << 20 && !child.outputTruncated, "output \(child.output.count)")
             require(child.errors.count == 64 << 10, "errors \(child.errors.count)")
         }

@@ -17,8 +17,10 @@ import Testing
     }
 
     /// The parser wraps help text to the terminal: prose is written as paragraphs, never broken by hand.
-    @Test(arguments: [["package"], ["export"], ["asc", "plan"], ["asc", "push"], ["asc", "submit"],
-                      ["localizations", "import"], ["new-content"]])
+    @Test(arguments: [
+        ["package"], ["export"], ["asc", "plan"], ["asc", "push"], ["asc", "submit"],
+        ["localizations", "import"], ["new-content"],
+    ])
     func helpTextIsWrappedToTheTerminal(command: [String]) throws {
         let result = try iapkit(command + ["--help"], environment: ["COLUMNS": "60"])
         #expect(result.status == 0)
@@ -53,7 +55,8 @@ import Testing
         // The starter catalog points editors at the schema written beside it, and satisfies it.
         let catalog = try String(contentsOfFile: dir.file("catalog.yaml"), encoding: .utf8)
         #expect(catalog.hasPrefix("# yaml-language-server: $schema=catalog.schema.json"))
-        _ = try python("""
+        _ = try python(
+            """
             import json, sys, yaml, jsonschema
             jsonschema.validate(yaml.safe_load(open(sys.argv[1])), json.load(open(sys.argv[2])))
             """, [dir.file("catalog.yaml"), dir.file("catalog.schema.json")])

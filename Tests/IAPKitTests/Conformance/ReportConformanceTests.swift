@@ -10,11 +10,14 @@ struct ReportConformanceTests {
         let dir = TemporaryDirectory()
         // A catalog that is not YAML at all still gets a valid report: its one result is on the line libyaml stopped at.
         let unreadable = dir.write("unreadable.yaml", "schemaVersion: 1\napp: [\n")
-        for (name, catalog) in [("broken", "Tests/Fixtures/catalogs/broken/catalog.yaml"), ("examples", "Tests/Fixtures/" + Paths.examplesCatalog),
-                                ("unreadable", unreadable)] {
+        for (name, catalog) in [
+            ("broken", "Tests/Fixtures/catalogs/broken/catalog.yaml"), ("examples", "Tests/Fixtures/" + Paths.examplesCatalog),
+            ("unreadable", unreadable),
+        ] {
             let output = dir.file("\(name).sarif")
             _ = try iapkit("lint", catalog, "--format", "sarif", "-o", output, in: Paths.repository)
-            let out = try python("""
+            let out = try python(
+                """
                 import json, sys, jsonschema
                 schema = json.load(open(sys.argv[2]))
                 report = json.load(open(sys.argv[1]))

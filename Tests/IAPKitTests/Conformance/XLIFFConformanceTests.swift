@@ -8,13 +8,18 @@ struct XLIFFConformanceTests {
 
     @Test func exportedXLIFFIsValidAgainstTheStrictSchema() throws {
         let dir = TemporaryDirectory()
-        let export = try iapkit(["localizations", "export", "Tests/Fixtures/" + Paths.examplesCatalog, "--format", "xliff",
-                                 "--locale", "fr-FR", "--locale", "zh-Hans", "-o", dir.path], in: Paths.repository)
+        let export = try iapkit(
+            [
+                "localizations", "export", "Tests/Fixtures/" + Paths.examplesCatalog, "--format", "xliff",
+                "--locale", "fr-FR", "--locale", "zh-Hans", "-o", dir.path,
+            ], in: Paths.repository)
         #expect(export.status == 0, "\(export.stderr)")
         // The schema imports xml.xsd from the W3C's URL; an XML catalog points that at the copy beside it, and
         // --nonet makes sure nothing is fetched.
         let xmlSchema = URL(fileURLWithPath: XLIFFSchema.folder + "/xml.xsd").absoluteString
-        let catalog = dir.write("xml-catalog.xml", """
+        let catalog = dir.write(
+            "xml-catalog.xml",
+            """
             <?xml version="1.0"?>
             <catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
               <uri name="http://www.w3.org/2001/xml.xsd" uri="\(xmlSchema)"/>
@@ -22,8 +27,9 @@ struct XLIFFConformanceTests {
             </catalog>
             """)
         for locale in ["fr-FR", "zh-Hans"] {
-            let result = try run("/usr/bin/env", ["xmllint", "--noout", "--nonet", "--schema", XLIFFSchema.path!, dir.file("\(locale).xliff")],
-                                 environment: ["XML_CATALOG_FILES": catalog])
+            let result = try run(
+                "/usr/bin/env", ["xmllint", "--noout", "--nonet", "--schema", XLIFFSchema.path!, dir.file("\(locale).xliff")],
+                environment: ["XML_CATALOG_FILES": catalog])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("validates"), "\(result.stderr)")
         }
@@ -38,6 +44,7 @@ enum XLIFFSchema {
     static let path: String? = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
         .filter { $0.hasSuffix(".xsd") && $0.contains("strict") }.sorted().first.map { folder + "/" + $0 }
 
-    static let skipReason = Comment(rawValue: "no XLIFF 1.2 strict schema (*strict*.xsd) in \(folder) "
-                                        + "(set IAPKIT_REFERENCE to run conformance tests)")
+    static let skipReason = Comment(
+        rawValue: "no XLIFF 1.2 strict schema (*strict*.xsd) in \(folder) "
+            + "(set IAPKIT_REFERENCE to run conformance tests)")
 }

@@ -7,7 +7,8 @@ import Testing
     func folder(version: String, in dir: TemporaryDirectory, name: String = "pack") throws -> String {
         let folder = dir.file(name)
         try FileManager.default.createDirectory(atPath: folder + "/Contents", withIntermediateDirectories: true)
-        _ = try python("""
+        _ = try python(
+            """
             import plistlib, sys
             plistlib.dump({'ContentVersion': sys.argv[2], 'IAPProductIdentifier': 'com.example.pack',
                            'Notes': 'keep & me', 'Build': 7, 'Flags': [True, False]}, open(sys.argv[1], 'wb'))
@@ -31,7 +32,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "\(folder): \(from) -> \(to)\n")
         // Same keys and values as before but the version; plistlib wrote them sorted, and iapkit kept that order.
-        let expected = "{'Build': 7, 'ContentVersion': '\(to)', 'Flags': [True, False], 'IAPProductIdentifier': 'com.example.pack', 'Notes': 'keep & me'}\n"
+        let expected =
+            "{'Build': 7, 'ContentVersion': '\(to)', 'Flags': [True, False], 'IAPProductIdentifier': 'com.example.pack', 'Notes': 'keep & me'}\n"
         #expect(try read(folder) == expected)
     }
 

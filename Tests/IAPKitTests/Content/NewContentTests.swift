@@ -26,11 +26,13 @@ import Testing
 
     @Test func substitutesInTheLevelPackTemplate() throws {
         let dir = TemporaryDirectory()
-        let result = try iapkit("new-content", "com.example.levels.one", "-o", dir.path, "--template", "level-pack",
-                                "--content-version", "2.3.1")
+        let result = try iapkit(
+            "new-content", "com.example.levels.one", "-o", dir.path, "--template", "level-pack",
+            "--content-version", "2.3.1")
         #expect(result.status == 0, "\(result.stderr)")
         let manifest = dir.file("com.example.levels.one/Contents/levels.json")
-        let out = try python("""
+        let out = try python(
+            """
             import json, plistlib, sys
             m = json.load(open(sys.argv[1]))
             assert m['productId'] == 'com.example.levels.one' and m['contentVersion'] == '2.3.1', m

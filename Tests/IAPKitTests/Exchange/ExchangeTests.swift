@@ -64,12 +64,15 @@ enum StoreKitRoundTrip {
 
     /// Imports `source`, checks the catalog loads clean, exports it as a new file in the same format version and
     /// returns the comparison line and the exported file's path.
-    static func check(_ source: String, in dir: TemporaryDirectory, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (summary: String, exported: String) {
+    static func check(
+        _ source: String, in dir: TemporaryDirectory, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> (summary: String, exported: String) {
         let catalog = dir.file("catalog.yaml")
         let imported = try iapkit("import", "storekit", source, "-o", catalog)
         #expect(imported.status == 0, "\(imported.stderr)", sourceLocation: sourceLocation)
-        #expect(!imported.stderr.contains("introductory offer for one billing plan dropped"), "\(imported.stderr)",
-                sourceLocation: sourceLocation)
+        #expect(
+            !imported.stderr.contains("introductory offer for one billing plan dropped"), "\(imported.stderr)",
+            sourceLocation: sourceLocation)
         // The catalog iapkit wrote reads back without a single shape problem.
         let collector = FindingCollector()
         _ = try CatalogLoader.load(path: catalog, findings: collector.consumer)
@@ -112,10 +115,12 @@ enum StoreKitRoundTrip {
         // 3 products; 2 subscriptions; 3 billing plans; 10 offers, 3 of them on the monthly plan.
         #expect(summary == "same 3 2 3 10\n")
         let catalog = try String(contentsOfFile: dir.file("catalog.yaml"), encoding: .utf8)
-        #expect(catalog.contains("planType: monthly") && catalog.contains("commitmentPrice") == false,
-                "a commitment of twelve payments is the default and is not written:\n\(catalog)")
+        #expect(
+            catalog.contains("planType: monthly") && catalog.contains("commitmentPrice") == false,
+            "a commitment of twelve payments is the default and is not written:\n\(catalog)")
         #expect(catalog.contains("price: 10\n") && catalog.contains("price: 0.5\n"), "prices keep their text:\n\(catalog)")
-        let plans = try python("""
+        let plans = try python(
+            """
             import json, sys
             d = json.load(open(sys.argv[1]))
             yearly = d['subscriptionGroups'][0]['subscriptions'][1]
@@ -124,12 +129,13 @@ enum StoreKitRoundTrip {
             print(json.dumps(sorted([o['billingPlanType'], o['subscriptionPeriod']] for o in yearly['adHocOffers'])))
             """, [exported])
         // The monthly plan's pay-as-you-go offer renews monthly on this yearly subscription.
-        #expect(plans == """
-            [["BILLED_UPFRONT", "49.99", "49.99"], ["MONTHLY", "4.99", "59.88"]]
-            [["BILLED_UPFRONT", "payUpFront"], ["MONTHLY", "free"]]
-            [["BILLED_UPFRONT", "P1Y"], ["MONTHLY", "P1M"]]
+        #expect(
+            plans == """
+                [["BILLED_UPFRONT", "49.99", "49.99"], ["MONTHLY", "4.99", "59.88"]]
+                [["BILLED_UPFRONT", "payUpFront"], ["MONTHLY", "free"]]
+                [["BILLED_UPFRONT", "P1Y"], ["MONTHLY", "P1M"]]
 
-            """)
+                """)
     }
 
     @Test func olderFormatsReportWhatTheyCannotHold() throws {
@@ -147,7 +153,9 @@ enum StoreKitRoundTrip {
 
     @Test func displayPricesAreExportedAsTheyWereImported() throws {
         let dir = TemporaryDirectory()
-        let source = dir.write("in.storekit", """
+        let source = dir.write(
+            "in.storekit",
+            """
             {"version": {"major": 3, "minor": 0}, "identifier": "0000ABCD", "settings": {}, "nonRenewingSubscriptions": [],
              "products": [
                {"displayPrice": "10", "familyShareable": false, "internalID": "00000001", "localizations": [], "productID": "a.b.ten", "referenceName": "Ten", "type": "Consumable"},
@@ -160,8 +168,9 @@ enum StoreKitRoundTrip {
         let imported = try iapkit("import", "storekit", source, "-o", catalog)
         #expect(imported.status == 0 && imported.stderr.contains("`a.b.none`: displayPrice was empty"), "\(imported.stderr)")
         let exported = try iapkit("export", "storekit", catalog, "--format-version", "3.0")
-        let written = try python("import json, sys; print(' '.join(repr(p['displayPrice']) for p in json.load(open(sys.argv[1]))['products']))",
-                                 [dir.write("out.storekit", exported.stdout)])
+        let written = try python(
+            "import json, sys; print(' '.join(repr(p['displayPrice']) for p in json.load(open(sys.argv[1]))['products']))",
+            [dir.write("out.storekit", exported.stdout)])
         #expect(written == "'10' '0.5' '4.00' ''\n")
     }
 
@@ -202,8 +211,9 @@ enum StoreKitRoundTrip {
 
         // Exported again for the same storefront, the simulator shows the same yuan.
         let exported = try iapkit("export", "storekit", path, "--format-version", "3.0")
-        let shown = try python("import json, sys; print(' '.join(p['displayPrice'] for p in json.load(open(sys.argv[1]))['products']))",
-                               [dir.write("out.storekit", exported.stdout)])
+        let shown = try python(
+            "import json, sys; print(' '.join(p['displayPrice'] for p in json.load(open(sys.argv[1]))['products']))",
+            [dir.write("out.storekit", exported.stdout)])
         #expect(shown == "6 68\n")
     }
 
@@ -236,7 +246,9 @@ enum StoreKitRoundTrip {
 
     @Test func productIDsWithoutACommonPrefixGetAPlaceholderBundleIDThatSaysSo() throws {
         let dir = TemporaryDirectory()
-        let source = dir.write("in.storekit", """
+        let source = dir.write(
+            "in.storekit",
+            """
             {"version": {"major": 3, "minor": 0}, "identifier": "0000ABCD", "settings": {}, "nonRenewingSubscriptions": [],
              "products": [
                {"displayPrice": "0.99", "familyShareable": false, "internalID": "00000001", "localizations": [], "productID": "gems", "referenceName": "Gems", "type": "Consumable"},
@@ -259,7 +271,8 @@ enum StoreKitRoundTrip {
         let second = try iapkit("export", "storekit", Paths.examplesCatalog, "--format-version", version.rawValue, in: Paths.fixtures)
         #expect(first.stdout == second.stdout, "exporting twice must give identical bytes")
         let path = dir.write("x.storekit", first.stdout)
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys, jsonschema
             d = json.load(open(sys.argv[1]))
             jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
@@ -311,8 +324,9 @@ enum StoreKitRoundTrip {
         #expect(counts["/v2/inAppPurchaseLocalizations"] == 5)
         #expect(counts["/v1/inAppPurchaseAvailabilities"] == 4 && counts["/v1/inAppPurchasePriceSchedules"] == 4)
         #expect(counts["/v1/inAppPurchaseAppStoreReviewScreenshots"] == 4)
-        #expect(counts["/v1/subscriptionGroups"] == 1 && counts["/v1/subscriptionGroupVersions"] == 1
-            && counts["/v2/subscriptionGroupLocalizations"] == 1)
+        #expect(
+            counts["/v1/subscriptionGroups"] == 1 && counts["/v1/subscriptionGroupVersions"] == 1
+                && counts["/v2/subscriptionGroupLocalizations"] == 1)
         #expect(counts["/v1/subscriptions"] == 2 && counts["/v1/subscriptionVersions"] == 2 && counts["/v2/subscriptionLocalizations"] == 2)
         // Each subscription is sold, priced and offered in all 175 territories, through its standard plan.
         #expect(counts["/v1/subscriptionPlanAvailabilities"] == 2 && counts["/v1/subscriptionPrices"] == 2 * 175)
@@ -322,7 +336,8 @@ enum StoreKitRoundTrip {
     }
 
     /// A yearly subscription with both billing plans, the monthly one with offers of its own.
-    static let billingPlanCatalog = Example.subscription("""
+    static let billingPlanCatalog = Example.subscription(
+        """
           period: P1Y
           price: 49.99
           introductoryOffer: {mode: free-trial, duration: P1W}
@@ -343,7 +358,8 @@ enum StoreKitRoundTrip {
         #expect(lint.status == 0, "the billing-plan example lints clean: \(lint.stdout)")
         let result = try iapkit("export", "asc", catalog, "--app-id", "1234567890")
         #expect(result.status == 0, "\(result.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             requests = json.load(open(sys.argv[1]))
             def attrs(path):
@@ -358,14 +374,15 @@ enum StoreKitRoundTrip {
             # Each plan is priced, and offered, in every territory where the subscription is sold.
             print(len(attrs('/v1/subscriptionPrices')) == 2 * 175, len(attrs('/v1/subscriptionIntroductoryOffers')) == 2 * 175)
             """, [dir.write("asc.json", result.stdout)])
-        #expect(out == """
-            ['MONTHLY', 'UPFRONT']
-            ['MONTHLY', 'UPFRONT']
-            ['MONTHLY', 'UPFRONT']
-            [('MONTHLY', 'monthly.back')]
-            True True
+        #expect(
+            out == """
+                ['MONTHLY', 'UPFRONT']
+                ['MONTHLY', 'UPFRONT']
+                ['MONTHLY', 'UPFRONT']
+                [('MONTHLY', 'monthly.back')]
+                True True
 
-            """)
+                """)
         // The monthly payment is found among the subscription's USA price points by its customer price.
         #expect(result.stdout.contains("${pricePoint:subscription:com.example.app.club.monthly:USA:4.99}"))
     }
@@ -374,7 +391,8 @@ enum StoreKitRoundTrip {
         let json = try iapkit("export", "json", Paths.examplesCatalog, in: Paths.fixtures)
         let plist = try iapkit("export", "plist", Paths.examplesCatalog, in: Paths.fixtures)
         let dir = TemporaryDirectory()
-        let out = try python("""
+        let out = try python(
+            """
             import json, plistlib, sys
             d = json.load(open(sys.argv[1]))
             kiwi = next(p for p in d['products'] if p['productId'].endswith('kiwi'))
@@ -388,7 +406,10 @@ enum StoreKitRoundTrip {
     @Test(arguments: [
         ("{\"products\": [", "not valid JSON"),
         ("{\"version\": {\"major\": 9, \"minor\": 0}, \"products\": [], \"subscriptionGroups\": []}", "$.version"),
-        ("{\"version\": {\"major\": 3, \"minor\": 0}, \"products\": [{\"productID\": \"a\", \"type\": \"Gadget\", \"displayPrice\": \"0.99\"}]}", "$.products[0].type"),
+        (
+            "{\"version\": {\"major\": 3, \"minor\": 0}, \"products\": [{\"productID\": \"a\", \"type\": \"Gadget\", \"displayPrice\": \"0.99\"}]}",
+            "$.products[0].type"
+        ),
         ("{\"version\": {\"major\": 3, \"minor\": 0}, \"products\": {}}", "$.products"),
         ("[1, 2]", "$"),
     ])

@@ -18,10 +18,12 @@ struct LocalizationsTests {
 
     @Test func xliffIsReadByPythonWithLimitsContextAndStates() throws {
         let (dir, catalog) = try Self.project()
-        let result = try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "fr-FR", "--locale", "ja",
-                                "-o", dir.file("out"))
+        let result = try iapkit(
+            "localizations", "export", catalog, "--format", "xliff", "--locale", "fr-FR", "--locale", "ja",
+            "-o", dir.file("out"))
         #expect(result.status == 0, "\(result.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import sys, xml.etree.ElementTree as ET
             ns = {'x': 'urn:oasis:names:tc:xliff:document:1.2'}
             for locale in ('fr-FR', 'ja'):
@@ -46,11 +48,13 @@ struct LocalizationsTests {
 
     @Test func csvIsReadByPythonWithOneColumnPerLocale() throws {
         let (dir, catalog) = try Self.project()
-        let result = try iapkit("localizations", "export", catalog, "--format", "csv", "--locale", "fr-FR", "--locale", "de-DE",
-                                "-o", dir.file("texts.csv"))
+        let result = try iapkit(
+            "localizations", "export", catalog, "--format", "csv", "--locale", "fr-FR", "--locale", "de-DE",
+            "-o", dir.file("texts.csv"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.bytes(dir.file("texts.csv")).starts(with: [0xEF, 0xBB, 0xBF]), "a byte-order mark, for spreadsheet programs")
-        let out = try python("""
+        let out = try python(
+            """
             import csv, sys
             with open(sys.argv[1], newline='', encoding='utf-8-sig') as f:
                 rows = list(csv.reader(f, strict=True))
@@ -59,8 +63,9 @@ struct LocalizationsTests {
             print(len(rows) - 1, byid['com.example.fruitstand.banana/description'][1:2] + byid['com.example.fruitstand.banana/description'][3:])
             assert all(len(r) == len(rows[0]) for r in rows)
             """, [dir.file("texts.csv")])
-        #expect(out == "['id', 'limit', 'context', 'en-US', 'fr-FR', 'de-DE']\n"
-                    + "14 ['55', 'A ripe banana photo pack.', 'Des photos de bananes bien mûres.', '']\n")
+        #expect(
+            out == "['id', 'limit', 'context', 'en-US', 'fr-FR', 'de-DE']\n"
+                + "14 ['55', 'A ripe banana photo pack.', 'Des photos de bananes bien mûres.', '']\n")
     }
 
     @Test func anUnchangedExportImportsBackWithoutChangingAByte() throws {
@@ -81,7 +86,8 @@ struct LocalizationsTests {
         let (dir, catalog) = try Self.project()
         #expect(try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "ja", "-o", dir.file("ja.xliff")).status == 0)
         // Another program fills in every target, as a translation platform would.
-        _ = try python("""
+        _ = try python(
+            """
             import sys, xml.etree.ElementTree as ET
             ns = 'urn:oasis:names:tc:xliff:document:1.2'
             ET.register_namespace('', ns)
@@ -98,7 +104,8 @@ struct LocalizationsTests {
         let text = String(decoding: Self.bytes(catalog), as: UTF8.self)
         #expect(text.contains("# India and Brazil price the club themselves"), "comments stay")
         #expect(text.contains("      - locale: ja\n        name: 訳Banana Pack\n        description: 訳A ripe banana photo\n"), "\(text)")
-        let loaded = try python("""
+        let loaded = try python(
+            """
             import sys, yaml
             c = yaml.safe_load(open(sys.argv[1]))
             names = [l['name'] for p in c['products'] for l in p['localizations'] if l['locale'] == 'ja']
@@ -121,15 +128,21 @@ struct LocalizationsTests {
                 if attributes["locale"] as? String == "ja", let name = attributes["name"] as? String { japanese.append(name) }
             }
         }
-        #expect(japanese.sorted() == ["訳10 Fruit Tokens", "訳Banana Pack", "訳Fruit Club Monthly", "訳Fruit Club Yearly",
-                                      "訳Fruit Club", "訳Kiwi Levels", "訳Summer Season Pass"].sorted(), "\(japanese)")
+        #expect(
+            japanese.sorted()
+                == [
+                    "訳10 Fruit Tokens", "訳Banana Pack", "訳Fruit Club Monthly", "訳Fruit Club Yearly",
+                    "訳Fruit Club", "訳Kiwi Levels", "訳Summer Season Pass",
+                ].sorted(), "\(japanese)")
     }
 
     @Test func findingsPointIntoTheTranslationFileAndNothingIsWritten() throws {
         let (dir, catalog) = try Self.project()
         let before = Self.bytes(catalog)
         let long = String(repeating: "あ", count: 36)
-        let xliff = dir.write("fr.xliff", """
+        let xliff = dir.write(
+            "fr.xliff",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
               <file original="catalog.yaml" source-language="en-US" target-language="ja" datatype="plaintext">
@@ -161,10 +174,17 @@ struct LocalizationsTests {
         let result = try iapkit("localizations", "import", xliff, catalog)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("\(xliff):7:9: error: the ja text of `com.example.fruitstand.banana/name` has 36 characters; App Store Connect allows at most 35") }, "\(result.stdout)")
-        #expect(lines.contains { $0.hasPrefix("\(xliff):11:9: error: the catalog has no product `com.example.fruitstand.mango`") }, "\(result.stdout)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "\(xliff):7:9: error: the ja text of `com.example.fruitstand.banana/name` has 36 characters; App Store Connect allows at most 35")
+            }, "\(result.stdout)")
+        #expect(
+            lines.contains { $0.hasPrefix("\(xliff):11:9: error: the catalog has no product `com.example.fruitstand.mango`") }, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("\(xliff):15:9: error: `com.example.fruitstand.kiwi` has no text `title`") }, "\(result.stdout)")
-        #expect(lines.contains { $0.hasPrefix("\(xliff):19:9: warning: `com.example.fruitstand.kiwi/name` is not translated into ja yet") }, "\(result.stdout)")
+        #expect(
+            lines.contains { $0.hasPrefix("\(xliff):19:9: warning: `com.example.fruitstand.kiwi/name` is not translated into ja yet") },
+            "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("\(xliff):23:3: error: `fr_FR` is not an App Store Connect locale; use `fr-FR`") }, "\(result.stdout)")
         #expect(result.stderr.contains("left unchanged"), "\(result.stderr)")
         #expect(Self.bytes(catalog) == before)
@@ -174,12 +194,14 @@ struct LocalizationsTests {
     /// French text the sheet leaves empty is reported, never the German ones the catalog now has.
     @Test func theUntranslatedWarningCountsOnlyTextsTheCatalogStillLacks() throws {
         let (dir, catalog) = try Self.project()
-        let sheet = try iapkit("localizations", "export", catalog, "--format", "csv", "--locale", "de-DE", "--locale", "fr-FR",
-                               "-o", dir.file("sheet.csv"))
+        let sheet = try iapkit(
+            "localizations", "export", catalog, "--format", "csv", "--locale", "de-DE", "--locale", "fr-FR",
+            "-o", dir.file("sheet.csv"))
         #expect(sheet.status == 0, "\(sheet.stderr)")
         let xliff = try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "de-DE", "-o", dir.file("xliff"))
         #expect(xliff.status == 0, "\(xliff.stderr)")
-        let units = try python("""
+        let units = try python(
+            """
             import sys, glob, csv, xml.etree.ElementTree as ET
             ns = 'urn:oasis:names:tc:xliff:document:1.2'
             ET.register_namespace('', ns)
@@ -200,7 +222,8 @@ struct LocalizationsTests {
                 if row[fr] == '' and row is not missing: row[fr] = row[source]
             csv.writer(open(sheet, 'w', newline='', encoding='utf-8')).writerows(rows)
             print(len(units), len(rows) - 1, missing[0])
-            """, [dir.file("xliff"), dir.file("sheet.csv")]).split(separator: " ")
+            """, [dir.file("xliff"), dir.file("sheet.csv")]
+        ).split(separator: " ")
         let xliffFile = try dir.file("xliff/" + #require(FileManager.default.contentsOfDirectory(atPath: dir.file("xliff")).first))
         let filled = try iapkit("localizations", "import", xliffFile, catalog)
         #expect(filled.status == 0, "\(filled.stdout)\(filled.stderr)")
@@ -208,15 +231,18 @@ struct LocalizationsTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let warnings = result.stdout.split(separator: "\n").filter { $0.contains("is not translated into") }
         #expect(units.count == 3 && warnings.count == 1, "\(units) \(result.stdout)")
-        #expect(warnings.first?.contains("`\(units[2].trimmingCharacters(in: .whitespacesAndNewlines))` is not translated into fr-FR yet") == true,
-                "\(warnings)")
+        #expect(
+            warnings.first?.contains("`\(units[2].trimmingCharacters(in: .whitespacesAndNewlines))` is not translated into fr-FR yet") == true,
+            "\(warnings)")
     }
 
     @Test func csvFindingsHaveTheCellsLineAndColumn() throws {
         let (dir, catalog) = try Self.project()
         let before = Self.bytes(catalog)
-        let sheet = dir.write("texts.csv", "id,limit,context,en-US,de-DE\r\n"
-            + "com.example.fruitstand.banana/name,35,\"Banana, a pack\",Banana Pack,\(String(repeating: "ü", count: 40))\r\n")
+        let sheet = dir.write(
+            "texts.csv",
+            "id,limit,context,en-US,de-DE\r\n"
+                + "com.example.fruitstand.banana/name,35,\"Banana, a pack\",Banana Pack,\(String(repeating: "ü", count: 40))\r\n")
         let result = try iapkit("localizations", "import", sheet, catalog, "--format", "json")
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let findings = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -228,7 +254,8 @@ struct LocalizationsTests {
         // SARIF lists the import's rules beside lint's, and each result points at its rule.
         let report = dir.file("import.sarif")
         #expect(try iapkit("localizations", "import", sheet, catalog, "--format", "sarif", "-o", report).status == 1)
-        let checked = try python("""
+        let checked = try python(
+            """
             import json, sys
             run = json.load(open(sys.argv[1]))["runs"][0]
             rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
@@ -263,19 +290,27 @@ struct LocalizationsTests {
 
             """
         let catalog = dir.write("catalog.yaml", original)
-        let sheet = dir.write("texts.csv", "id,limit,context,en-US,de-DE,fr-FR\n"
-            + "com.example.app.one/name,35,,One,Eins!,Un\n"
-            + "com.example.app.one/description,55,,The first.,Das erste: ja,Le premier.\n"
-            + "subscriptionGroup/Club/name,75,,Club,Klub,\"Le \"\"Club\"\", premier\"\n"
-            + "subscriptionGroup/Club/customAppName,30,,App,,\n")
+        let sheet = dir.write(
+            "texts.csv",
+            "id,limit,context,en-US,de-DE,fr-FR\n"
+                + "com.example.app.one/name,35,,One,Eins!,Un\n"
+                + "com.example.app.one/description,55,,The first.,Das erste: ja,Le premier.\n"
+                + "subscriptionGroup/Club/name,75,,Club,Klub,\"Le \"\"Club\"\", premier\"\n"
+                + "subscriptionGroup/Club/customAppName,30,,App,,\n")
         let result = try iapkit("localizations", "import", sheet, catalog)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // Only the new texts differ: everything else is the file as it was.
-        let expected = original
-            .replacingOccurrences(of: "        name: Eins\n", with: "        name: Eins!\n        description: \"Das erste: ja\"\n"
-                                    + "      - locale: fr-FR\n        name: Un\n        description: Le premier.\n")
-            .replacingOccurrences(of: "customAppName: App}]", with: "customAppName: App}, {locale: de-DE, name: Klub}, "
-                                    + "{locale: fr-FR, name: \"Le \\\"Club\\\", premier\"}]")
+        let expected =
+            original
+            .replacingOccurrences(
+                of: "        name: Eins\n",
+                with: "        name: Eins!\n        description: \"Das erste: ja\"\n"
+                    + "      - locale: fr-FR\n        name: Un\n        description: Le premier.\n"
+            )
+            .replacingOccurrences(
+                of: "customAppName: App}]",
+                with: "customAppName: App}, {locale: de-DE, name: Klub}, "
+                    + "{locale: fr-FR, name: \"Le \\\"Club\\\", premier\"}]")
         #expect(expected != original)
         #expect(String(decoding: Self.bytes(catalog), as: UTF8.self) == expected)
     }

@@ -30,8 +30,10 @@ import Testing
         """
 
     /// Imports `source`, then exports the catalog over a copy of the file; returns the copy's path and both runs.
-    static func importAndExportOver(_ source: String, in dir: TemporaryDirectory,
-                                    edit: (String) -> String = { $0 }) throws -> (copy: String, imported: ProcessResult, exported: ProcessResult) {
+    static func importAndExportOver(
+        _ source: String, in dir: TemporaryDirectory,
+        edit: (String) -> String = { $0 }
+    ) throws -> (copy: String, imported: ProcessResult, exported: ProcessResult) {
         let catalog = dir.file("catalog.yaml")
         let imported = try iapkit("import", "storekit", source, "-o", catalog)
         let text = try String(contentsOfFile: catalog, encoding: .utf8)
@@ -64,7 +66,8 @@ import Testing
         }
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(exported.status == 0 && exported.stderr.contains("updated"), "\(exported.stderr)")
-        let changes = try python("""
+        let changes = try python(
+            """
             import json, sys
             a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
             out = []
@@ -88,7 +91,8 @@ import Testing
             text.replacingOccurrences(of: "productId: com.example.garden.seeds\n", with: "productId: com.example.garden.beans\n")
         }
         #expect(exported.status == 0, "\(exported.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
             ids = lambda d: {p['productID']: p['internalID'] for p in d['products']}
@@ -110,7 +114,8 @@ import Testing
         #expect(try update.bytes(catalog, version: .v6_3) == Array(data))
         let dir = TemporaryDirectory()
         let relabelled = dir.write("five.storekit", Data(try update.bytes(catalog, version: .v5_0)))
-        let changes = try python("""
+        let changes = try python(
+            """
             import json, sys
             a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
             print(sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k)), b['version'])
@@ -126,10 +131,13 @@ import Testing
         let copy = dir.write("Products.storekit", try Data(contentsOf: URL(fileURLWithPath: Paths.storeKitFixtures + "/studio-v6.3.storekit")))
         let exported = try iapkit("export", "storekit", catalog, "-o", copy, "--format-version", "5.0")
         #expect(exported.status == 0, "\(exported.stderr)")
-        #expect(exported.stderr.contains("not written in format 5.0, older than the file's 6.3: `subscriptionBundleGroups`, "
-                                         + "`isEligible`, `promotionalImageID`, `subscriptionSuiteGroups`"), "\(exported.stderr)")
+        #expect(
+            exported.stderr.contains(
+                "not written in format 5.0, older than the file's 6.3: `subscriptionBundleGroups`, "
+                    + "`isEligible`, `promotionalImageID`, `subscriptionSuiteGroups`"), "\(exported.stderr)")
         // Everything else the file holds stays: its IDs and settings.
-        let kept = try python("""
+        let kept = try python(
+            """
             import json, sys
             a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
             ids = lambda d: [p['internalID'] for p in d['products']] + [s['internalID'] for g in d['subscriptionGroups'] for s in g['subscriptions']]
@@ -143,10 +151,12 @@ import Testing
     @Test func importNamesEverythingItCannotCarry() throws {
         let imported = try iapkit("import", "storekit", Paths.storeKitFixtures + "/studio-v6.3.storekit")
         #expect(imported.status == 0, "\(imported.stderr)")
-        for name in ["`subscriptionBundleGroups` of the file", "`subscriptionSuiteGroups` of the file",
-                     "`isEligible` of win-back offers (`com.example.garden.club.monthly`)",
-                     "`promotionalImageID` of win-back offers (`com.example.garden.club.monthly`)",
-                     "_developerTeamID, _failTransactionsEnabled, _lastSynchronizedDate"] {
+        for name in [
+            "`subscriptionBundleGroups` of the file", "`subscriptionSuiteGroups` of the file",
+            "`isEligible` of win-back offers (`com.example.garden.club.monthly`)",
+            "`promotionalImageID` of win-back offers (`com.example.garden.club.monthly`)",
+            "_developerTeamID, _failTransactionsEnabled, _lastSynchronizedDate",
+        ] {
             #expect(imported.stderr.contains(name), "\(name) in \(imported.stderr)")
         }
     }
@@ -177,7 +187,9 @@ import Testing
 
     @Test func aProductIDTwiceIsNamedAtImport() throws {
         let dir = TemporaryDirectory()
-        let source = dir.write("in.storekit", """
+        let source = dir.write(
+            "in.storekit",
+            """
             {"version": {"major": 3, "minor": 0}, "identifier": "0000ABCD", "settings": {}, "nonRenewingSubscriptions": [],
              "products": [
                {"displayPrice": "0.99", "familyShareable": false, "internalID": "00000001", "localizations": [], "productID": "a.b.gems", "referenceName": "Gems", "type": "Consumable"},

@@ -79,7 +79,6 @@ import Darwin
         func note(_ problem: String) { lock.withLock { problems.append(problem) } }
     }
 
-
     /// The seeds: files as iapkit writes them for the example catalog, filled in as a translator would.
     struct Seeds {
         var xliff: [UInt8]
@@ -90,14 +89,19 @@ import Darwin
 
         init(project: TemporaryDirectory) throws {
             let catalog = project.file("catalog.yaml")
-            #expect(try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "de-DE", "-o", project.file("seed.xliff")).status == 0)
-            #expect(try iapkit("localizations", "export", catalog, "--format", "csv", "--locale", "de-DE", "-o", project.file("seed.csv")).status == 0)
+            #expect(
+                try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "de-DE", "-o", project.file("seed.xliff")).status == 0
+            )
+            #expect(
+                try iapkit("localizations", "export", catalog, "--format", "csv", "--locale", "de-DE", "-o", project.file("seed.csv")).status == 0)
             let xliffText = try String(contentsOfFile: project.file("seed.xliff"), encoding: .utf8)
                 .replacingOccurrences(of: "<target state=\"new\"/>", with: "<target state=\"translated\">Übersetzt &amp; geprüft</target>")
             xliff = Array(xliffText.utf8)
-            csv = Array(try String(contentsOfFile: project.file("seed.csv"), encoding: .utf8)
-                .replacingOccurrences(of: ",\r\n", with: ",\"Übersetzt, \"\"neu\"\"\"\r\n").utf8)
-            baseline = Array("""
+            csv = Array(
+                try String(contentsOfFile: project.file("seed.csv"), encoding: .utf8)
+                    .replacingOccurrences(of: ",\r\n", with: ",\"Übersetzt, \"\"neu\"\"\"\r\n").utf8)
+            baseline = Array(
+                """
                 {
                   "version": 1,
                   "findings": [
@@ -117,21 +121,29 @@ import Darwin
 
     /// Pieces that reach the readers' edges, by format.
     static let tokens: [Kind: [String]] = [
-        .xliff: ["<", ">", "&", "&amp;", "&nbsp;", "&#0;", "&#x1F600;", "<![CDATA[", "]]>", "<!--", "-->", "<?pi x?>",
-                 "<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/x.dtd\">", "<!DOCTYPE xliff [", "]>", "<!ENTITY e \"x\">",
-                 "<group>", "</group>", "<trans-unit id=\"com.example.fruitstand.kiwi/name\"><target>K</target></trans-unit>",
-                 "target-language=\"fr_FR\"", "state=\"new\"", " a=\"1\"", "\"", "'", "\0", "\u{1}", "\u{FFFF}", "\u{FEFF}",
-                 "<?xml version=\"1.0\" encoding=\"UTF-16\"?>", "xmlns:q=\"urn:q\"", "<q:x/>"],
-        .csv: [",", "\"", "\"\"", "\r\n", "\n", "\r", "\u{FEFF}", "\0", "\u{1}", "de-DE", "en-US", "fr_FR", "id",
-               "com.example.fruitstand.kiwi/name,35,,Kiwi Levels,Doppelt\r\n", "subscriptionGroup/Fruit Club/name", "\u{FF}"],
-        .baseline: ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "-1", "0", "1e400", "9223372036854775807",
-                    "-9223372036854775808", "\"count\": 99999999999999999999", "\"version\": 2", "\"findings\": {}",
-                    "\"rule\": 5", "\\u0000", "\\ud800"],
-        .planTrace: ["\"status\":-1", "\"status\":1000", "\"status\":0", "\"status\":null", "\"status\":\"200\"", "\"status\":429",
-                     "\"status\":409", "\"status\":500", "\"x-rate-limit\":\"user-hour-lim:10;user-hour-rem:0;\"",
-                     "\"retry-after\":\"999999\"", "\"responseBody\":null", "\"responseBody\":{\"text\":\"<html>\"}",
-                     "\"responseBody\":{\"json\":{\"data\":null}}", "\"responseBody\":{\"json\":{\"errors\":[]}}",
-                     "\"type\":\"x\"", "\"id\":null", "{\"log\":{\"entries\":[]}}", "\n", "\"", "{", "}", "[", "]"],
+        .xliff: [
+            "<", ">", "&", "&amp;", "&nbsp;", "&#0;", "&#x1F600;", "<![CDATA[", "]]>", "<!--", "-->", "<?pi x?>",
+            "<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/x.dtd\">", "<!DOCTYPE xliff [", "]>", "<!ENTITY e \"x\">",
+            "<group>", "</group>", "<trans-unit id=\"com.example.fruitstand.kiwi/name\"><target>K</target></trans-unit>",
+            "target-language=\"fr_FR\"", "state=\"new\"", " a=\"1\"", "\"", "'", "\0", "\u{1}", "\u{FFFF}", "\u{FEFF}",
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?>", "xmlns:q=\"urn:q\"", "<q:x/>",
+        ],
+        .csv: [
+            ",", "\"", "\"\"", "\r\n", "\n", "\r", "\u{FEFF}", "\0", "\u{1}", "de-DE", "en-US", "fr_FR", "id",
+            "com.example.fruitstand.kiwi/name,35,,Kiwi Levels,Doppelt\r\n", "subscriptionGroup/Fruit Club/name", "\u{FF}",
+        ],
+        .baseline: [
+            "{", "}", "[", "]", ",", ":", "\"", "null", "true", "-1", "0", "1e400", "9223372036854775807",
+            "-9223372036854775808", "\"count\": 99999999999999999999", "\"version\": 2", "\"findings\": {}",
+            "\"rule\": 5", "\\u0000", "\\ud800",
+        ],
+        .planTrace: [
+            "\"status\":-1", "\"status\":1000", "\"status\":0", "\"status\":null", "\"status\":\"200\"", "\"status\":429",
+            "\"status\":409", "\"status\":500", "\"x-rate-limit\":\"user-hour-lim:10;user-hour-rem:0;\"",
+            "\"retry-after\":\"999999\"", "\"responseBody\":null", "\"responseBody\":{\"text\":\"<html>\"}",
+            "\"responseBody\":{\"json\":{\"data\":null}}", "\"responseBody\":{\"json\":{\"errors\":[]}}",
+            "\"type\":\"x\"", "\"id\":null", "{\"log\":{\"entries\":[]}}", "\n", "\"", "{", "}", "[", "]",
+        ],
     ]
 
     static func tokens(for kind: Kind) -> [String] {
@@ -152,8 +164,10 @@ import Darwin
     }
 
     static let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
-    static let statuses = ["-1", "1000", "0", "null", "\"200\"", "429", "409", "500", "503", "404", "200", "201", "204", "302", "99", "600",
-                           "200.5", "1e3", "true"]
+    static let statuses = [
+        "-1", "1000", "0", "null", "\"200\"", "429", "409", "500", "503", "404", "200", "201", "204", "302", "99", "600",
+        "200.5", "1e3", "true",
+    ]
 
     /// A few edits of `seed`: bytes changed, cut, repeated, tokens put in, letters swapped, statuses replaced, and
     /// now and then a flood of one token (attributes, nesting, columns, lines) past the readers' limits.
@@ -165,7 +179,9 @@ import Darwin
         let trace = kind == .planTrace || kind == .pullTrace
         for _ in 0..<Int.random(in: 1...(trace ? 2 : 5), using: &generator) {
             var pick = Int.random(in: 0..<table.reduce(0) { $0 + $1.1 }, using: &generator)
-            let edit = table.first { pick -= $0.1; return pick < 0 }!.0
+            let edit = table.first {
+                pick -= $0.1; return pick < 0
+            }!.0
             let index = Int.random(in: 0...bytes.count, using: &generator)
             switch edit {
             case .byte:
@@ -209,7 +225,8 @@ import Darwin
                 switch kind {
                 case .xliff: flood = ["  a\(index)=\"\"", "<group>", "x", "<g>", "&amp;"].randomElement(using: &generator)!
                 case .csv: flood = [",", "\r\n", "x", "\"\"", "com.example.fruitstand.kiwi/name,35,,K,V\r\n"].randomElement(using: &generator)!
-                case .baseline: flood = ["[", "{\"rule\":\"r\",\"file\":\"f\",\"message\":\"m\",\"count\":1000000},", " "].randomElement(using: &generator)!
+                case .baseline:
+                    flood = ["[", "{\"rule\":\"r\",\"file\":\"f\",\"message\":\"m\",\"count\":1000000},", " "].randomElement(using: &generator)!
                 case .planTrace, .pullTrace: flood = ["[", "{\"a\":", "x", " "].randomElement(using: &generator)!
                 }
                 let times = Int.random(in: 1_000...300_000, using: &generator)
@@ -242,8 +259,10 @@ import Darwin
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         // Exited: the status is in the second byte; otherwise the low seven bits name the signal.
         let signal = status & 0x7F
-        return (signal == 0 ? (status >> 8) & 0xFF : signal, signal != 0, seconds(usage.ru_utime) + seconds(usage.ru_stime),
-                Date().timeIntervalSince(started))
+        return (
+            signal == 0 ? (status >> 8) & 0xFF : signal, signal != 0, seconds(usage.ru_utime) + seconds(usage.ru_stime),
+            Date().timeIntervalSince(started)
+        )
     }
 
     /// One mutated input through its command, in a folder of its own beside the shared project.
@@ -258,23 +277,29 @@ import Darwin
             if input.count % 3 == 0 { arguments.append("--strict") }
         case .baseline:
             dir.write("baseline.json", Data(input))
-            arguments = ["lint", "catalog", project + "/catalog.yaml", "--strict", "--baseline", dir.file("baseline.json"),
-                         "--write-baseline", dir.file("new.json")]
+            arguments = [
+                "lint", "catalog", project + "/catalog.yaml", "--strict", "--baseline", dir.file("baseline.json"),
+                "--write-baseline", dir.file("new.json"),
+            ]
         case .planTrace:
             dir.write("trace.jsonl", Data(input))
             arguments = ["asc", "plan", project + "/catalog.yaml", "--replay", dir.file("trace.jsonl")]
         case .pullTrace:
             dir.write("trace.jsonl", Data(input))
-            arguments = ["asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", dir.file("pulled/catalog.yaml"),
-                         "--replay", dir.file("trace.jsonl")]
+            arguments = [
+                "asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", dir.file("pulled/catalog.yaml"),
+                "--replay", dir.file("trace.jsonl"),
+            ]
         }
         let before = dir.contents(), projectBefore = TemporaryDirectory.contents(of: project)
         let (status, signalled, seconds, wall) = try run(arguments)
         let after = dir.contents(), projectAfter = TemporaryDirectory.contents(of: project)
-        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        let changed =
+            Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
             + Set(projectBefore.keys).union(projectAfter.keys).filter { projectBefore[$0] != projectAfter[$0] }.map { "project/" + $0 }
-        tally.add(Outcome(kind: kind, status: status, signalled: signalled, seconds: seconds, wall: wall, changed: changed),
-                  input: input, arguments: arguments)
+        tally.add(
+            Outcome(kind: kind, status: status, signalled: signalled, seconds: seconds, wall: wall, changed: changed),
+            input: input, arguments: arguments)
     }
 
     @Test(.timeLimit(.minutes(180)))
@@ -308,7 +333,8 @@ import Darwin
                 index += Self.jobs
             }
         }
-        let summary = "fuzz (seed \(seed)): \(Self.inputs) inputs, \(tally.runs) runs, \(tally.crashes) crashes, "
+        let summary =
+            "fuzz (seed \(seed)): \(Self.inputs) inputs, \(tally.runs) runs, \(tally.crashes) crashes, "
             + "\(tally.slowRuns) runs over \(Int(Self.slow)) s (the most work \(String(format: "%.2f", tally.longest)) s; "
             + "the longest on the clock \(String(format: "%.2f", tally.longestWall)) s), "
             + "\(tally.writingFailures) failing runs that changed a file; exits: "

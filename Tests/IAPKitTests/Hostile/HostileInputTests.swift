@@ -12,7 +12,8 @@ struct MeasuredRun {
 
 /// Runs `iapkit` with `arguments` and measures wall time and peak memory (ru_maxrss of the only child).
 func measuredIapkit(_ arguments: [String], environment: [String: String] = [:]) throws -> MeasuredRun {
-    let output = try python("""
+    let output = try python(
+        """
         import json, os, resource, subprocess, sys, time
         env = dict(os.environ, NO_COLOR='1', **json.loads(sys.argv[1]))
         start = time.monotonic()
@@ -23,8 +24,9 @@ func measuredIapkit(_ arguments: [String], environment: [String: String] = [:]) 
         print(json.dumps([p.returncode, seconds, peak, p.stderr.decode('utf-8', 'replace')]))
         """, [String(decoding: try JSONEncoder().encode(environment), as: UTF8.self), Paths.binary] + arguments)
     let fields = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [Any]
-    return MeasuredRun(status: Int32(fields[0] as! Int), seconds: fields[1] as! Double,
-                       peakMegabytes: fields[2] as! Double, stderr: fields[3] as! String)
+    return MeasuredRun(
+        status: Int32(fields[0] as! Int), seconds: fields[1] as! Double,
+        peakMegabytes: fields[2] as! Double, stderr: fields[3] as! String)
 }
 
 /// A clean hosted-content folder whose ContentInfo.plist holds `plist`.
@@ -129,8 +131,9 @@ func contentInfo(version: String = "1.0", id: String) -> String {
         let dir = TemporaryDirectory()
         dir.write("secret.txt", "secret")
         let plist = contentInfo(id: "com.example.app.one&ext;")
-            .replacingOccurrences(of: "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">",
-                                  with: "<!DOCTYPE plist [<!ENTITY ext SYSTEM \"file://\(dir.file("secret.txt"))\">]>")
+            .replacingOccurrences(
+                of: "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">",
+                with: "<!DOCTYPE plist [<!ENTITY ext SYSTEM \"file://\(dir.file("secret.txt"))\">]>")
         let folder = contentFolder(dir, plist: plist)
         let result = try iapkit("bump", folder)
         #expect(result.status == 2)
@@ -181,8 +184,15 @@ func contentInfo(version: String = "1.0", id: String) -> String {
         // YAML aliases that would expand to a billion values: the loader never expands a shape it does not read, and
         // stops at its value budget when it does, so this ends quickly either way.
         var laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
-        for level in 1...9 { laughs += "\(Character(UnicodeScalar(97 + level)!)): &\(Character(UnicodeScalar(97 + level)!)) " + "[" + Array(repeating: "*\(Character(UnicodeScalar(96 + level)!))", count: 10).joined(separator: ", ") + "]\n" }
-        let bomb = dir.write("laughs.yaml", "schemaVersion: 1\napp: {bundleId: com.example.app, primaryLocale: en-US}\nx:\n" + laughs.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\nproducts: *j\n")
+        for level in 1...9 {
+            laughs +=
+                "\(Character(UnicodeScalar(97 + level)!)): &\(Character(UnicodeScalar(97 + level)!)) " + "["
+                + Array(repeating: "*\(Character(UnicodeScalar(96 + level)!))", count: 10).joined(separator: ", ") + "]\n"
+        }
+        let bomb = dir.write(
+            "laughs.yaml",
+            "schemaVersion: 1\napp: {bundleId: com.example.app, primaryLocale: en-US}\nx:\n"
+                + laughs.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\nproducts: *j\n")
         let run = try measuredIapkit(["lint", "catalog", bomb])
         #expect([1, 2].contains(run.status) && run.seconds < 5 && run.peakMegabytes < 200, "\(run)")
     }
@@ -214,8 +224,9 @@ func contentInfo(version: String = "1.0", id: String) -> String {
         close(open(raw, O_CREAT | O_WRONLY, 0o644))
         let lint = try iapkit("lint", "content", folder)
         #expect(lint.status == 1)
-        #expect(lint.stdout.contains("the name \"caf\\xE9.txt\" in `Contents/` is not valid UTF-8") && lint.stdout.contains("[content-name]"),
-                "\(lint.stdout)")
+        #expect(
+            lint.stdout.contains("the name \"caf\\xE9.txt\" in `Contents/` is not valid UTF-8") && lint.stdout.contains("[content-name]"),
+            "\(lint.stdout)")
         #expect(!lint.stdout.contains("No such file") && !lint.stderr.contains("No such file"))
         #expect(try iapkit("package", folder, "-o", dir.file("out")).status == 1)
     }
@@ -244,7 +255,8 @@ func contentInfo(version: String = "1.0", id: String) -> String {
     }
 
     @Test func brokenPipeEndsQuietly() throws {
-        let output = try python("""
+        let output = try python(
+            """
             import os, subprocess, sys
             r, w = os.pipe()
             os.close(r)

@@ -8,7 +8,8 @@ import Testing
     /// Whether the files at the final paths agree: every archive the manifest names has its size and SHA-256, no
     /// other archive is there, and the lock records each product's digest and version. Prints the kiwi pack's version.
     func checkSet(output: String, lock: String) throws -> String {
-        try python("""
+        try python(
+            """
             import hashlib, json, os, sys
             out, lock_path = sys.argv[1], sys.argv[2]
             m = json.load(open(out + '/iapkit-manifest.json'))
@@ -56,7 +57,8 @@ import Testing
         let kiwi = project + "/content/com.example.fruitstand.kiwi"
         // ~15 MB that compresses slowly, and many small files: a kill lands in the walk, the payload, the Bom,
         // the xar copy and the commit.
-        _ = try python("""
+        _ = try python(
+            """
             import os, random, sys
             root = sys.argv[1] + '/Contents'
             random.seed(3)
@@ -150,7 +152,9 @@ import Testing
         let output = dir.file("out")
         dir.write("out/iapkit-manifest.json", "old")
         dir.write("out/.iapkit-manifest.json.iapkit-999999-AbC123", "new")
-        dir.write("out/.iapkit-commit.json", """
+        dir.write(
+            "out/.iapkit-commit.json",
+            """
             {"owner": 999999, "renames": [{"from": ".iapkit-manifest.json.iapkit-999999-AbC123", "to": "iapkit-manifest.json"},
                                           {"from": ".gone.iapkit-999999-XyZ789", "to": "gone"}]}
             """)

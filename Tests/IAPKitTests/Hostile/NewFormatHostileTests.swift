@@ -34,8 +34,9 @@ enum NewFormats {
     }
 
     static func pull(_ dir: TemporaryDirectory, trace: String) throws -> ProcessResult {
-        try iapkit(["asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", dir.file("pulled/catalog.yaml"), "--replay", trace],
-                   environment: AscTraceTests.noCredentials)
+        try iapkit(
+            ["asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", dir.file("pulled/catalog.yaml"), "--replay", trace],
+            environment: AscTraceTests.noCredentials)
     }
 
     static func plan(_ catalog: String, trace: String) throws -> ProcessResult {
@@ -48,9 +49,11 @@ enum NewFormats {
     @Test(arguments: ["-1", "1000", "99", "600", "\"200\"", "200.5", "1e300"])
     func statusOutsideHTTPIsALocatedErrorNotACrash(status: String) throws {
         let (dir, catalog) = try LocalizationsTests.project()
-        let trace = dir.write("bad.jsonl", try NewFormats.trace { lines in
-            lines[0] = lines[0].replacingOccurrences(of: "\"status\":200", with: "\"status\":\(status)")
-        })
+        let trace = dir.write(
+            "bad.jsonl",
+            try NewFormats.trace { lines in
+                lines[0] = lines[0].replacingOccurrences(of: "\"status\":200", with: "\"status\":\(status)")
+            })
         let before = dir.contents()
         for result in [try NewFormats.plan(catalog, trace: trace), try NewFormats.pull(dir, trace: trace)] {
             #expect(result.status == 2, "\(status): \(result.status) \(result.stderr)")
@@ -63,9 +66,12 @@ enum NewFormats {
     @Test func aHARStatusOutsideHTTPIsAnErrorNamingTheEntry() throws {
         let (dir, catalog) = try LocalizationsTests.project()
         let har = dir.file("pull.har")
-        let recorded = try iapkit(["asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", dir.file("again/catalog.yaml"),
-                                   "--replay", AscTraceTests.pullTrace, "--trace", har, "--trace-format", "har"],
-                                  environment: AscTraceTests.noCredentials)
+        let recorded = try iapkit(
+            [
+                "asc", "pull", "--bundle-id", AscTraceTests.bundleID, "-o", dir.file("again/catalog.yaml"),
+                "--replay", AscTraceTests.pullTrace, "--trace", har, "--trace-format", "har",
+            ],
+            environment: AscTraceTests.noCredentials)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let text = try String(contentsOfFile: har, encoding: .utf8)
         let edited = dir.write("bad.har", text.replacingOccurrences(of: "\"status\":200", with: "\"status\":1000"))
@@ -92,8 +98,10 @@ enum NewFormats {
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.seconds < 1, "took \(run.seconds) s")
         let report = try iapkit("localizations", "import", file, catalog)
-        #expect(report.stdout.contains("\(file):3:3: error: de.xliff has an element with more than 256 attributes; iapkit reads at most "
-                                       + "256 on one element [translation-file]"), "\(report.stdout)")
+        #expect(
+            report.stdout.contains(
+                "\(file):3:3: error: de.xliff has an element with more than 256 attributes; iapkit reads at most "
+                    + "256 on one element [translation-file]"), "\(report.stdout)")
         #expect(dir.contents() == before)
     }
 
@@ -103,9 +111,11 @@ enum NewFormats {
         let long = NewFormats.xliff([("com.example.fruitstand.kiwi/name", String(repeating: "k", count: 2 << 20))])
         let subset = NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi")])
             .replacingOccurrences(of: "<xliff ", with: "<!DOCTYPE xliff [ <!ATTLIST xliff x CDATA \"y\"> ]>\n<xliff ")
-        for (name, xml, expected) in [("deep.xliff", deep, ":5:680: error: deep.xliff nests elements more than 100 deep"),
-                                      ("long.xliff", long, ":4:100: error: long.xliff has a text or attribute value over 1048576 bytes"),
-                                      ("subset.xliff", subset, ":2:17: error: subset.xliff has an internal DTD subset")] {
+        for (name, xml, expected) in [
+            ("deep.xliff", deep, ":5:680: error: deep.xliff nests elements more than 100 deep"),
+            ("long.xliff", long, ":4:100: error: long.xliff has a text or attribute value over 1048576 bytes"),
+            ("subset.xliff", subset, ":2:17: error: subset.xliff has an internal DTD subset"),
+        ] {
             let file = dir.write(name, xml)
             let before = dir.contents()
             let started = Date()
@@ -121,7 +131,8 @@ enum NewFormats {
     @Test func aPropertyListWithAnAttributeFloodIsAFindingToo() throws {
         let dir = TemporaryDirectory()
         let plist = contentInfo(id: "com.example.app.one")
-            .replacingOccurrences(of: "<plist version=\"1.0\">", with: "<plist version=\"1.0\" " + (0..<5000).map { "a\($0)='1'" }.joined(separator: " ") + ">")
+            .replacingOccurrences(
+                of: "<plist version=\"1.0\">", with: "<plist version=\"1.0\" " + (0..<5000).map { "a\($0)='1'" }.joined(separator: " ") + ">")
         let folder = contentFolder(dir, plist: plist)
         let lint = try iapkit("lint", "content", folder)
         #expect(lint.status == 1 && lint.stdout.contains("more than 256 attributes") && lint.stdout.contains("[content-info]"), "\(lint.stdout)")
@@ -137,7 +148,9 @@ enum NewFormats {
         let (dir, catalog) = try LocalizationsTests.project()
         dir.write("broken.json", "{\"version\": 1, \"findings\": [")
         dir.write("wrong.json", "{\"findings\": []}")
-        dir.write("negative.json", "{\"version\": 1, \"findings\": [{\"rule\": \"r\", \"file\": \"f\", \"message\": \"m\", \"count\": -9223372036854775807}]}")
+        dir.write(
+            "negative.json",
+            "{\"version\": 1, \"findings\": [{\"rule\": \"r\", \"file\": \"f\", \"message\": \"m\", \"count\": -9223372036854775807}]}")
         let file = dir.write("de.xliff", Self.translated)
         let before = dir.contents()
         let result = try iapkit("localizations", "import", file, catalog, "--baseline", dir.file(baseline))
@@ -164,8 +177,11 @@ enum NewFormats {
     @Test func strictImportFailingOnWarningsWritesNothing() throws {
         let (dir, catalog) = try LocalizationsTests.project()
         // One text translated, one left empty: a warning.
-        let file = dir.write("de.xliff", Self.translated.replacingOccurrences(
-            of: "</trans-unit>", with: "</trans-unit>\n    <trans-unit id=\"com.example.fruitstand.banana/name\"><source>x</source><target/></trans-unit>"))
+        let file = dir.write(
+            "de.xliff",
+            Self.translated.replacingOccurrences(
+                of: "</trans-unit>",
+                with: "</trans-unit>\n    <trans-unit id=\"com.example.fruitstand.banana/name\"><source>x</source><target/></trans-unit>"))
         let before = dir.contents()
         let strict = try iapkit("localizations", "import", file, catalog, "--strict")
         #expect(strict.status == 1 && strict.stdout.contains("[translation-untranslated]"), "\(strict.stdout)\(strict.stderr)")
@@ -188,13 +204,16 @@ enum NewFormats {
         let first = dir.write("first.xliff", NewFormats.xliff([(Self.id, "Kiwi A")]))
         let second = dir.write("second.csv", "id,limit,context,en-US,de-DE\r\n\(Self.id),35,,Kiwi Levels,Kiwi B\r\n")
         let before = dir.contents()
-        for (files, location, earlier) in [([one], "\(one):5:", "\(one):4:"), ([rows], "\(rows):3:", "\(rows):2:"),
-                                           ([first, second], "\(second):2:", "\(first):4:")] {
+        for (files, location, earlier) in [
+            ([one], "\(one):5:", "\(one):4:"), ([rows], "\(rows):3:", "\(rows):2:"),
+            ([first, second], "\(second):2:", "\(first):4:"),
+        ] {
             let result = try iapkit(["localizations", "import"] + files + [catalog])
             #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
             let line = result.stdout.split(separator: "\n").first { $0.contains("[translation-duplicate]") } ?? ""
-            #expect(line.hasPrefix(location) && line.contains("error: `\(Self.id)` is translated into de-DE a second time, differently from \(earlier)"),
-                    "\(result.stdout)")
+            #expect(
+                line.hasPrefix(location) && line.contains("error: `\(Self.id)` is translated into de-DE a second time, differently from \(earlier)"),
+                "\(result.stdout)")
             #expect(dir.contents() == before)
         }
         // The same text twice is a warning, and the import goes ahead once.
@@ -202,7 +221,9 @@ enum NewFormats {
         for _ in 0..<2 {
             let result = try iapkit("localizations", "import", same, catalog)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-            #expect(result.stdout.contains("\(same):5:") && result.stdout.contains("warning: `\(Self.id)` is translated into de-DE again"), "\(result.stdout)")
+            #expect(
+                result.stdout.contains("\(same):5:") && result.stdout.contains("warning: `\(Self.id)` is translated into de-DE again"),
+                "\(result.stdout)")
         }
         #expect(String(decoding: LocalizationsTests.bytes(catalog), as: UTF8.self).contains("name: Kiwi A"))
     }
@@ -212,18 +233,23 @@ enum NewFormats {
 @Suite struct LocatedMessageTests {
     @Test func replayedErrorAnswersNameTheTraceAndLine() throws {
         let (dir, catalog) = try LocalizationsTests.project()
-        let conflict = dir.write("conflict.jsonl", try NewFormats.trace(AscTraceTests.planTrace) { lines in
-            lines[1] = lines[1].replacingOccurrences(of: "\"status\":200", with: "\"status\":409")
-        })
-        let untyped = dir.write("untyped.jsonl", try NewFormats.trace(AscTraceTests.planTrace) { lines in
-            lines[0] = lines[0].replacingOccurrences(of: ",\"type\":\"apps\"", with: "")
-        })
+        let conflict = dir.write(
+            "conflict.jsonl",
+            try NewFormats.trace(AscTraceTests.planTrace) { lines in
+                lines[1] = lines[1].replacingOccurrences(of: "\"status\":200", with: "\"status\":409")
+            })
+        let untyped = dir.write(
+            "untyped.jsonl",
+            try NewFormats.trace(AscTraceTests.planTrace) { lines in
+                lines[0] = lines[0].replacingOccurrences(of: ",\"type\":\"apps\"", with: "")
+            })
         let before = dir.contents()
         let first = try NewFormats.plan(catalog, trace: conflict)
         #expect(first.status == 2 && first.stderr.contains("\(conflict):2: App Store Connect answered 409 Conflict"), "\(first.stderr)")
         let second = try NewFormats.plan(catalog, trace: untyped)
-        #expect(second.status == 2 && second.stderr.contains("\(untyped):1: unexpected answer to") && second.stderr.contains("missing type at data.0"),
-                "\(second.stderr)")
+        #expect(
+            second.status == 2 && second.stderr.contains("\(untyped):1: unexpected answer to") && second.stderr.contains("missing type at data.0"),
+            "\(second.stderr)")
         #expect(dir.contents() == before)
     }
 
@@ -232,8 +258,9 @@ enum NewFormats {
         let text = try NewFormats.edit(catalog, replacing: "        name: Fruit Club\n", with: "        name: \"Fruit\\0Club\"\n")
         let lint = try iapkit("lint", "catalog", catalog)
         #expect(lint.status == 1)
-        #expect(lint.stdout.contains("\(catalog):65:15: error: `subscriptionGroups[0].localizations[0].name` holds the control character U+0000"),
-                "\(lint.stdout)")
+        #expect(
+            lint.stdout.contains("\(catalog):65:15: error: `subscriptionGroups[0].localizations[0].name` holds the control character U+0000"),
+            "\(lint.stdout)")
         let before = dir.contents()
         let export = try iapkit("localizations", "export", catalog, "--format", "xliff", "--locale", "de-DE", "-o", dir.file("out"))
         #expect(export.status == 1, "\(export.stderr)")
@@ -243,16 +270,18 @@ enum NewFormats {
         let clean = dir.write("clean.yaml", text)
         let sheet = dir.write("texts.csv", "id,limit,context,en-US,de-DE\r\nsubscriptionGroup/Fruit Club/name,75,,Fruit Club,\"Obst\u{1}Klub\"\r\n")
         let imported = try iapkit("localizations", "import", sheet, clean)
-        #expect(imported.status == 1 && imported.stdout.contains("\(sheet):2:") && imported.stdout.contains("control character U+0001")
-                    && imported.stdout.contains("[control-character]"), "\(imported.stdout)")
+        #expect(
+            imported.status == 1 && imported.stdout.contains("\(sheet):2:") && imported.stdout.contains("control character U+0001")
+                && imported.stdout.contains("[control-character]"), "\(imported.stdout)")
     }
 
     @Test func anEmptyBundleIDIsALintFindingAndAscSaysWhere() throws {
         let (dir, catalog) = try LocalizationsTests.project()
         try NewFormats.edit(catalog, replacing: "bundleId: com.example.fruitstand", with: "bundleId: \"\"")
         let lint = try iapkit("lint", "catalog", catalog)
-        #expect(lint.status == 1 && lint.stdout.contains("\(catalog):5:13: error: `app.bundleId` is empty") && lint.stdout.contains("[bundle-id]"),
-                "\(lint.stdout)")
+        #expect(
+            lint.status == 1 && lint.stdout.contains("\(catalog):5:13: error: `app.bundleId` is empty") && lint.stdout.contains("[bundle-id]"),
+            "\(lint.stdout)")
         let plan = try NewFormats.plan(catalog, trace: AscTraceTests.planTrace)
         #expect(plan.status == 2 && plan.stderr.contains("\(catalog):5:13: `app.bundleId` is empty"), "\(plan.stderr)")
         _ = dir
@@ -263,7 +292,9 @@ enum NewFormats {
 @Suite struct SmallerHostileCaseTests {
     @Test func aJSONCatalogStaysJSONAfterAnImport() throws {
         let dir = TemporaryDirectory()
-        let catalog = dir.write("catalog.json", """
+        let catalog = dir.write(
+            "catalog.json",
+            """
             {
               "schemaVersion": 1,
               "app": {"bundleId": "com.example.app", "primaryLocale": "en-US"},
@@ -275,19 +306,23 @@ enum NewFormats {
             }
 
             """)
-        let sheet = dir.write("texts.csv", "id,limit,context,en-US,de-DE,fr-FR\r\n"
-            + "com.example.app.one/name,35,,One,\"Eins, \"\"neu\"\"\",Un\r\n"
-            + "com.example.app.one/description,55,,The first: one.,Das erste: eins.,Le premier: un.\r\n")
+        let sheet = dir.write(
+            "texts.csv",
+            "id,limit,context,en-US,de-DE,fr-FR\r\n"
+                + "com.example.app.one/name,35,,One,\"Eins, \"\"neu\"\"\",Un\r\n"
+                + "com.example.app.one/description,55,,The first: one.,Das erste: eins.,Le premier: un.\r\n")
         let result = try iapkit("localizations", "import", sheet, catalog)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             c = json.load(open(sys.argv[1]))
             print(json.dumps(c["products"][0]["localizations"], ensure_ascii=False))
             """, [catalog])
-        #expect(out == #"[{"locale": "en-US", "name": "One", "description": "The first: one."}, "#
-                    + #"{"locale": "de-DE", "name": "Eins, \"neu\"", "description": "Das erste: eins."}, "#
-                    + #"{"locale": "fr-FR", "name": "Un", "description": "Le premier: un."}]"# + "\n")
+        #expect(
+            out == #"[{"locale": "en-US", "name": "One", "description": "The first: one."}, "#
+                + #"{"locale": "de-DE", "name": "Eins, \"neu\"", "description": "Das erste: eins."}, "#
+                + #"{"locale": "fr-FR", "name": "Un", "description": "Le premier: un."}]"# + "\n")
         #expect(try iapkit("lint", "catalog", catalog).stdout.contains("0 errors"))
     }
 
@@ -302,13 +337,16 @@ enum NewFormats {
         let whole = try NewFormats.pull(dir, trace: AscTraceTests.pullTrace)
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled/review")).count == 6)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled")).sorted() == ["catalog.schema.json", "catalog.yaml", "review"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled")).sorted() == ["catalog.schema.json", "catalog.yaml", "review"])
     }
 
     @Test func anUndeclaredEntityUnderAnExternalDoctypeIsAFinding() throws {
         let (dir, catalog) = try LocalizationsTests.project()
-        let file = dir.write("de.xliff", NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi&nbsp;Stufen")])
-            .replacingOccurrences(of: "<xliff ", with: "<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/xliff.dtd\">\n<xliff "))
+        let file = dir.write(
+            "de.xliff",
+            NewFormats.xliff([("com.example.fruitstand.kiwi/name", "Kiwi&nbsp;Stufen")])
+                .replacingOccurrences(of: "<xliff ", with: "<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/xliff.dtd\">\n<xliff "))
         let before = dir.contents()
         let result = try iapkit("localizations", "import", file, catalog)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")

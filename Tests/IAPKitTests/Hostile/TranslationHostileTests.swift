@@ -21,11 +21,20 @@ import Testing
 
     @Test(arguments: [
         ("external entity", "<?xml version=\"1.0\"?>\n<!DOCTYPE xliff [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>\n" + unit, 2),
-        ("billion laughs", "<?xml version=\"1.0\"?>\n<!DOCTYPE xliff [\n<!ENTITY a \"lol\">\n"
-            + (1...9).map { "<!ENTITY \(Character(UnicodeScalar(UInt8(97 + $0)))) \"" + String(repeating: "&\(Character(UnicodeScalar(UInt8(96 + $0))));", count: 10) + "\">" }.joined(separator: "\n")
-            + "\n<!ENTITY e \"&j;\">]>\n" + unit, 3),
-        ("external DTD", "<?xml version=\"1.0\"?>\n<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/xliff.dtd\">\n"
-            + unit.replacingOccurrences(of: "&e;", with: "Niveaux"), 0),
+        (
+            "billion laughs",
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE xliff [\n<!ENTITY a \"lol\">\n"
+                + (1...9).map {
+                    "<!ENTITY \(Character(UnicodeScalar(UInt8(97 + $0)))) \""
+                        + String(repeating: "&\(Character(UnicodeScalar(UInt8(96 + $0))));", count: 10) + "\">"
+                }.joined(separator: "\n")
+                + "\n<!ENTITY e \"&j;\">]>\n" + unit, 3
+        ),
+        (
+            "external DTD",
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE xliff SYSTEM \"http://127.0.0.1:9/xliff.dtd\">\n"
+                + unit.replacingOccurrences(of: "&e;", with: "Niveaux"), 0
+        ),
         // The first error libxml2 meets, where the tags stop matching.
         ("malformed", "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\"><file target-language=\"fr-FR\"><body></xliff>\n", 2),
     ])

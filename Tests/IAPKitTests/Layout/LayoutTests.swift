@@ -24,11 +24,13 @@ import Testing
         let files = try #require(FileManager.default.enumerator(atPath: sources)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") && !$0.contains("/Generated/") }
         #expect(files.count > 50)
-        let fullFoundation = try Regex(#"^\s*(@\w+\s+)*(public\s+|internal\s+)?import\s+(\w+\s+)?Foundation(Networking|XML|Internationalization)?(\.|\s|$)"#)
+        let fullFoundation = try Regex(
+            #"^\s*(@\w+\s+)*(public\s+|internal\s+)?import\s+(\w+\s+)?Foundation(Networking|XML|Internationalization)?(\.|\s|$)"#)
         for file in files {
             let lines = try String(contentsOfFile: sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
             for (index, line) in lines.enumerated() where line.firstMatch(of: fullFoundation) != nil {
-                let guarded = index >= 2 && lines[index - 1].trimmingCharacters(in: .whitespaces) == "#else"
+                let guarded =
+                    index >= 2 && lines[index - 1].trimmingCharacters(in: .whitespaces) == "#else"
                     && lines[index - 2].contains("import FoundationEssentials")
                 #expect(guarded, "Sources/\(file):\(index + 1): \(line) outside `#if canImport(FoundationEssentials) ... #else`")
             }
@@ -82,25 +84,33 @@ import Testing
 
     @Test func theCheckerNamesTheFileAndTheImport() {
         let targets = PackageLayout.parseTargets(Self.madeUpManifest)
-        let layout = PackageLayout(targets: targets, imports: [
-            "IAPCore": [],
-            "IAPCatalog": [.init(file: "Sources/IAPCatalog/Loader.swift", line: 1, module: "CYAML"),
-                           .init(file: "Sources/IAPCatalog/Loader.swift", line: 2, module: "IAPCore"),
-                           .init(file: "Sources/IAPCatalog/Loader.swift", line: 3, module: "FlatPackage")],
-            "FlatPackage": [.init(file: "Sources/FlatPackage/Zip.swift", line: 2, module: "IAPCore"),
-                            .init(file: "Sources/FlatPackage/Zip.swift", line: 3, module: "Foundation")],
-            "iapkit": [.init(file: "Sources/iapkit/Main.swift", line: 1, module: "FlatPackage")],
-            "IAPKitTests": [.init(file: "Tests/IAPKitTests/T.swift", line: 1, module: "IAPCore")],
-        ])
-        #expect(layout.dependencyProblems() == [
-            "Sources/IAPCatalog/Loader.swift:3: `import FlatPackage`, but Package.swift does not declare FlatPackage "
-                + "as a dependency of IAPCatalog",
-            "Package.swift: FlatPackage depends on IAPCatalog, but no file in Sources/FlatPackage imports it",
-            "Package.swift: FlatPackage depends on Crypto, but no file in Sources/FlatPackage imports it",
-        ])
-        #expect(layout.layeringProblems() == [
-            "Sources/IAPCatalog/Loader.swift:3: `import FlatPackage`: IAPCatalog (catalog model) may not import "
-                + "FlatPackage (archive and exchange formats), which is above it",
-        ])
+        let layout = PackageLayout(
+            targets: targets,
+            imports: [
+                "IAPCore": [],
+                "IAPCatalog": [
+                    .init(file: "Sources/IAPCatalog/Loader.swift", line: 1, module: "CYAML"),
+                    .init(file: "Sources/IAPCatalog/Loader.swift", line: 2, module: "IAPCore"),
+                    .init(file: "Sources/IAPCatalog/Loader.swift", line: 3, module: "FlatPackage"),
+                ],
+                "FlatPackage": [
+                    .init(file: "Sources/FlatPackage/Zip.swift", line: 2, module: "IAPCore"),
+                    .init(file: "Sources/FlatPackage/Zip.swift", line: 3, module: "Foundation"),
+                ],
+                "iapkit": [.init(file: "Sources/iapkit/Main.swift", line: 1, module: "FlatPackage")],
+                "IAPKitTests": [.init(file: "Tests/IAPKitTests/T.swift", line: 1, module: "IAPCore")],
+            ])
+        #expect(
+            layout.dependencyProblems() == [
+                "Sources/IAPCatalog/Loader.swift:3: `import FlatPackage`, but Package.swift does not declare FlatPackage "
+                    + "as a dependency of IAPCatalog",
+                "Package.swift: FlatPackage depends on IAPCatalog, but no file in Sources/FlatPackage imports it",
+                "Package.swift: FlatPackage depends on Crypto, but no file in Sources/FlatPackage imports it",
+            ])
+        #expect(
+            layout.layeringProblems() == [
+                "Sources/IAPCatalog/Loader.swift:3: `import FlatPackage`: IAPCatalog (catalog model) may not import "
+                    + "FlatPackage (archive and exchange formats), which is above it"
+            ])
     }
 }

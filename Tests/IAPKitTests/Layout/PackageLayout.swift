@@ -75,10 +75,13 @@ struct PackageLayout {
         for target in targets where target.kind != .system {
             let found = imports[target.name] ?? []
             let declared = Set(target.dependencies)
-            for item in found where !Self.platformModules.contains(item.module) && item.module != target.name
-                && !declared.contains(item.module) {
-                problems.append("\(item.file):\(item.line): `import \(item.module)`, but Package.swift does not declare "
-                    + "\(item.module) as a dependency of \(target.name)")
+            for item in found
+            where !Self.platformModules.contains(item.module) && item.module != target.name
+                && !declared.contains(item.module)
+            {
+                problems.append(
+                    "\(item.file):\(item.line): `import \(item.module)`, but Package.swift does not declare "
+                        + "\(item.module) as a dependency of \(target.name)")
             }
             let imported = Set(found.map(\.module))
             for dependency in target.dependencies where !imported.contains(dependency) && !executables.contains(dependency) {
@@ -93,8 +96,9 @@ struct PackageLayout {
         var problems: [String] = []
         let ours = Set(targets.filter { $0.kind != .system }.map(\.name))
         for target in targets where target.kind != .system && Self.place(of: target.name) == nil {
-            problems.append("Package.swift: the target \(target.name) has no place in the layering; add it to "
-                + "PackageLayout.layers in Tests/IAPKitTests/Layout/PackageLayout.swift")
+            problems.append(
+                "Package.swift: the target \(target.name) has no place in the layering; add it to "
+                    + "PackageLayout.layers in Tests/IAPKitTests/Layout/PackageLayout.swift")
         }
         for target in targets where target.kind != .system {
             for item in imports[target.name] ?? [] where ours.contains(item.module) && item.module != target.name {
@@ -155,8 +159,11 @@ struct PackageLayout {
                 }
                 let path = firstString(after: "path:", in: body)
                 let folder = path ?? (kind == .test ? "Tests/" : "Sources/") + name
-                targets.append((text.distance(from: text.startIndex, to: range.lowerBound),
-                                Target(name: name, kind: kind, dependencies: dependencies, folder: folder)))
+                targets.append(
+                    (
+                        text.distance(from: text.startIndex, to: range.lowerBound),
+                        Target(name: name, kind: kind, dependencies: dependencies, folder: folder)
+                    ))
             }
         }
         return targets.sorted { $0.offset < $1.offset }.map(\.target)

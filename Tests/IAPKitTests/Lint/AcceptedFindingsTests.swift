@@ -54,39 +54,46 @@ import Testing
     }
 
     @Test func withoutCommentsEveryFindingIsReported() throws {
-        #expect(summary(try lint(Self.catalog())) == [
-            "6 product-id-prefix coins_small", "6 review-screenshot coins_small",
-            "14 product-id-prefix coins_large", "14 review-screenshot coins_large",
-        ].sorted())
+        #expect(
+            summary(try lint(Self.catalog()))
+                == [
+                    "6 product-id-prefix coins_small", "6 review-screenshot coins_small",
+                    "14 product-id-prefix coins_large", "14 review-screenshot coins_large",
+                ].sorted())
     }
 
     @Test func aCommentAfterAValueAcceptsThatRuleOnThatLine() throws {
         let findings = try lint(Self.catalog("  # iapkit:disable product-id-prefix live since 2015, never renamed"))
         // The comment is on the product's first line, so it covers the product; only the named rule is accepted.
-        #expect(summary(findings) == [
-            "6 review-screenshot coins_small", "14 product-id-prefix coins_large", "14 review-screenshot coins_large",
-        ].sorted())
+        #expect(
+            summary(findings)
+                == [
+                    "6 review-screenshot coins_small", "14 product-id-prefix coins_large", "14 review-screenshot coins_large",
+                ].sorted())
     }
 
     @Test func aCommentAboveAProductAcceptsItsRulesInTheWholeProduct() throws {
-        let findings = try lint(Self.catalog(
-            beforeSecond: "  # iapkit:disable product-id-prefix,review-screenshot live since 2015; screenshot before review\n"))
+        let findings = try lint(
+            Self.catalog(
+                beforeSecond: "  # iapkit:disable product-id-prefix,review-screenshot live since 2015; screenshot before review\n"))
         #expect(summary(findings) == ["6 product-id-prefix coins_small", "6 review-screenshot coins_small"].sorted())
     }
 
     @Test func aHashInsideQuotesIsNoComment() throws {
-        let findings = try lint(Self.catalog().replacingOccurrences(
-            of: "\"Coins # small\"", with: "\"Coins # iapkit:disable review-screenshot not a comment\""))
+        let findings = try lint(
+            Self.catalog().replacingOccurrences(
+                of: "\"Coins # small\"", with: "\"Coins # iapkit:disable review-screenshot not a comment\""))
         #expect(findings.contains { $0.ruleID == "review-screenshot" && $0.productID == "coins_small" })
     }
 
     @Test func commentsThatCannotDoTheirJobAreReported() throws {
         let findings = try lint(Self.catalog("  # iapkit:disable product-id-prefix", "  # iapkit:disable product-id-prefx typo"))
         let comments = findings.filter { $0.ruleID == "disable-comment" }
-        #expect(comments.map(\.message) == [
-            "`# iapkit:disable` gives no reason; write why the finding is accepted after the rule",
-            "`# iapkit:disable` `product-id-prefx` is not an iapkit rule; did you mean `product-id-prefix`?",
-        ])
+        #expect(
+            comments.map(\.message) == [
+                "`# iapkit:disable` gives no reason; write why the finding is accepted after the rule",
+                "`# iapkit:disable` `product-id-prefx` is not an iapkit rule; did you mean `product-id-prefix`?",
+            ])
         #expect(comments.map { "\($0.location.line ?? 0):\($0.location.column ?? 0)" } == ["6:29", "14:29"])
         #expect(comments.allSatisfy { $0.severity == .warning })
         // A comment without a reason still accepts nothing: the finding it names stays.
@@ -107,26 +114,34 @@ import Testing
 
         let written = try iapkit("lint", "catalog", "catalog.yaml", "--write-baseline", "baseline.json", in: dir.path)
         #expect(written.stderr.contains("wrote baseline.json (4 findings accepted)"), "\(written.stderr)")
-        let entries = try python("""
+        let entries = try python(
+            """
             import json, sys
             d = json.load(open(sys.argv[1]))
             print(d['version'], ' '.join('%s/%s/%d' % (f['productId'], f['rule'], f['count']) for f in d['findings']))
             """, [dir.file("baseline.json")])
-        #expect(entries == "1 coins_large/product-id-prefix/1 coins_large/review-screenshot/1 coins_small/product-id-prefix/1 coins_small/review-screenshot/1\n")
+        #expect(
+            entries
+                == "1 coins_large/product-id-prefix/1 coins_large/review-screenshot/1 coins_small/product-id-prefix/1 coins_small/review-screenshot/1\n"
+        )
 
         let accepted = try iapkit("lint", "catalog", "catalog.yaml", "--strict", "--baseline", "baseline.json", in: dir.path)
         #expect(accepted.status == 0, "\(accepted.stdout)")
         #expect(accepted.stderr.contains("4 findings accepted by baseline.json"))
 
         // Lines move and nothing new fails; a new product's finding does.
-        let edited = "# a comment that moves every line\n" + Self.catalog().replacingOccurrences(
-            of: "  - productId: coins_large", with: "  - productId: gems\n    referenceName: Gems\n    type: consumable\n    price: 1.99\n"
-                + "    localizations:\n      - locale: en-US\n        name: Gems\n        description: Shiny.\n  - productId: coins_large")
+        let edited =
+            "# a comment that moves every line\n"
+            + Self.catalog().replacingOccurrences(
+                of: "  - productId: coins_large",
+                with: "  - productId: gems\n    referenceName: Gems\n    type: consumable\n    price: 1.99\n"
+                    + "    localizations:\n      - locale: en-US\n        name: Gems\n        description: Shiny.\n  - productId: coins_large")
         try edited.write(toFile: catalog, atomically: true, encoding: .utf8)
         let new = try iapkit("lint", "catalog", "catalog.yaml", "--strict", "--baseline", "baseline.json", "--format", "json", in: dir.path)
         #expect(new.status == 1)
-        let reported = try python("import json, sys; print(' '.join(sorted('%s/%s' % (f['productId'], f['rule']) for f in json.load(open(sys.argv[1]))['findings'])))",
-                                  [dir.write("report.json", new.stdout)])
+        let reported = try python(
+            "import json, sys; print(' '.join(sorted('%s/%s' % (f['productId'], f['rule']) for f in json.load(open(sys.argv[1]))['findings'])))",
+            [dir.write("report.json", new.stdout)])
         #expect(reported == "gems/product-id-prefix gems/review-screenshot\n")
 
         let broken = dir.write("broken.json", "{\"findings\": []}")

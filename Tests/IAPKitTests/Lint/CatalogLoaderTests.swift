@@ -13,7 +13,8 @@ import IAPLint
     }
 
     @Test func readsScalarsAsTheTypeEachKeyNeeds() throws {
-        let (catalog, findings) = try load("""
+        let (catalog, findings) = try load(
+            """
             schemaVersion: 1
             app: {bundleId: com.example.app, primaryLocale: en-US}
             products:
@@ -34,7 +35,8 @@ import IAPLint
     }
 
     @Test func keepsPathsAndLocations() throws {
-        let (catalog, _) = try load("""
+        let (catalog, _) = try load(
+            """
             schemaVersion: 1
             app: {bundleId: com.example.app, primaryLocale: en-US}
             subscriptionGroups:
@@ -51,22 +53,24 @@ import IAPLint
     }
 
     @Test func schemaFindingsInsideAProductNameIt() throws {
-        let (catalog, findings) = try load(Example.catalog("""
-            products:
-              - productId: com.example.app.one
-                type: consumable
-                colour: red
-                localizations:
-                  - {locale: en-US, name: [One]}
-            subscriptionGroups:
-              - referenceName: Club
-                subscriptions:
-                  - productId: com.example.app.club
-                    period: P1Y
-                    billingPlans:
-                      - {planType: monthly, price: 4.99, enabled: sometimes}
-            retiredProductIds: [{old: one}]
-            """))
+        let (catalog, findings) = try load(
+            Example.catalog(
+                """
+                products:
+                  - productId: com.example.app.one
+                    type: consumable
+                    colour: red
+                    localizations:
+                      - {locale: en-US, name: [One]}
+                subscriptionGroups:
+                  - referenceName: Club
+                    subscriptions:
+                      - productId: com.example.app.club
+                        period: P1Y
+                        billingPlans:
+                          - {planType: monthly, price: 4.99, enabled: sometimes}
+                retiredProductIds: [{old: one}]
+                """))
         #expect(catalog.allSubscriptions.first?.billingPlans.first?.type == .monthly)
         let named = Dictionary(grouping: findings, by: { $0.path ?? "" }).mapValues { $0.map(\.productID) }
         #expect(named["products[0].colour"] == ["com.example.app.one"])
@@ -76,7 +80,8 @@ import IAPLint
     }
 
     @Test func productListReadsProductsThenEachGroupsSubscriptionsInPlace() throws {
-        let (catalog, _) = try load("""
+        let (catalog, _) = try load(
+            """
             schemaVersion: 1
             app: {bundleId: com.example.app, primaryLocale: en-US}
             products:
@@ -114,7 +119,8 @@ import IAPLint
     }
 
     @Test func reportsUnknownKeysWithASuggestion() throws {
-        let (_, findings) = try load("""
+        let (_, findings) = try load(
+            """
             schemaVersion: 1
             app: {bundleId: com.example.app, primaryLocale: en-US}
             products:
@@ -153,7 +159,8 @@ import IAPLint
         }
         // 1,500 products that are all one product with 1,500 localizations: a small file, 2.25 million values.
         let localizations = "[" + Array(repeating: "*l", count: 1500).joined(separator: ", ") + "]"
-        let bomb = "x: &l {locale: en-US, name: A, description: B}\n"
+        let bomb =
+            "x: &l {locale: en-US, name: A, description: B}\n"
             + "y: &p {productId: a, type: consumable, price: 0.99, localizations: \(localizations)}\n"
             + "products: [" + Array(repeating: "*p", count: 1500).joined(separator: ", ") + "]\n"
         do {
@@ -177,8 +184,10 @@ import IAPLint
     func survivesMutatedCatalogs() throws {
         let seed = Array(try Data(contentsOf: URL(fileURLWithPath: Paths.examples + "/catalog.yaml")))
         var generator = SystemRandomNumberGenerator()
-        let tokens: [[UInt8]] = [Array(": ".utf8), Array("- ".utf8), Array("\n".utf8), Array("[".utf8), Array("{".utf8),
-                                 Array("&a ".utf8), Array("*a".utf8), Array("\t".utf8), Array("\"".utf8), [0], [0xFF]]
+        let tokens: [[UInt8]] = [
+            Array(": ".utf8), Array("- ".utf8), Array("\n".utf8), Array("[".utf8), Array("{".utf8),
+            Array("&a ".utf8), Array("*a".utf8), Array("\t".utf8), Array("\"".utf8), [0], [0xFF],
+        ]
         var outcomes = (findings: 0, errors: 0, clean: 0)
         for _ in 0..<1500 {
             var bytes = seed
@@ -225,7 +234,8 @@ import IAPLint
         let line = try #require(lines.firstIndex { $0.contains("description: fruit") }) + 1
         let column = try #require(lines[line - 1].range(of: "fruit")).lowerBound.utf16Offset(in: lines[line - 1]) + 1
         let count = 50_000_000 / 6 * 6 - 1
-        #expect(result.stdout.contains("catalog.yaml:\(line):\(column): error: description has \(count) characters"),
-                "\(result.stdout.prefix(300))")
+        #expect(
+            result.stdout.contains("catalog.yaml:\(line):\(column): error: description has \(count) characters"),
+            "\(result.stdout.prefix(300))")
     }
 }

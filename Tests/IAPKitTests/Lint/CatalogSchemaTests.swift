@@ -6,20 +6,25 @@ import Testing
 /// The JSON Schema that ships for editors must describe the same format the loader reads.
 @Suite struct CatalogSchemaTests {
     @Test func examplesAndTemplateSatisfyTheSchema() throws {
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys, yaml, jsonschema
             schema = json.load(open(sys.argv[1]))
             jsonschema.Draft202012Validator.check_schema(schema)
             for path in sys.argv[2:]:
                 jsonschema.Draft202012Validator(schema).validate(yaml.safe_load(open(path)))
             print('ok')
-            """, [Paths.repository + "/schemas/catalog.schema.json", Paths.examples + "/catalog.yaml",
-                  Paths.repository + "/templates/catalog.yaml", Paths.fixtures + "/catalogs/asset-packs/catalog.yaml"])
+            """,
+            [
+                Paths.repository + "/schemas/catalog.schema.json", Paths.examples + "/catalog.yaml",
+                Paths.repository + "/templates/catalog.yaml", Paths.fixtures + "/catalogs/asset-packs/catalog.yaml",
+            ])
         #expect(out == "ok\n")
     }
 
     @Test func schemaRejectsWhatTheLoaderRejects() throws {
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))
             bad = {'schemaVersion': 1, 'app': {'bundleId': 'a', 'primaryLocale': 'en-US'},
@@ -35,7 +40,8 @@ import Testing
     }
 
     @Test func schemaKeysMatchTheLoader() throws {
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             s = json.load(open(sys.argv[1])); d = s['$defs']
             def keys(o): return sorted(o['properties'])

@@ -13,7 +13,9 @@ import Testing
         let pageLines = page.components(separatedBy: "\n"), writtenLines = written.components(separatedBy: "\n")
         let first = zip(pageLines, writtenLines).enumerated().first { $1.0 != $1.1 }?.offset ?? min(pageLines.count, writtenLines.count)
         let same = page == written
-        #expect(same, """
+        #expect(
+            same,
+            """
             docs/lint-rules.md differs from the rules at line \(first + 1) (run `make docs`):
             page:  \(first < pageLines.count ? pageLines[first] : "(end)")
             rules: \(first < writtenLines.count ? writtenLines[first] : "(end)")
@@ -31,7 +33,8 @@ import Testing
         #expect(check.status == 0, "\(check.stderr)")
         // Every key of the schema has its row, so the check compares a page that covers the schema.
         let page = try String(contentsOfFile: Paths.repository + "/docs/catalog-reference.md", encoding: .utf8)
-        let keys = try python("""
+        let keys = try python(
+            """
             import json, sys
             def walk(node):
                 if isinstance(node, dict):

@@ -20,7 +20,8 @@ import Testing
         if badContentVersion {
             let info = dir.file("project/content/com.example.fruitstand.kiwi/ContentInfo.plist")
             let text = try String(contentsOfFile: info, encoding: .utf8)
-            try text.replacingOccurrences(of: "<string>1.0</string>", with: "<string>one</string>").write(toFile: info, atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: "<string>1.0</string>", with: "<string>one</string>").write(
+                toFile: info, atomically: true, encoding: .utf8)
         }
         try withExtendedLifetime(dir) { try body(catalog) }
     }

@@ -28,7 +28,8 @@ import IAPLint
 
     @Test func jsonReportHasTheDocumentedShape() throws {
         let result = try iapkit("lint", "catalog", "catalogs/broken/catalog.yaml", "--format", "json", in: Paths.fixtures)
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             r = json.loads(sys.stdin.read()) if False else json.loads(open(sys.argv[1]).read())
             assert list(r) == ['tool', 'findings', 'summary'] and r['tool'] == {'name': 'iapkit', 'version': '0.1.0'}
@@ -46,7 +47,8 @@ import IAPLint
 
     @Test func junitParsesAndHasOneCasePerProduct() throws {
         let result = try iapkit("lint", "catalog", "catalogs/broken/catalog.yaml", "--format", "junit", in: Paths.fixtures)
-        let out = try python("""
+        let out = try python(
+            """
             import sys, xml.etree.ElementTree as ET
             root = ET.parse(sys.argv[1]).getroot()
             cases = root.findall('.//testcase')

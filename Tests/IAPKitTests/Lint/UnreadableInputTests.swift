@@ -28,7 +28,8 @@ import Testing
             #expect(result.status == 2, "\(format): \(result.stderr)")
             #expect(FileManager.default.fileExists(atPath: dir.file("report.\(format)")), "\(format) report not written")
         }
-        let read = try python("""
+        let read = try python(
+            """
             import json, sys, xml.etree.ElementTree as ET
             sarif = json.load(open(sys.argv[1]))['runs'][0]['results'][0]
             print(sarif['ruleId'], sarif['level'], sarif['locations'][0]['physicalLocation']['region']['startLine'])
@@ -44,8 +45,9 @@ import Testing
         let dir = TemporaryDirectory()
         let result = try iapkit("lint", "catalog", "nowhere.yaml", "--format", "json", in: dir.path)
         #expect(result.status == 2)
-        let read = try python("import json, sys; f = json.load(open(sys.argv[1]))['findings'][0]; print(f['rule'], f['file'])",
-                              [dir.write("out.json", result.stdout)])
+        let read = try python(
+            "import json, sys; f = json.load(open(sys.argv[1]))['findings'][0]; print(f['rule'], f['file'])",
+            [dir.write("out.json", result.stdout)])
         #expect(read == "unreadable-input nowhere.yaml\n")
     }
 

@@ -16,7 +16,8 @@ import Testing
     func bigFolder(in dir: TemporaryDirectory, id: String = "com.example.big") throws -> String {
         let folder = dir.file(id)
         try iapkit("new-content", id, "-o", dir.path)
-        _ = try python("""
+        _ = try python(
+            """
             import os, random, sys
             root = sys.argv[1] + '/Contents'
             random.seed(7)
@@ -45,8 +46,10 @@ import Testing
         #expect(check.stdout.contains("cksum=1(sha1)") && check.stdout.contains("toc digest ok=True"))
         #expect(!check.stdout.contains("FAIL") && check.stdout.hasSuffix("ok\n"), "\(check.stdout)")
         #expect(check.stdout.contains("trailing=0"))
-        for name in ["id=1 file      Distribution", "id=2 directory com.example.big.pkg", "id=3 file      com.example.big.pkg/Bom",
-                     "id=4 file      com.example.big.pkg/Payload", "id=5 file      com.example.big.pkg/PackageInfo"] {
+        for name in [
+            "id=1 file      Distribution", "id=2 directory com.example.big.pkg", "id=3 file      com.example.big.pkg/Bom",
+            "id=4 file      com.example.big.pkg/Payload", "id=5 file      com.example.big.pkg/PackageInfo",
+        ] {
             #expect(check.stdout.contains(name), "\(name)")
         }
         #expect(check.stdout.contains("Payload length=") && check.stdout.contains("encoding=application/octet-stream"))
@@ -93,7 +96,8 @@ import Testing
         #expect(empty.checksum == 4_294_967_295)
 
         // Distribution and PackageInfo are well-formed and agree on the counts.
-        let xml = try python("""
+        let xml = try python(
+            """
             import sys, xml.etree.ElementTree as ET
             d = ET.parse(sys.argv[1]).getroot(); p = ET.parse(sys.argv[2]).getroot()
             ref = [e for e in d.findall('pkg-ref') if e.get('installKBytes')][0]
@@ -126,7 +130,8 @@ import Testing
         let zip = dir.file("a/com.example.big.zip")
         #expect(try run("/usr/bin/env", ["unzip", "-tq", zip]).stdout.contains("No errors detected"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: zip)) == Data(contentsOf: URL(fileURLWithPath: dir.file("b/com.example.big.zip"))))
-        let out = try python("""
+        let out = try python(
+            """
             import zipfile, sys
             z = zipfile.ZipFile(sys.argv[1])
             names = z.namelist()
@@ -149,8 +154,9 @@ import Testing
         let plain = try iapkit("package", folder, "-o", dir.file("plain"), "--format", "zip")
         #expect(plain.status == 0, "\(plain.stderr)")
         for junk in ["Contents/.DS_Store", ".DS_Store", "notes.txt", "Contents/__MACOSX/x.txt"] {
-            try FileManager.default.createDirectory(atPath: (dir.file("com.example.tidy/" + junk) as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (dir.file("com.example.tidy/" + junk) as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             dir.write("com.example.tidy/" + junk, "junk")
         }
         let lint = try iapkit("lint", "content", folder)
@@ -160,16 +166,20 @@ import Testing
             let packaged = try iapkit("package", folder, "-o", dir.file(format), "--format", format)
             #expect(packaged.status == 0, "\(packaged.stderr)")
         }
-        let names = try python("""
+        let names = try python(
+            """
             import zipfile, sys
             print(' '.join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))
             """, [dir.file("zip/com.example.tidy.zip")])
-        #expect(!names.contains("DS_Store") && !names.contains("notes.txt") && !names.contains("__MACOSX") && names.contains("ContentInfo.plist"),
-                "\(names)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("zip/com.example.tidy.zip")))
+        #expect(
+            !names.contains("DS_Store") && !names.contains("notes.txt") && !names.contains("__MACOSX") && names.contains("ContentInfo.plist"),
+            "\(names)")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: dir.file("zip/com.example.tidy.zip")))
                 == Data(contentsOf: URL(fileURLWithPath: dir.file("plain/com.example.tidy.zip"))), "the archive is the one without the junk")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("pkg/com.example.tidy.pkg"))).range(of: Data(".DS_Store".utf8)) == nil,
-                "no Bom or Payload entry names it")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: dir.file("pkg/com.example.tidy.pkg"))).range(of: Data(".DS_Store".utf8)) == nil,
+            "no Bom or Payload entry names it")
     }
 
     /// Once iapkit.lock lists the app's hosted content, a product it does not list is a new product, which App Store
@@ -181,21 +191,25 @@ import Testing
         #expect(try iapkit("lint", catalog).stdout.contains("[hosted-content-new]") == false, "no lock: nothing says what is new")
         #expect(try iapkit("package", "--catalog", catalog, "-o", dir.file("out")).status == 0)
         #expect(try iapkit("new-content", "com.example.fruitstand.melon", "-o", project + "/content").status == 0)
-        let text = try String(contentsOfFile: catalog, encoding: .utf8).replacingOccurrences(of: "products:\n", with: """
-            products:
-              - productId: com.example.fruitstand.melon
-                referenceName: Melon Pack
-                type: non-consumable
-                price: 0.99
-                hostedContent: content/com.example.fruitstand.melon
+        let text = try String(contentsOfFile: catalog, encoding: .utf8).replacingOccurrences(
+            of: "products:\n",
+            with: """
+                products:
+                  - productId: com.example.fruitstand.melon
+                    referenceName: Melon Pack
+                    type: non-consumable
+                    price: 0.99
+                    hostedContent: content/com.example.fruitstand.melon
 
-            """)
+                """)
         try text.write(toFile: catalog, atomically: true, encoding: .utf8)
         let lint = try iapkit("lint", catalog)
         let findings = lint.stdout.split(separator: "\n").filter { $0.contains("[hosted-content-new]") }
         #expect(findings.count == 1, "\(lint.stdout)")
-        #expect(findings.first?.contains("content/com.example.fruitstand.melon/ContentInfo.plist: warning: `com.example.fruitstand.melon` "
-                                         + "has hosted content iapkit.lock does not list, so it is a new product's") == true, "\(findings)")
+        #expect(
+            findings.first?.contains(
+                "content/com.example.fruitstand.melon/ContentInfo.plist: warning: `com.example.fruitstand.melon` "
+                    + "has hosted content iapkit.lock does not list, so it is a new product's") == true, "\(findings)")
         #expect(findings.first?.contains("iapkit new-content --from-hosted-content") == true)
     }
 
@@ -204,7 +218,8 @@ import Testing
         let project = dir.file("project")
         let result = try iapkit("package", "--catalog", project + "/catalog.yaml", "-o", dir.file("out"), "--md5")
         #expect(result.status == 0, "\(result.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import hashlib, json, os, sys
             out, project = sys.argv[1], sys.argv[2]
             m = json.load(open(out + '/iapkit-manifest.json'))
@@ -233,10 +248,12 @@ import Testing
     @Test func aFolderTheCatalogAlsoNamesIsBuiltOnce() throws {
         let dir = try examplesCopy()
         // Named on the command line (written differently) and by the catalog.
-        let result = try iapkit("package", "./project/content/com.example.fruitstand.kiwi/", "--catalog", "project/catalog.yaml",
-                                "-o", "out", in: dir.path)
+        let result = try iapkit(
+            "package", "./project/content/com.example.fruitstand.kiwi/", "--catalog", "project/catalog.yaml",
+            "-o", "out", in: dir.path)
         #expect(result.status == 0, "\(result.stderr)")
-        let built = try python("""
+        let built = try python(
+            """
             import json, sys
             print(sorted(p['productId'] for p in json.load(open(sys.argv[1]))['packages']))
             """, [dir.file("out/iapkit-manifest.json")])

@@ -19,7 +19,8 @@ struct CSVRecordsTests {
         let mine = try CSVRecords.parse(text).map(\.fields).filter { $0 != [""] }
         let dir = TemporaryDirectory()
         let file = dir.write("sheet.csv", text)
-        let out = try python("""
+        let out = try python(
+            """
             import csv, json, sys
             rows = [r for r in csv.reader(open(sys.argv[1], newline="", encoding="utf-8")) if r]
             print(json.dumps(rows))

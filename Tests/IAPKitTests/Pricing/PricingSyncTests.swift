@@ -64,8 +64,10 @@ struct PricingSyncTests {
     }
 
     /// Pulls the app into a new catalog, checks it holds `lines`, and that it plans with no change.
-    static func pullAndCheck(_ fake: FakeAppStoreConnect, into dir: TemporaryDirectory, holds lines: [String],
-                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func pullAndCheck(
+        _ fake: FakeAppStoreConnect, into dir: TemporaryDirectory, holds lines: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let pulled = dir.file("pulled.yaml")
         let pull = try iapkit(["asc", "pull", "-o", pulled, "--force", "--bundle-id", bundleID], environment: fake.environment)
         #expect(pull.status == 0, "\(pull.stderr)", sourceLocation: sourceLocation)
@@ -135,7 +137,8 @@ struct PricingSyncTests {
         let edited = try Self.write(Self.catalog(iap: Self.overrides, subscription: changed), in: dir)
         let plan = try Self.plan(fake, edited)
         #expect(plan.status == 0)
-        #expect(plan.text.contains(#"~ subscriptionPrices com.example.prices.club.monthly [1 territory price]: BRA "14.90" -> "19.90""#), "\(plan.text)")
+        #expect(
+            plan.text.contains(#"~ subscriptionPrices com.example.prices.club.monthly [1 territory price]: BRA "14.90" -> "19.90""#), "\(plan.text)")
         #expect(plan.text.contains(#"[from 2027-01-15, existing subscribers keep their price]: IND "499" -> "529""#), "\(plan.text)")
         #expect(try AscSyncTests.push(fake, edited).status == 0)
         #expect(try Self.plan(fake, edited).text.contains("0 to create, 0 to update"))
@@ -159,8 +162,10 @@ struct PricingSyncTests {
     @Test func theFirstProductsPricesAreCheckedBeforeAnyOtherWrite() throws {
         let fake = try Self.fake()
         let dir = TemporaryDirectory()
-        let wrong = try Self.write(Self.catalog(iap: "    territoryPrices:\n      IND: 100\n",
-                                                subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
+        let wrong = try Self.write(
+            Self.catalog(
+                iap: "    territoryPrices:\n      IND: 100\n",
+                subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
         let plan = try Self.plan(fake, wrong)
         #expect(plan.status == 0, "\(plan.text)")
         #expect(plan.text.contains("unchecked: 1 territory price of in-app purchases (IND 100 (com.example.prices.gems))"), "\(plan.text)")
@@ -176,8 +181,10 @@ struct PricingSyncTests {
         #expect(try AscSyncTests.resources(fake, "subscriptionGroups").isEmpty)
 
         // Fixed, the next plan checks the in-app purchase's price against the grid now readable; push finishes.
-        let fixed = try Self.write(Self.catalog(iap: "    territoryPrices:\n      IND: 99\n",
-                                                subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
+        let fixed = try Self.write(
+            Self.catalog(
+                iap: "    territoryPrices:\n      IND: 99\n",
+                subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
         let again = try Self.plan(fake, fixed)
         #expect(!again.text.contains("of in-app purchases"), "\(again.text)")
         #expect(again.text.contains("unchecked: 1 territory price of subscriptions"), "\(again.text)")
@@ -282,7 +289,8 @@ struct PricingSyncTests {
     }
 
     @Test func theStorefrontTableIsTheOneTheFakeServes() throws {
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             sys.path.insert(0, sys.argv[1])
             from fakeasc.territories import CURRENCY
@@ -334,8 +342,9 @@ struct StorefrontTableTests {
 
         try fake.control("POST", "settings", ["currencies": [String: String](), "storefronts": ["USA", "FRA", "JPN"]])
         let fewer = try PricingSyncTests.plan(fake, catalog)
-        #expect(fewer.text.contains("iapkit's storefront table lists 172 storefronts App Store Connect does not sell in"),
-                "\(fewer.text)")
+        #expect(
+            fewer.text.contains("iapkit's storefront table lists 172 storefronts App Store Connect does not sell in"),
+            "\(fewer.text)")
     }
 }
 
@@ -349,13 +358,16 @@ struct PriceSheetTests {
     @Test func thePriceSheetListsEveryTerritoryNowAndAtEachChangeWithProceeds() throws {
         let fake = try PricingSyncTests.fake()
         let dir = TemporaryDirectory()
-        let catalog = try PricingSyncTests.write(PricingSyncTests.catalog(iap: PricingSyncTests.overrides,
-                                                                          subscription: PricingSyncTests.subscriptionChanges), in: dir)
+        let catalog = try PricingSyncTests.write(
+            PricingSyncTests.catalog(
+                iap: PricingSyncTests.overrides,
+                subscription: PricingSyncTests.subscriptionChanges), in: dir)
         #expect(try AscSyncTests.push(fake, catalog).status == 0)
         let result = try iapkit(["asc", "prices", catalog, "--format", "csv", "-o", dir.file("prices.csv")], environment: fake.environment)
         #expect(result.status == 0, "\(result.stderr)")
         // Read with Python's csv module, independently of the writer.
-        let summary = try python("""
+        let summary = try python(
+            """
             import csv, json, sys
             rows = list(csv.DictReader(open(sys.argv[1], newline="")))
             def find(product, territory, when):
@@ -400,11 +412,14 @@ struct PriceSheetTests {
 
     @Test func exportJSONCarriesEachTerritorysPriceWhereTheCatalogGivesOne() throws {
         let dir = TemporaryDirectory()
-        let catalog = try PricingSyncTests.write(PricingSyncTests.catalog(iap: PricingSyncTests.overrides,
-                                                                          subscription: PricingSyncTests.subscriptionChanges), in: dir)
+        let catalog = try PricingSyncTests.write(
+            PricingSyncTests.catalog(
+                iap: PricingSyncTests.overrides,
+                subscription: PricingSyncTests.subscriptionChanges), in: dir)
         let result = try iapkit("export", "json", catalog, "-o", dir.file("server.json"))
         #expect(result.status == 0, "\(result.stderr)")
-        let out = try python("""
+        let out = try python(
+            """
             import json, sys
             doc = json.load(open(sys.argv[1]))
             gems = doc["products"][0]
@@ -424,11 +439,13 @@ struct PriceSheetTests {
 /// A price sheet is read only from inside the catalog's folder, and a bad one is a located finding, not a crash.
 @Suite(.showsFakeLog)
 struct PriceSheetInputTests {
-    @Test(arguments: [("../outside.csv", "must be a relative path inside the catalog's folder"),
-                      ("/etc/passwd", "must be a relative path inside the catalog's folder"),
-                      ("missing.csv", "does not exist"),
-                      ("no-header.csv", "needs a header row with the columns `territory,price`"),
-                      ("comma.csv", "write the decimal separator as a point")])
+    @Test(arguments: [
+        ("../outside.csv", "must be a relative path inside the catalog's folder"),
+        ("/etc/passwd", "must be a relative path inside the catalog's folder"),
+        ("missing.csv", "does not exist"),
+        ("no-header.csv", "needs a header row with the columns `territory,price`"),
+        ("comma.csv", "write the decimal separator as a point"),
+    ])
     func aBadPriceSheetIsAFindingAtTheKey(sheet: String, message: String) throws {
         let dir = TemporaryDirectory()
         try "IND,99\n".write(toFile: dir.file("no-header.csv"), atomically: true, encoding: .utf8)

@@ -25,15 +25,17 @@ import Testing
     }
 
     @Test func plistlibReadsEveryValueKindWeWrite() throws {
-        let value = PropertyListValue.dictionary(PropertyListDictionary([
-            ("text", .string("a < b & c > d \"quoted\" é 🍌")), ("count", .integer(-42)), ("ratio", .real(0.5)),
-            ("yes", .bool(true)), ("no", .bool(false)), ("when", .date(Date(timeIntervalSince1970: 1_700_000_000))),
-            ("blob", .data(Data([0, 1, 2, 255]))), ("list", .array([.string("x"), .integer(1)])),
-            ("empty", .dictionary(PropertyListDictionary())), ("none", .array([])),
-        ]))
+        let value = PropertyListValue.dictionary(
+            PropertyListDictionary([
+                ("text", .string("a < b & c > d \"quoted\" é 🍌")), ("count", .integer(-42)), ("ratio", .real(0.5)),
+                ("yes", .bool(true)), ("no", .bool(false)), ("when", .date(Date(timeIntervalSince1970: 1_700_000_000))),
+                ("blob", .data(Data([0, 1, 2, 255]))), ("list", .array([.string("x"), .integer(1)])),
+                ("empty", .dictionary(PropertyListDictionary())), ("none", .array([])),
+            ]))
         let dir = TemporaryDirectory()
         let path = dir.write("all.plist", try PropertyListWriter.write(value))
-        let out = try python("""
+        let out = try python(
+            """
             import plistlib, sys, datetime
             d = plistlib.load(open(sys.argv[1], 'rb'))
             assert d['text'] == 'a < b & c > d "quoted" é 🍌', d['text']
@@ -51,7 +53,8 @@ import Testing
     @Test func readsWhatPlistlibWrites() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("py.plist")
-        _ = try python("""
+        _ = try python(
+            """
             import plistlib, sys
             plistlib.dump({'ContentVersion': '2.1', 'IAPProductIdentifier': 'com.x', 'Extra': [1, True, 'z']}, open(sys.argv[1], 'wb'))
             """, [path])

@@ -26,9 +26,11 @@ struct RoundTripTests {
     /// A fixed App Store Connect today, so a seed builds the same dates on every run.
     static let today = "2031-03-01"
     /// The generator's palette and twenty more, among them storefronts priced in whole numbers and in euros.
-    static let storefronts = ["USA", "FRA", "GBR", "IND", "JPN", "BRA", "DEU", "CAN", "AUS", "MEX", "ALB", "ARE", "BHR", "CHE",
-                              "CHN", "CZE", "EGY", "ESP", "HUN", "IDN", "ITA", "KOR", "NER", "NOR", "POL", "SLB", "TJK", "TUR",
-                              "VNM", "ZAF"]
+    static let storefronts = [
+        "USA", "FRA", "GBR", "IND", "JPN", "BRA", "DEU", "CAN", "AUS", "MEX", "ALB", "ARE", "BHR", "CHE",
+        "CHN", "CZE", "EGY", "ESP", "HUN", "IDN", "ITA", "KOR", "NER", "NOR", "POL", "SLB", "TJK", "TUR",
+        "VNM", "ZAF",
+    ]
 
     static var seeds: [Int] {
         let environment = ProcessInfo.processInfo.environment
@@ -66,7 +68,8 @@ struct RoundTripTests {
             }
         }
         if ProcessInfo.processInfo.environment["IAPKIT_ROUNDTRIP_STATS"] != nil,
-           let log = try harness.fake.control("GET", "requests") as? [String: Any], let counts = log["byOperation"] as? [String: Int] {
+            let log = try harness.fake.control("GET", "requests") as? [String: Any], let counts = log["byOperation"] as? [String: Int]
+        {
             print(counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: "\n"))
             let statuses = ((log["requests"] as? [[String: Any]]) ?? []).map { "\($0["status"] ?? "")" }
             print(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))
@@ -98,13 +101,22 @@ struct RoundTripTests {
         let harness = try Harness(openAPI: nil)
         try harness.fake.control("POST", "settings", ["omitLastPageLinks": true, "unknownAttributes": true])
         let generated = try harness.generate(seed: 3)
-        try harness.fake.control("POST", "seed", ["appId": generated.source.id, "inAppPurchases": [[
-            "productId": "com.example.future", "name": "Future", "inAppPurchaseType": "CONSUMABLE", "state": "A_STATE_FROM_THE_FUTURE",
-            "localizations": [["locale": "en-US", "name": "Future", "description": "Newer than the document"]],
-            "prices": [["territory": "USA", "usd": "0.99"]]]]])
+        try harness.fake.control(
+            "POST", "seed",
+            [
+                "appId": generated.source.id,
+                "inAppPurchases": [
+                    [
+                        "productId": "com.example.future", "name": "Future", "inAppPurchaseType": "CONSUMABLE", "state": "A_STATE_FROM_THE_FUTURE",
+                        "localizations": [["locale": "en-US", "name": "Future", "description": "Newer than the document"]],
+                        "prices": [["territory": "USA", "usd": "0.99"]],
+                    ]
+                ],
+            ])
         let folder = TemporaryDirectory()
-        let pull = try iapkit(["asc", "pull", "--bundle-id", generated.source.bundleID, "-o", folder.file("catalog.yaml")],
-                              environment: harness.fake.environment)
+        let pull = try iapkit(
+            ["asc", "pull", "--bundle-id", generated.source.bundleID, "-o", folder.file("catalog.yaml")],
+            environment: harness.fake.environment)
         #expect(pull.status == 0, "\(pull.stderr)")
         #expect(pull.stderr.contains("A_STATE_FROM_THE_FUTURE"), "\(pull.stderr)")
         #expect(pull.stderr.contains("without its top-level links"), "\(pull.stderr)")
@@ -118,12 +130,15 @@ struct RoundTripTests {
     /// pulled catalog holds each product's note where pull left something out.
     @Test func pullThenPlanCheckExitsZero() throws {
         let harness = try Harness(openAPI: nil)
-        for seed in [try harness.firstSeed(with: "screenshot:awaiting-upload"), try harness.firstSeed(with: "price:scheduled-some-territories"), 7, 21] {
+        for seed in [
+            try harness.firstSeed(with: "screenshot:awaiting-upload"), try harness.firstSeed(with: "price:scheduled-some-territories"), 7, 21,
+        ] {
             let generated = try harness.generate(seed: seed)
             let folder = TemporaryDirectory()
             let environment = harness.fake.environment
-            let pull = try iapkit(["asc", "pull", "--bundle-id", generated.source.bundleID, "-o", folder.file("catalog.yaml")],
-                                  environment: environment)
+            let pull = try iapkit(
+                ["asc", "pull", "--bundle-id", generated.source.bundleID, "-o", folder.file("catalog.yaml")],
+                environment: environment)
             #expect(pull.status == 0, "seed \(seed): \(pull.stderr)")
             let check = try iapkit(["asc", "plan", folder.file("catalog.yaml"), "--check"], environment: environment)
             #expect(check.status == 0, "seed \(seed): \(check.stdout)\(check.stderr)")
@@ -153,11 +168,17 @@ final class Harness: @unchecked Sendable {
         fake = try FakeAppStoreConnect(openAPI: openAPI)
         // Attributes without a value come as `null`, as App Store Connect sends them. Thirty storefronts, not 175:
         // "everywhere" is every storefront the fake has, and the round trip is about the mapping, not the count.
-        try fake.control("POST", "settings", ["today": RoundTripTests.today, "explicitNulls": true,
-                                              "storefronts": RoundTripTests.storefronts])
-        asc = try AppStoreConnectClient(credentials: ASCCredentials(keyID: fake.keyID, issuerID: fake.issuerID,
-                                                                    privateKeyPEM: fake.privateKeyPEM),
-                                        serverURL: URL(string: fake.url)!)
+        try fake.control(
+            "POST", "settings",
+            [
+                "today": RoundTripTests.today, "explicitNulls": true,
+                "storefronts": RoundTripTests.storefronts,
+            ])
+        asc = try AppStoreConnectClient(
+            credentials: ASCCredentials(
+                keyID: fake.keyID, issuerID: fake.issuerID,
+                privateKeyPEM: fake.privateKeyPEM),
+            serverURL: URL(string: fake.url)!)
     }
 
     struct Generated {
@@ -171,7 +192,8 @@ final class Harness: @unchecked Sendable {
         var all: [String]
 
         func describe(_ error: Error) -> String {
-            let products = used.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value.joined(separator: ", "))" }
+            let products =
+                used.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value.joined(separator: ", "))" }
                 + (app.isEmpty ? [] : ["  app: \(app.joined(separator: ", "))"])
             return "seed \(seed) failed: \(error)\n\(products.joined(separator: "\n"))\n"
                 + "  replay: IAPKIT_SEED=\(seed) swift test --skip-build --filter RoundTripTests/everyGeneratedStateRoundTrips"
@@ -183,10 +205,11 @@ final class Harness: @unchecked Sendable {
         let source = try fake.addApp(bundleID: "com.example.seed\(seed).source", name: "Seed \(seed) source")
         let target = try fake.addApp(bundleID: "com.example.seed\(seed).target", name: "Seed \(seed) target")
         let answer = try fake.control("POST", "generate", ["appId": source, "seed": seed]) as? [String: Any] ?? [:]
-        return Generated(seed: seed, source: StoreApp(id: source, bundleID: "com.example.seed\(seed).source"),
-                         target: StoreApp(id: target, bundleID: "com.example.seed\(seed).target"),
-                         used: answer["classes"] as? [String: [String]] ?? [:], app: answer["appClasses"] as? [String] ?? [],
-                         all: answer["allClasses"] as? [String] ?? [])
+        return Generated(
+            seed: seed, source: StoreApp(id: source, bundleID: "com.example.seed\(seed).source"),
+            target: StoreApp(id: target, bundleID: "com.example.seed\(seed).target"),
+            used: answer["classes"] as? [String: [String]] ?? [:], app: answer["appClasses"] as? [String] ?? [],
+            all: answer["allClasses"] as? [String] ?? [])
     }
 
     /// The first seed whose state has a product of `kind`, asked of the generator without building anything twice.
@@ -229,8 +252,9 @@ final class Harness: @unchecked Sendable {
         if let difference = Self.difference(source, target, at: "") {
             throw RoundTripFailure("the pushed app differs from the source on a managed field: \(difference)")
         }
-        try expectNothingToDo(catalog, path: path, against: try await reader.snapshot(app: generated.target),
-                              "the pulled catalog against the app it was pushed to")
+        try expectNothingToDo(
+            catalog, path: path, against: try await reader.snapshot(app: generated.target),
+            "the pulled catalog against the app it was pushed to")
         try await expectOneEditPlannedAndPushed(generated, path: path)
     }
 
@@ -277,8 +301,9 @@ final class Harness: @unchecked Sendable {
     }
 
     func planned(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot) throws -> SyncPlan.Plan {
-        let desired = try CatalogRecords(catalog: catalog, territories: snapshot.territories,
-                                         baseDirectory: (path as NSString).deletingLastPathComponent)
+        let desired = try CatalogRecords(
+            catalog: catalog, territories: snapshot.territories,
+            baseDirectory: (path as NSString).deletingLastPathComponent)
         return Planner(catalog: catalog, desired: desired).plan(against: snapshot)
     }
 
@@ -286,8 +311,9 @@ final class Harness: @unchecked Sendable {
         let plan = try planned(catalog, path: path, against: snapshot)
         let changes = plan.changes.filter { $0.action != .unchanged && !Self.isNote($0) }
         guard changes.isEmpty else {
-            throw RoundTripFailure("plan of \(what) is not empty:\n\(PlanReport.text(plan))\n"
-                + (try String(contentsOfFile: path, encoding: .utf8)))
+            throw RoundTripFailure(
+                "plan of \(what) is not empty:\n\(PlanReport.text(plan))\n"
+                    + (try String(contentsOfFile: path, encoding: .utf8)))
         }
     }
 
@@ -347,26 +373,35 @@ struct CatalogEdit: CustomStringConvertible {
             guard let product, !(classes[product] ?? []).contains("state:in-review") else { continue }
             let previous = index > 0 ? lines[index - 1] : ""
             if previous.contains("- locale: "), let match = line.firstMatch(of: #/^(\s+)name: ([A-Za-z0-9 .]{1,20})$/#) {
-                edits.append(CatalogEdit(what: "the name of \(product)", index: index, replacement: "\(match.1)name: \(match.2) Plus",
-                                         line: index + 1, resources: ["inAppPurchaseLocalization", "subscriptionLocalization", "subscriptionGroupLocalization"]))
+                edits.append(
+                    CatalogEdit(
+                        what: "the name of \(product)", index: index, replacement: "\(match.1)name: \(match.2) Plus",
+                        line: index + 1, resources: ["inAppPurchaseLocalization", "subscriptionLocalization", "subscriptionGroupLocalization"]))
             }
             if let match = line.firstMatch(of: #/^  price: ([0-9]{1,2})\.99$/#), let dollars = Int(match.1) {
-                edits.append(CatalogEdit(what: "the USD price of \(product)", index: index, replacement: "  price: \(dollars + 1).99",
-                                         line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
+                edits.append(
+                    CatalogEdit(
+                        what: "the USD price of \(product)", index: index, replacement: "  price: \(dollars + 1).99",
+                        line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
             }
             if let match = line.firstMatch(of: #/^(\s+)priority: (high|normal)$/#) {
-                edits.append(CatalogEdit(what: "a win-back offer's priority of \(product)", index: index,
-                                         replacement: "\(match.1)priority: \(match.2 == "high" ? "normal" : "high")", line: index + 1,
-                                         resources: ["winBackOffer"]))
+                edits.append(
+                    CatalogEdit(
+                        what: "a win-back offer's priority of \(product)", index: index,
+                        replacement: "\(match.1)priority: \(match.2 == "high" ? "normal" : "high")", line: index + 1,
+                        resources: ["winBackOffer"]))
             }
             if line == "  availability:", lines.count > index + 2, lines[index + 1] == "    territories:",
-               !block(of: index, in: lines).contains("  offerCodes:") {
+                !block(of: index, in: lines).contains("  offerCodes:")
+            {
                 // One more storefront for an in-app purchase (its offer codes, priced where it is sold, would follow).
                 let listed = lines[(index + 2)...].prefix { $0.hasPrefix("    - ") }.map { String($0.dropFirst(6)) }
                 if let added = RoundTripTests.storefronts.first(where: { !listed.contains($0) }), let last = listed.last {
-                    edits.append(CatalogEdit(what: "the territories of \(product)", index: index + 1 + listed.count,
-                                             replacement: "    - \(last)\n    - \(added)", line: index + 2,
-                                             resources: ["inAppPurchaseAvailability"]))
+                    edits.append(
+                        CatalogEdit(
+                            what: "the territories of \(product)", index: index + 1 + listed.count,
+                            replacement: "    - \(last)\n    - \(added)", line: index + 2,
+                            resources: ["inAppPurchaseAvailability"]))
                 }
             }
             if let match = line.firstMatch(of: #/^  baseTerritory: ([A-Z]{3})$/#) {
@@ -374,8 +409,10 @@ struct CatalogEdit: CustomStringConvertible {
                 let priced = lines[(index + 1)...].prefix { $0.hasPrefix("    ") || $0 == "  territoryPrices:" }
                     .compactMap { $0.firstMatch(of: #/^    ([A-Z]{3}): /#).map { String($0.1) } }
                 if let other = priced.first(where: { $0 != String(match.1) }) {
-                    edits.append(CatalogEdit(what: "the base territory of \(product)", index: index, replacement: "  baseTerritory: \(other)",
-                                             line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
+                    edits.append(
+                        CatalogEdit(
+                            what: "the base territory of \(product)", index: index, replacement: "  baseTerritory: \(other)",
+                            line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
                 }
             }
         }
@@ -385,7 +422,10 @@ struct CatalogEdit: CustomStringConvertible {
     /// The lines of the product around line `index`.
     static func block(of index: Int, in lines: [String]) -> ArraySlice<String> {
         let start = lines[...index].lastIndex { $0.hasPrefix("- productId: ") } ?? index
-        let end = lines[(index + 1)...].firstIndex { $0.hasPrefix("- ") || $0.hasPrefix("subscriptionGroups:") || !$0.hasPrefix(" ") && !$0.isEmpty && !$0.hasPrefix("#") } ?? lines.count
+        let end =
+            lines[(index + 1)...].firstIndex {
+                $0.hasPrefix("- ") || $0.hasPrefix("subscriptionGroups:") || !$0.hasPrefix(" ") && !$0.isEmpty && !$0.hasPrefix("#")
+            } ?? lines.count
         return lines[start..<end]
     }
 }

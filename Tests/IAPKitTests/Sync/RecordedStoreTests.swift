@@ -41,10 +41,13 @@ import Testing
             replay = loaded
         }
         let key = P256.Signing.PrivateKey()
-        let tokens = try ASCTokenProvider(credentials: ASCCredentials(keyID: fake?.keyID ?? "REPLAY", issuerID: fake?.issuerID ?? "replay",
-                                                                      privateKeyPEM: fake?.privateKeyPEM ?? key.pemRepresentation))
-        let asc = AppStoreConnectClient(tokens: tokens, serverURL: URL(string: fake?.url ?? "http://replay.invalid")!,
-                                        retryPolicy: .never, transport: transport)
+        let tokens = try ASCTokenProvider(
+            credentials: ASCCredentials(
+                keyID: fake?.keyID ?? "REPLAY", issuerID: fake?.issuerID ?? "replay",
+                privateKeyPEM: fake?.privateKeyPEM ?? key.pemRepresentation))
+        let asc = AppStoreConnectClient(
+            tokens: tokens, serverURL: URL(string: fake?.url ?? "http://replay.invalid")!,
+            retryPolicy: .never, transport: transport)
         let reader = StoreReader(asc: asc)
         let app = try await reader.app(bundleID: "com.example.fruitstand")
         let snapshot = try await reader.snapshot(app: app)
@@ -64,12 +67,16 @@ import Testing
         // territories, manual prices) and one more for its base territory when it is priced by hand in more than one territory, at most 4 a subscription plus 1 per paid offer other than the introductory
         // one; and, once for the whole app, what each USD price of each billing plan equalizes to (to tell hand-set
         // territory prices).
-        let lists = #/^/v1/(apps|territories)(\?|/[^/]+/(inAppPurchasesV2|subscriptionGroups|backgroundAssets|promotedPurchases)\?|/[^/]+/subscriptionGracePeriod$|$)|^/v1/subscriptionGroups/[^/]+/(versions|subscriptions)\?/#
+        let lists =
+            #/^/v1/(apps|territories)(\?|/[^/]+/(inAppPurchasesV2|subscriptionGroups|backgroundAssets|promotedPurchases)\?|/[^/]+/subscriptionGracePeriod$|$)|^/v1/subscriptionGroups/[^/]+/(versions|subscriptions)\?/#
         let perProduct = replay.asked.filter { (try? lists.prefixMatch(in: $0)) == nil }.count
-        let budget = 3 * snapshot.inAppPurchases.count + snapshot.inAppPurchases.filter { !$0.record.territoryPrices.isEmpty }.count
+        let budget =
+            3 * snapshot.inAppPurchases.count + snapshot.inAppPurchases.filter { !$0.record.territoryPrices.isEmpty }.count
             + snapshot.groups.flatMap(\.subscriptions).reduce(0) { sum, product in
-            sum + 4 + (product.record.promotionalOffers + product.record.offerCodes + product.record.winBackOffers).filter { $0.priceCents != nil }.count
-        }
+                sum + 4
+                    + (product.record.promotionalOffers + product.record.offerCodes + product.record.winBackOffers).filter { $0.priceCents != nil }
+                    .count
+            }
         var usdPrices = Set<String>()
         for product in snapshot.groups.flatMap(\.subscriptions) {
             let record = product.record
@@ -81,7 +88,9 @@ import Testing
         }
         let equalizations = replay.asked.filter { $0.contains("/equalizations") }.count
         #expect(equalizations <= usdPrices.count, "\(equalizations) equalization reads for \(usdPrices.count) USD prices")
-        #expect(perProduct > 0 && perProduct <= budget + usdPrices.count, "\(perProduct) requests about single products, budget \(budget): \(replay.asked)")
+        #expect(
+            perProduct > 0 && perProduct <= budget + usdPrices.count,
+            "\(perProduct) requests about single products, budget \(budget): \(replay.asked)")
     }
 }
 
@@ -108,7 +117,10 @@ final class ReplayTransport: ClientTransport, @unchecked Sendable {
         let key = "\(request.method.rawValue) \(request.path ?? "")"
         lock.withLock { requestsAsked.append(request.path ?? "") }
         guard let answer = answers[key] else {
-            return (HTTPResponse(status: .notFound), HTTPBody(#"{"errors":[{"status":"404","code":"NOT_RECORDED","title":"not recorded","detail":"\#(key)"}]}"#))
+            return (
+                HTTPResponse(status: .notFound),
+                HTTPBody(#"{"errors":[{"status":"404","code":"NOT_RECORDED","title":"not recorded","detail":"\#(key)"}]}"#)
+            )
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"

@@ -18,8 +18,11 @@ final class ScriptedTransport: ClientTransport, @unchecked Sendable {
 
     var requests: [(request: HTTPRequest, baseURL: URL)] { lock.withLock { sent } }
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
-        -> (HTTPResponse, HTTPBody?) {
+    func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
         lock.withLock { sent.append((request, baseURL)) }
         let (status, text) = answer(request, baseURL)
         var fields = HTTPFields()
@@ -30,12 +33,16 @@ final class ScriptedTransport: ClientTransport, @unchecked Sendable {
 }
 
 @Suite struct ASCClientTests {
-    func client(_ transport: ScriptedTransport, serverURL: String = "http://127.0.0.1:8080/") throws
-        -> AppStoreConnectClient {
+    func client(
+        _ transport: ScriptedTransport, serverURL: String = "http://127.0.0.1:8080/"
+    ) throws
+        -> AppStoreConnectClient
+    {
         let credentials = ASCCredentials(keyID: "KEY", issuerID: "ISSUER", privateKeyPEM: try makeTestKeyPEM())
-        return AppStoreConnectClient(tokens: try ASCTokenProvider(credentials: credentials),
-                                     serverURL: URL(string: serverURL)!, retryPolicy: .never,
-                                     transport: transport)
+        return AppStoreConnectClient(
+            tokens: try ASCTokenProvider(credentials: credentials),
+            serverURL: URL(string: serverURL)!, retryPolicy: .never,
+            transport: transport)
     }
 
     static func appsPage(_ ids: [String], next: String?) -> String {
@@ -81,23 +88,34 @@ final class ScriptedTransport: ClientTransport, @unchecked Sendable {
 
     @Test func errorsAreTyped() async throws {
         let notFound = ScriptedTransport { _, _ in
-            (404, #"{"errors":[{"status":"404","code":"NOT_FOUND","title":"The specified resource does not exist","detail":"There is no resource of type 'apps' with id '9'","source":{"parameter":"id"}}]}"#)
+            (
+                404,
+                #"{"errors":[{"status":"404","code":"NOT_FOUND","title":"The specified resource does not exist","detail":"There is no resource of type 'apps' with id '9'","source":{"parameter":"id"}}]}"#
+            )
         }
         let error = await #expect(throws: ASCError.self) {
             _ = try await client(notFound).send { try await $0.appsGetCollection().ok.body.json }
         }
-        #expect(error == .api(status: 404, errors: [
-            ASCErrorItem(code: "NOT_FOUND", title: "The specified resource does not exist",
-                         detail: "There is no resource of type 'apps' with id '9'", sourceParameter: "id"),
-        ]))
+        #expect(
+            error
+                == .api(
+                    status: 404,
+                    errors: [
+                        ASCErrorItem(
+                            code: "NOT_FOUND", title: "The specified resource does not exist",
+                            detail: "There is no resource of type 'apps' with id '9'", sourceParameter: "id")
+                    ]))
 
         // A success status the operation does not document.
         let undocumented = ScriptedTransport { _, _ in (204, "") }
         let unexpected = await #expect(throws: ASCError.self) {
             _ = try await client(undocumented).send { try await $0.appsGetCollection().ok.body.json }
         }
-        #expect(unexpected == .unexpectedResponse(operation: "apps_getCollection", status: 204,
-                                                  reason: "expected its .ok answer"))
+        #expect(
+            unexpected
+                == .unexpectedResponse(
+                    operation: "apps_getCollection", status: 204,
+                    reason: "expected its .ok answer"))
         #expect(unexpected?.description == "unexpected answer to apps_getCollection (status 204): expected its .ok answer")
 
         // A body that does not decode.
@@ -116,7 +134,8 @@ final class ScriptedTransport: ClientTransport, @unchecked Sendable {
 
     @Test func serverURLKeepsAPathPrefix() async throws {
         let transport = ScriptedTransport { request, _ in
-            request.path?.contains("cursor") == true ? (200, Self.appsPage([], next: nil))
+            request.path?.contains("cursor") == true
+                ? (200, Self.appsPage([], next: nil))
                 : (200, Self.appsPage(["1"], next: "http://127.0.0.1:9/asc/v1/apps?cursor=B"))
         }
         let asc = try client(transport, serverURL: "http://127.0.0.1:9/asc/")

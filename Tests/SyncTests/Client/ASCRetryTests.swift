@@ -32,13 +32,15 @@ import Testing
         struct StackError: Error, CustomStringConvertible { var description: String }
         let error = ASCError.transport(describing: StackError(description: "connection reset (error set): Connection refused (errno: 111)"))
         #expect(error.description == "could not reach App Store Connect: connection reset (error set): Connection refused")
-        #expect(ASCError.transport(describing: StackError(description: "TLS handshake failed")).description
-            == "could not reach App Store Connect: TLS handshake failed")
+        #expect(
+            ASCError.transport(describing: StackError(description: "TLS handshake failed")).description
+                == "could not reach App Store Connect: TLS handshake failed")
     }
 
     @Test func exponentialBackoffWithEqualJitter() {
-        let policy = ASCRetryPolicy(maxAttempts: 10, maxTotalWait: .seconds(600), baseDelay: .seconds(1),
-                                    maxDelay: .seconds(8))
+        let policy = ASCRetryPolicy(
+            maxAttempts: 10, maxTotalWait: .seconds(600), baseDelay: .seconds(1),
+            maxDelay: .seconds(8))
         #expect(policy.backoff(afterAttempt: 1, jitter: 0) == .milliseconds(500))
         #expect(policy.backoff(afterAttempt: 1, jitter: 1) == .seconds(1))
         #expect(policy.backoff(afterAttempt: 2, jitter: 1) == .seconds(2))
@@ -48,25 +50,36 @@ import Testing
     }
 
     @Test func decisions() {
-        let policy = ASCRetryPolicy(maxAttempts: 3, maxTotalWait: .seconds(10), baseDelay: .seconds(1),
-                                    maxDelay: .seconds(4))
-        #expect(policy.decide(method: .get, status: 503, attempt: 1, waited: .zero, retryAfter: nil, jitter: 1)
-            == .retry(after: .seconds(1)))
-        #expect(policy.decide(method: .post, status: 500, attempt: 1, waited: .zero, retryAfter: nil, jitter: 1)
-            == .stop(.notRetryable))
-        #expect(policy.decide(method: .post, status: 429, attempt: 1, waited: .zero, retryAfter: .seconds(3), jitter: 1)
-            == .retry(after: .seconds(3)))
-        #expect(policy.decide(method: .get, status: 503, attempt: 3, waited: .zero, retryAfter: nil, jitter: 1)
-            == .stop(.attemptsExhausted))
+        let policy = ASCRetryPolicy(
+            maxAttempts: 3, maxTotalWait: .seconds(10), baseDelay: .seconds(1),
+            maxDelay: .seconds(4))
+        #expect(
+            policy.decide(method: .get, status: 503, attempt: 1, waited: .zero, retryAfter: nil, jitter: 1)
+                == .retry(after: .seconds(1)))
+        #expect(
+            policy.decide(method: .post, status: 500, attempt: 1, waited: .zero, retryAfter: nil, jitter: 1)
+                == .stop(.notRetryable))
+        #expect(
+            policy.decide(method: .post, status: 429, attempt: 1, waited: .zero, retryAfter: .seconds(3), jitter: 1)
+                == .retry(after: .seconds(3)))
+        #expect(
+            policy.decide(method: .get, status: 503, attempt: 3, waited: .zero, retryAfter: nil, jitter: 1)
+                == .stop(.attemptsExhausted))
         // Retry-After beyond the remaining budget: stop rather than wait past the cap.
-        #expect(policy.decide(method: .get, status: 429, attempt: 1, waited: .seconds(2), retryAfter: .seconds(9),
-                              jitter: 0) == .stop(.waitExhausted))
-        #expect(policy.decide(method: .get, status: nil, attempt: 1, waited: .zero, retryAfter: nil, jitter: 0)
-            == .retry(after: .milliseconds(500)))
-        #expect(policy.decide(method: .delete, status: nil, attempt: 1, waited: .zero, retryAfter: nil, jitter: 0)
-            == .stop(.notRetryable))
-        #expect(ASCRetryPolicy.never.decide(method: .get, status: 503, attempt: 1, waited: .zero, retryAfter: nil,
-                                            jitter: 0) == .stop(.attemptsExhausted))
+        #expect(
+            policy.decide(
+                method: .get, status: 429, attempt: 1, waited: .seconds(2), retryAfter: .seconds(9),
+                jitter: 0) == .stop(.waitExhausted))
+        #expect(
+            policy.decide(method: .get, status: nil, attempt: 1, waited: .zero, retryAfter: nil, jitter: 0)
+                == .retry(after: .milliseconds(500)))
+        #expect(
+            policy.decide(method: .delete, status: nil, attempt: 1, waited: .zero, retryAfter: nil, jitter: 0)
+                == .stop(.notRetryable))
+        #expect(
+            ASCRetryPolicy.never.decide(
+                method: .get, status: 503, attempt: 1, waited: .zero, retryAfter: nil,
+                jitter: 0) == .stop(.attemptsExhausted))
     }
 
     @Test func retryAfterParsing() {
@@ -94,35 +107,41 @@ import Testing
 @Suite struct ASCErrorDocumentTests {
     @Test func parsesAppStoreConnectErrorDocuments() {
         let document = """
-        {"errors": [
-          {"id": "1b0e", "status": "409", "code": "ENTITY_ERROR.ATTRIBUTE.INVALID", "title": "An attribute value is invalid.",
-           "detail": "The name is too long.", "source": {"pointer": "/data/attributes/name"}},
-          {"status": "400", "code": "PARAMETER_ERROR.INVALID", "title": "A parameter has an invalid value",
-           "detail": "'x' is not a valid filter", "source": {"parameter": "filter[bundleId]"}},
-          {"status": "500"}
-        ]}
-        """
+            {"errors": [
+              {"id": "1b0e", "status": "409", "code": "ENTITY_ERROR.ATTRIBUTE.INVALID", "title": "An attribute value is invalid.",
+               "detail": "The name is too long.", "source": {"pointer": "/data/attributes/name"}},
+              {"status": "400", "code": "PARAMETER_ERROR.INVALID", "title": "A parameter has an invalid value",
+               "detail": "'x' is not a valid filter", "source": {"parameter": "filter[bundleId]"}},
+              {"status": "500"}
+            ]}
+            """
         let items = ASCErrorItem.parse(errorDocument: Data(document.utf8))
-        #expect(items == [
-            ASCErrorItem(code: "ENTITY_ERROR.ATTRIBUTE.INVALID", title: "An attribute value is invalid.",
-                         detail: "The name is too long.", sourcePointer: "/data/attributes/name"),
-            ASCErrorItem(code: "PARAMETER_ERROR.INVALID", title: "A parameter has an invalid value",
-                         detail: "'x' is not a valid filter", sourceParameter: "filter[bundleId]"),
-            ASCErrorItem(code: "", title: "", detail: ""),
-        ])
+        #expect(
+            items == [
+                ASCErrorItem(
+                    code: "ENTITY_ERROR.ATTRIBUTE.INVALID", title: "An attribute value is invalid.",
+                    detail: "The name is too long.", sourcePointer: "/data/attributes/name"),
+                ASCErrorItem(
+                    code: "PARAMETER_ERROR.INVALID", title: "A parameter has an invalid value",
+                    detail: "'x' is not a valid filter", sourceParameter: "filter[bundleId]"),
+                ASCErrorItem(code: "", title: "", detail: ""),
+            ])
         let error = ASCError.api(status: 409, errors: Array(items.prefix(1)))
-        #expect(error.description == "App Store Connect answered 409 Conflict: ENTITY_ERROR.ATTRIBUTE.INVALID: "
-            + "An attribute value is invalid. (The name is too long.) at /data/attributes/name")
+        #expect(
+            error.description == "App Store Connect answered 409 Conflict: ENTITY_ERROR.ATTRIBUTE.INVALID: "
+                + "An attribute value is invalid. (The name is too long.) at /data/attributes/name")
         #expect(ASCErrorItem.parse(errorDocument: Data("<html>Bad gateway</html>".utf8)).isEmpty)
         #expect(ASCErrorItem.parse(errorDocument: Data()).isEmpty)
         #expect(ASCError.api(status: 502, errors: []).description == "App Store Connect answered 502 Bad Gateway")
     }
 
     @Test func descriptionsAreReadable() {
-        #expect(ASCError.rateLimited(attempts: 5, retryAfter: .seconds(30)).description
-            == "App Store Connect's rate limit was still exceeded after 5 attempts; it asked to wait 30 s more")
-        #expect(ASCError.unexpectedResponse(operation: "appsGetCollection", status: 204, reason: "no body").description
-            == "unexpected answer to appsGetCollection (status 204): no body")
+        #expect(
+            ASCError.rateLimited(attempts: 5, retryAfter: .seconds(30)).description
+                == "App Store Connect's rate limit was still exceeded after 5 attempts; it asked to wait 30 s more")
+        #expect(
+            ASCError.unexpectedResponse(operation: "appsGetCollection", status: 204, reason: "no body").description
+                == "unexpected answer to appsGetCollection (status 204): no body")
         #expect(ASCError.credentials(.missing(field: "key ID")).description == "the App Store Connect key ID is empty")
     }
 }
@@ -157,9 +176,10 @@ final class RecordedSleeps: @unchecked Sendable {
     private var values: [Duration] = []
     var all: [Duration] { lock.withLock { values } }
     var clock: ASCClock {
-        ASCClock(now: { Date(timeIntervalSince1970: 1_700_000_000) },
-                 sleep: { duration in self.lock.withLock { self.values.append(duration) } },
-                 jitter: { 1 })
+        ASCClock(
+            now: { Date(timeIntervalSince1970: 1_700_000_000) },
+            sleep: { duration in self.lock.withLock { self.values.append(duration) } },
+            jitter: { 1 })
     }
 }
 
@@ -170,8 +190,11 @@ struct TransportFailure: Error, CustomStringConvertible {
 @Suite struct ASCMiddlewareTests {
     let url = URL(string: "https://api.example.test")!
 
-    func intercept(_ middleware: some ClientMiddleware, method: HTTPRequest.Method, next: ScriptedNext)
-        async throws -> HTTPResponse {
+    func intercept(
+        _ middleware: some ClientMiddleware, method: HTTPRequest.Method, next: ScriptedNext
+    )
+        async throws -> HTTPResponse
+    {
         let request = HTTPRequest(method: method, scheme: nil, authority: nil, path: "/v1/apps")
         let body: HTTPBody? = method == .get ? nil : HTTPBody("{}")
         return try await middleware.intercept(request, body: body, baseURL: url, operationID: "op") {
@@ -207,8 +230,9 @@ struct TransportFailure: Error, CustomStringConvertible {
 
     @Test func persistent429BecomesRateLimited() async throws {
         let sleeps = RecordedSleeps()
-        let policy = ASCRetryPolicy(maxAttempts: 2, maxTotalWait: .seconds(60), baseDelay: .seconds(1),
-                                    maxDelay: .seconds(4), rateLimitedAttempts: 3)
+        let policy = ASCRetryPolicy(
+            maxAttempts: 2, maxTotalWait: .seconds(60), baseDelay: .seconds(1),
+            maxDelay: .seconds(4), rateLimitedAttempts: 3)
         let middleware = ASCRetryMiddleware(policy: policy, clock: sleeps.clock)
         let next = ScriptedNext(Array(repeating: .success((429, ["Retry-After": "1"], "")), count: 3))
         let error = await #expect(throws: ASCError.self) {
@@ -217,10 +241,14 @@ struct TransportFailure: Error, CustomStringConvertible {
         #expect(error == .rateLimited(attempts: 3, retryAfter: .seconds(1)))
         #expect(sleeps.all == [.seconds(1), .seconds(1)])
         // By default a storm of 429s is outlasted longer than other failures.
-        #expect(ASCRetryPolicy.default.decide(method: .post, status: 429, attempt: 10, waited: .seconds(10), retryAfter: .seconds(1),
-                                              jitter: 0) == .retry(after: .seconds(1)))
-        #expect(ASCRetryPolicy.default.decide(method: .get, status: 503, attempt: 5, waited: .seconds(10), retryAfter: nil,
-                                              jitter: 0) == .stop(.attemptsExhausted))
+        #expect(
+            ASCRetryPolicy.default.decide(
+                method: .post, status: 429, attempt: 10, waited: .seconds(10), retryAfter: .seconds(1),
+                jitter: 0) == .retry(after: .seconds(1)))
+        #expect(
+            ASCRetryPolicy.default.decide(
+                method: .get, status: 503, attempt: 5, waited: .seconds(10), retryAfter: nil,
+                jitter: 0) == .stop(.attemptsExhausted))
     }
 
     @Test func transportFailuresRetryOnlyReads() async throws {
@@ -254,7 +282,11 @@ struct TransportFailure: Error, CustomStringConvertible {
 
         let rejected = ScriptedNext([
             .success((401, [:], "")),
-            .success((401, [:], #"{"errors":[{"code":"NOT_AUTHORIZED","title":"Authentication credentials are missing or invalid.","detail":"Provide a properly configured and signed bearer token."}]}"#)),
+            .success(
+                (
+                    401, [:],
+                    #"{"errors":[{"code":"NOT_AUTHORIZED","title":"Authentication credentials are missing or invalid.","detail":"Provide a properly configured and signed bearer token."}]}"#
+                )),
         ])
         let error = await #expect(throws: ASCError.self) {
             try await intercept(middleware, method: .get, next: rejected)
@@ -282,11 +314,13 @@ struct TransportFailure: Error, CustomStringConvertible {
     @Test func everyOfferCodeValuesOperationIsASecretAnswer() throws {
         let client = try String(contentsOfFile: Paths.repository + "/Sources/AppStoreConnectAPI/Generated/Client.swift", encoding: .utf8)
         // Each operation's doc comment ends with `…/get(operationId)`.
-        let operations = Set(client.split(separator: "\n").compactMap { line -> String? in
-            guard line.contains("Remark: Generated from"), let end = line.range(of: "_values_getToOneRelated)", options: .backwards),
-                  let start = line[..<end.lowerBound].lastIndex(of: "(") else { return nil }
-            return String(line[line.index(after: start)..<end.lowerBound]) + "_values_getToOneRelated"
-        })
+        let operations = Set(
+            client.split(separator: "\n").compactMap { line -> String? in
+                guard line.contains("Remark: Generated from"), let end = line.range(of: "_values_getToOneRelated)", options: .backwards),
+                    let start = line[..<end.lowerBound].lastIndex(of: "(")
+                else { return nil }
+                return String(line[line.index(after: start)..<end.lowerBound]) + "_values_getToOneRelated"
+            })
         #expect(operations.count >= 2, "\(operations)")
         #expect(operations.isSubset(of: ASCTraceMiddleware.secretAnswers), "not secret: \(operations.subtracting(ASCTraceMiddleware.secretAnswers))")
     }

@@ -9,8 +9,11 @@ import Testing
         #expect(inAppPurchase == ["inAppPurchaseAvailability", "iapPriceSchedule", "appStoreReviewScreenshot", "images", "offerCodes"])
         #expect(StoreReader.inAppPurchaseIncludes.map(\.rawValue) == inAppPurchase)
         let subscription = listRelations(SubscriptionKinds.all)
-        #expect(subscription == ["planAvailabilities", "introductoryOffers", "promotionalOffers", "offerCodes", "winBackOffers",
-                                 "appStoreReviewScreenshot", "images"])
+        #expect(
+            subscription == [
+                "planAvailabilities", "introductoryOffers", "promotionalOffers", "offerCodes", "winBackOffers",
+                "appStoreReviewScreenshot", "images",
+            ])
         #expect(StoreReader.subscriptionIncludes.map(\.rawValue) == subscription)
     }
 }

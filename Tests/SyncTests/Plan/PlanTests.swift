@@ -38,13 +38,15 @@ import Testing
             live.path = nil
             return StoreProduct(record: live, ids: ids)
         }
-        var snapshot = StoreSnapshot(app: app, territories: Territories.all,
-                                     inAppPurchases: desired.inAppPurchases.map(product),
-                                     groups: desired.groups.map { group in
-                                         StoreGroup(record: group, id: id(), version: id(), versionEditable: true,
-                                                    localizations: Dictionary(uniqueKeysWithValues: group.localizations.map { ($0.locale, id()) }),
-                                                    subscriptions: group.subscriptions.map(product))
-                                     })
+        var snapshot = StoreSnapshot(
+            app: app, territories: Territories.all,
+            inAppPurchases: desired.inAppPurchases.map(product),
+            groups: desired.groups.map { group in
+                StoreGroup(
+                    record: group, id: id(), version: id(), versionEditable: true,
+                    localizations: Dictionary(uniqueKeysWithValues: group.localizations.map { ($0.locale, id()) }),
+                    subscriptions: group.subscriptions.map(product))
+            })
         change(&snapshot)
         return snapshot
     }
@@ -70,8 +72,9 @@ import Testing
     }
 
     @Test func planLinesEscapeInnerQuotesAndBackslashes() {
-        let change = Change(action: .update, resource: "inAppPurchaseLocalization", productID: "com.example.fruitstand.banana",
-                            detail: "en-US", fields: [Change.Field("name", from: #"The "Big" Pack"#, to: #"C:\Packs"#)])
+        let change = Change(
+            action: .update, resource: "inAppPurchaseLocalization", productID: "com.example.fruitstand.banana",
+            detail: "en-US", fields: [Change.Field("name", from: #"The "Big" Pack"#, to: #"C:\Packs"#)])
         let text = PlanReport.text(Plan(app: Self.app, changes: [change]))
         #expect(text.contains(#"name "The \"Big\" Pack" -> "C:\\Packs""#), "\(text)")
         #expect(text.contains("; 0 operations.\n"))
@@ -104,9 +107,12 @@ import Testing
             store.inAppPurchases[banana].record.priceCents = 199
             let tokens = store.inAppPurchases.firstIndex { $0.record.productID == "com.example.fruitstand.tokens.10" }!
             store.inAppPurchases[tokens].record.type = .nonConsumable
-            store.inAppPurchases.append(StoreProduct(record: ProductRecord(productID: "com.example.fruitstand.legacy",
-                                                                           referenceName: "Legacy", type: .consumable),
-                                                     ids: ProductIDs(resource: "legacy")))
+            store.inAppPurchases.append(
+                StoreProduct(
+                    record: ProductRecord(
+                        productID: "com.example.fruitstand.legacy",
+                        referenceName: "Legacy", type: .consumable),
+                    ids: ProductIDs(resource: "legacy")))
             store.groups[0].subscriptions[0].record.introductoryOffer?.duration = "TWO_WEEKS"
             store.groups[0].subscriptions[0].record.promotionalOffers[0].periods = 2
         }
@@ -119,8 +125,10 @@ import Testing
         let replace = intro?.operations.first as? IntroductoryOfferKind.Replace
         #expect(replace?.removing.count == 175 && replace?.territories.count == 175 && replace?.estimatedRequests == 2)
         // A localization of an editable version is updated in place.
-        #expect(plan.changes.contains { $0.resource == "inAppPurchaseLocalization" && $0.operations.first is
-            VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.Update })
+        #expect(
+            plan.changes.contains {
+                $0.resource == "inAppPurchaseLocalization" && $0.operations.first is VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.Update
+            })
     }
 
     // MARK: One kind at a time

@@ -8,7 +8,8 @@ import Testing
 
     static func ledger(doneAfter done: Int) -> PushLedger {
         // 17 one-write products, then two subscriptions of two writes each: 21 operations.
-        let changes = (1...17).map { Change(action: .create, resource: "inAppPurchase", productID: "p\($0)", operations: [Write()]) }
+        let changes =
+            (1...17).map { Change(action: .create, resource: "inAppPurchase", productID: "p\($0)", operations: [Write()]) }
             + ["s", "t"].map { Change(action: .create, resource: "subscription", productID: $0, operations: [Write(), Write()]) }
         let ledger = PushLedger()
         ledger.start(Plan(app: StoreApp(id: "1", bundleID: "com.example"), changes: changes))
@@ -17,15 +18,20 @@ import Testing
     }
 
     @Test func anInterruptedPushsSummaryAddsUp() {
-        #expect(Self.ledger(doneAfter: 18).report().hasPrefix(
-            "Written to App Store Connect: 18 of 21 operations (17 in 17 complete changes: inAppPurchase p1, inAppPurchase p2, "
-            + "inAppPurchase p3, inAppPurchase p4, inAppPurchase p5 and 12 more; 1 of 2 in subscription s). "
-            + "Left: 3 operations (1 in subscription s; 2 in 1 change not started: subscription t). Run `iapkit asc push` again"))
-        #expect(Self.ledger(doneAfter: 19).report().hasPrefix(
-            "Written to App Store Connect: 19 of 21 operations (19 in 18 complete changes: inAppPurchase p1, inAppPurchase p2, "
-            + "inAppPurchase p3, inAppPurchase p4, inAppPurchase p5 and 13 more). Left: 2 operations (2 in 1 change not started: subscription t)."))
-        #expect(Self.ledger(doneAfter: 21).report().hasSuffix("(21 in 19 complete changes: inAppPurchase p1, inAppPurchase p2, "
-            + "inAppPurchase p3, inAppPurchase p4, inAppPurchase p5 and 14 more). Nothing is left."))
+        #expect(
+            Self.ledger(doneAfter: 18).report().hasPrefix(
+                "Written to App Store Connect: 18 of 21 operations (17 in 17 complete changes: inAppPurchase p1, inAppPurchase p2, "
+                    + "inAppPurchase p3, inAppPurchase p4, inAppPurchase p5 and 12 more; 1 of 2 in subscription s). "
+                    + "Left: 3 operations (1 in subscription s; 2 in 1 change not started: subscription t). Run `iapkit asc push` again"))
+        #expect(
+            Self.ledger(doneAfter: 19).report().hasPrefix(
+                "Written to App Store Connect: 19 of 21 operations (19 in 18 complete changes: inAppPurchase p1, inAppPurchase p2, "
+                    + "inAppPurchase p3, inAppPurchase p4, inAppPurchase p5 and 13 more). Left: 2 operations (2 in 1 change not started: subscription t)."
+            ))
+        #expect(
+            Self.ledger(doneAfter: 21).report().hasSuffix(
+                "(21 in 19 complete changes: inAppPurchase p1, inAppPurchase p2, "
+                    + "inAppPurchase p3, inAppPurchase p4, inAppPurchase p5 and 14 more). Nothing is left."))
         #expect(Self.ledger(doneAfter: 0).report() == "Nothing was written to App Store Connect (21 operations planned).")
     }
 }

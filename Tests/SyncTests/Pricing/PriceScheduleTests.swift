@@ -20,7 +20,8 @@ struct PriceScheduleTests {
         #expect(LocalPrice.canonical("14.90") == "14.9" && LocalPrice.canonical("150.0") == "150" && LocalPrice.canonical("099") == "99")
         #expect(LocalPrice.display("14.9", territory: "BRA") == "14.90")
         #expect(LocalPrice.display("150", territory: "JPN") == "150")
-        #expect(LocalPrice.refusal("100", territory: "IND", grid: ["89", "99", "109"]) == "IND has no price point of 100 INR; the nearest are 99 and 109")
+        #expect(
+            LocalPrice.refusal("100", territory: "IND", grid: ["89", "99", "109"]) == "IND has no price point of 100 INR; the nearest are 99 and 109")
         #expect(LocalPrice.refusal("99", territory: "IND", grid: ["89", "99", "109"]) == nil)
     }
 
@@ -38,18 +39,24 @@ struct PriceScheduleTests {
         DatedPrice.apply(prices, to: &record, today: 20261123) { cents, territory in equalized[cents]?[territory] }
         #expect(record.priceCents == 399)
         #expect(record.territoryPrices == ["BRA": "14.9"])
-        #expect(record.priceChanges == [PriceChangeRecord(day: 20270115, priceCents: 599, territoryPrices: ["IND": "499"], keepsExistingSubscribers: true)])
+        #expect(
+            record.priceChanges == [
+                PriceChangeRecord(day: 20270115, priceCents: 599, territoryPrices: ["IND": "499"], keepsExistingSubscribers: true)
+            ])
     }
 
     @Test func changesThatHaveStartedAreTodaysPrices() {
         var record = ProductRecord(productID: "p", referenceName: "P", type: .consumable, priceCents: 99)
         record.territoryPrices = ["IND": "99", "JPN": "160"]
-        record.priceChanges = [PriceChangeRecord(day: 20270301, territoryPrices: ["JPN": "170"]),
-                               PriceChangeRecord(day: 20270115, priceCents: 129, territoryPrices: ["IND": "129"])]
+        record.priceChanges = [
+            PriceChangeRecord(day: 20270301, territoryPrices: ["JPN": "170"]),
+            PriceChangeRecord(day: 20270115, priceCents: 129, territoryPrices: ["IND": "129"]),
+        ]
         let before = record.asOf(20270114)
         #expect(before.priceCents == 99 && before.priceChanges.map(\.day) == [20270115, 20270301])
         let between = record.asOf(20270115)
-        #expect(between.priceCents == 129 && between.territoryPrices == ["IND": "129", "JPN": "160"] && between.priceChanges.map(\.day) == [20270301])
+        #expect(
+            between.priceCents == 129 && between.territoryPrices == ["IND": "129", "JPN": "160"] && between.priceChanges.map(\.day) == [20270301])
         let after = record.asOf(20280101)
         #expect(after.territoryPrices == ["IND": "129", "JPN": "170"] && after.priceChanges.isEmpty)
     }
@@ -57,8 +64,10 @@ struct PriceScheduleTests {
     @Test func thePlanHasALineForTodayAndOnePerChangedScheduledChange() {
         var live = ProductRecord(productID: "p", referenceName: "P", type: .autoRenewableSubscription, priceCents: 499)
         live.territoryPrices = ["BRA": "14.9"]
-        live.priceChanges = [PriceChangeRecord(day: 20270115, priceCents: 599, keepsExistingSubscribers: true),
-                             PriceChangeRecord(day: 20270601, priceCents: 699, keepsExistingSubscribers: false)]
+        live.priceChanges = [
+            PriceChangeRecord(day: 20270115, priceCents: 599, keepsExistingSubscribers: true),
+            PriceChangeRecord(day: 20270601, priceCents: 699, keepsExistingSubscribers: false),
+        ]
         var wanted = live
         wanted.territoryPrices = ["BRA": "19.9", "IND": "399"]
         wanted.priceChanges = [PriceChangeRecord(day: 20270115, priceCents: 599, territoryPrices: ["IND": "499"], keepsExistingSubscribers: true)]

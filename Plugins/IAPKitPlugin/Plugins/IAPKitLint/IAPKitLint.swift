@@ -38,8 +38,9 @@ struct IAPKitLint: CommandPlugin {
         let atRoot = root.appending(path: "catalog.yaml")
         if FileManager.default.fileExists(atPath: atRoot.path) { return atRoot.path }
         var found: [String] = []
-        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil,
-                                                    options: [.skipsHiddenFiles])
+        let walker = FileManager.default.enumerator(
+            at: root, includingPropertiesForKeys: nil,
+            options: [.skipsHiddenFiles])
         while let url = walker?.nextObject() as? URL {
             if url.lastPathComponent == ".build" || url.lastPathComponent.hasPrefix(".build-") {
                 walker?.skipDescendants()
@@ -48,9 +49,10 @@ struct IAPKitLint: CommandPlugin {
             }
         }
         guard found.count == 1 else {
-            throw PluginError(found.isEmpty
-                ? "no catalog.yaml in \(root.path); create one with `iapkit init` or pass --catalog PATH"
-                : "several catalog.yaml files (\(found.joined(separator: ", "))); pass --catalog PATH")
+            throw PluginError(
+                found.isEmpty
+                    ? "no catalog.yaml in \(root.path); create one with `iapkit init` or pass --catalog PATH"
+                    : "several catalog.yaml files (\(found.joined(separator: ", "))); pass --catalog PATH")
         }
         return found[0]
     }

@@ -6,8 +6,10 @@ public enum AssetPackExample {
     public static let files = "#@ packs/level1/Levels/1.json: {}\n#@ packs/level2/Levels/2.json: {}\n"
 
     /// One `assetPacks` entry: an on-demand pack the non-consumable unlocks, plus `extra` keys (`    key: value` lines).
-    public static func pack(_ id: String = "level1", source: String = "packs/level1", policy: String = "onDemand",
-                            unlockedBy: String? = "[com.example.app.level1]", extra: String = "") -> String {
+    public static func pack(
+        _ id: String = "level1", source: String = "packs/level1", policy: String = "onDemand",
+        unlockedBy: String? = "[com.example.app.level1]", extra: String = ""
+    ) -> String {
         var text = "  - id: \(id)\n    source: \(source)\n    downloadPolicy: \(policy)\n"
         if let unlockedBy { text += "    unlockedBy: \(unlockedBy)\n" }
         return text + extra

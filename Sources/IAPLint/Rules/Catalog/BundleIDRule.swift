@@ -8,8 +8,10 @@ struct BundleIDRule: CatalogRule {
     static let rationale = "`asc` finds the app in App Store Connect by its bundle ID, and product IDs are checked against it."
     static let summary = "`app.bundleId` is empty or has a character outside A-Z a-z 0-9 - . (App Store Connect finds the app by it)."
     static let examples = RuleExamples(
-        triggering: [Example.catalog("").replacingAll("bundleId: com.example.app", with: "bundleId: ↓\"\""),
-                     Example.catalog("").replacingAll("bundleId: com.example.app", with: "bundleId: ↓com.example/app")],
+        triggering: [
+            Example.catalog("").replacingAll("bundleId: com.example.app", with: "bundleId: ↓\"\""),
+            Example.catalog("").replacingAll("bundleId: com.example.app", with: "bundleId: ↓com.example/app"),
+        ],
         nonTriggering: [Example.product("")])
 
     func check(_ context: CatalogLintContext) {
@@ -18,8 +20,10 @@ struct BundleIDRule: CatalogRule {
         if bundleID.trimmingWhitespace.isEmpty {
             context.report(Self.self, "`app.bundleId` is empty; give the app's bundle ID, which `asc` finds the app by", at: path)
         } else if let bad = bundleID.unicodeScalars.first(where: { !Self.allowed($0) }) {
-            context.report(Self.self, "`app.bundleId` has the character `\(bad.escaped(asASCII: true))`; a bundle ID "
-                               + "takes only A-Z, a-z, 0-9, hyphens and periods", at: path)
+            context.report(
+                Self.self,
+                "`app.bundleId` has the character `\(bad.escaped(asASCII: true))`; a bundle ID "
+                    + "takes only A-Z, a-z, 0-9, hyphens and periods", at: path)
         }
     }
 

@@ -7,7 +7,8 @@ struct DisableCommentRule: CatalogRule {
     static let id = "disable-comment"
     static let severity = RuleSeverity.warning
     static let rationale = "A finding accepted without a reason, or a comment that accepts nothing, hides the next real finding on that line."
-    static let summary = "A `# iapkit:disable RULE reason` comment without a reason, naming no rule or an unknown one, or accepting no finding (a warning)."
+    static let summary =
+        "A `# iapkit:disable RULE reason` comment without a reason, naming no rule or an unknown one, or accepting no finding (a warning)."
     static let examples = RuleExamples(
         triggering: [
             Example.product("  productId: coins.small  ↓# iapkit:disable product-id-prefix"),
@@ -15,7 +16,7 @@ struct DisableCommentRule: CatalogRule {
             Example.product("  price: 0.99  ↓# iapkit:disable price-free no longer needed"),
         ],
         nonTriggering: [
-            Example.product("  productId: coins.small  # iapkit:disable product-id-prefix live before we prefixed IDs"),
+            Example.product("  productId: coins.small  # iapkit:disable product-id-prefix live before we prefixed IDs")
         ])
 
     static var ruleIDs: [String] { RuleRegistry.all.map(\.id) }
@@ -27,7 +28,8 @@ struct DisableCommentRule: CatalogRule {
             if comment.rules.isEmpty {
                 problem = "names no rule; write `# iapkit:disable RULE reason`"
             } else if let unknown = comment.rules.first(where: { !known.contains($0) }) {
-                problem = "`\(unknown)` is not an iapkit rule"
+                problem =
+                    "`\(unknown)` is not an iapkit rule"
                     + (Suggestions.nearest(to: unknown, in: known).map { "; did you mean `\($0)`?" } ?? "")
             } else if comment.reason.isEmpty {
                 problem = "gives no reason; write why the finding is accepted after the rule"
@@ -41,8 +43,9 @@ struct DisableCommentRule: CatalogRule {
     }
 
     static func finding(_ comment: DisableComment, in catalog: Catalog, _ problem: String) -> Finding {
-        Finding(ruleID: id, severity: .warning, message: "`# \(DisableComment.marker)` \(problem)",
-                location: SourceLocation(file: catalog.file, line: comment.line, column: comment.column))
+        Finding(
+            ruleID: id, severity: .warning, message: "`# \(DisableComment.marker)` \(problem)",
+            location: SourceLocation(file: catalog.file, line: comment.line, column: comment.column))
     }
 }
 
@@ -63,7 +66,8 @@ final class DisableCommentFilter: @unchecked Sendable {
         }
         for product in catalog.allProducts {
             guard let id = product.productID, let line = catalog.location(of: product.path).line,
-                  let indices = byLine[line] else { continue }
+                let indices = byLine[line]
+            else { continue }
             byProduct[id, default: []] += indices
         }
     }
@@ -90,10 +94,14 @@ final class DisableCommentFilter: @unchecked Sendable {
     /// The well-formed comments that accepted nothing: stale once the finding they named went away.
     func reportUnused(to consumer: FindingConsumer) {
         let known = DisableCommentRule.ruleIDs
-        for (index, comment) in catalog.disableComments.enumerated() where !used.contains(index) && comment.targetLine > 0
-            && !comment.rules.isEmpty && comment.rules.allSatisfy(known.contains) && !comment.reason.isEmpty {
-            consumer(DisableCommentRule.finding(comment, in: catalog,
-                "accepts no \(comment.rules.map { "`\($0)`" }.joined(separator: " or ")) finding on line \(comment.targetLine); remove it"))
+        for (index, comment) in catalog.disableComments.enumerated()
+        where !used.contains(index) && comment.targetLine > 0
+            && !comment.rules.isEmpty && comment.rules.allSatisfy(known.contains) && !comment.reason.isEmpty
+        {
+            consumer(
+                DisableCommentRule.finding(
+                    comment, in: catalog,
+                    "accepts no \(comment.rules.map { "`\($0)`" }.joined(separator: " or ")) finding on line \(comment.targetLine); remove it"))
         }
     }
 }

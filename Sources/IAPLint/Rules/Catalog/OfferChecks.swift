@@ -30,8 +30,10 @@ enum OfferChecks {
         if let territories = offer.territories {
             let set = Set(territories)
             for entry in offer.territoryPrices where !set.contains(entry.territory) {
-                context.report(rule, "\(entry.territory) has a price but the \(kind) is not set there; add \(entry.territory) to `territories` "
-                                   + "or remove the price", at: entry.path, product: product)
+                context.report(
+                    rule,
+                    "\(entry.territory) has a price but the \(kind) is not set there; add \(entry.territory) to `territories` "
+                        + "or remove the price", at: entry.path, product: product)
             }
         }
         guard let mode = offer.mode else { return }
@@ -56,7 +58,9 @@ enum OfferChecks {
             if let range = payAsYouGoRange(for: period) {
                 if let periods = offer.periods {
                     if !range.contains(periods) {
-                        report("pay-as-you-go on a \(period) subscription allows \(range.lowerBound)–\(range.upperBound) periods, not \(periods)", "periods")
+                        report(
+                            "pay-as-you-go on a \(period) subscription allows \(range.lowerBound)–\(range.upperBound) periods, not \(periods)",
+                            "periods")
                     }
                 } else {
                     report("pay-as-you-go needs `periods`: how many \(period) periods are discounted (\(range.lowerBound)–\(range.upperBound))")
@@ -96,10 +100,13 @@ enum OfferChecks {
             return
         }
         guard let regular = product.resolvedPriceCents, let period = product.period,
-              let periodDays = SubscriptionPeriods.days(period), let spanDays else { return }
+            let periodDays = SubscriptionPeriods.days(period), let spanDays
+        else { return }
         let regularForSpan = Double(regular) * spanDays / periodDays
         if Double(cents) >= regularForSpan.rounded() {
-            report("offer price $\(price) is not a discount: the regular price for the same span is $\(Price(cents: Int(regularForSpan.rounded())))", "price")
+            report(
+                "offer price $\(price) is not a discount: the regular price for the same span is $\(Price(cents: Int(regularForSpan.rounded())))",
+                "price")
         }
     }
 }

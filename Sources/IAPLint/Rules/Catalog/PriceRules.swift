@@ -4,13 +4,19 @@ import IAPCore
 struct PriceRule: ProductRule {
     static let id = "price"
     static let severity = RuleSeverity(.error, "warning when missing")
-    static let rationale = "App Store Connect takes only prices on its grid; a product without a price stays in Missing Metadata and cannot be submitted."
-    static let summary = "A price is missing (a warning: App Store Connect keeps the product in Missing Metadata), given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
+    static let rationale =
+        "App Store Connect takes only prices on its grid; a product without a price stays in Missing Metadata and cannot be submitted."
+    static let summary =
+        "A price is missing (a warning: App Store Connect keeps the product in Missing Metadata), given both as `price` and `tier`, a tier outside 0..87, or not on the USD grid."
     static let examples = RuleExamples(
-        triggering: [Example.product("  price: ↓0.98"), Example.product("  tier: ↓88"),
-                     Example.product("  tier: ↓3"), Example.product("  price: ↓1200.00")],
-        nonTriggering: [Example.product("  price: 0.99"), Example.product("  price: 1.00"),
-                        Example.product("  tier: 87\n  price: ~")])
+        triggering: [
+            Example.product("  price: ↓0.98"), Example.product("  tier: ↓88"),
+            Example.product("  tier: ↓3"), Example.product("  price: ↓1200.00"),
+        ],
+        nonTriggering: [
+            Example.product("  price: 0.99"), Example.product("  price: 1.00"),
+            Example.product("  tier: 87\n  price: ~"),
+        ])
 
     func check(_ product: Product, in context: CatalogLintContext) {
         if !product.priceChanges.isEmpty || !product.billingPlans.isEmpty {
@@ -21,14 +27,16 @@ struct PriceRule: ProductRule {
             }
         }
         if product.price != nil && product.tier != nil {
-            context.report(Self.self, "give either `price` or `tier`, not both; `price` (USD) is the current form",
-                           at: product.path / "tier", product: product)
+            context.report(
+                Self.self, "give either `price` or `tier`, not both; `price` (USD) is the current form",
+                at: product.path / "tier", product: product)
             return
         }
         if let tier = product.tier {
             if !(0...87).contains(tier) {
-                context.report(Self.self, "tier \(tier) does not exist; legacy tiers run from 0 (free) to 87 ($999.99)",
-                               at: product.path / "tier", product: product)
+                context.report(
+                    Self.self, "tier \(tier) does not exist; legacy tiers run from 0 (free) to 87 ($999.99)",
+                    at: product.path / "tier", product: product)
             }
             return
         }
@@ -36,14 +44,18 @@ struct PriceRule: ProductRule {
             // Priced from another base territory, or a subscription priced in some territories only: no USD price.
             if product.baseTerritory != nil || (product.isSubscription && !product.territoryPrices.isEmpty) { return }
             if let first = product.territoryPrices.first {
-                context.report(Self.self, "\(product.productID.map { "`\($0)`" } ?? "this product") has territory prices but no USD "
-                                   + "price: add `price:` (USD, equalized everywhere else), or `baseTerritory: \(first.territory)` to price "
-                                   + "it from \(first.territory)", at: product.path, product: product)
+                context.report(
+                    Self.self,
+                    "\(product.productID.map { "`\($0)`" } ?? "this product") has territory prices but no USD "
+                        + "price: add `price:` (USD, equalized everywhere else), or `baseTerritory: \(first.territory)` to price "
+                        + "it from \(first.territory)", at: product.path, product: product)
                 return
             }
-            context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no price: App Store "
-                               + "Connect keeps it in Missing Metadata and it cannot be submitted; add `price:` with a USD amount on "
-                               + "App Store Connect's grid, such as 0.99", at: product.path, product: product)
+            context.report(
+                Self.self, .warning,
+                "\(product.productID.map { "`\($0)`" } ?? "this product") has no price: App Store "
+                    + "Connect keeps it in Missing Metadata and it cannot be submitted; add `price:` with a USD amount on "
+                    + "App Store Connect's grid, such as 0.99", at: product.path, product: product)
             return
         }
         if let message = Self.gridProblem(price) {
@@ -75,10 +87,13 @@ struct PriceFreeRule: ProductRule {
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard product.type != .nonConsumable && product.type != nil, product.resolvedPriceCents == 0,
-              product.price == nil || product.tier == nil else { return }
+            product.price == nil || product.tier == nil
+        else { return }
         let kind = product.type?.rawValue ?? "product"
-        context.report(Self.self, "a \(kind) cannot be free; only non-consumables may cost $0"
-                           + (product.isSubscription ? " (offer a free trial instead)" : ""),
-                       at: product.path / (product.tier != nil ? "tier" : "price"), product: product)
+        context.report(
+            Self.self,
+            "a \(kind) cannot be free; only non-consumables may cost $0"
+                + (product.isSubscription ? " (offer a free trial instead)" : ""),
+            at: product.path / (product.tier != nil ? "tier" : "price"), product: product)
     }
 }

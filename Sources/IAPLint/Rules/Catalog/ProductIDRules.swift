@@ -7,8 +7,11 @@ struct ProductIDFormatRule: ProductRule {
     static let rationale = "App Store Connect refuses the ID when the product is created, and StoreKit looks products up by exactly this string."
     static let summary = "A product ID is empty, over 100 characters, starts with a period, or has a character outside A-Z a-z 0-9 . _ -."
     static let examples = RuleExamples(
-        triggering: [Example.product("  productId: ↓com.example.app.one pack"), Example.product("  productId: ↓\"\""), Example.product("  productId: ↓../../evil"),
-                     Example.product("  productId: ↓com.example.app.\(String(repeating: "x", count: 90))")],
+        triggering: [
+            Example.product("  productId: ↓com.example.app.one pack"), Example.product("  productId: ↓\"\""),
+            Example.product("  productId: ↓../../evil"),
+            Example.product("  productId: ↓com.example.app.\(String(repeating: "x", count: 90))"),
+        ],
         nonTriggering: [Example.product("  productId: com.example.app.one_pack-2")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
@@ -23,20 +26,28 @@ struct ProductIDDuplicateRule: ProductRule {
     static let rationale = "A product ID is unique per app, case aside; the second product could never be created."
     static let summary = "Two products or subscriptions share an ID (also when they differ only in case)."
     static let examples = RuleExamples(
-        triggering: [Example.catalog("""
-            products:
-              - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
-              - {productId: ↓com.example.app.one, referenceName: Two, type: consumable, price: 0.99}
-            """), Example.catalog("""
-            products:
-              - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
-              - {productId: ↓com.example.app.ONE, referenceName: Two, type: consumable, price: 0.99}
-            """)],
-        nonTriggering: [Example.catalog("""
-            products:
-              - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
-              - {productId: com.example.app.two, referenceName: Two, type: consumable, price: 0.99}
-            """)])
+        triggering: [
+            Example.catalog(
+                """
+                products:
+                  - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
+                  - {productId: ↓com.example.app.one, referenceName: Two, type: consumable, price: 0.99}
+                """),
+            Example.catalog(
+                """
+                products:
+                  - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
+                  - {productId: ↓com.example.app.ONE, referenceName: Two, type: consumable, price: 0.99}
+                """),
+        ],
+        nonTriggering: [
+            Example.catalog(
+                """
+                products:
+                  - {productId: com.example.app.one, referenceName: One, type: consumable, price: 0.99}
+                  - {productId: com.example.app.two, referenceName: Two, type: consumable, price: 0.99}
+                """)
+        ])
 
     /// The first product with each ID as lowercased: its path and its ID as written, and any later spellings that
     /// differ from it only in case, with their own first path. One look-up per product: most IDs have one spelling.
@@ -57,12 +68,15 @@ struct ProductIDDuplicateRule: ProductRule {
             return
         }
         if let earlier = spellings.first.id == id ? spellings.first : spellings.others.first(where: { $0.id == id }) {
-            context.report(Self.self, "product ID `\(id)` is already used \(Self.place(earlier.path, in: context)); every ID must be unique",
-                           at: product.path / "productId", product: product)
+            context.report(
+                Self.self, "product ID `\(id)` is already used \(Self.place(earlier.path, in: context)); every ID must be unique",
+                at: product.path / "productId", product: product)
             return
         }
-        context.report(Self.self, "product ID `\(id)` differs only in case from `\(spellings.first.id)` \(Self.place(spellings.first.path, in: context)); "
-                           + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
+        context.report(
+            Self.self,
+            "product ID `\(id)` differs only in case from `\(spellings.first.id)` \(Self.place(spellings.first.path, in: context)); "
+                + "App Store Connect treats them as the same ID", at: product.path / "productId", product: product)
         spellings.others.append((product.path, id))
         seen[folded] = spellings
     }
@@ -85,16 +99,22 @@ struct ProductIDRetiredRule: ProductRule {
     static let rationale = "App Store Connect never lets an app reuse a product ID, even one of a deleted product; the create fails on push."
     static let summary = "A product uses an ID listed in `retiredProductIds`; App Store Connect never allows reuse."
     static let examples = RuleExamples(
-        triggering: [Example.catalog("""
-            retiredProductIds: [com.example.app.old]
-            products:
-              - {productId: ↓com.example.app.old, referenceName: Old, type: consumable, price: 0.99}
-            """)],
-        nonTriggering: [Example.catalog("""
-            retiredProductIds: [com.example.app.old]
-            products:
-              - {productId: com.example.app.new, referenceName: New, type: consumable, price: 0.99}
-            """)])
+        triggering: [
+            Example.catalog(
+                """
+                retiredProductIds: [com.example.app.old]
+                products:
+                  - {productId: ↓com.example.app.old, referenceName: Old, type: consumable, price: 0.99}
+                """)
+        ],
+        nonTriggering: [
+            Example.catalog(
+                """
+                retiredProductIds: [com.example.app.old]
+                products:
+                  - {productId: com.example.app.new, referenceName: New, type: consumable, price: 0.99}
+                """)
+        ])
 
     private var retired: Set<String> = []
 
@@ -104,16 +124,19 @@ struct ProductIDRetiredRule: ProductRule {
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard !retired.isEmpty, let id = product.productID, retired.contains(id) else { return }
-        context.report(Self.self, "product ID `\(id)` was used before (it is in `retiredProductIds`); "
-                           + "App Store Connect never allows an ID again, even after deletion: choose a new one",
-                       at: product.path / "productId", product: product)
+        context.report(
+            Self.self,
+            "product ID `\(id)` was used before (it is in `retiredProductIds`); "
+                + "App Store Connect never allows an ID again, even after deletion: choose a new one",
+            at: product.path / "productId", product: product)
     }
 }
 
 struct ProductIDPrefixRule: ProductRule {
     static let id = "product-id-prefix"
     static let severity = RuleSeverity.warning
-    static let rationale = "Reverse-DNS IDs under the bundle ID are Apple's convention and keep the IDs of several apps of one team apart; older IDs may differ on purpose."
+    static let rationale =
+        "Reverse-DNS IDs under the bundle ID are Apple's convention and keep the IDs of several apps of one team apart; older IDs may differ on purpose."
     static let summary = "A product ID does not start with the app's bundle ID and a period (a warning)."
     static let examples = RuleExamples(
         triggering: [Example.product("  productId: ↓coins.small")],
@@ -128,8 +151,10 @@ struct ProductIDPrefixRule: ProductRule {
     func check(_ product: Product, in context: CatalogLintContext) {
         guard let bundleID, let id = product.productID, !id.isEmpty, !(id.hasPrefix(bundleID) && id.dropFirst(bundleID.count).first == ".")
         else { return }
-        context.report(Self.self, .warning, "product ID `\(id)` does not start with the bundle ID `\(bundleID).`; "
-                           + "prefixing IDs keeps them unique across your apps",
-                       at: product.path / "productId", product: product)
+        context.report(
+            Self.self, .warning,
+            "product ID `\(id)` does not start with the bundle ID `\(bundleID).`; "
+                + "prefixing IDs keeps them unique across your apps",
+            at: product.path / "productId", product: product)
     }
 }

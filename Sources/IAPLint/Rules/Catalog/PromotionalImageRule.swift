@@ -13,8 +13,10 @@ struct PromotionalImageRule: ProductRule {
     static let rationale = "App Store Connect takes only opaque 1024×1024 PNG or JPEG images for promoted purchases and offers."
     static let summary = "A promotional image that is absent, not PNG or JPEG by its bytes, not 1024×1024 pixels, or has transparency."
     static let examples = RuleExamples(
-        triggering: [Example.product("  promotionalImage: ↓missing.png"), Example.product("  promotionalImage: ↓fake.png"),
-                     Example.product("  promotionalImage: ↓small.png"), Example.product("  promotionalImage: ↓alpha.png")],
+        triggering: [
+            Example.product("  promotionalImage: ↓missing.png"), Example.product("  promotionalImage: ↓fake.png"),
+            Example.product("  promotionalImage: ↓small.png"), Example.product("  promotionalImage: ↓alpha.png"),
+        ],
         nonTriggering: [Example.product("  promotionalImage: promo.png")])
 
     static let side = 1024
@@ -29,23 +31,29 @@ struct PromotionalImageRule: ProductRule {
             head = try InputFile.head(context.resolve(image), count: Self.headBytes).bytes
         } catch {
             let reason = if case let .io(_, text) = error { text } else { error.description }
-            context.report(Self.self, reason == "does not exist"
-                               ? "promotional image \(image) does not exist (paths are relative to the catalog)"
-                               : "promotional image \(image) \(reason)", at: path, product: product)
+            context.report(
+                Self.self,
+                reason == "does not exist"
+                    ? "promotional image \(image) does not exist (paths are relative to the catalog)"
+                    : "promotional image \(image) \(reason)", at: path, product: product)
             return
         }
         guard let info = ImageHeader(head) else {
-            context.report(Self.self, "promotional image \(image) is not a PNG or JPEG image (judged by its bytes, not its name)",
-                           at: path, product: product)
+            context.report(
+                Self.self, "promotional image \(image) is not a PNG or JPEG image (judged by its bytes, not its name)",
+                at: path, product: product)
             return
         }
         if info.width != Self.side || info.height != Self.side {
-            context.report(Self.self, "promotional image \(image) is \(info.width)×\(info.height) pixels; App Store Connect takes "
-                               + "\(Self.side)×\(Self.side)", at: path, product: product)
+            context.report(
+                Self.self,
+                "promotional image \(image) is \(info.width)×\(info.height) pixels; App Store Connect takes "
+                    + "\(Self.side)×\(Self.side)", at: path, product: product)
         }
         if info.hasAlpha {
-            context.report(Self.self, "promotional image \(image) has transparency; App Store Connect takes an opaque image",
-                           at: path, product: product)
+            context.report(
+                Self.self, "promotional image \(image) has transparency; App Store Connect takes an opaque image",
+                at: path, product: product)
         }
     }
 }

@@ -23,9 +23,11 @@ struct ReviewNoteRule: ProductRule {
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard let review = product.review, let note = review.note, note.utf8.count > Self.maximumLength,
-              note.count > Self.maximumLength else { return }
-        context.report(Self.self, "review note has \(note.count) characters; App Store Connect allows at most \(Self.maximumLength)",
-                       at: review.path / "note", product: product)
+            note.count > Self.maximumLength
+        else { return }
+        context.report(
+            Self.self, "review note has \(note.count) characters; App Store Connect allows at most \(Self.maximumLength)",
+            at: review.path / "note", product: product)
     }
 }
 
@@ -35,16 +37,20 @@ struct ReviewScreenshotRule: ProductRule {
     static let rationale = "App Review needs a screenshot of the purchase in the app before the product can be submitted."
     static let summary = "No review screenshot (a warning), or one that is absent or not PNG/JPEG by its bytes (an error)."
     static let examples = RuleExamples(
-        triggering: [Example.product("  ↓review:\n    note: Tap One."), Example.product("  review:\n    note: Tap One.\n    screenshot: ↓missing.png"),
-                     Example.product("  review:\n    note: Tap One.\n    screenshot: ↓fake.png"),
-                     Example.product("  review:\n    note: Tap One.\n    screenshot: ↓pipe.png")],
+        triggering: [
+            Example.product("  ↓review:\n    note: Tap One."), Example.product("  review:\n    note: Tap One.\n    screenshot: ↓missing.png"),
+            Example.product("  review:\n    note: Tap One.\n    screenshot: ↓fake.png"),
+            Example.product("  review:\n    note: Tap One.\n    screenshot: ↓pipe.png"),
+        ],
         nonTriggering: [Example.product("  review:\n    note: Tap One.\n    screenshot: shot.png")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard let screenshot = product.review?.screenshot, !screenshot.isEmpty else {
-            context.report(Self.self, .warning, "\(product.productID.map { "`\($0)`" } ?? "this product") has no review "
-                               + "screenshot; App Store Connect requires one before submission",
-                           at: product.review?.path ?? product.path, product: product)
+            context.report(
+                Self.self, .warning,
+                "\(product.productID.map { "`\($0)`" } ?? "this product") has no review "
+                    + "screenshot; App Store Connect requires one before submission",
+                at: product.review?.path ?? product.path, product: product)
             return
         }
         // Made only for a finding: most screenshots are fine.
@@ -56,14 +62,17 @@ struct ReviewScreenshotRule: ProductRule {
             head = bytes
         case let .failure(error):
             let reason = if case let .io(_, text) = error { text } else { error.description }
-            context.report(Self.self, reason == "does not exist"
-                               ? "review screenshot \(screenshot) does not exist (paths are relative to the catalog)"
-                               : "review screenshot \(screenshot) \(reason)", at: path, product: product)
+            context.report(
+                Self.self,
+                reason == "does not exist"
+                    ? "review screenshot \(screenshot) does not exist (paths are relative to the catalog)"
+                    : "review screenshot \(screenshot) \(reason)", at: path, product: product)
             return
         }
         if !Self.isPNG(head) && !Self.isJPEG(head) {
-            context.report(Self.self, "review screenshot \(screenshot) is not a PNG or JPEG image (judged by its bytes, not its name)",
-                           at: path, product: product)
+            context.report(
+                Self.self, "review screenshot \(screenshot) is not a PNG or JPEG image (judged by its bytes, not its name)",
+                at: path, product: product)
         }
     }
 

@@ -4,10 +4,16 @@ struct SubscriptionGroupRule: CatalogRule {
     static let id = "subscription-group"
     static let severity = RuleSeverity.error
     static let rationale = "App Store Connect refuses an empty group, a repeated reference name and names over its limits."
-    static let summary = "A group with no subscriptions, a group reference name used twice, or a group name over 75 or custom app name over 30 characters."
+    static let summary =
+        "A group with no subscriptions, a group reference name used twice, or a group name over 75 or custom app name over 30 characters."
     static let examples = RuleExamples(
-        triggering: [Example.catalog("subscriptionGroups:\n  - ↓referenceName: Empty\n    localizations: [{locale: en-US, name: Empty}]\n    subscriptions: []\n"),
-                     Example.catalog("subscriptionGroups:\n  - referenceName: Club\n    localizations: [{locale: en-US, name: Club, customAppName: ↓\(String(repeating: "c", count: 31))}]\n    subscriptions: []\n")],
+        triggering: [
+            Example.catalog(
+                "subscriptionGroups:\n  - ↓referenceName: Empty\n    localizations: [{locale: en-US, name: Empty}]\n    subscriptions: []\n"),
+            Example.catalog(
+                "subscriptionGroups:\n  - referenceName: Club\n    localizations: [{locale: en-US, name: Club, customAppName: ↓\(String(repeating: "c", count: 31))}]\n    subscriptions: []\n"
+            ),
+        ],
         nonTriggering: [Example.subscription("")])
 
     func check(_ context: CatalogLintContext) {
@@ -19,19 +25,24 @@ struct SubscriptionGroupRule: CatalogRule {
             }
             if let name = group.referenceName {
                 if names[name] != nil {
-                    context.report(Self.self, "group reference name `\(name)` is used twice; group names must be unique",
-                                   at: group.path / "referenceName")
+                    context.report(
+                        Self.self, "group reference name `\(name)` is used twice; group names must be unique",
+                        at: group.path / "referenceName")
                 }
                 names[name] = group
             }
             for localization in group.localizations {
                 if let name = localization.name, AppStoreTexts.exceeds(name, limit: AppStoreTexts.groupNameLimit) {
-                    context.report(Self.self, "the \(localization.locale ?? "") name of \(label) has \(name.count) characters; "
-                                       + "App Store Connect allows at most \(AppStoreTexts.groupNameLimit)", at: localization.path / "name")
+                    context.report(
+                        Self.self,
+                        "the \(localization.locale ?? "") name of \(label) has \(name.count) characters; "
+                            + "App Store Connect allows at most \(AppStoreTexts.groupNameLimit)", at: localization.path / "name")
                 }
                 if let name = localization.customAppName, AppStoreTexts.exceeds(name, limit: AppStoreTexts.customAppNameLimit) {
-                    context.report(Self.self, "custom app name has \(name.count) characters; App Store Connect allows at most \(AppStoreTexts.customAppNameLimit)",
-                                   at: localization.path / "customAppName")
+                    context.report(
+                        Self.self,
+                        "custom app name has \(name.count) characters; App Store Connect allows at most \(AppStoreTexts.customAppNameLimit)",
+                        at: localization.path / "customAppName")
                 }
             }
         }
@@ -68,8 +79,9 @@ struct SubscriptionPeriodRule: ProductRule {
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard product.isSubscription, let period = product.period, !SubscriptionPeriods.all.contains(period) else { return }
-        context.report(Self.self, "`\(period)` is not a subscription period; use one of \(SubscriptionPeriods.all.joined(separator: " "))",
-                       at: product.path / "period", product: product)
+        context.report(
+            Self.self, "`\(period)` is not a subscription period; use one of \(SubscriptionPeriods.all.joined(separator: " "))",
+            at: product.path / "period", product: product)
     }
 }
 
@@ -79,25 +91,32 @@ struct GroupLevelRule: ProductRule {
     static let rationale = "The level orders a group's subscriptions for upgrades and downgrades; every subscription needs one."
     static let summary = "A subscription's `groupLevel` is missing or below 1."
     static let examples = RuleExamples(
-        triggering: [Example.subscription("  groupLevel: ↓0"), Example.catalog("""
-            subscriptionGroups:
-              - referenceName: Club
-                localizations: [{locale: en-US, name: Club}]
-                subscriptions:
-                  - ↓{productId: com.example.app.club, referenceName: Club, period: P1M, price: 4.99}
-            """)],
+        triggering: [
+            Example.subscription("  groupLevel: ↓0"),
+            Example.catalog(
+                """
+                subscriptionGroups:
+                  - referenceName: Club
+                    localizations: [{locale: en-US, name: Club}]
+                    subscriptions:
+                      - ↓{productId: com.example.app.club, referenceName: Club, period: P1M, price: 4.99}
+                """),
+        ],
         nonTriggering: [Example.subscription("  groupLevel: 2")])
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard product.isSubscription else { return }
         guard let level = product.groupLevel else {
-            context.report(Self.self, "subscription \(product.productID.map { "`\($0)`" } ?? "") has no `groupLevel`; "
-                               + "1 is the highest level of service in its group", at: product.path, product: product)
+            context.report(
+                Self.self,
+                "subscription \(product.productID.map { "`\($0)`" } ?? "") has no `groupLevel`; "
+                    + "1 is the highest level of service in its group", at: product.path, product: product)
             return
         }
         if level < 1 {
-            context.report(Self.self, "groupLevel \(level) is below 1; levels start at 1 (the highest)",
-                           at: product.path / "groupLevel", product: product)
+            context.report(
+                Self.self, "groupLevel \(level) is below 1; levels start at 1 (the highest)",
+                at: product.path / "groupLevel", product: product)
         }
     }
 }
@@ -113,7 +132,8 @@ struct HostedContentTypeRule: ProductRule {
 
     func check(_ product: Product, in context: CatalogLintContext) {
         guard !product.isSubscription, product.hostedContent != nil, product.type != .nonConsumable, let type = product.type else { return }
-        context.report(Self.self, "hosted content is only for non-consumables; this product is a \(type.rawValue)",
-                       at: product.path / "hostedContent", product: product)
+        context.report(
+            Self.self, "hosted content is only for non-consumables; this product is a \(type.rawValue)",
+            at: product.path / "hostedContent", product: product)
     }
 }

@@ -18,8 +18,10 @@ struct ContentExecutableRule: ContentRule {
     static let summary = "A Mach-O, ELF or PE binary, a #! script, or a .dylib, .so, .framework, .app, .appex or .bundle inside."
     static let bundleExtensions: Set<String> = ["dylib", "so", "framework", "app", "appex", "bundle"]
     static let examples = RuleExamples(
-        triggering: [ContentExample.folder("Contents/run.sh: #!/bin/sh\\necho hi\n"), ContentExample.folder("Contents/tool: \u{7F}ELF....\n"),
-                     ContentExample.folder("Contents/Plugin.bundle/\n"), ContentExample.folder("Contents/libx.dylib: x\n")],
+        triggering: [
+            ContentExample.folder("Contents/run.sh: #!/bin/sh\\necho hi\n"), ContentExample.folder("Contents/tool: \u{7F}ELF....\n"),
+            ContentExample.folder("Contents/Plugin.bundle/\n"), ContentExample.folder("Contents/libx.dylib: x\n"),
+        ],
         nonTriggering: [ContentExample.folder("Contents/notes.txt: # not a script\n")])
 
     func check(_ context: ContentLintContext) {
@@ -44,8 +46,10 @@ struct ContentExecutableRule: ContentRule {
         if bytes.starts(with: [0x4D, 0x5A]) { return "a Windows (PE) executable" }
         guard bytes.count == 4 else { return nil }
         if bytes == [0x7F, 0x45, 0x4C, 0x46] { return "an ELF binary" }
-        let machO: [[UInt8]] = [[0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE],
-                                [0xCF, 0xFA, 0xED, 0xFE], [0xCA, 0xFE, 0xBA, 0xBE], [0xBE, 0xBA, 0xFE, 0xCA]]
+        let machO: [[UInt8]] = [
+            [0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE],
+            [0xCF, 0xFA, 0xED, 0xFE], [0xCA, 0xFE, 0xBA, 0xBE], [0xBE, 0xBA, 0xFE, 0xCA],
+        ]
         if machO.contains(bytes) { return "a Mach-O binary" }
         return nil
     }
@@ -57,8 +61,10 @@ struct ContentLinkRule: ContentRule {
     static let rationale = "A link out of the folder would ship files from the building machine, and special files cannot be packaged."
     static let summary = "A symbolic link that is absolute or points outside the folder; a device, FIFO or socket."
     static let examples = RuleExamples(
-        triggering: [ContentExample.folder("Contents/passwd -> /etc/passwd\n"), ContentExample.folder("Contents/up -> ../../secret\n"),
-                     ContentExample.folder("@fifo Contents/pipe\n")],
+        triggering: [
+            ContentExample.folder("Contents/passwd -> /etc/passwd\n"), ContentExample.folder("Contents/up -> ../../secret\n"),
+            ContentExample.folder("@fifo Contents/pipe\n"),
+        ],
         nonTriggering: [ContentExample.folder("Contents/b.txt -> a.txt\n")])
 
     func check(_ context: ContentLintContext) {
@@ -67,13 +73,17 @@ struct ContentLinkRule: ContentRule {
             let path = context.path(of: entry)
             switch entry.kind {
             case .other:
-                context.report(Self.self, "`\(entry.relativePath)` is \(entry.otherDescription ?? "a special file"); "
-                                   + "hosted content holds only files, folders and links inside it", file: path)
+                context.report(
+                    Self.self,
+                    "`\(entry.relativePath)` is \(entry.otherDescription ?? "a special file"); "
+                        + "hosted content holds only files, folders and links inside it", file: path)
             case .symlink:
                 guard let target = entry.symlinkTarget else { continue }
                 if target.hasPrefix("/") {
-                    context.report(Self.self, "`\(entry.relativePath)` links to the absolute path \(target); use a relative link "
-                                       + "inside the folder or copy the file", file: path)
+                    context.report(
+                        Self.self,
+                        "`\(entry.relativePath)` links to the absolute path \(target); use a relative link "
+                            + "inside the folder or copy the file", file: path)
                 } else if !Self.staysInside(linkAt: entry.relativePath, target: target) {
                     context.report(Self.self, "`\(entry.relativePath)` links to \(target), outside the content folder", file: path)
                 }
@@ -110,9 +120,11 @@ struct ContentNameRule: ContentRule {
         guard let tree = context.tree else { return }
         for entry in tree.entries {
             guard let name = entry.invalidName else { continue }
-            context.report(Self.self, "the name \"\(name)\" in `\(Path.parent(entry.relativePath))/` "
-                               + "is not valid UTF-8; the package formats and App Store Connect need UTF-8 names: rename it",
-                           file: context.folder)
+            context.report(
+                Self.self,
+                "the name \"\(name)\" in `\(Path.parent(entry.relativePath))/` "
+                    + "is not valid UTF-8; the package formats and App Store Connect need UTF-8 names: rename it",
+                file: context.folder)
         }
     }
 }
@@ -120,13 +132,17 @@ struct ContentNameRule: ContentRule {
 struct ContentJunkRule: ContentRule {
     static let id = "content-junk"
     static let severity = RuleSeverity.warning
-    static let rationale = "Files a system or a version control tool leaves behind are not content: `iapkit package` leaves them out, "
+    static let rationale =
+        "Files a system or a version control tool leaves behind are not content: `iapkit package` leaves them out, "
         + "so what customers get is the folder without them."
-    static let summary = "`.DS_Store`, `__MACOSX`, `Thumbs.db`, `.git`, or files beside ContentInfo.plist and Contents/ at the root: `iapkit package` leaves them out."
+    static let summary =
+        "`.DS_Store`, `__MACOSX`, `Thumbs.db`, `.git`, or files beside ContentInfo.plist and Contents/ at the root: `iapkit package` leaves them out."
     static let junkNames = ContentTree.junkNames
     static let examples = RuleExamples(
-        triggering: [ContentExample.folder("Contents/.DS_Store: x\n"), ContentExample.folder("notes.txt: x\n"),
-                     ContentExample.folder(".git/\n")],
+        triggering: [
+            ContentExample.folder("Contents/.DS_Store: x\n"), ContentExample.folder("notes.txt: x\n"),
+            ContentExample.folder(".git/\n"),
+        ],
         nonTriggering: [ContentExample.folder("Contents/en.lproj/\nContents/en.lproj/Strings.strings: x\n")])
 
     func check(_ context: ContentLintContext) {
@@ -135,12 +151,15 @@ struct ContentJunkRule: ContentRule {
         for entry in tree.entries where !entry.relativePath.isEmpty {
             if reportedPrefixes.contains(where: { entry.relativePath.hasPrefix($0 + "/") }) { continue }
             if Self.junkNames.contains(entry.name) {
-                context.report(Self.self, .warning, "`\(entry.relativePath)` is not content; `iapkit package` leaves it out, delete it",
-                               file: context.path(of: entry))
+                context.report(
+                    Self.self, .warning, "`\(entry.relativePath)` is not content; `iapkit package` leaves it out, delete it",
+                    file: context.path(of: entry))
                 reportedPrefixes.append(entry.relativePath)
             } else if entry.depth == 1, entry.relativePath != ContentInfo.fileName, entry.relativePath != ContentInfo.contentsFolder {
-                context.report(Self.self, .warning, "`\(entry.relativePath)` sits beside ContentInfo.plist and Contents/, so "
-                                   + "`iapkit package` leaves it out; move it into Contents/ to ship it, or delete it", file: context.path(of: entry))
+                context.report(
+                    Self.self, .warning,
+                    "`\(entry.relativePath)` sits beside ContentInfo.plist and Contents/, so "
+                        + "`iapkit package` leaves it out; move it into Contents/ to ship it, or delete it", file: context.path(of: entry))
                 reportedPrefixes.append(entry.relativePath)
             }
         }
@@ -150,7 +169,8 @@ struct ContentJunkRule: ContentRule {
 struct ContentVersionUnchangedRule: ContentRule {
     static let id = "content-version-unchanged"
     static let severity = RuleSeverity.error
-    static let rationale = "Devices fetch new content only when the version changes; changed files under the old version never reach customers who have it."
+    static let rationale =
+        "Devices fetch new content only when the version changes; changed files under the old version never reach customers who have it."
     static let summary = "The content differs from what the last `iapkit package` recorded, but ContentVersion did not change."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("@lock 1.0 changed\n")],
@@ -158,11 +178,14 @@ struct ContentVersionUnchangedRule: ContentRule {
 
     func check(_ context: ContentLintContext) {
         guard let entry = context.lockEntry, let tree = context.tree, let version = context.info?.versionText,
-              version == entry.contentVersion else { return }
+            version == entry.contentVersion
+        else { return }
         guard let digest = try? ContentDigest.compute(tree: tree.packaged), digest != entry.digest else { return }
-        context.report(Self.self, "the content changed since version \(version) was packaged, but ContentVersion is still "
-                           + "\(version); customers who have it will never get the change: run `iapkit bump \(context.folder)`",
-                       file: context.infoPath)
+        context.report(
+            Self.self,
+            "the content changed since version \(version) was packaged, but ContentVersion is still "
+                + "\(version); customers who have it will never get the change: run `iapkit bump \(context.folder)`",
+            file: context.infoPath)
     }
 }
 
@@ -172,18 +195,22 @@ struct ContentVersionUnchangedRule: ContentRule {
 struct ContentNewProductRule: ContentRule {
     static let id = "hosted-content-new"
     static let severity = RuleSeverity.warning
-    static let rationale = "App Store Connect no longer takes hosted content for a new product; new downloadable content ships as Apple-hosted asset packs."
-    static let summary = "Hosted content for a product the app's iapkit.lock does not list: App Store Connect takes no new hosted content; ship it as an asset pack, or package it if App Store Connect already hosts it."
+    static let rationale =
+        "App Store Connect no longer takes hosted content for a new product; new downloadable content ships as Apple-hosted asset packs."
+    static let summary =
+        "Hosted content for a product the app's iapkit.lock does not list: App Store Connect takes no new hosted content; ship it as an asset pack, or package it if App Store Connect already hosts it."
     static let examples = RuleExamples(
         triggering: [ContentExample.folder("@lock-other\n")],
         nonTriggering: [ContentExample.folder("@lock 1.0 same\n"), ContentExample.folder()])
 
     func check(_ context: ContentLintContext) {
         guard let productID = context.expectedProductID, context.lockEntry == nil, context.lockListsProducts, context.tree != nil else { return }
-        context.report(Self.self, .warning, "`\(productID)` has hosted content iapkit.lock does not list, so it is a new "
-                           + "product's, which App Store Connect no longer takes: ship it as an asset pack "
-                           + "(`iapkit new-content --from-hosted-content \(context.folder)`), or, if App Store "
-                           + "Connect already hosts this product's content, run `iapkit package` and commit iapkit.lock",
-                       file: context.infoPath)
+        context.report(
+            Self.self, .warning,
+            "`\(productID)` has hosted content iapkit.lock does not list, so it is a new "
+                + "product's, which App Store Connect no longer takes: ship it as an asset pack "
+                + "(`iapkit new-content --from-hosted-content \(context.folder)`), or, if App Store "
+                + "Connect already hosts this product's content, run `iapkit package` and commit iapkit.lock",
+            file: context.infoPath)
     }
 }

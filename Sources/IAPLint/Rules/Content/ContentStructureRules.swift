@@ -14,7 +14,8 @@ import IAPCore
 struct ContentFolderRule: ContentRule {
     static let id = "content-folder"
     static let severity = RuleSeverity.error
-    static let rationale = "A hosted-content package is built from ContentInfo.plist and the Contents/ folder; without them there is nothing to package."
+    static let rationale =
+        "A hosted-content package is built from ContentInfo.plist and the Contents/ folder; without them there is nothing to package."
     static let summary = "The hosted-content folder, its ContentInfo.plist or its Contents/ folder is missing."
     static let examples = RuleExamples(
         triggering: ["@expect com.example.app.one\nContents/\n", "@expect com.example.app.one\n@info 1.0 com.example.app.one\n"],
@@ -27,12 +28,15 @@ struct ContentFolderRule: ContentRule {
         }
         let top = Dictionary(tree.entries.filter { $0.depth == 1 }.map { ($0.relativePath, $0.kind) }, uniquingKeysWith: { a, _ in a })
         if top[ContentInfo.fileName] != .file {
-            context.report(Self.self, "has no \(ContentInfo.fileName) at its root; a hosted-content folder holds "
-                               + "ContentInfo.plist and Contents/", file: context.infoPath)
+            context.report(
+                Self.self,
+                "has no \(ContentInfo.fileName) at its root; a hosted-content folder holds "
+                    + "ContentInfo.plist and Contents/", file: context.infoPath)
         }
         if top[ContentInfo.contentsFolder] != .directory {
-            context.report(Self.self, "has no Contents/ folder; put the purchasable files in Contents/",
-                           file: Path.join(context.folder, ContentInfo.contentsFolder))
+            context.report(
+                Self.self, "has no Contents/ folder; put the purchasable files in Contents/",
+                file: Path.join(context.folder, ContentInfo.contentsFolder))
         }
     }
 }
@@ -40,13 +44,17 @@ struct ContentFolderRule: ContentRule {
 struct ContentInfoRule: ContentRule {
     static let id = "content-info"
     static let severity = RuleSeverity.error
-    static let rationale = "App Store Connect reads the product and the version from ContentInfo.plist, and refuses the package when they are missing or wrong."
-    static let summary = "ContentInfo.plist is malformed (entity declarations included), lacks ContentVersion or IAPProductIdentifier, holds a non-string, or its IAPProductIdentifier breaks the product-ID rules."
+    static let rationale =
+        "App Store Connect reads the product and the version from ContentInfo.plist, and refuses the package when they are missing or wrong."
+    static let summary =
+        "ContentInfo.plist is malformed (entity declarations included), lacks ContentVersion or IAPProductIdentifier, holds a non-string, or its IAPProductIdentifier breaks the product-ID rules."
     static let examples = RuleExamples(
-        triggering: ["Contents/\nContentInfo.plist: <plist><dict><key>ContentVersion</key></dict>\n",
-                     "Contents/\nContentInfo.plist: <plist version=\"1.0\"><dict><key>ContentVersion</key><integer>1</integer><key>IAPProductIdentifier</key><string>a</string></dict></plist>\n",
-                     "Contents/\n@info 1.0 ../../evil\n",
-                     "Contents/\nContentInfo.plist: <!DOCTYPE plist [<!ENTITY e \"x\">]><plist><dict><key>ContentVersion</key><string>1.0</string><key>IAPProductIdentifier</key><string>a&e;</string></dict></plist>\n"],
+        triggering: [
+            "Contents/\nContentInfo.plist: <plist><dict><key>ContentVersion</key></dict>\n",
+            "Contents/\nContentInfo.plist: <plist version=\"1.0\"><dict><key>ContentVersion</key><integer>1</integer><key>IAPProductIdentifier</key><string>a</string></dict></plist>\n",
+            "Contents/\n@info 1.0 ../../evil\n",
+            "Contents/\nContentInfo.plist: <!DOCTYPE plist [<!ENTITY e \"x\">]><plist><dict><key>ContentVersion</key><string>1.0</string><key>IAPProductIdentifier</key><string>a&e;</string></dict></plist>\n",
+        ],
         nonTriggering: [ContentExample.folder()])
 
     func check(_ context: ContentLintContext) {
@@ -66,7 +74,8 @@ struct ContentInfoRule: ContentRule {
 struct ContentIDMismatchRule: ContentRule {
     static let id = "content-id-mismatch"
     static let severity = RuleSeverity.error
-    static let rationale = "The package is attached to the product its ContentInfo.plist names; a different ID sends it to the wrong product or nowhere."
+    static let rationale =
+        "The package is attached to the product its ContentInfo.plist names; a different ID sends it to the wrong product or nowhere."
     static let summary = "IAPProductIdentifier differs from the catalog's product ID."
     static let examples = RuleExamples(
         triggering: ["@expect com.example.app.one\n@info 1.0 com.example.app.two\nContents/\n"],
@@ -74,8 +83,10 @@ struct ContentIDMismatchRule: ContentRule {
 
     func check(_ context: ContentLintContext) {
         guard let expected = context.expectedProductID, let actual = context.info?.productID, actual != expected else { return }
-        context.report(Self.self, "IAPProductIdentifier is `\(actual)` but the catalog's product is `\(expected)`; "
-                           + "they must match or the content is delivered to no one", file: context.infoPath)
+        context.report(
+            Self.self,
+            "IAPProductIdentifier is `\(actual)` but the catalog's product is `\(expected)`; "
+                + "they must match or the content is delivered to no one", file: context.infoPath)
     }
 }
 

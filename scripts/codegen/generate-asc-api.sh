@@ -23,6 +23,7 @@ esac
 reference=${IAPKIT_REFERENCE:-../shared}/reference
 document=$reference/app-store-connect-openapi.json
 config=Sources/AppStoreConnectAPI/openapi-generator-config.yaml
+parameters=scripts/codegen/asc-api-query-parameters.yaml
 output=Sources/AppStoreConnectAPI/Generated
 scratch=$root/.build-openapi-generator
 
@@ -47,11 +48,12 @@ swift build --package-path "$scratch/tool" --scratch-path "$scratch/build" \
     --product swift-openapi-generator >&2
 generator=$(swift build --package-path "$scratch/tool" --scratch-path "$scratch/build" --show-bin-path)/swift-openapi-generator
 
-# Pre-processing: prune Apple's 3.4 MB document to the configured operations and the components they reach. The
-# generator's filter keeps exactly the same closure (the output is identical either way), but parsing the whole
-# document takes its debug build minutes.
+# Pre-processing: prune Apple's 3.4 MB document to the configured operations, of their optional query parameters to
+# those $parameters lists (and of an answer's `included` to what the kept `include` can bring), and to the components
+# all that still reaches. The generator's filter alone would keep every parameter and `included` resource, and parsing
+# the whole document takes its debug build minutes.
 pruned=$scratch/app-store-connect-openapi.pruned.json
-python3 scripts/codegen/prune-openapi.py "$config" "$document" "$pruned"
+python3 scripts/codegen/prune-openapi.py "$config" "$parameters" "$document" "$pruned"
 
 destination=$output
 if (( check )); then

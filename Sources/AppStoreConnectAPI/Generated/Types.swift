@@ -64,9 +64,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v2/inAppPurchaseLocalizations/{id}`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchaseLocalizations/{id}/patch(inAppPurchaseLocalizationsV2_updateInstance)`.
     func inAppPurchaseLocalizationsV2UpdateInstance(_ input: Operations.InAppPurchaseLocalizationsV2UpdateInstance.Input) async throws -> Operations.InAppPurchaseLocalizationsV2UpdateInstance.Output
-    /// - Remark: HTTP `DELETE /v2/inAppPurchaseLocalizations/{id}`.
-    /// - Remark: Generated from `#/paths//v2/inAppPurchaseLocalizations/{id}/delete(inAppPurchaseLocalizationsV2_deleteInstance)`.
-    func inAppPurchaseLocalizationsV2DeleteInstance(_ input: Operations.InAppPurchaseLocalizationsV2DeleteInstance.Input) async throws -> Operations.InAppPurchaseLocalizationsV2DeleteInstance.Output
     /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodeCustomCodes`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseOfferCodeCustomCodes/post(inAppPurchaseOfferCodeCustomCodes_createInstance)`.
     func inAppPurchaseOfferCodeCustomCodesCreateInstance(_ input: Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Input) async throws -> Operations.InAppPurchaseOfferCodeCustomCodesCreateInstance.Output
@@ -136,18 +133,12 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v2/subscriptionGroupLocalizations/{id}`.
     /// - Remark: Generated from `#/paths//v2/subscriptionGroupLocalizations/{id}/patch(subscriptionGroupLocalizationsV2_updateInstance)`.
     func subscriptionGroupLocalizationsV2UpdateInstance(_ input: Operations.SubscriptionGroupLocalizationsV2UpdateInstance.Input) async throws -> Operations.SubscriptionGroupLocalizationsV2UpdateInstance.Output
-    /// - Remark: HTTP `DELETE /v2/subscriptionGroupLocalizations/{id}`.
-    /// - Remark: Generated from `#/paths//v2/subscriptionGroupLocalizations/{id}/delete(subscriptionGroupLocalizationsV2_deleteInstance)`.
-    func subscriptionGroupLocalizationsV2DeleteInstance(_ input: Operations.SubscriptionGroupLocalizationsV2DeleteInstance.Input) async throws -> Operations.SubscriptionGroupLocalizationsV2DeleteInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionGroupVersions`.
     /// - Remark: Generated from `#/paths//v1/subscriptionGroupVersions/post(subscriptionGroupVersions_createInstance)`.
     func subscriptionGroupVersionsCreateInstance(_ input: Operations.SubscriptionGroupVersionsCreateInstance.Input) async throws -> Operations.SubscriptionGroupVersionsCreateInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionGroups`.
     /// - Remark: Generated from `#/paths//v1/subscriptionGroups/post(subscriptionGroups_createInstance)`.
     func subscriptionGroupsCreateInstance(_ input: Operations.SubscriptionGroupsCreateInstance.Input) async throws -> Operations.SubscriptionGroupsCreateInstance.Output
-    /// - Remark: HTTP `PATCH /v1/subscriptionGroups/{id}`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionGroups/{id}/patch(subscriptionGroups_updateInstance)`.
-    func subscriptionGroupsUpdateInstance(_ input: Operations.SubscriptionGroupsUpdateInstance.Input) async throws -> Operations.SubscriptionGroupsUpdateInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionImages`.
     /// - Remark: Generated from `#/paths//v1/subscriptionImages/post(subscriptionImages_createInstance)`.
     func subscriptionImagesCreateInstance(_ input: Operations.SubscriptionImagesCreateInstance.Input) async throws -> Operations.SubscriptionImagesCreateInstance.Output
@@ -157,21 +148,12 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/subscriptionImages/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionImages/{id}/delete(subscriptionImages_deleteInstance)`.
     func subscriptionImagesDeleteInstance(_ input: Operations.SubscriptionImagesDeleteInstance.Input) async throws -> Operations.SubscriptionImagesDeleteInstance.Output
-    /// - Remark: HTTP `POST /v1/subscriptionIntroductoryOffers`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionIntroductoryOffers/post(subscriptionIntroductoryOffers_createInstance)`.
-    func subscriptionIntroductoryOffersCreateInstance(_ input: Operations.SubscriptionIntroductoryOffersCreateInstance.Input) async throws -> Operations.SubscriptionIntroductoryOffersCreateInstance.Output
-    /// - Remark: HTTP `DELETE /v1/subscriptionIntroductoryOffers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionIntroductoryOffers/{id}/delete(subscriptionIntroductoryOffers_deleteInstance)`.
-    func subscriptionIntroductoryOffersDeleteInstance(_ input: Operations.SubscriptionIntroductoryOffersDeleteInstance.Input) async throws -> Operations.SubscriptionIntroductoryOffersDeleteInstance.Output
     /// - Remark: HTTP `POST /v2/subscriptionLocalizations`.
     /// - Remark: Generated from `#/paths//v2/subscriptionLocalizations/post(subscriptionLocalizationsV2_createInstance)`.
     func subscriptionLocalizationsV2CreateInstance(_ input: Operations.SubscriptionLocalizationsV2CreateInstance.Input) async throws -> Operations.SubscriptionLocalizationsV2CreateInstance.Output
     /// - Remark: HTTP `PATCH /v2/subscriptionLocalizations/{id}`.
     /// - Remark: Generated from `#/paths//v2/subscriptionLocalizations/{id}/patch(subscriptionLocalizationsV2_updateInstance)`.
     func subscriptionLocalizationsV2UpdateInstance(_ input: Operations.SubscriptionLocalizationsV2UpdateInstance.Input) async throws -> Operations.SubscriptionLocalizationsV2UpdateInstance.Output
-    /// - Remark: HTTP `DELETE /v2/subscriptionLocalizations/{id}`.
-    /// - Remark: Generated from `#/paths//v2/subscriptionLocalizations/{id}/delete(subscriptionLocalizationsV2_deleteInstance)`.
-    func subscriptionLocalizationsV2DeleteInstance(_ input: Operations.SubscriptionLocalizationsV2DeleteInstance.Input) async throws -> Operations.SubscriptionLocalizationsV2DeleteInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionOfferCodeCustomCodes`.
     /// - Remark: Generated from `#/paths//v1/subscriptionOfferCodeCustomCodes/post(subscriptionOfferCodeCustomCodes_createInstance)`.
     func subscriptionOfferCodeCustomCodesCreateInstance(_ input: Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Input) async throws -> Operations.SubscriptionOfferCodeCustomCodesCreateInstance.Output
@@ -196,9 +178,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/subscriptionPlanAvailabilities/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionPlanAvailabilities/{id}/patch(subscriptionPlanAvailabilities_updateInstance)`.
     func subscriptionPlanAvailabilitiesUpdateInstance(_ input: Operations.SubscriptionPlanAvailabilitiesUpdateInstance.Input) async throws -> Operations.SubscriptionPlanAvailabilitiesUpdateInstance.Output
-    /// - Remark: HTTP `POST /v1/subscriptionPrices`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionPrices/post(subscriptionPrices_createInstance)`.
-    func subscriptionPricesCreateInstance(_ input: Operations.SubscriptionPricesCreateInstance.Input) async throws -> Operations.SubscriptionPricesCreateInstance.Output
     /// - Remark: HTTP `DELETE /v1/subscriptionPrices/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionPrices/{id}/delete(subscriptionPrices_deleteInstance)`.
     func subscriptionPricesDeleteInstance(_ input: Operations.SubscriptionPricesDeleteInstance.Input) async throws -> Operations.SubscriptionPricesDeleteInstance.Output
@@ -208,9 +187,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/subscriptionPromotionalOffers/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionPromotionalOffers/{id}/patch(subscriptionPromotionalOffers_updateInstance)`.
     func subscriptionPromotionalOffersUpdateInstance(_ input: Operations.SubscriptionPromotionalOffersUpdateInstance.Input) async throws -> Operations.SubscriptionPromotionalOffersUpdateInstance.Output
-    /// - Remark: HTTP `DELETE /v1/subscriptionPromotionalOffers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionPromotionalOffers/{id}/delete(subscriptionPromotionalOffers_deleteInstance)`.
-    func subscriptionPromotionalOffersDeleteInstance(_ input: Operations.SubscriptionPromotionalOffersDeleteInstance.Input) async throws -> Operations.SubscriptionPromotionalOffersDeleteInstance.Output
     /// - Remark: HTTP `POST /v1/subscriptionVersions`.
     /// - Remark: Generated from `#/paths//v1/subscriptionVersions/post(subscriptionVersions_createInstance)`.
     func subscriptionVersionsCreateInstance(_ input: Operations.SubscriptionVersionsCreateInstance.Input) async throws -> Operations.SubscriptionVersionsCreateInstance.Output
@@ -232,9 +208,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/winBackOffers/{id}`.
     /// - Remark: Generated from `#/paths//v1/winBackOffers/{id}/patch(winBackOffers_updateInstance)`.
     func winBackOffersUpdateInstance(_ input: Operations.WinBackOffersUpdateInstance.Input) async throws -> Operations.WinBackOffersUpdateInstance.Output
-    /// - Remark: HTTP `DELETE /v1/winBackOffers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/winBackOffers/{id}/delete(winBackOffers_deleteInstance)`.
-    func winBackOffersDeleteInstance(_ input: Operations.WinBackOffersDeleteInstance.Input) async throws -> Operations.WinBackOffersDeleteInstance.Output
     /// - Remark: HTTP `GET /v1/apps/{id}/appStoreVersions`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/appStoreVersions/get(apps_appStoreVersions_getToManyRelated)`.
     func appsAppStoreVersionsGetToManyRelated(_ input: Operations.AppsAppStoreVersionsGetToManyRelated.Input) async throws -> Operations.AppsAppStoreVersionsGetToManyRelated.Output
@@ -256,9 +229,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/apps/{id}/subscriptionGroups`.
     /// - Remark: Generated from `#/paths//v1/apps/{id}/subscriptionGroups/get(apps_subscriptionGroups_getToManyRelated)`.
     func appsSubscriptionGroupsGetToManyRelated(_ input: Operations.AppsSubscriptionGroupsGetToManyRelated.Input) async throws -> Operations.AppsSubscriptionGroupsGetToManyRelated.Output
-    /// - Remark: HTTP `GET /v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles`.
-    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles/get(backgroundAssetVersions_backgroundAssetUploadFiles_getToManyRelated)`.
-    func backgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated(_ input: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input) async throws -> Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/backgroundAssets/{id}/versions`.
     /// - Remark: Generated from `#/paths//v1/backgroundAssets/{id}/versions/get(backgroundAssets_versions_getToManyRelated)`.
     func backgroundAssetsVersionsGetToManyRelated(_ input: Operations.BackgroundAssetsVersionsGetToManyRelated.Input) async throws -> Operations.BackgroundAssetsVersionsGetToManyRelated.Output
@@ -283,15 +253,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/inAppPurchaseVersions/{id}/localizations`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseVersions/{id}/localizations/get(inAppPurchaseVersions_localizations_getToManyRelated)`.
     func inAppPurchaseVersionsLocalizationsGetToManyRelated(_ input: Operations.InAppPurchaseVersionsLocalizationsGetToManyRelated.Input) async throws -> Operations.InAppPurchaseVersionsLocalizationsGetToManyRelated.Output
-    /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/appStoreReviewScreenshot`.
-    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/appStoreReviewScreenshot/get(inAppPurchasesV2_appStoreReviewScreenshot_getToOneRelated)`.
-    func inAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated(_ input: Operations.InAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated.Input) async throws -> Operations.InAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated.Output
     /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/iapPriceSchedule`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/iapPriceSchedule/get(inAppPurchasesV2_iapPriceSchedule_getToOneRelated)`.
     func inAppPurchasesV2IapPriceScheduleGetToOneRelated(_ input: Operations.InAppPurchasesV2IapPriceScheduleGetToOneRelated.Input) async throws -> Operations.InAppPurchasesV2IapPriceScheduleGetToOneRelated.Output
-    /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/inAppPurchaseAvailability`.
-    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/inAppPurchaseAvailability/get(inAppPurchasesV2_inAppPurchaseAvailability_getToOneRelated)`.
-    func inAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated(_ input: Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input) async throws -> Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Output
     /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/offerCodes`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/offerCodes/get(inAppPurchasesV2_offerCodes_getToManyRelated)`.
     func inAppPurchasesV2OfferCodesGetToManyRelated(_ input: Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Input) async throws -> Operations.InAppPurchasesV2OfferCodesGetToManyRelated.Output
@@ -328,9 +292,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/subscriptionVersions/{id}/localizations`.
     /// - Remark: Generated from `#/paths//v1/subscriptionVersions/{id}/localizations/get(subscriptionVersions_localizations_getToManyRelated)`.
     func subscriptionVersionsLocalizationsGetToManyRelated(_ input: Operations.SubscriptionVersionsLocalizationsGetToManyRelated.Input) async throws -> Operations.SubscriptionVersionsLocalizationsGetToManyRelated.Output
-    /// - Remark: HTTP `GET /v1/subscriptions/{id}/appStoreReviewScreenshot`.
-    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/appStoreReviewScreenshot/get(subscriptions_appStoreReviewScreenshot_getToOneRelated)`.
-    func subscriptionsAppStoreReviewScreenshotGetToOneRelated(_ input: Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Input) async throws -> Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Output
     /// - Remark: HTTP `DELETE /v1/subscriptions/{id}/relationships/introductoryOffers`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/relationships/introductoryOffers/delete(subscriptions_introductoryOffers_deleteToManyRelationship)`.
     func subscriptionsIntroductoryOffersDeleteToManyRelationship(_ input: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input) async throws -> Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Output
@@ -340,9 +301,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/subscriptions/{id}/offerCodes`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/offerCodes/get(subscriptions_offerCodes_getToManyRelated)`.
     func subscriptionsOfferCodesGetToManyRelated(_ input: Operations.SubscriptionsOfferCodesGetToManyRelated.Input) async throws -> Operations.SubscriptionsOfferCodesGetToManyRelated.Output
-    /// - Remark: HTTP `GET /v1/subscriptions/{id}/planAvailabilities`.
-    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/planAvailabilities/get(subscriptions_planAvailabilities_getToManyRelated)`.
-    func subscriptionsPlanAvailabilitiesGetToManyRelated(_ input: Operations.SubscriptionsPlanAvailabilitiesGetToManyRelated.Input) async throws -> Operations.SubscriptionsPlanAvailabilitiesGetToManyRelated.Output
     /// - Remark: HTTP `GET /v1/subscriptions/{id}/pricePoints`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/pricePoints/get(subscriptions_pricePoints_getToManyRelated)`.
     func subscriptionsPricePointsGetToManyRelated(_ input: Operations.SubscriptionsPricePointsGetToManyRelated.Input) async throws -> Operations.SubscriptionsPricePointsGetToManyRelated.Output
@@ -415,12 +373,10 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/{id}/get(backgroundAssetVersions_getInstance)`.
     public func backgroundAssetVersionsGetInstance(
         path: Operations.BackgroundAssetVersionsGetInstance.Input.Path,
-        query: Operations.BackgroundAssetVersionsGetInstance.Input.Query = .init(),
         headers: Operations.BackgroundAssetVersionsGetInstance.Input.Headers = .init()
     ) async throws -> Operations.BackgroundAssetVersionsGetInstance.Output {
         try await backgroundAssetVersionsGetInstance(Operations.BackgroundAssetVersionsGetInstance.Input(
             path: path,
-            query: query,
             headers: headers
         ))
     }
@@ -461,14 +417,8 @@ extension APIProtocol {
     }
     /// - Remark: HTTP `DELETE /v1/inAppPurchaseAppStoreReviewScreenshots/{id}`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseAppStoreReviewScreenshots/{id}/delete(inAppPurchaseAppStoreReviewScreenshots_deleteInstance)`.
-    public func inAppPurchaseAppStoreReviewScreenshotsDeleteInstance(
-        path: Operations.InAppPurchaseAppStoreReviewScreenshotsDeleteInstance.Input.Path,
-        headers: Operations.InAppPurchaseAppStoreReviewScreenshotsDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.InAppPurchaseAppStoreReviewScreenshotsDeleteInstance.Output {
-        try await inAppPurchaseAppStoreReviewScreenshotsDeleteInstance(Operations.InAppPurchaseAppStoreReviewScreenshotsDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func inAppPurchaseAppStoreReviewScreenshotsDeleteInstance(path: Operations.InAppPurchaseAppStoreReviewScreenshotsDeleteInstance.Input.Path) async throws -> Operations.InAppPurchaseAppStoreReviewScreenshotsDeleteInstance.Output {
+        try await inAppPurchaseAppStoreReviewScreenshotsDeleteInstance(Operations.InAppPurchaseAppStoreReviewScreenshotsDeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `POST /v1/inAppPurchaseAvailabilities`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseAvailabilities/post(inAppPurchaseAvailabilities_createInstance)`.
@@ -507,14 +457,8 @@ extension APIProtocol {
     }
     /// - Remark: HTTP `DELETE /v1/inAppPurchaseImages/{id}`.
     /// - Remark: Generated from `#/paths//v1/inAppPurchaseImages/{id}/delete(inAppPurchaseImages_deleteInstance)`.
-    public func inAppPurchaseImagesDeleteInstance(
-        path: Operations.InAppPurchaseImagesDeleteInstance.Input.Path,
-        headers: Operations.InAppPurchaseImagesDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.InAppPurchaseImagesDeleteInstance.Output {
-        try await inAppPurchaseImagesDeleteInstance(Operations.InAppPurchaseImagesDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func inAppPurchaseImagesDeleteInstance(path: Operations.InAppPurchaseImagesDeleteInstance.Input.Path) async throws -> Operations.InAppPurchaseImagesDeleteInstance.Output {
+        try await inAppPurchaseImagesDeleteInstance(Operations.InAppPurchaseImagesDeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `POST /v2/inAppPurchaseLocalizations`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchaseLocalizations/post(inAppPurchaseLocalizationsV2_createInstance)`.
@@ -538,17 +482,6 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
-        ))
-    }
-    /// - Remark: HTTP `DELETE /v2/inAppPurchaseLocalizations/{id}`.
-    /// - Remark: Generated from `#/paths//v2/inAppPurchaseLocalizations/{id}/delete(inAppPurchaseLocalizationsV2_deleteInstance)`.
-    public func inAppPurchaseLocalizationsV2DeleteInstance(
-        path: Operations.InAppPurchaseLocalizationsV2DeleteInstance.Input.Path,
-        headers: Operations.InAppPurchaseLocalizationsV2DeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.InAppPurchaseLocalizationsV2DeleteInstance.Output {
-        try await inAppPurchaseLocalizationsV2DeleteInstance(Operations.InAppPurchaseLocalizationsV2DeleteInstance.Input(
-            path: path,
-            headers: headers
         ))
     }
     /// - Remark: HTTP `POST /v1/inAppPurchaseOfferCodeCustomCodes`.
@@ -671,14 +604,8 @@ extension APIProtocol {
     }
     /// - Remark: HTTP `DELETE /v2/inAppPurchases/{id}`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/delete(inAppPurchasesV2_deleteInstance)`.
-    public func inAppPurchasesV2DeleteInstance(
-        path: Operations.InAppPurchasesV2DeleteInstance.Input.Path,
-        headers: Operations.InAppPurchasesV2DeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.InAppPurchasesV2DeleteInstance.Output {
-        try await inAppPurchasesV2DeleteInstance(Operations.InAppPurchasesV2DeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func inAppPurchasesV2DeleteInstance(path: Operations.InAppPurchasesV2DeleteInstance.Input.Path) async throws -> Operations.InAppPurchasesV2DeleteInstance.Output {
+        try await inAppPurchasesV2DeleteInstance(Operations.InAppPurchasesV2DeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `POST /v1/promotedPurchases`.
     /// - Remark: Generated from `#/paths//v1/promotedPurchases/post(promotedPurchases_createInstance)`.
@@ -706,14 +633,8 @@ extension APIProtocol {
     }
     /// - Remark: HTTP `DELETE /v1/promotedPurchases/{id}`.
     /// - Remark: Generated from `#/paths//v1/promotedPurchases/{id}/delete(promotedPurchases_deleteInstance)`.
-    public func promotedPurchasesDeleteInstance(
-        path: Operations.PromotedPurchasesDeleteInstance.Input.Path,
-        headers: Operations.PromotedPurchasesDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.PromotedPurchasesDeleteInstance.Output {
-        try await promotedPurchasesDeleteInstance(Operations.PromotedPurchasesDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func promotedPurchasesDeleteInstance(path: Operations.PromotedPurchasesDeleteInstance.Input.Path) async throws -> Operations.PromotedPurchasesDeleteInstance.Output {
+        try await promotedPurchasesDeleteInstance(Operations.PromotedPurchasesDeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `POST /v1/reviewSubmissionItems`.
     /// - Remark: Generated from `#/paths//v1/reviewSubmissionItems/post(reviewSubmissionItems_createInstance)`.
@@ -776,14 +697,8 @@ extension APIProtocol {
     }
     /// - Remark: HTTP `DELETE /v1/subscriptionAppStoreReviewScreenshots/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionAppStoreReviewScreenshots/{id}/delete(subscriptionAppStoreReviewScreenshots_deleteInstance)`.
-    public func subscriptionAppStoreReviewScreenshotsDeleteInstance(
-        path: Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Input.Path,
-        headers: Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Output {
-        try await subscriptionAppStoreReviewScreenshotsDeleteInstance(Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func subscriptionAppStoreReviewScreenshotsDeleteInstance(path: Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Input.Path) async throws -> Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Output {
+        try await subscriptionAppStoreReviewScreenshotsDeleteInstance(Operations.SubscriptionAppStoreReviewScreenshotsDeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `PATCH /v1/subscriptionGracePeriods/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionGracePeriods/{id}/patch(subscriptionGracePeriods_updateInstance)`.
@@ -822,17 +737,6 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// - Remark: HTTP `DELETE /v2/subscriptionGroupLocalizations/{id}`.
-    /// - Remark: Generated from `#/paths//v2/subscriptionGroupLocalizations/{id}/delete(subscriptionGroupLocalizationsV2_deleteInstance)`.
-    public func subscriptionGroupLocalizationsV2DeleteInstance(
-        path: Operations.SubscriptionGroupLocalizationsV2DeleteInstance.Input.Path,
-        headers: Operations.SubscriptionGroupLocalizationsV2DeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionGroupLocalizationsV2DeleteInstance.Output {
-        try await subscriptionGroupLocalizationsV2DeleteInstance(Operations.SubscriptionGroupLocalizationsV2DeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
-    }
     /// - Remark: HTTP `POST /v1/subscriptionGroupVersions`.
     /// - Remark: Generated from `#/paths//v1/subscriptionGroupVersions/post(subscriptionGroupVersions_createInstance)`.
     public func subscriptionGroupVersionsCreateInstance(
@@ -851,19 +755,6 @@ extension APIProtocol {
         body: Operations.SubscriptionGroupsCreateInstance.Input.Body
     ) async throws -> Operations.SubscriptionGroupsCreateInstance.Output {
         try await subscriptionGroupsCreateInstance(Operations.SubscriptionGroupsCreateInstance.Input(
-            headers: headers,
-            body: body
-        ))
-    }
-    /// - Remark: HTTP `PATCH /v1/subscriptionGroups/{id}`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionGroups/{id}/patch(subscriptionGroups_updateInstance)`.
-    public func subscriptionGroupsUpdateInstance(
-        path: Operations.SubscriptionGroupsUpdateInstance.Input.Path,
-        headers: Operations.SubscriptionGroupsUpdateInstance.Input.Headers = .init(),
-        body: Operations.SubscriptionGroupsUpdateInstance.Input.Body
-    ) async throws -> Operations.SubscriptionGroupsUpdateInstance.Output {
-        try await subscriptionGroupsUpdateInstance(Operations.SubscriptionGroupsUpdateInstance.Input(
-            path: path,
             headers: headers,
             body: body
         ))
@@ -894,36 +785,8 @@ extension APIProtocol {
     }
     /// - Remark: HTTP `DELETE /v1/subscriptionImages/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionImages/{id}/delete(subscriptionImages_deleteInstance)`.
-    public func subscriptionImagesDeleteInstance(
-        path: Operations.SubscriptionImagesDeleteInstance.Input.Path,
-        headers: Operations.SubscriptionImagesDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionImagesDeleteInstance.Output {
-        try await subscriptionImagesDeleteInstance(Operations.SubscriptionImagesDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// - Remark: HTTP `POST /v1/subscriptionIntroductoryOffers`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionIntroductoryOffers/post(subscriptionIntroductoryOffers_createInstance)`.
-    public func subscriptionIntroductoryOffersCreateInstance(
-        headers: Operations.SubscriptionIntroductoryOffersCreateInstance.Input.Headers = .init(),
-        body: Operations.SubscriptionIntroductoryOffersCreateInstance.Input.Body
-    ) async throws -> Operations.SubscriptionIntroductoryOffersCreateInstance.Output {
-        try await subscriptionIntroductoryOffersCreateInstance(Operations.SubscriptionIntroductoryOffersCreateInstance.Input(
-            headers: headers,
-            body: body
-        ))
-    }
-    /// - Remark: HTTP `DELETE /v1/subscriptionIntroductoryOffers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionIntroductoryOffers/{id}/delete(subscriptionIntroductoryOffers_deleteInstance)`.
-    public func subscriptionIntroductoryOffersDeleteInstance(
-        path: Operations.SubscriptionIntroductoryOffersDeleteInstance.Input.Path,
-        headers: Operations.SubscriptionIntroductoryOffersDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionIntroductoryOffersDeleteInstance.Output {
-        try await subscriptionIntroductoryOffersDeleteInstance(Operations.SubscriptionIntroductoryOffersDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func subscriptionImagesDeleteInstance(path: Operations.SubscriptionImagesDeleteInstance.Input.Path) async throws -> Operations.SubscriptionImagesDeleteInstance.Output {
+        try await subscriptionImagesDeleteInstance(Operations.SubscriptionImagesDeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `POST /v2/subscriptionLocalizations`.
     /// - Remark: Generated from `#/paths//v2/subscriptionLocalizations/post(subscriptionLocalizationsV2_createInstance)`.
@@ -947,17 +810,6 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
-        ))
-    }
-    /// - Remark: HTTP `DELETE /v2/subscriptionLocalizations/{id}`.
-    /// - Remark: Generated from `#/paths//v2/subscriptionLocalizations/{id}/delete(subscriptionLocalizationsV2_deleteInstance)`.
-    public func subscriptionLocalizationsV2DeleteInstance(
-        path: Operations.SubscriptionLocalizationsV2DeleteInstance.Input.Path,
-        headers: Operations.SubscriptionLocalizationsV2DeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionLocalizationsV2DeleteInstance.Output {
-        try await subscriptionLocalizationsV2DeleteInstance(Operations.SubscriptionLocalizationsV2DeleteInstance.Input(
-            path: path,
-            headers: headers
         ))
     }
     /// - Remark: HTTP `POST /v1/subscriptionOfferCodeCustomCodes`.
@@ -1056,27 +908,10 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// - Remark: HTTP `POST /v1/subscriptionPrices`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionPrices/post(subscriptionPrices_createInstance)`.
-    public func subscriptionPricesCreateInstance(
-        headers: Operations.SubscriptionPricesCreateInstance.Input.Headers = .init(),
-        body: Operations.SubscriptionPricesCreateInstance.Input.Body
-    ) async throws -> Operations.SubscriptionPricesCreateInstance.Output {
-        try await subscriptionPricesCreateInstance(Operations.SubscriptionPricesCreateInstance.Input(
-            headers: headers,
-            body: body
-        ))
-    }
     /// - Remark: HTTP `DELETE /v1/subscriptionPrices/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptionPrices/{id}/delete(subscriptionPrices_deleteInstance)`.
-    public func subscriptionPricesDeleteInstance(
-        path: Operations.SubscriptionPricesDeleteInstance.Input.Path,
-        headers: Operations.SubscriptionPricesDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionPricesDeleteInstance.Output {
-        try await subscriptionPricesDeleteInstance(Operations.SubscriptionPricesDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func subscriptionPricesDeleteInstance(path: Operations.SubscriptionPricesDeleteInstance.Input.Path) async throws -> Operations.SubscriptionPricesDeleteInstance.Output {
+        try await subscriptionPricesDeleteInstance(Operations.SubscriptionPricesDeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `POST /v1/subscriptionPromotionalOffers`.
     /// - Remark: Generated from `#/paths//v1/subscriptionPromotionalOffers/post(subscriptionPromotionalOffers_createInstance)`.
@@ -1100,17 +935,6 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
-        ))
-    }
-    /// - Remark: HTTP `DELETE /v1/subscriptionPromotionalOffers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/subscriptionPromotionalOffers/{id}/delete(subscriptionPromotionalOffers_deleteInstance)`.
-    public func subscriptionPromotionalOffersDeleteInstance(
-        path: Operations.SubscriptionPromotionalOffersDeleteInstance.Input.Path,
-        headers: Operations.SubscriptionPromotionalOffersDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionPromotionalOffersDeleteInstance.Output {
-        try await subscriptionPromotionalOffersDeleteInstance(Operations.SubscriptionPromotionalOffersDeleteInstance.Input(
-            path: path,
-            headers: headers
         ))
     }
     /// - Remark: HTTP `POST /v1/subscriptionVersions`.
@@ -1150,14 +974,8 @@ extension APIProtocol {
     }
     /// - Remark: HTTP `DELETE /v1/subscriptions/{id}`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/delete(subscriptions_deleteInstance)`.
-    public func subscriptionsDeleteInstance(
-        path: Operations.SubscriptionsDeleteInstance.Input.Path,
-        headers: Operations.SubscriptionsDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionsDeleteInstance.Output {
-        try await subscriptionsDeleteInstance(Operations.SubscriptionsDeleteInstance.Input(
-            path: path,
-            headers: headers
-        ))
+    public func subscriptionsDeleteInstance(path: Operations.SubscriptionsDeleteInstance.Input.Path) async throws -> Operations.SubscriptionsDeleteInstance.Output {
+        try await subscriptionsDeleteInstance(Operations.SubscriptionsDeleteInstance.Input(path: path))
     }
     /// - Remark: HTTP `GET /v1/territories`.
     /// - Remark: Generated from `#/paths//v1/territories/get(territories_getCollection)`.
@@ -1192,17 +1010,6 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
-        ))
-    }
-    /// - Remark: HTTP `DELETE /v1/winBackOffers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/winBackOffers/{id}/delete(winBackOffers_deleteInstance)`.
-    public func winBackOffersDeleteInstance(
-        path: Operations.WinBackOffersDeleteInstance.Input.Path,
-        headers: Operations.WinBackOffersDeleteInstance.Input.Headers = .init()
-    ) async throws -> Operations.WinBackOffersDeleteInstance.Output {
-        try await winBackOffersDeleteInstance(Operations.WinBackOffersDeleteInstance.Input(
-            path: path,
-            headers: headers
         ))
     }
     /// - Remark: HTTP `GET /v1/apps/{id}/appStoreVersions`.
@@ -1248,12 +1055,10 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/apps/{id}/relationships/promotedPurchases/patch(apps_promotedPurchases_replaceToManyRelationship)`.
     public func appsPromotedPurchasesReplaceToManyRelationship(
         path: Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input.Path,
-        headers: Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input.Headers = .init(),
         body: Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input.Body
     ) async throws -> Operations.AppsPromotedPurchasesReplaceToManyRelationship.Output {
         try await appsPromotedPurchasesReplaceToManyRelationship(Operations.AppsPromotedPurchasesReplaceToManyRelationship.Input(
             path: path,
-            headers: headers,
             body: body
         ))
     }
@@ -1274,12 +1079,10 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/apps/{id}/subscriptionGracePeriod/get(apps_subscriptionGracePeriod_getToOneRelated)`.
     public func appsSubscriptionGracePeriodGetToOneRelated(
         path: Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input.Path,
-        query: Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input.Query = .init(),
         headers: Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input.Headers = .init()
     ) async throws -> Operations.AppsSubscriptionGracePeriodGetToOneRelated.Output {
         try await appsSubscriptionGracePeriodGetToOneRelated(Operations.AppsSubscriptionGracePeriodGetToOneRelated.Input(
             path: path,
-            query: query,
             headers: headers
         ))
     }
@@ -1291,19 +1094,6 @@ extension APIProtocol {
         headers: Operations.AppsSubscriptionGroupsGetToManyRelated.Input.Headers = .init()
     ) async throws -> Operations.AppsSubscriptionGroupsGetToManyRelated.Output {
         try await appsSubscriptionGroupsGetToManyRelated(Operations.AppsSubscriptionGroupsGetToManyRelated.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
-    /// - Remark: HTTP `GET /v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles`.
-    /// - Remark: Generated from `#/paths//v1/backgroundAssetVersions/{id}/backgroundAssetUploadFiles/get(backgroundAssetVersions_backgroundAssetUploadFiles_getToManyRelated)`.
-    public func backgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated(
-        path: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input.Path,
-        query: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input.Query = .init(),
-        headers: Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input.Headers = .init()
-    ) async throws -> Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Output {
-        try await backgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated(Operations.BackgroundAssetVersionsBackgroundAssetUploadFilesGetToManyRelated.Input(
             path: path,
             query: query,
             headers: headers
@@ -1411,19 +1201,6 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/appStoreReviewScreenshot`.
-    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/appStoreReviewScreenshot/get(inAppPurchasesV2_appStoreReviewScreenshot_getToOneRelated)`.
-    public func inAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated(
-        path: Operations.InAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated.Input.Path,
-        query: Operations.InAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated.Input.Query = .init(),
-        headers: Operations.InAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated.Input.Headers = .init()
-    ) async throws -> Operations.InAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated.Output {
-        try await inAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated(Operations.InAppPurchasesV2AppStoreReviewScreenshotGetToOneRelated.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
     /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/iapPriceSchedule`.
     /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/iapPriceSchedule/get(inAppPurchasesV2_iapPriceSchedule_getToOneRelated)`.
     public func inAppPurchasesV2IapPriceScheduleGetToOneRelated(
@@ -1432,19 +1209,6 @@ extension APIProtocol {
         headers: Operations.InAppPurchasesV2IapPriceScheduleGetToOneRelated.Input.Headers = .init()
     ) async throws -> Operations.InAppPurchasesV2IapPriceScheduleGetToOneRelated.Output {
         try await inAppPurchasesV2IapPriceScheduleGetToOneRelated(Operations.InAppPurchasesV2IapPriceScheduleGetToOneRelated.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
-    /// - Remark: HTTP `GET /v2/inAppPurchases/{id}/inAppPurchaseAvailability`.
-    /// - Remark: Generated from `#/paths//v2/inAppPurchases/{id}/inAppPurchaseAvailability/get(inAppPurchasesV2_inAppPurchaseAvailability_getToOneRelated)`.
-    public func inAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated(
-        path: Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input.Path,
-        query: Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input.Query = .init(),
-        headers: Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input.Headers = .init()
-    ) async throws -> Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Output {
-        try await inAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated(Operations.InAppPurchasesV2InAppPurchaseAvailabilityGetToOneRelated.Input(
             path: path,
             query: query,
             headers: headers
@@ -1604,29 +1368,14 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// - Remark: HTTP `GET /v1/subscriptions/{id}/appStoreReviewScreenshot`.
-    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/appStoreReviewScreenshot/get(subscriptions_appStoreReviewScreenshot_getToOneRelated)`.
-    public func subscriptionsAppStoreReviewScreenshotGetToOneRelated(
-        path: Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Input.Path,
-        query: Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Input.Query = .init(),
-        headers: Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Output {
-        try await subscriptionsAppStoreReviewScreenshotGetToOneRelated(Operations.SubscriptionsAppStoreReviewScreenshotGetToOneRelated.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
     /// - Remark: HTTP `DELETE /v1/subscriptions/{id}/relationships/introductoryOffers`.
     /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/relationships/introductoryOffers/delete(subscriptions_introductoryOffers_deleteToManyRelationship)`.
     public func subscriptionsIntroductoryOffersDeleteToManyRelationship(
         path: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input.Path,
-        headers: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input.Headers = .init(),
         body: Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input.Body
     ) async throws -> Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Output {
         try await subscriptionsIntroductoryOffersDeleteToManyRelationship(Operations.SubscriptionsIntroductoryOffersDeleteToManyRelationship.Input(
             path: path,
-            headers: headers,
             body: body
         ))
     }
@@ -1651,19 +1400,6 @@ extension APIProtocol {
         headers: Operations.SubscriptionsOfferCodesGetToManyRelated.Input.Headers = .init()
     ) async throws -> Operations.SubscriptionsOfferCodesGetToManyRelated.Output {
         try await subscriptionsOfferCodesGetToManyRelated(Operations.SubscriptionsOfferCodesGetToManyRelated.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
-    /// - Remark: HTTP `GET /v1/subscriptions/{id}/planAvailabilities`.
-    /// - Remark: Generated from `#/paths//v1/subscriptions/{id}/planAvailabilities/get(subscriptions_planAvailabilities_getToManyRelated)`.
-    public func subscriptionsPlanAvailabilitiesGetToManyRelated(
-        path: Operations.SubscriptionsPlanAvailabilitiesGetToManyRelated.Input.Path,
-        query: Operations.SubscriptionsPlanAvailabilitiesGetToManyRelated.Input.Query = .init(),
-        headers: Operations.SubscriptionsPlanAvailabilitiesGetToManyRelated.Input.Headers = .init()
-    ) async throws -> Operations.SubscriptionsPlanAvailabilitiesGetToManyRelated.Output {
-        try await subscriptionsPlanAvailabilitiesGetToManyRelated(Operations.SubscriptionsPlanAvailabilitiesGetToManyRelated.Input(
             path: path,
             query: query,
             headers: headers

@@ -25,6 +25,7 @@ test-intro:
 	@echo "when little changed), then runs every test, about 20 minutes; the last line counts the tests."
 
 test: test-intro setup-tests
+	bash scripts/test/check-format.sh
 	python3 Tests/Install/test_install_files.py
 	python3 Tests/Install/test_dist.py
 	@if [ -d "$(REFERENCE)/reference" ]; then python3 scripts/codegen/generate-reference-data.py "$(REFERENCE)/reference" --check; fi

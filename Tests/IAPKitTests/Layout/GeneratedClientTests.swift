@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The generated App Store Connect client holds only what is called: each operation it generates (one per entry of
@@ -17,7 +18,9 @@ import Testing
         #expect(files.count > 50)
         let code = try files.map { try String(contentsOfFile: sources + "/" + $0, encoding: .utf8) }
         for operation in Self.uncalled(operations, in: code) {
-            Issue.record("the generated client has \(operation), which nothing under Sources/ calls: leave it out of the filter in openapi-generator-config.yaml")
+            Issue.record(
+                "the generated client has \(operation), which nothing under Sources/ calls: leave it out of the filter in openapi-generator-config.yaml"
+            )
         }
     }
 
@@ -26,7 +29,8 @@ import Testing
         text.split(separator: "\n").compactMap { line in
             let prefix = "    public func "
             guard line.hasPrefix(prefix), let open = line.firstIndex(of: "("),
-                  line[open...].hasPrefix("(_ input: Operations.") else { return nil }
+                line[open...].hasPrefix("(_ input: Operations.")
+            else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: prefix.count)..<open])
         }
     }

@@ -607,7 +607,8 @@ def check_plugin_and_packing():
     version = source_version()
     check("Plugins/IAPKitPlugin: the manifest names this version", 'let version = "%s"' % version in manifest)
     check("Plugins/IAPKitPlugin: a binary target from the artifact bundle make dist writes",
-          '.binaryTarget(name: "iapkit", url: "\\(releases)/v\\(version)/iapkit-\\(version).artifactbundle.zip"' in manifest)
+          re.search(r'\.binaryTarget\(\s*name: "iapkit", url: "\\\(releases\)/v\\\(version\)/iapkit-\\\(version\)\.artifactbundle\.zip"',
+                    manifest) is not None)
     check("Plugins/IAPKitPlugin: `swift package iapkit-lint`", 'verb: "iapkit-lint"' in manifest)
     check("Plugins/IAPKitPlugin: the plugin runs `iapkit lint catalog`",
           '["lint", "catalog", path]' in read("Plugins", "IAPKitPlugin", "Plugins", "IAPKitLint", "IAPKitLint.swift"))

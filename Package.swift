@@ -103,17 +103,12 @@ let package = Package(
         // The content workflows: packaging (content lint, staging, the commit journal, iapkit.lock, the manifest) and
         // an asset pack scaffolded and declared in the catalog.
         .target(name: "Packaging", dependencies: ["IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage", "AssetPacks"]),
-        // Catalog and App Store Connect state as records, the plan between them and its report: pure, no network.
-        .target(
-            name: "SyncPlan",
-            dependencies: [
-                "IAPCore", "IAPCatalog", "HostedContent", "AssetPacks", .product(name: "Crypto", package: "swift-crypto"),
-            ]),
-        // The sync engine and its resource kinds: reads App Store Connect, plans, pushes, pulls, exports requests.
+        // The sync: catalog and App Store Connect state as records, the plan between them and its report (`Plan/`,
+        // pure), one unit per resource kind (`Resources/`), the engine that reads, plans and pushes, and the workflow.
         .target(
             name: "CatalogSync",
             dependencies: [
-                "IAPCore", "IAPCatalog", "IAPLint", "SyncPlan", "AppStoreConnect", "AppStoreConnectAPI", "AssetPacks",
+                "IAPCore", "IAPCatalog", "HostedContent", "IAPLint", "AppStoreConnect", "AppStoreConnectAPI", "AssetPacks",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -136,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "SyncTests",
             dependencies: [
-                "TestSupport", "IAPCatalog", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
+                "TestSupport", "IAPCatalog", "AppStoreConnectAPI", "AppStoreConnect", "CatalogSync",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
@@ -146,7 +141,7 @@ let package = Package(
             name: "IAPKitTests",
             dependencies: [
                 "iapkit", "TestSupport", "IAPCore", "PropertyList", "IAPCatalog", "HostedContent", "IAPLint", "FlatPackage",
-                "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "SyncPlan", "CatalogSync",
+                "CatalogExchange", "AppStoreConnectAPI", "AppStoreConnect", "CatalogSync",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

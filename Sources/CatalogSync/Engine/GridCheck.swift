@@ -1,6 +1,5 @@
 import AppStoreConnect
 import IAPCore
-import SyncPlan
 
 /// A create operation whose product gives access to its kind's price grid: App Store Connect lists price points
 /// only through a product, so a hand-set territory price of an app's first in-app purchase or subscription can be

@@ -6,7 +6,6 @@ import Foundation
 #endif
 import IAPCore
 import IAPCatalog
-import SyncPlan
 
 /// Applies a plan to App Store Connect in the plan's order (each resource kind adds its changes after those it
 /// depends on), one write at a time, within App Store Connect's hourly request budget.

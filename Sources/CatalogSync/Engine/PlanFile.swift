@@ -5,7 +5,6 @@ import Foundation
 #endif
 import AssetPacks
 import IAPCore
-import SyncPlan
 
 /// Saved plans (`asc plan --out`, `asc push --plan`): what goes into the file, and what push checks before it
 /// sends the file's operations.

@@ -1,6 +1,5 @@
 import IAPCatalog
 import IAPCore
-import SyncPlan
 
 /// Compares what the catalog asks for with what App Store Connect holds and decides, resource by resource, what
 /// `push` does. Pure: no network, so `plan`, `push` and `export asc` (an app with no products) share it. What is

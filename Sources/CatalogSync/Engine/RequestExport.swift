@@ -10,7 +10,6 @@ import HTTPTypes
 import IAPCore
 import OpenAPIRuntime
 import IAPCatalog
-import SyncPlan
 
 /// `export asc`: the requests `push` sends to an app with no products, recorded from the same operations.
 ///

@@ -1,7 +1,6 @@
 import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
-import SyncPlan
 
 /// One kind of App Store Connect resource that belongs to a product (its localizations, its availability, its
 /// prices, one kind of offer, its review screenshot, …), the way each lint rule is one unit.
@@ -46,7 +45,7 @@ enum InAppPurchaseKinds {
             InAppPurchasePriceScheduleKind.self,
             UploadedImageKind<InAppPurchaseScreenshotAPI>.self,
             UploadedImageKind<InAppPurchaseImageAPI>.self,
-            InAppPurchaseOfferCodeKind.self,
+            OfferCodeKind<InAppPurchaseOfferCodeAPI>.self,
         ]
     }
 
@@ -63,7 +62,7 @@ enum SubscriptionKinds {
             SubscriptionPriceKind.self,
             IntroductoryOfferKind.self,
             PromotionalOfferKind.self,
-            SubscriptionOfferCodeKind.self,
+            OfferCodeKind<SubscriptionOfferCodeAPI>.self,
             WinBackOfferKind.self,
             UploadedImageKind<SubscriptionScreenshotAPI>.self,
             UploadedImageKind<SubscriptionImageAPI>.self,
@@ -73,32 +72,72 @@ enum SubscriptionKinds {
     static func estimatedReads(_ listing: SubscriptionListing) -> Int { all.reduce(0) { $0 + $1.estimatedReads(listing) } }
 }
 
-/// An in-app purchase as the app's list of them returns it, with the related resources sent along.
-struct InAppPurchaseListing: Sendable {
-    typealias Schemas = Components.Schemas
-    var resource: Schemas.InAppPurchaseV2
-    var availability: Schemas.InAppPurchaseAvailability?
-    /// False when the list named no availability relationship at all, although it was asked for (in-app purchases
-    /// made before 2023 are answered so): where the product is sold is then unknown, not nowhere.
-    var availabilityAnswered = true
-    var priceSchedule: Schemas.InAppPurchasePriceSchedule?
-    var screenshot: Schemas.InAppPurchaseAppStoreReviewScreenshot?
-    var image: Schemas.InAppPurchaseImage?
-    var offerCodes = Included<Schemas.InAppPurchaseOfferCode>()
+/// A product as its list returns it, with the resources the list sent along (`included`). Each kind takes its own
+/// from them through the product's relationships, which App Store Connect fills only for what `include=` named
+/// (the relations the kinds declare).
+struct ProductListing<Resource: Sendable, Related: ListedResource>: Sendable {
+    var resource: Resource
+    /// The list's `included` resources by id. An id is unique only within its type (an in-app purchase's
+    /// availability has the purchase's own id), so a kind picks its type among the resources under an id.
+    var related: [String: [Related]] = [:]
+
+    /// The resource a to-one relationship names; nil for an empty relationship (`"data": null`).
+    func one<Item>(_ id: String?, _ pick: (Related) -> Item?) -> Item? {
+        guard let id, let candidates = related[id] else { return nil }
+        return candidates.lazy.compactMap(pick).first
+    }
+
+    /// The resources a to-many relationship names, and whether they are all it has: a list sends at most `cap` of
+    /// them (`limit[…]`), and without the relationship's data (an older server) it cannot prove there are none.
+    func many<Item>(
+        _ ids: [String]?, paging: Components.Schemas.PagingInformation?, cap: Int, _ pick: (Related) -> Item?
+    ) -> Included<Item> {
+        guard let ids else { return Included(items: [], complete: false) }
+        return Included(items: ids.compactMap { one($0, pick) }, complete: paging.isComplete(count: ids.count, cap: cap))
+    }
 }
 
-/// A subscription as its group's list of them returns it, with the related resources sent along. A to-many list
-/// sent along is capped (`limit[…]`); `complete` says whether `meta.paging.total` shows it whole.
-struct SubscriptionListing: Sendable {
-    typealias Schemas = Components.Schemas
-    var resource: Schemas.Subscription
-    var planAvailabilities: [Schemas.SubscriptionPlanAvailability] = []
-    var hasIntroductoryOffers = false
-    var promotionalOffers = Included<Schemas.SubscriptionPromotionalOffer>()
-    var offerCodes = Included<Schemas.SubscriptionOfferCode>()
-    var winBackOffers = Included<Schemas.WinBackOffer>()
-    var screenshot: Schemas.SubscriptionAppStoreReviewScreenshot?
-    var image: Schemas.SubscriptionImage?
+/// A resource a product list sends along (`included`), whatever its type.
+protocol ListedResource: Sendable {
+    var id: String { get }
+}
+
+/// An in-app purchase as the app's list of them returns it.
+typealias InAppPurchaseListing = ProductListing<
+    Components.Schemas.InAppPurchaseV2, Components.Schemas.InAppPurchasesV2Response.IncludedPayloadPayload
+>
+
+/// A subscription as its group's list of them returns it.
+typealias SubscriptionListing = ProductListing<
+    Components.Schemas.Subscription, Components.Schemas.SubscriptionsResponse.IncludedPayloadPayload
+>
+
+// The resource types the lists can send along are the `include=` the kinds declare (the generated client keeps no
+// other); a kind that adds one makes the compiler ask for its line here.
+extension Components.Schemas.InAppPurchasesV2Response.IncludedPayloadPayload: ListedResource {
+    var id: String {
+        switch self {
+        case let .inAppPurchaseAppStoreReviewScreenshots(value): value.id
+        case let .inAppPurchaseAvailabilities(value): value.id
+        case let .inAppPurchaseImages(value): value.id
+        case let .inAppPurchaseOfferCodes(value): value.id
+        case let .inAppPurchasePriceSchedules(value): value.id
+        }
+    }
+}
+
+extension Components.Schemas.SubscriptionsResponse.IncludedPayloadPayload: ListedResource {
+    var id: String {
+        switch self {
+        case let .subscriptionAppStoreReviewScreenshots(value): value.id
+        case let .subscriptionImages(value): value.id
+        case let .subscriptionIntroductoryOffers(value): value.id
+        case let .subscriptionOfferCodes(value): value.id
+        case let .subscriptionPlanAvailabilities(value): value.id
+        case let .subscriptionPromotionalOffers(value): value.id
+        case let .winBackOffers(value): value.id
+        }
+    }
 }
 
 /// Related resources sent along with a list, and whether the list sent is all there is.

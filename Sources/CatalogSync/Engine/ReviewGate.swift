@@ -1,5 +1,4 @@
 import IAPCatalog
-import SyncPlan
 
 /// Writes App Store Connect takes only for a product App Review has approved, as Apple documents them. Plan shows
 /// each as waiting (`…`) with its reason, push leaves it out and does everything else, and the first push after the

@@ -1,6 +1,5 @@
 import AppStoreConnect
 import AppStoreConnectAPI
-import SyncPlan
 
 /// The app's storefronts and product lists as App Store Connect listed them, before any product is read in detail.
 public struct StoreListings: Sendable {

@@ -7,7 +7,6 @@ import Foundation
 #endif
 import IAPCatalog
 import IAPCore
-import SyncPlan
 
 /// Reads what App Store Connect holds for an app into a `StoreSnapshot`, in as few requests as the API allows:
 /// each list of products comes with its related resources (`include=`), and each resource kind reads only what
@@ -235,7 +234,7 @@ public struct StoreReader: Sendable {
     static let inAppPurchaseIncludes = listRelations(InAppPurchaseKinds.all).compactMap(InAppPurchaseInclude.init(rawValue:))
     static let subscriptionIncludes = listRelations(SubscriptionKinds.all).compactMap(SubscriptionInclude.init(rawValue:))
 
-    /// The app's in-app purchases, each with its availability, price schedule, review screenshot, image and offer codes.
+    /// The app's in-app purchases, each with the related resources its kinds declare.
     func inAppPurchaseListings(app: StoreApp) async throws(SyncError) -> [InAppPurchaseListing] {
         let cap = Self.includedCap
         let pages = try await pages("listing in-app purchases") {
@@ -247,43 +246,10 @@ public struct StoreReader: Sendable {
         } next: {
             $0.links.next
         }
-        var availabilities: [String: Schemas.InAppPurchaseAvailability] = [:]
-        var schedules: [String: Schemas.InAppPurchasePriceSchedule] = [:]
-        var screenshots: [String: Schemas.InAppPurchaseAppStoreReviewScreenshot] = [:]
-        var images: [String: Schemas.InAppPurchaseImage] = [:]
-        var codes: [String: Schemas.InAppPurchaseOfferCode] = [:]
-        for item in pages.flatMap({ $0.included ?? [] }) {
-            switch item {
-            case let .inAppPurchaseOfferCodes(value): codes[value.id] = value
-            case let .inAppPurchaseAvailabilities(value): availabilities[value.id] = value
-            case let .inAppPurchasePriceSchedules(value): schedules[value.id] = value
-            case let .inAppPurchaseAppStoreReviewScreenshots(value): screenshots[value.id] = value
-            case let .inAppPurchaseImages(value): images[value.id] = value
-            default: break
-            }
-        }
-        return pages.flatMap(\.data).map { purchase in
-            let links = purchase.relationships
-            var listing = InAppPurchaseListing(
-                resource: purchase,
-                availability: links?.inAppPurchaseAvailability?.data.flatMap { availabilities[$0.id] },
-                availabilityAnswered: links?.inAppPurchaseAvailability != nil,
-                priceSchedule: links?.iapPriceSchedule?.data.flatMap { schedules[$0.id] },
-                screenshot: links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] },
-                image: links?.images?.data?.first.flatMap { images[$0.id] })
-            if let data = links?.offerCodes?.data {
-                listing.offerCodes = Included(
-                    items: data.compactMap { codes[$0.id] },
-                    complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
-            } else {
-                // Without the relationship's data (an older server), ask: the list cannot prove there are none.
-                listing.offerCodes.complete = false
-            }
-            return listing
-        }
+        return Self.listings(pages.flatMap(\.data), sentAlong: pages.flatMap { $0.included ?? [] })
     }
 
-    /// A group's subscriptions, each with its plan availabilities, offers and review screenshot.
+    /// A group's subscriptions, each with the related resources its kinds declare.
     func subscriptionListings(group: String) async throws(SyncError) -> [SubscriptionListing] {
         let cap = Self.includedCap
         let pages = try await pages("listing the subscriptions of group \(group)") {
@@ -297,55 +263,14 @@ public struct StoreReader: Sendable {
         } next: {
             $0.links.next
         }
-        var plans: [String: Schemas.SubscriptionPlanAvailability] = [:]
-        var promotions: [String: Schemas.SubscriptionPromotionalOffer] = [:]
-        var codes: [String: Schemas.SubscriptionOfferCode] = [:]
-        var winBacks: [String: Schemas.WinBackOffer] = [:]
-        var screenshots: [String: Schemas.SubscriptionAppStoreReviewScreenshot] = [:]
-        var images: [String: Schemas.SubscriptionImage] = [:]
-        for item in pages.flatMap({ $0.included ?? [] }) {
-            switch item {
-            case let .subscriptionPlanAvailabilities(value): plans[value.id] = value
-            case let .subscriptionPromotionalOffers(value): promotions[value.id] = value
-            case let .subscriptionOfferCodes(value): codes[value.id] = value
-            case let .winBackOffers(value): winBacks[value.id] = value
-            case let .subscriptionAppStoreReviewScreenshots(value): screenshots[value.id] = value
-            case let .subscriptionImages(value): images[value.id] = value
-            default: break
-            }
-        }
-        return pages.flatMap(\.data).map { subscription in
-            let links = subscription.relationships
-            var listing = SubscriptionListing(resource: subscription)
-            listing.planAvailabilities = (links?.planAvailabilities?.data ?? []).compactMap { plans[$0.id] }
-            let intro = links?.introductoryOffers
-            // Without the relationship's data (an older server), ask: the list cannot prove there are none.
-            listing.hasIntroductoryOffers = intro?.data.map { !$0.isEmpty } ?? true
-            if let data = links?.promotionalOffers?.data {
-                listing.promotionalOffers = Included(
-                    items: data.compactMap { promotions[$0.id] },
-                    complete: links?.promotionalOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
-            } else {
-                listing.promotionalOffers.complete = false
-            }
-            if let data = links?.offerCodes?.data {
-                listing.offerCodes = Included(
-                    items: data.compactMap { codes[$0.id] },
-                    complete: links?.offerCodes?.meta.isComplete(count: data.count, cap: cap) ?? true)
-            } else {
-                listing.offerCodes.complete = false
-            }
-            if let data = links?.winBackOffers?.data {
-                listing.winBackOffers = Included(
-                    items: data.compactMap { winBacks[$0.id] },
-                    complete: links?.winBackOffers?.meta.isComplete(count: data.count, cap: cap) ?? true)
-            } else {
-                listing.winBackOffers.complete = false
-            }
-            listing.screenshot = links?.appStoreReviewScreenshot?.data.flatMap { screenshots[$0.id] }
-            listing.image = links?.images?.data?.first.flatMap { images[$0.id] }
-            return listing
-        }
+        return Self.listings(pages.flatMap(\.data), sentAlong: pages.flatMap { $0.included ?? [] })
+    }
+
+    /// Each product with the resources sent along, which its kinds take their own from.
+    static func listings<Resource, Related>(_ resources: [Resource], sentAlong: [Related]) -> [ProductListing<Resource, Related>] {
+        var related: [String: [Related]] = [:]
+        for item in sentAlong { related[item.id, default: []].append(item) }
+        return resources.map { ProductListing(resource: $0, related: related) }
     }
 
     // MARK: Calls

@@ -1,7 +1,6 @@
 import AppStoreConnect
 import IAPCore
 import IAPCatalog
-import SyncPlan
 
 /// Why an `asc` command could not do its job. Problems in the catalog are findings or refused changes instead.
 public enum SyncError: ToolError, Sendable {

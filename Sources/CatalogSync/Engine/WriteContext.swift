@@ -7,7 +7,6 @@ import Foundation
 #endif
 import IAPCatalog
 import IAPCore
-import SyncPlan
 
 /// An operation a resource kind declares: what `push` sends for one change, through the generated client.
 /// `export asc` runs the same `perform` against a recording transport, so requests are described once.

@@ -2,7 +2,6 @@ import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
 import IAPCore
-import SyncPlan
 
 /// Reads `iapkit asc prices`: every product's customer price and proceeds in every territory, today and at each
 /// scheduled change. An in-app purchase takes two requests (manual and equalized prices, each with its points), a
@@ -49,7 +48,7 @@ public struct PriceSheetReader: Sendable {
     }
 
     static func inAppPurchaseRows(_ listing: InAppPurchaseListing, reader: StoreReader, today: Int) async throws(SyncError) -> [PriceSheetRow] {
-        guard let productID = listing.resource.attributes?.productId, let schedule = listing.priceSchedule else { return [] }
+        guard let productID = listing.resource.attributes?.productId, let schedule = InAppPurchasePriceScheduleKind.listed(listing) else { return [] }
         let context = "reading the prices of in-app purchase \(productID)"
         let manual = try await reader.pages(context) {
             try await $0.inAppPurchasePriceSchedulesManualPricesGetToManyRelated(

@@ -11,7 +11,6 @@ import Musl
 #endif
 import IAPCatalog
 import IAPCore
-import SyncPlan
 
 /// Turns what App Store Connect holds into a catalog (`iapkit asc pull`), downloading review screenshots beside it.
 public struct Puller: Sendable {

@@ -7,7 +7,6 @@ import Foundation
 #endif
 import IAPCatalog
 import IAPCore
-import SyncPlan
 
 /// `iapkit asc submit`: one App Store review submission holding the asset pack versions App Store Connect has
 /// processed (and, when asked, the in-app purchases and subscriptions ready to submit), submitted as one. When

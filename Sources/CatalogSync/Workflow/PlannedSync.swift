@@ -1,6 +1,5 @@
 import AppStoreConnect
 import IAPCore
-import SyncPlan
 
 /// How a plan is printed: text (`+`, `~`, `-`, `!`, `?` lines), JSON, or Markdown for a pull request.
 public enum PlanFormat: String, Sendable, CaseIterable {

@@ -6,7 +6,6 @@ import Foundation
 #endif
 import IAPCatalog
 import IAPCore
-import SyncPlan
 
 /// A trace's format (`--trace-format`).
 public typealias TraceFormat = ASCTrace.Format

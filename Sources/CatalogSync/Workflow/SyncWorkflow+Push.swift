@@ -7,7 +7,6 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import IAPLint
-import SyncPlan
 
 /// What a push came to, in the words the command line prints.
 public enum PushResult: Sendable {

@@ -14,7 +14,6 @@ import Darwin
 import IAPCatalog
 import IAPCore
 import IAPLint
-import SyncPlan
 
 /// The `asc` commands that read App Store Connect without planning: pull, prices, offer-code values.
 extension SyncWorkflow {

@@ -2,7 +2,6 @@ import AppStoreConnect
 import IAPCatalog
 import IAPCore
 import IAPLint
-import SyncPlan
 
 /// What `asc submit` came to.
 public enum SubmitResult: Sendable {

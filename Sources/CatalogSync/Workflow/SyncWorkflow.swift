@@ -7,7 +7,6 @@ import Foundation
 import IAPCatalog
 import IAPCore
 import IAPLint
-import SyncPlan
 
 /// What an `asc` command says while it works; the command line prints it on standard error.
 public enum SyncEvent: Sendable {

@@ -10,7 +10,6 @@ struct PackageLayout {
         ("asset packs", ["AssetPacks"]),
         ("lint", ["IAPLint"]),
         ("archive and exchange formats", ["FlatPackage", "CatalogExchange", "Localizations"]),
-        ("sync plan", ["SyncPlan"]),
         ("workflows", ["Packaging", "CatalogSync"]),
         ("command line", ["iapkit"]),
         ("test support", ["TestSupport"]),

@@ -3,7 +3,6 @@ import CatalogSync
 import Foundation
 import IAPCatalog
 import IAPLint
-import SyncPlan
 import TestSupport
 import Testing
 
@@ -300,7 +299,7 @@ final class Harness: @unchecked Sendable {
         }
     }
 
-    func planned(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot) throws -> SyncPlan.Plan {
+    func planned(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot) throws -> CatalogSync.Plan {
         let desired = try CatalogRecords(
             catalog: catalog, territories: snapshot.territories,
             baseDirectory: (path as NSString).deletingLastPathComponent)

@@ -8,7 +8,6 @@ import FoundationNetworking
 import HTTPTypes
 import IAPCatalog
 import OpenAPIRuntime
-import SyncPlan
 import TestSupport
 import Testing
 

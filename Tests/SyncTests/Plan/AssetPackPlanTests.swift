@@ -1,7 +1,6 @@
 @testable import CatalogSync
 import Foundation
 import IAPCatalog
-import SyncPlan
 import Testing
 
 /// The asset-pack kind on its own, with no network: which version changes a plan holds for each state App Store

@@ -1,7 +1,6 @@
 @testable import CatalogSync
 import Foundation
 import IAPCatalog
-import SyncPlan
 import TestSupport
 import Testing
 

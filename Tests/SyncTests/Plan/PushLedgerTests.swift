@@ -1,5 +1,4 @@
 @testable import CatalogSync
-import SyncPlan
 import Testing
 
 /// What a push that stopped midway says it wrote and left: every number in the sentence adds up.

@@ -1,6 +1,6 @@
+import CatalogSync
 import Foundation
 import IAPCatalog
-import SyncPlan
 import Testing
 
 /// The pure parts of prices over time: days, local prices, what App Store Connect's prices say, folding changes

@@ -17,7 +17,7 @@ case "$(uname -s)" in
 Linux)
   packages=(pkg-config libarchive-dev libxml2-dev zlib1g-dev libyaml-dev libyajl-dev python3)
   if [ "$need_tests" = 1 ]; then
-    packages+=(python3 zip unzip libarchive-tools p7zip-full cpio libxml2-utils)
+    packages+=(python3 zip unzip libarchive-tools p7zip-full cpio libxml2-utils patch diffutils)
   fi
   if [ "$need_bench" = 1 ]; then
     packages+=(python3 zip bc gcc)

@@ -31,20 +31,53 @@ extension SyncWorkflow {
         return app
     }
 
+    /// How `asc pull` treats a catalog already at its output.
+    public struct PullOptions: Sendable {
+        /// Write the catalog anew instead of editing the one there.
+        public var fresh = false
+        /// Write nothing; the outcome holds the diff.
+        public var diffOnly = false
+        /// Remove products App Store Connect does not have, and pull even when fewer than half of them are left.
+        public var allowRemovals = false
+        public init(fresh: Bool = false, diffOnly: Bool = false, allowRemovals: Bool = false) {
+            self.fresh = fresh
+            self.diffOnly = diffOnly
+            self.allowRemovals = allowRemovals
+        }
+    }
+
+    /// What `asc pull` did or, with `diffOnly`, would do.
+    public struct PullOutcome: Sendable {
+        /// The unified diff of the catalog file (empty when nothing changes).
+        public var diff: String
+        /// The summary to print.
+        public var line: String
+    }
+
     /// `asc pull`: writes the app's products as catalog YAML at `output`, with the review images beside it, all or
-    /// nothing. `catalogPath` names the app unless `bundleID` or the connection's app ID does; `header` stages what
-    /// goes above the YAML (the schema comment) in the same transaction. Returns the line to print.
+    /// nothing. A catalog already there is edited: only what App Store Connect holds differently changes (see
+    /// `PullEdit`). `catalogPath` names the app unless `bundleID` or the connection's app ID does; `header` stages
+    /// what goes above a new file's YAML (the schema comment) in the same transaction.
     public func pull(
-        to output: String, bundleID: String?, namedByCatalog: Bool,
+        to output: String, bundleID: String?, namedByCatalog: Bool, options: PullOptions = PullOptions(),
         header: (FileTransaction) throws -> String
-    ) async throws -> String {
+    ) async throws -> PullOutcome {
         let naming = namedByCatalog ? try namingCatalog() : nil
+        let folder = Path.parent(output)
+        let existing = FileManager.default.fileExists(atPath: output) ? try Self.readKept(output) : nil
+        var kept: (text: Data, catalog: Catalog)? = nil
+        if let existing, !options.fresh {
+            do { kept = (existing, try CatalogLoader.load(data: existing, file: output, findings: { _ in })) } catch {
+                throw IAPKitError.malformed(
+                    location: SourceLocation(file: output),
+                    reason: "is not a catalog a pull can edit (\(error)); fix it, or pass --fresh to write it anew")
+            }
+        }
         let asc = try connection.client()
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
         let app = try await namedApp(reader, bundleID: bundleID, naming: naming)
         // The images, the schema and the catalog are replaced as one set: a pull that fails leaves none of them,
         // nor a folder it made for them.
-        let folder = Path.parent(output)
         try FileTransaction.recover(journalDirectory: folder)
         let files = FileTransaction(journalDirectory: folder)
         let newFolders = [Path.join(folder, "review"), Path.join(folder, "images"), folder]
@@ -56,7 +89,13 @@ extension SyncWorkflow {
                 for made in newFolders { rmdir(made) }
             }
         }
-        var result = try await Puller(reader: reader).pull(app: app, catalogDirectory: folder, staging: files)
+        let keptImages = kept.map { kept -> Puller.Kept in
+            let paths = kept.catalog.imagePathsByProduct
+            let records = try? CatalogRecords(
+                catalog: kept.catalog, territories: Territories.all, baseDirectory: folder, unreadableScreenshots: .skip)
+            return Puller.Kept(records: records ?? CatalogRecords(), screenshotPaths: paths.screenshots, imagePaths: paths.images)
+        }
+        var result = try await Puller(reader: reader).pull(app: app, catalogDirectory: folder, staging: files, kept: keptImages)
         reportAnswers(asc)
         result.notes.forEach { events(.warning($0)) }
         if let replayed = asc.replay, replayed.placeholderCount > 0 {
@@ -68,13 +107,14 @@ extension SyncWorkflow {
         StorefrontDifference.warnings(result.snapshot.storefrontDifferences).forEach { events(.warning($0)) }
         // App Store Connect holds a pack's archives, not its source folder: the catalog's packs are kept as they are,
         // and packs only App Store Connect has are named so the user can declare them with their folders.
-        let declared = Set((naming?.assetPacks ?? []).map(\.id))
-        if let naming, !naming.assetPacks.isEmpty {
-            result.catalog.assetPacks = naming.assetPacks
+        let declaring = kept?.catalog ?? naming
+        let declared = Set((declaring?.assetPacks ?? []).map(\.id))
+        if let declaring, !declaring.assetPacks.isEmpty {
+            result.catalog.assetPacks = declaring.assetPacks
             events(
                 .warning(
                     "asset packs are not pulled (App Store Connect keeps no source folder for them): "
-                        + "the \(naming.assetPacks.count) declared in \(catalogPath) are kept as they are"))
+                        + "the \(declaring.assetPacks.count) declared in \(kept == nil ? catalogPath : output) are kept as they are"))
         }
         let undeclared = result.snapshot.assetPacks.map(\.id).filter { !declared.contains($0) }.sorted()
         if !undeclared.isEmpty {
@@ -84,11 +124,58 @@ extension SyncWorkflow {
                         + "declare (\(undeclared.joined(separator: ", "))): not pulled, since App Store Connect keeps no source "
                         + "folder for them; declare each with its folder (`iapkit new-content --asset-pack ID`)"))
         }
-        let text = try header(files) + "# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
-        try files.stage(output).write(Data(try CatalogYAMLWriter.write(result.catalog, header: text, notes: result.notesByProduct).utf8))
+        let pulledIDs = Set(result.catalog.allProducts.compactMap(\.productID))
+        let text: [UInt8]
+        var summary: String
+        if let kept {
+            let edit = PullEdit(
+                file: output, keptText: kept.text, kept: kept.catalog, directory: folder, territories: result.snapshot.territories,
+                bundleID: app.bundleID)
+            let keptIDs = kept.catalog.allProducts.compactMap(\.productID)
+            try refuseRemovals(keptIDs, pulled: pulledIDs, app: app, file: output, options: options)
+            let edited = try edit.apply(pulled: result.catalog, removesMissingProducts: options.allowRemovals)
+            for id in edited.summary.kept.sorted() {
+                events(
+                    .warning(
+                        "\(id): not in App Store Connect app \(app.named); "
+                            + (options.allowRemovals ? "removed from \(output)" : "kept in \(output) (push creates it; --allow-removals removes it)"))
+                )
+            }
+            text = edited.text
+            summary = edited.summary.description + " in \(output)"
+            if edited.summary.isEmpty { summary = "\(output) already holds what App Store Connect has; nothing changed" }
+        } else {
+            if let existing, let old = try? CatalogLoader.load(data: existing, file: output, findings: { _ in }) {
+                try refuseRemovals(old.allProducts.compactMap(\.productID), pulled: pulledIDs, app: app, file: output, options: options)
+            }
+            let head = try header(files) + "# Pulled from App Store Connect app \(app.id) by iapkit asc pull.\n"
+            text = Array(try CatalogYAMLWriter.write(result.catalog, header: head, notes: result.notesByProduct).utf8)
+            summary = "wrote \(output) (\(Format.count(result.catalog.allProducts.count, "product")))"
+        }
+        let old = existing.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let diff = UnifiedDiff.text(old: old, new: String(decoding: text, as: UTF8.self), oldName: "a/" + output, newName: "b/" + output)
+        if options.diffOnly { return PullOutcome(diff: diff, line: summary + " (not written: --diff)\n") }
+        if existing.map({ Array($0) != text }) ?? true { try files.stage(output).write(Data(text)) }
         try files.commit()
         committed = true
-        return "wrote \(output) (\(result.catalog.allProducts.count) products); check it with `iapkit asc plan \(output)`\n"
+        return PullOutcome(diff: diff, line: summary + "; check it with `iapkit asc plan \(output)`\n")
+    }
+
+    /// A pull that would leave fewer than half of the catalog's products, or none, is refused unless removals are
+    /// allowed: the usual cause is the wrong app or API key, not a catalog emptied on purpose.
+    func refuseRemovals(_ keptIDs: [String], pulled: Set<String>, app: StoreApp, file: String, options: PullOptions) throws {
+        guard !keptIDs.isEmpty, !options.allowRemovals else { return }
+        let left = keptIDs.filter(pulled.contains).count
+        guard left == 0 || left * 2 < keptIDs.count else { return }
+        throw SyncError.refused(
+            "App Store Connect app \(app.named) has \(left) of the \(Format.count(keptIDs.count, "product")) in \(file): "
+                + "a pull would leave \(left == 0 ? "none" : "fewer than half") of them. Check the app (--bundle-id, --app-id) "
+                + "and the API key; pass --allow-removals if they really are gone. Nothing was written")
+    }
+
+    static func readKept(_ path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else { throw IAPKitError.io(path: path, reason: "cannot be read") }
+        return data
     }
 
     /// `asc prices`: every product's price and proceeds in every territory, in `format` (text, csv or json).
@@ -147,4 +234,9 @@ extension SyncWorkflow {
 /// How `asc prices` prints its sheet.
 public enum PriceSheetFormat: String, Sendable, CaseIterable {
     case text, csv, json
+}
+
+extension StoreApp {
+    /// `1234567890 (com.example.app)`, or the id alone where the app was named by it.
+    var named: String { bundleID.isEmpty ? id : "\(id) (\(bundleID))" }
 }

@@ -38,18 +38,26 @@ extension AscCommand {
     struct Pull: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pull",
-            abstract: "Write the app's in-app purchases and subscriptions in App Store Connect as catalog YAML.",
+            abstract: "Take the app's in-app purchases and subscriptions from App Store Connect into the catalog.",
             discussion: """
-                Review screenshots are downloaded to review/ beside the catalog. What the catalog cannot hold is reported. \
+                Over an existing catalog, pull is an edit: only the values App Store Connect holds differently change, \
+                each at its own line and in the catalog's style; products and localizations it lacks are added in the same \
+                style; comments, retiredProductIds, hostedContent, asset packs and every value written another way that \
+                means the same stay. A product App Store Connect does not have is kept and named; a pull that would leave \
+                fewer than half of the catalog's products, or none, is refused (exit 1) unless --allow-removals is given. \
+                --diff prints the change as a unified diff and writes nothing (exit 0 when there is none, 1 otherwise). \
+                --fresh writes the catalog anew. Review screenshots and promotional images go to review/ and images/ \
+                beside the catalog, one file per distinct image. What the catalog cannot hold is reported. \
                 The app is the one the catalog names (--catalog, else the catalog.yaml beside the output or in the folder \
                 above it), as for every asc command, unless --bundle-id or --app-id names another.
 
                 Examples:
-                  iapkit asc pull -o catalog.yaml --force
-                  iapkit asc pull --bundle-id com.example.myapp -o catalog.yaml
+                  iapkit asc pull --diff
+                  iapkit asc pull -o catalog.yaml
+                  iapkit asc pull --bundle-id com.example.myapp -o catalog.yaml --fresh
                 """)
 
-        @Option(name: .shortAndLong, help: "The catalog file to write.")
+        @Option(name: .shortAndLong, help: "The catalog file to edit, or to write when there is none.")
         var output: String = "catalog.yaml"
 
         @Option(help: "The catalog that names the app (default: catalog.yaml beside the output, else in the folder above it).")
@@ -58,15 +66,22 @@ extension AscCommand {
         @Option(help: "The app's bundle ID (instead of the catalog's).")
         var bundleID: String?
 
-        @Flag(help: "Replace an existing catalog file.")
+        @Flag(help: "Print the change to the catalog as a unified diff and write nothing; exit 1 when there is one.")
+        var diff = false
+
+        @Flag(help: "Write the catalog anew instead of editing the one at the output.")
+        var fresh = false
+
+        @Flag(help: "Remove products App Store Connect does not have, even when fewer than half of the catalog's are left.")
+        var allowRemovals = false
+
+        /// Pull used to need it to write over a catalog; editing one needs nothing.
+        @Flag(help: .hidden)
         var force = false
 
         @OptionGroup var connection: AscCommand.Connection
 
         func run() async throws {
-            if FileManager.default.fileExists(atPath: output), !force {
-                throw IAPKitError.alreadyExists(path: output, hint: "pass --force to replace it")
-            }
             // The catalog beside the output, else the one in the folder pulled into (`-o pulled/catalog.yaml`).
             let candidates = [Path.join(Path.parent(output), "catalog.yaml"), Path.join(Path.parent(Path.parent(output)), "catalog.yaml")]
             let namingPath = catalog ?? candidates.first { FileManager.default.fileExists(atPath: $0) }
@@ -77,10 +92,19 @@ extension AscCommand {
                         + looked.joined(separator: " or ") + "): pass --catalog PATH, --bundle-id ID or --app-id ID")
             }
             let output = self.output
-            let line = try await connection.workflow(namingPath ?? output).pull(to: output, bundleID: bundleID, namedByCatalog: namingPath != nil) {
+            let options = SyncWorkflow.PullOptions(fresh: fresh, diffOnly: diff, allowRemovals: allowRemovals)
+            let outcome = try await connection.workflow(namingPath ?? output).pull(
+                to: output, bundleID: bundleID, namedByCatalog: namingPath != nil, options: options
+            ) {
                 try CatalogSchemaFile.comment(for: output, staging: $0)
             }
-            Terminal.writeError(line)
+            if diff {
+                try Terminal.output(outcome.diff)
+                Terminal.writeError(outcome.line)
+                if !outcome.diff.isEmpty { Terminal.exit(1) }
+            } else {
+                try Terminal.output(outcome.line)
+            }
         }
     }
 

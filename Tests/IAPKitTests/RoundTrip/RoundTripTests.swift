@@ -125,6 +125,27 @@ struct RoundTripTests {
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
+    /// `text` with twice its indentation and a comment above each product, and the first product's reference name
+    /// changed (the edited line, and the line as it was), as a team might keep a pulled catalog.
+    static func restyled(_ text: String) -> (text: String, edited: (line: String, original: String)?) {
+        var lines: [String] = []
+        var edited: (line: String, original: String)?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let indent = line.prefix { $0 == " " }.count
+            let body = line.dropFirst(indent)
+            // Two-space steps become four: what follows a dash moves to the column its siblings move to.
+            var doubled = String(repeating: " ", count: indent * 2) + (body.hasPrefix("- ") ? "-   " + body.dropFirst(2) : body)
+            if body.hasPrefix("- productId: ") { lines.append(String(repeating: " ", count: indent * 2) + "# kept by hand") }
+            if edited == nil, body.hasPrefix("referenceName: "), lines.contains(where: { $0.contains("productId: ") }) {
+                let changed = doubled + " edited"
+                edited = (changed, doubled)
+                doubled = changed
+            }
+            lines.append(doubled)
+        }
+        return (lines.joined(separator: "\n"), edited)
+    }
+
     /// The commands as a user runs them: `asc pull`, then `asc plan --check` of what it wrote exits 0, and the
     /// pulled catalog holds each product's note where pull left something out.
     @Test func pullThenPlanCheckExitsZero() throws {
@@ -143,6 +164,20 @@ struct RoundTripTests {
             #expect(check.status == 0, "seed \(seed): \(check.stdout)\(check.stderr)")
             let lint = try iapkit(["lint", "catalog", folder.file("catalog.yaml")], environment: environment)
             #expect(lint.status == 0, "seed \(seed): \(lint.stdout)\(lint.stderr)")
+            // The same catalog kept in another style (twice the indentation, a comment at each product, one reference
+            // name edited by hand): a pull over it moves only that value back.
+            let kept = try Self.restyled(String(contentsOfFile: folder.file("catalog.yaml"), encoding: .utf8))
+            try kept.text.write(toFile: folder.file("catalog.yaml"), atomically: true, encoding: .utf8)
+            let over = try iapkit(["asc", "pull", "-o", folder.file("catalog.yaml"), "--diff"], environment: environment)
+            let moved = over.stdout.split(separator: "\n").map(String.init).filter {
+                ($0.hasPrefix("-") || $0.hasPrefix("+")) && !$0.hasPrefix("---") && !$0.hasPrefix("+++")
+            }
+            if let edited = kept.edited {
+                #expect(over.status == 1, "seed \(seed): \(over.stdout)\(over.stderr)")
+                #expect(moved == ["-" + edited.line, "+" + edited.original], "seed \(seed): \(over.stdout)")
+            } else {
+                #expect(over.status == 0 && moved.isEmpty, "seed \(seed): \(over.stdout)\(over.stderr)")
+            }
             if generated.used.values.contains(where: { $0.contains("screenshot:awaiting-upload") }) {
                 #expect(pull.stderr.contains("never finished"), "seed \(seed): \(pull.stderr)")
                 let text = try String(contentsOfFile: folder.file("catalog.yaml"), encoding: .utf8)

@@ -14,11 +14,11 @@ public struct CatalogTextEditor {
     public let file: String
     /// The catalog as read, before any edit.
     public let catalog: Catalog
-    private let original: [UInt8]
-    private let document: YAMLDocument
-    private let spans: [YAMLSpans.Span]
-    private var edits: [(offset: Int, length: Int, text: String)] = []
-    private let json: Bool
+    let original: [UInt8]
+    let document: YAMLDocument
+    let spans: [YAMLSpans.Span]
+    var edits: [(offset: Int, length: Int, text: String)] = []
+    let json: Bool
 
     /// Loads the catalog from `data`; a text that is not a catalog throws as `CatalogLoader` does.
     public init(data: Data, file: String) throws(IAPKitError) {
@@ -156,7 +156,7 @@ public struct CatalogTextEditor {
     }
 
     /// Controls, and the line and paragraph separators a YAML reader takes as line breaks.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
             || scalar == "\u{FEFF}"
     }

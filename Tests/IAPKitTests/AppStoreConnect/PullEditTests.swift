@@ -176,6 +176,19 @@ struct PullEditTests {
         _ = dir
     }
 
+    @Test func aKeptCatalogThatIsNoCatalogIsALocatedErrorAndNothingIsWritten() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: Self.bundleID)
+        let dir = TemporaryDirectory()
+        let broken = Self.keptCatalog.replacingOccurrences(of: "    primaryLocale: en-US", with: "\tprimaryLocale: en-US")
+        let catalog = dir.write("catalog.yaml", broken)
+        let pull = try iapkit(["asc", "pull", "-o", catalog, "--bundle-id", Self.bundleID], environment: fake.environment)
+        #expect(pull.status == 2, "\(pull.stdout)\(pull.stderr)")
+        #expect(pull.stderr.contains("catalog.yaml:5"), "the message says where: \(pull.stderr)")
+        #expect(try String(contentsOfFile: catalog, encoding: .utf8) == broken)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["catalog.yaml"])
+    }
+
     @Test func oneImageFilePerDistinctImageAndUnchangedFilesStayUntouched() throws {
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: AscSyncTests.bundleID)

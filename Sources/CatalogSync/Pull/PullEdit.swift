@@ -77,7 +77,8 @@ struct PullEdit {
             for id in have.keys where want[id] == nil && !kept.contains(id) { products.insert(id) }
         }
         compare(result["products"], pulled["products"])
-        let groups = Dictionary((result["subscriptionGroups"]?.items ?? []).compactMap { g in g["referenceName"]?.text.map { ($0, g) } }, uniquingKeysWith: { a, _ in a })
+        let groups = Dictionary(
+            (result["subscriptionGroups"]?.items ?? []).compactMap { g in g["referenceName"]?.text.map { ($0, g) } }, uniquingKeysWith: { a, _ in a })
         for group in pulled["subscriptionGroups"]?.items ?? [] {
             let name = group["referenceName"]?.text ?? ""
             guard let mine = groups[name] else {

@@ -115,7 +115,9 @@ public struct CatalogMerge {
                 mergeList(pairs[at].value, key: pair.key, before: pair.value, after: .list([]))
                 continue
             }
-            if !editor.remove(pairAt: at, of: node) { editor.replace(node, with: merged(YAMLTree(editor.document, node), before: before, after: after)) }
+            if !editor.remove(pairAt: at, of: node) {
+                editor.replace(node, with: merged(YAMLTree(editor.document, node), before: before, after: after))
+            }
             summary.changedValues += 1
         }
     }
@@ -144,7 +146,8 @@ public struct CatalogMerge {
         func keptName(_ item: CatalogTextEditor.Node) -> String? {
             editor.document.pair(item, key: identity).flatMap { editor.document.isScalar($0.value) ? editor.document.string($0.value) : nil }
         }
-        let keptIndex = Dictionary(items.enumerated().compactMap { entry in keptName(entry.element).map { ($0, entry.offset) } }, uniquingKeysWith: { a, _ in a })
+        let keptIndex = Dictionary(
+            items.enumerated().compactMap { entry in keptName(entry.element).map { ($0, entry.offset) } }, uniquingKeysWith: { a, _ in a })
         let beforeByName = Dictionary(before.items.compactMap { item in name(item).map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
         var afterNames = Set(after.items.compactMap(name))
         var matched: [String: String] = [:]
@@ -153,7 +156,8 @@ public struct CatalogMerge {
             for group in after.items where name(group).map({ beforeByName[$0] == nil }) ?? false {
                 let ids = Set(group["subscriptions"]?.items.compactMap { $0["productId"]?.text } ?? [])
                 if let old = before.items.first(where: { old in
-                    !afterNames.contains(name(old) ?? "") && !ids.isDisjoint(with: old["subscriptions"]?.items.compactMap { $0["productId"]?.text } ?? [])
+                    !afterNames.contains(name(old) ?? "")
+                        && !ids.isDisjoint(with: old["subscriptions"]?.items.compactMap { $0["productId"]?.text } ?? [])
                 }), let oldName = name(old), let newName = name(group) {
                     matched[newName] = oldName
                 }
@@ -194,8 +198,11 @@ public struct CatalogMerge {
         for item in missing {
             guard let itemName = name(item), let at = keptIndex[itemName] else { continue }
             if products {
-                if key != "subscriptionGroups" { summary.kept.append(itemName) }
-                else { summary.kept += item["subscriptions"]?.items.compactMap { $0["productId"]?.text } ?? [] }
+                if key != "subscriptionGroups" {
+                    summary.kept.append(itemName)
+                } else {
+                    summary.kept += item["subscriptions"]?.items.compactMap { $0["productId"]?.text } ?? []
+                }
                 if !removesMissingProducts { continue }
             }
             going.append(at)
@@ -220,7 +227,8 @@ public struct CatalogMerge {
                 if let new = after[canonicalKey] {
                     if let old = before[canonicalKey], old.sameValue(as: new) { result.append(pair); continue }
                     if before[canonicalKey] == nil, pair.value.sameValue(as: new) { result.append(pair); continue }
-                    result.append(YAMLTree.Pair(canonicalKey, merged(pair.value, before: before[canonicalKey] ?? pair.value, after: new, key: canonicalKey)))
+                    result.append(
+                        YAMLTree.Pair(canonicalKey, merged(pair.value, before: before[canonicalKey] ?? pair.value, after: new, key: canonicalKey)))
                 } else if before[canonicalKey] == nil {
                     result.append(pair)
                 }
@@ -232,7 +240,8 @@ public struct CatalogMerge {
             guard let identity = Self.identities[key] else { return after }
             let products = key == "products" || key == "subscriptions" || key == "subscriptionGroups"
             let afterByName = Dictionary(afterItems.compactMap { item in item[identity]?.text.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
-            let beforeByName = Dictionary(before.items.compactMap { item in item[identity]?.text.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
+            let beforeByName = Dictionary(
+                before.items.compactMap { item in item[identity]?.text.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
             var result: [YAMLTree] = []
             for item in keptItems {
                 guard let itemName = item[identity]?.text else { result.append(item); continue }

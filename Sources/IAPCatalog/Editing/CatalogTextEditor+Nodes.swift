@@ -71,7 +71,8 @@ extension CatalogTextEditor {
         let writer = YAMLTreeText(layout: layout)
         let blockContainer = !span.flow && document.kind(node) != .scalar
         if blockContainer, !tree.isEmptyContainer, !layout.json, document.kind(node) == tree.kind {
-            let lines = document.kind(node) == .mapping ? writer.pairLines(tree.pairs, column: span.column) : writer.itemLines(tree.items, dash: span.column)
+            let lines =
+                document.kind(node) == .mapping ? writer.pairLines(tree.pairs, column: span.column) : writer.itemLines(tree.items, dash: span.column)
             let text = lines.enumerated().map { $0.offset == 0 ? String($0.element.drop { $0 == " " }) : $0.element }.joined(separator: "\n")
             edits.append((span.start, trimmedEnd(span) - span.start, text))
         } else {

@@ -81,9 +81,10 @@ import Testing
     }
 
     @Test func addedItemsFollowTheListsLayoutAndRemovedOnesGoWithTheirLines() throws {
-        let after = Self.canonical.replacingOccurrences(
-            of: "  - locale: fr-FR\n    name: A fr\n    description: Le A.\n",
-            with: "  - locale: de-DE\n    name: A de\n    description: Das A.\n")
+        let after =
+            Self.canonical.replacingOccurrences(
+                of: "  - locale: fr-FR\n    name: A fr\n    description: Le A.\n",
+                with: "  - locale: de-DE\n    name: A de\n    description: Das A.\n")
             + "- productId: com.example.app.b\n  referenceName: B\n  type: non-consumable\n  price: 1.99\n  localizations:\n  - locale: en-US\n    name: B\n    description: The B.\n"
         let (text, summary) = try merged(Self.kept, before: Self.canonical, after: after)
         #expect(summary.added == ["localization": 1, "product": 1], "\(summary)")

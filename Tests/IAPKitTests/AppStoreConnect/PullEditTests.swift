@@ -56,7 +56,10 @@ struct PullEditTests {
         ]
         let web = try run(
             "/usr/bin/env",
-            ["python3", Paths.repository + "/Tests/FakeAppStoreConnect/web_edit.py", app, String(decoding: try JSONSerialization.data(withJSONObject: edits), as: UTF8.self)],
+            [
+                "python3", Paths.repository + "/Tests/FakeAppStoreConnect/web_edit.py", app,
+                String(decoding: try JSONSerialization.data(withJSONObject: edits), as: UTF8.self),
+            ],
             environment: fake.environment)
         #expect(web.status == 0, "\(web.stderr)")
         try fake.control(
@@ -145,15 +148,16 @@ struct PullEditTests {
     @Test func aProductAppStoreConnectLacksIsKeptAndNamedAndAnEmptyAppIsRefused() throws {
         let (fake, dir, catalog) = try Self.changedInAppStoreConnect()
         // A product only the catalog has: kept, and named with the app asked.
-        let extended = try String(contentsOfFile: catalog, encoding: .utf8) + """
-                - productId: com.example.pulledit.melon
-                  referenceName: Melon
-                  type: consumable
-                  price: 0.99
-                  localizations:
-                      - {locale: en-US, name: Melon, description: A melon photo.}
+        let extended =
+            try String(contentsOfFile: catalog, encoding: .utf8) + """
+                    - productId: com.example.pulledit.melon
+                      referenceName: Melon
+                      type: consumable
+                      price: 0.99
+                      localizations:
+                          - {locale: en-US, name: Melon, description: A melon photo.}
 
-            """
+                """
         try extended.write(toFile: catalog, atomically: true, encoding: .utf8)
         let pull = try iapkit(["asc", "pull", "-o", catalog], environment: fake.environment)
         #expect(pull.status == 0, "\(pull.stderr)")
@@ -169,7 +173,8 @@ struct PullEditTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: catalog)) == before)
         let fresh = try iapkit(["asc", "pull", "-o", catalog, "--bundle-id", "com.example.other", "--fresh"], environment: fake.environment)
         #expect(fresh.status == 1, "--fresh over the catalog is held to the same rule: \(fresh.stderr)")
-        let allowed = try iapkit(["asc", "pull", "-o", catalog, "--bundle-id", "com.example.other", "--allow-removals"], environment: fake.environment)
+        let allowed = try iapkit(
+            ["asc", "pull", "-o", catalog, "--bundle-id", "com.example.other", "--allow-removals"], environment: fake.environment)
         #expect(allowed.status == 0, "\(allowed.stderr)")
         let emptied = try String(contentsOfFile: catalog, encoding: .utf8)
         #expect(!emptied.contains("productId:") && emptied.contains("retiredProductIds"), "\(emptied)")

@@ -346,7 +346,7 @@ def check_readme_ci_example():
           "then package and a saved plan, and `asc push --plan` of that plan",
           commands.get("lint", [""])[0].startswith("lint catalog")
           and commands.get("plan-the-change", [""])[0].startswith("asc plan --changed-since ")
-          and commands.get("drift") == ["asc plan --check --wait"]
+          and commands.get("drift") == ["asc plan --check --wait", "asc pull --diff"]
           and commands.get("plan", [""])[0].startswith("package --catalog")
           and commands.get("plan", [])[-1:] == ["asc plan --out release.plan.json"]
           and commands.get("push") == ["asc push --plan release.plan.json --yes"],
@@ -376,7 +376,7 @@ def check_readme_ci_example():
     key_steps = [step for job in jobs.values() for step in job.get("steps", []) if "ASC_PRIVATE_KEY" in json.dumps(step)]
     check("README CI example: the API key reaches only the asc steps, never a whole job",
           all("ASC_PRIVATE_KEY" not in json.dumps(job.get("env", {})) for job in jobs.values())
-          and [s["with"]["command"].split(" --")[0] for s in key_steps] == ["asc plan", "asc plan", "asc plan", "asc push"], key_steps)
+          and [s["with"]["command"].split(" --")[0] for s in key_steps] == ["asc plan", "asc plan", "asc pull", "asc plan", "asc push"], key_steps)
     for job, step, script in run_blocks(workflow):
         ok, err = bash_syntax(script)
         check("README CI example: `%s` parses in bash" % step, ok, err)

@@ -100,6 +100,8 @@ extension AscCommand {
             }
             if diff {
                 try Terminal.output(outcome.diff)
+                // A nightly job shows what changed in App Store Connect on its page, as it shows plans.
+                if !outcome.diff.isEmpty { try JobSummary.append("### Changed in App Store Connect\n\n```diff\n" + outcome.diff + "```\n") }
                 Terminal.writeError(outcome.line)
                 if !outcome.diff.isEmpty { Terminal.exit(1) }
             } else {

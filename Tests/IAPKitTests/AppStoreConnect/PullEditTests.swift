@@ -90,8 +90,13 @@ struct PullEditTests {
         let (fake, dir, catalog) = try Self.changedInAppStoreConnect()
         let before = try Data(contentsOf: URL(fileURLWithPath: catalog))
 
-        let preview = try iapkit(["asc", "pull", "-o", catalog, "--diff"], environment: fake.environment)
+        let summary = dir.file("summary.md")
+        let preview = try iapkit(
+            ["asc", "pull", "-o", catalog, "--diff"], environment: fake.environment.merging(["GITHUB_STEP_SUMMARY": summary]) { $1 })
         #expect(preview.status == 1, "\(preview.stderr)")
+        let page = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(page.contains("```diff\n" + preview.stdout + "```"), "a CI job shows the diff on its page: \(page)")
+        try FileManager.default.removeItem(atPath: summary)
         #expect(try Data(contentsOf: URL(fileURLWithPath: catalog)) == before, "--diff writes nothing")
         #expect(!FileManager.default.fileExists(atPath: dir.file("review")), "--diff leaves no image behind")
 

@@ -57,6 +57,7 @@ public struct AppStoreConnectClient: Sendable {
     private let rateLimitRecorder = ASCRateLimitRecorder(nil)
     private let waitRecorder = ASCWaitRecorder(nil)
     private let toleranceRecorder = ASCToleranceRecorder()
+    private let linkageRecorder = Locked<Set<String>>([])
     private let serverDateRecorder = ASCServerDateRecorder(nil)
 
     /// A client that signs with `credentials` and talks to `serverURL` over AsyncHTTPClient.
@@ -97,6 +98,7 @@ public struct AppStoreConnectClient: Sendable {
             ASCErrorMiddleware(),
             ASCResponseRepairMiddleware(),
             ASCEmptyToOneMiddleware(),
+            ASCLinkageMiddleware(unanswered: linkageRecorder),
             ASCPageLinkMiddleware(),
             ASCRetryMiddleware(
                 policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
@@ -144,6 +146,12 @@ public struct AppStoreConnectClient: Sendable {
                 throw Self.map(error, observation: observation).replayed(from: observation.replayOrigin)
             }
         }
+    }
+
+    /// Whether App Store Connect answered relationship `name` of resource `type` `id` with links only although the
+    /// request named it in `include=`: asked for and not answered, which is not "none".
+    public func linkageUnanswered(type: String, id: String, relationship name: String) -> Bool {
+        linkageRecorder.withLock { $0.contains("\(type)/\(id)/\(name)") }
     }
 
     /// What was tolerated in App Store Connect's answers so far (values the document does not know, left out), each a

@@ -16,8 +16,15 @@ public struct Planner: Sendable {
     /// The plan of the products in `scope` (nil: every product); see `PlanScope`. App-level resources (asset packs)
     /// are planned unless `appResources` is false. With `prune`, products App Store Connect has and the catalog does
     /// not are deleted where App Store Connect allows it (never submitted) instead of listed.
-    public func plan(against store: StoreSnapshot, scope: Set<String>? = nil, appResources: Bool = true, prune: Bool = false) -> Plan {
+    public func plan(
+        against store: StoreSnapshot, scope: Set<String>? = nil, appResources: Bool = true, prune: Bool = false,
+        replaceUnanswered: Bool = false
+    ) -> Plan {
         var builder = PlanBuilder(catalog: catalog, app: store.app, territories: store.territories)
+        builder.replacesUnanswered = replaceUnanswered
+        for product in store.inAppPurchases + store.groups.flatMap(\.subscriptions) where !product.unanswered.isEmpty {
+            builder.unanswered[product.record.productID] = product.unanswered
+        }
         let retired = Set(catalog.retiredProductIDs.map(\.value))
         let liveInAppPurchases = Dictionary(store.inAppPurchases.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
         let liveSubscriptions = Dictionary(

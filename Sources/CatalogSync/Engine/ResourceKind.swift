@@ -75,11 +75,19 @@ enum SubscriptionKinds {
 /// A product as its list returns it, with the resources the list sent along (`included`). Each kind takes its own
 /// from them through the product's relationships, which App Store Connect fills only for what `include=` named
 /// (the relations the kinds declare).
-struct ProductListing<Resource: Sendable, Related: ListedResource>: Sendable {
+/// A list entry that knows which relationships it was asked for and not answered.
+protocol LinkageAnswering: Sendable {
+    var unanswered: Set<String> { get }
+}
+
+struct ProductListing<Resource: Sendable, Related: ListedResource>: LinkageAnswering {
     var resource: Resource
     /// The list's `included` resources by id. An id is unique only within its type (an in-app purchase's
     /// availability has the purchase's own id), so a kind picks its type among the resources under an id.
     var related: [String: [Related]] = [:]
+    /// Relationships the list's `include=` named that came back with links only: asked for, not answered, so a kind
+    /// takes them as unknown (a note, `?` in the plan), never as empty.
+    var unanswered: Set<String> = []
 
     /// The resource a to-one relationship names; nil for an empty relationship (`"data": null`).
     func one<Item>(_ id: String?, _ pick: (Related) -> Item?) -> Item? {

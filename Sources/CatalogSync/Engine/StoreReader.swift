@@ -130,13 +130,19 @@ public struct StoreReader: Sendable {
 
     /// Runs each kind's read for one listed product, within the budget (started again from the list entry when
     /// paced reads had to wait for it).
-    func readInDetail<Listing: Sendable>(
+    func readInDetail<Listing: LinkageAnswering>(
         _ listed: StoreProduct, listing: Listing, kinds: [any ProductResourceKind<Listing>.Type],
         pacer: ReadPacer
     ) async throws(SyncError) -> StoreProduct {
         try await pacer.run(kinds.reduce(0) { $0 + $1.estimatedReads(listing) }) { () throws(SyncError) in
             var product = listed
             for kind in kinds { try await kind.read(into: &product, listing: listing, reader: self) }
+            // A relationship asked for and answered with links only that no kind said more of: unknown, not none.
+            for relation in listing.unanswered.sorted() where !product.unanswered.contains(relation) {
+                product.unanswered(
+                    relation, of: relation,
+                    "App Store Connect answered its \(relation) with links only, though iapkit asked for it; it is unknown, not none")
+            }
             return product
         }
     }
@@ -246,7 +252,16 @@ public struct StoreReader: Sendable {
         } next: {
             $0.links.next
         }
-        return Self.listings(pages.flatMap(\.data), sentAlong: pages.flatMap { $0.included ?? [] })
+        return Self.listings(pages.flatMap(\.data), sentAlong: pages.flatMap { $0.included ?? [] }).map { listing in
+            var listing = listing
+            listing.unanswered = unansweredLinkage("inAppPurchases", listing.resource.id, Self.inAppPurchaseIncludes.map(\.rawValue))
+            return listing
+        }
+    }
+
+    /// The relationships of `type` `id` among `asked` that App Store Connect answered with links only.
+    func unansweredLinkage(_ type: String, _ id: String, _ asked: [String]) -> Set<String> {
+        Set(asked.filter { asc.linkageUnanswered(type: type, id: id, relationship: $0) })
     }
 
     /// A group's subscriptions, each with the related resources its kinds declare.
@@ -263,7 +278,11 @@ public struct StoreReader: Sendable {
         } next: {
             $0.links.next
         }
-        return Self.listings(pages.flatMap(\.data), sentAlong: pages.flatMap { $0.included ?? [] })
+        return Self.listings(pages.flatMap(\.data), sentAlong: pages.flatMap { $0.included ?? [] }).map { listing in
+            var listing = listing
+            listing.unanswered = unansweredLinkage("subscriptions", listing.resource.id, Self.subscriptionIncludes.map(\.rawValue))
+            return listing
+        }
     }
 
     /// Each product with the resources sent along, which its kinds take their own from.

@@ -27,6 +27,18 @@ public struct PlanBuilder: Sendable {
     /// Territory prices of a kind with no grid read (no product of that kind exists yet).
     public internal(set) var uncheckedPrices: [UncheckedPrice] = []
 
+    /// What App Store Connect did not answer, by product ID (`StoreProduct.unanswered`): a change to it plans as
+    /// `? -> new`, and is refused unless `replacesUnanswered` (the command was told to replace what it never read).
+    public var unanswered: [String: Set<String>] = [:]
+    public var replacesUnanswered = false
+
+    /// The unanswered field whose values a resource writes.
+    static let unansweredField = [
+        "inAppPurchasePriceSchedule": "price", "subscriptionPrices": "price", "inAppPurchaseAvailability": "availability",
+        "subscriptionPlanAvailability": "availability",
+        "inAppPurchaseAppStoreReviewScreenshot": "appStoreReviewScreenshot", "subscriptionAppStoreReviewScreenshot": "appStoreReviewScreenshot",
+    ]
+
     public init(catalog: Catalog, app: StoreApp, territories: [String]) {
         self.catalog = catalog
         self.app = app
@@ -41,6 +53,20 @@ public struct PlanBuilder: Sendable {
         operations: [any PlannedOperation] = []
     ) {
         let path = path ?? product?.path
+        var (action, fields, reason, operations) = (action, fields, reason, operations)
+        if action == .create || action == .update {
+            // A value App Store Connect did not answer is never taken for "none": its change is `? -> new`.
+            if let id = product?.productID, let field = Self.unansweredField[resource], unanswered[id]?.contains(field) == true {
+                fields = fields.map { $0.fromUnanswered ? $0 : .unanswered($0.name, to: $0.to) }
+            }
+            if !replacesUnanswered, let unread = fields.first(where: \.fromUnanswered) {
+                action = .refused
+                reason =
+                    "App Store Connect did not answer the \(unread.name) it holds, so push would replace what iapkit never "
+                    + "read; pass --replace-unanswered to replace it (or check the value in App Store Connect)"
+                operations = []
+            }
+        }
         changes.append(
             Change(
                 action: action, resource: resource, productID: product?.productID, path: path?.description,

@@ -15,6 +15,9 @@ public struct PriceSheetRow: Sendable, Equatable {
     public var proceeds: String?
     /// Set by hand in App Store Connect (a manual price, or a subscription price that is not the equalization).
     public var byHand: Bool
+    /// Why the price is not known: App Store Connect answered it without what names it (its territory or price
+    /// point), or answered the product's price schedule with links only. The row stands for it, never left out.
+    public var unanswered: String?
 
     public init(
         productID: String, plan: String? = nil, territory: String, startDate: String?, customerPrice: String,
@@ -39,7 +42,7 @@ public enum PriceSheetReport {
             row.productID, row.plan ?? "", row.territory, row.currency, row.startDate ?? "now",
             LocalPrice.canonical(row.customerPrice).map { LocalPrice.display($0, territory: row.territory) } ?? row.customerPrice,
             row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.rounded($0, territory: row.territory) } ?? $0 } ?? "",
-            row.byHand ? "by hand" : "equalized",
+            row.unanswered != nil ? "not answered" : row.byHand ? "by hand" : "equalized",
         ]
     }
 
@@ -54,12 +57,13 @@ public enum PriceSheetReport {
                 "prices",
                 .array(
                     rows.map { row in
-                        .object([
-                            ("productId", .string(row.productID)), ("plan", .optional(row.plan)), ("territory", .string(row.territory)),
-                            ("currency", .string(row.currency)), ("startDate", .optional(row.startDate)),
-                            ("customerPrice", .string(row.customerPrice)), ("proceeds", .optional(row.proceeds)),
-                            ("byHand", .bool(row.byHand)),
-                        ])
+                        .object(
+                            [
+                                ("productId", .string(row.productID)), ("plan", .optional(row.plan)), ("territory", .string(row.territory)),
+                                ("currency", .string(row.currency)), ("startDate", .optional(row.startDate)),
+                                ("customerPrice", .string(row.customerPrice)), ("proceeds", .optional(row.proceeds)),
+                                ("byHand", .bool(row.byHand)),
+                            ] + (row.unanswered.map { [("unanswered", JSONValue.string($0))] } ?? []))
                     })
             )
         ]).serialized(.pretty)
@@ -75,5 +79,15 @@ public enum PriceSheetReport {
                 index == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
+    }
+}
+
+extension PriceSheetRow {
+    /// A price App Store Connect did not answer: `?` where the territory or the price would stand.
+    static func unanswered(productID: String, plan: String? = nil, territory: String?, why: String) -> PriceSheetRow {
+        var row = PriceSheetRow(
+            productID: productID, plan: plan, territory: territory ?? "?", startDate: nil, customerPrice: "?", proceeds: nil, byHand: false)
+        row.unanswered = why
+        return row
     }
 }

@@ -48,7 +48,11 @@ public struct PriceSheetReader: Sendable {
     }
 
     static func inAppPurchaseRows(_ listing: InAppPurchaseListing, reader: StoreReader, today: Int) async throws(SyncError) -> [PriceSheetRow] {
-        guard let productID = listing.resource.attributes?.productId, let schedule = InAppPurchasePriceScheduleKind.listed(listing) else { return [] }
+        guard let productID = listing.resource.attributes?.productId else { return [] }
+        if listing.unanswered.contains("iapPriceSchedule") {
+            return [.unanswered(productID: productID, territory: nil, why: Self.scheduleUnanswered)]
+        }
+        guard let schedule = InAppPurchasePriceScheduleKind.listed(listing) else { return [] }
         let context = "reading the prices of in-app purchase \(productID)"
         let manual = try await reader.pages(context) {
             try await $0.inAppPurchasePriceSchedulesManualPricesGetToManyRelated(
@@ -67,20 +71,27 @@ public struct PriceSheetReader: Sendable {
         var points: [String: Schemas.InAppPurchasePricePoint] = [:]
         for case let .inAppPurchasePricePoints(point) in (manual + automatic).flatMap({ $0.included ?? [] }) { points[point.id] = point }
         var prices: [Dated] = []
+        var unread: [PriceSheetRow] = []
         for (byHand, list) in [(true, manual.flatMap(\.data)), (false, automatic.flatMap(\.data))] {
             for price in list {
                 guard let pointID = price.relationships?.inAppPurchasePricePoint?.data?.id, let point = points[pointID],
                     let territory = price.relationships?.territory?.data?.id ?? point.relationships?.territory?.data?.id,
                     let customer = point.attributes?.customerPrice
-                else { continue }
+                else {
+                    unread.append(.unanswered(productID: productID, territory: price.relationships?.territory?.data?.id, why: Self.priceUnanswered))
+                    continue
+                }
                 prices.append(
                     Dated(
                         territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: customer,
                         proceeds: point.attributes?.proceeds, byHand: byHand || territory == Vocabulary.baseTerritory))
             }
         }
-        return timeline(prices, productID: productID, today: today)
+        return timeline(prices, productID: productID, today: today) + unread
     }
+
+    static let scheduleUnanswered = "App Store Connect answered its price schedule with links only, though iapkit asked for it"
+    static let priceUnanswered = "App Store Connect answered this price without its territory or price point"
 
     static func subscriptionRows(_ listing: SubscriptionListing, reader: StoreReader, today: Int) async throws(SyncError) -> [PriceSheetRow] {
         guard let productID = listing.resource.attributes?.productId else { return [] }
@@ -95,11 +106,15 @@ public struct PriceSheetReader: Sendable {
         var points: [String: Schemas.SubscriptionPricePoint] = [:]
         for case let .subscriptionPricePoints(point) in pages.flatMap({ $0.included ?? [] }) { points[point.id] = point }
         var prices: [Dated] = []
+        var unread: [PriceSheetRow] = []
         var usa: [(plan: String, day: Int?, cents: Int, point: String)] = []
         for price in pages.flatMap(\.data) {
             guard let pointID = price.relationships?.subscriptionPricePoint?.data?.id, let point = points[pointID],
                 let territory = price.relationships?.territory?.data?.id, let customer = point.attributes?.customerPrice
-            else { continue }
+            else {
+                unread.append(.unanswered(productID: productID, territory: price.relationships?.territory?.data?.id, why: Self.priceUnanswered))
+                continue
+            }
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
             let day = price.attributes?.startDate.flatMap(CalendarDay.parse)
             if territory == Vocabulary.baseTerritory, let cents = Price(text: customer)?.cents { usa.append((plan, day, cents, pointID)) }
@@ -121,7 +136,7 @@ public struct PriceSheetReader: Sendable {
         if !prices.contains(where: { $0.plan == "MONTHLY" }) {
             for index in prices.indices { prices[index].plan = nil }
         }
-        return timeline(prices, productID: productID, today: today)
+        return timeline(prices, productID: productID, today: today) + unread
     }
 
     /// Each territory's price today (its latest from a day up to today) and every later one.

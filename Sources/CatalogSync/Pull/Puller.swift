@@ -112,6 +112,13 @@ public struct Puller: Sendable {
                 product.record.availabilityDeclared = old.availabilityDeclared
             }
             if product.unanswered.contains("baseTerritory") { product.record.baseTerritory = old.baseTerritory }
+            if product.unanswered.contains("price") {
+                product.record.priceCents = old.priceCents
+                product.record.baseTerritory = old.baseTerritory
+                product.record.territoryPrices = old.territoryPrices
+                product.record.priceChanges = old.priceChanges
+                product.record.pricedTerritories = old.pricedTerritories
+            }
             func offers(_ live: inout [OfferRecord], _ wanted: [OfferRecord]) {
                 for index in live.indices where live[index].pricesUnanswered {
                     if let same = wanted.first(where: { $0.identifier != nil && $0.identifier == live[index].identifier }) { live[index] = same }
@@ -207,7 +214,9 @@ struct ImageFiles {
                 throw .store(context: "saving \(what)", reason: error.description)
             }
         }
+        // Under both the bytes' digest and the one App Store Connect answered (a replayed trace holds placeholders).
         byChecksum[checksum] = relative
+        if !record.checksum.isEmpty { byChecksum[record.checksum] = relative }
         paths[folder, default: [:]][productID] = relative
     }
 }

@@ -127,7 +127,9 @@ public struct ReviewSubmitter: Sendable {
             } else if approvedStates.contains(state) {
                 skip(.settled, " (\(state)): reviewed already")
             } else if state == "MISSING_METADATA" {
-                skip(.blocked, " (MISSING_METADATA): " + blockers(product.record, declared: declared).joined(separator: "; "))
+                skip(
+                    .blocked,
+                    " (MISSING_METADATA): " + blockers(product.record, declared: declared, unanswered: product.unanswered).joined(separator: "; "))
             } else {
                 skip(.blocked, " (\(state)): App Review or App Store Connect needs something first; see the product in App Store Connect")
             }
@@ -140,7 +142,8 @@ public struct ReviewSubmitter: Sendable {
 
     /// Why App Store Connect keeps a product in Missing Metadata: each part it lacks, and whether the catalog has it
     /// (then a push is the fix) or not (then the catalog is).
-    static func blockers(_ live: ProductRecord, declared: Product?) -> [String] {
+    /// What App Store Connect did not answer (`unanswered`) is said as such, never as missing.
+    static func blockers(_ live: ProductRecord, declared: Product?, unanswered: Set<String> = []) -> [String] {
         var reasons: [String] = []
         func lack(_ what: String, catalogHasIt: Bool, key: String) {
             reasons.append(
@@ -148,20 +151,29 @@ public struct ReviewSubmitter: Sendable {
                     ? "no \(what) in App Store Connect; the catalog has one (run `iapkit asc push`)"
                     : "no \(what): add `\(key)` to the product in the catalog")
         }
+        func notAnswered(_ what: String) {
+            reasons.append("its \(what) not answered by App Store Connect (iapkit cannot tell whether it has one); check it there")
+        }
         if live.localizations.isEmpty {
             lack("localization", catalogHasIt: declared.map { !$0.localizations.isEmpty } ?? false, key: "localizations")
         }
-        if live.priceCents == nil, live.territoryPrices.isEmpty, live.baseTerritory == nil {
+        if unanswered.contains("price") || unanswered.contains("iapPriceSchedule") {
+            notAnswered("price")
+        } else if live.priceCents == nil, live.territoryPrices.isEmpty, live.baseTerritory == nil {
             lack("price", catalogHasIt: declared.map { $0.price != nil || $0.tier != nil || !$0.territoryPrices.isEmpty } ?? false, key: "price")
         }
-        if live.availability == nil || live.availability == .nowhere {
+        if unanswered.contains("availability") {
+            notAnswered("availability")
+        } else if live.availability == nil || live.availability == .nowhere {
             let sold = declared.map { $0.availability?.territories.map { !$0.isEmpty } ?? true } ?? false
             reasons.append(
                 sold
                     ? "not available in any territory in App Store Connect; the catalog sells it (run `iapkit asc push`)"
                     : "not available in any territory: the catalog's `availability` names none")
         }
-        if live.screenshot == nil {
+        if unanswered.contains("appStoreReviewScreenshot") {
+            notAnswered("review screenshot")
+        } else if live.screenshot == nil {
             lack("review screenshot", catalogHasIt: declared?.review?.screenshot.map { !$0.isEmpty } ?? false, key: "review.screenshot")
         }
         return reasons.isEmpty ? ["App Store Connect has not finished checking it; try again in a minute"] : reasons

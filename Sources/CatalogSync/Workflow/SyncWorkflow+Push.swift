@@ -128,7 +128,11 @@ extension SyncWorkflow {
                 (name: $0.referenceName ?? "", subscriptions: $0.subscriptions.compactMap(\.productID))
             })
         // A plan that deletes was made with --prune, and is planned again so.
-        let scope = SyncScope(prune: saved.changes.contains { $0.change.action == .delete })
+        // A plan that deletes was made with --prune, and one that replaces unanswered values with
+        // --replace-unanswered: it is planned again so, as it was approved.
+        let scope = SyncScope(
+            prune: saved.changes.contains { $0.change.action == .delete },
+            replaceUnanswered: saved.changes.contains { $0.change.action != .refused && $0.change.fields.contains(where: \.fromUnanswered) })
         let fresh = try await workflow.plan(loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched))
         guard fresh.plan.app == saved.app || fresh.plan.app.id == saved.app.id else {
             throw SyncError.refused(

@@ -186,6 +186,11 @@ extension SyncWorkflow {
         let named = naming?.app ?? App(bundleID: bundleID)
         let app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID, catalog: naming)
         let rows = try await PriceSheetReader(reader: reader).rows(app: app)
+        // What the sheet marks "not answered" is said once per product, as pull says it.
+        for (productID, unread) in Dictionary(grouping: rows.filter { $0.unanswered != nil }, by: \.productID).sorted(by: { $0.key < $1.key }) {
+            let reasons = Swift.Set(unread.compactMap(\.unanswered)).sorted().joined(separator: "; ")
+            events(.warning("\(productID): \(Format.count(unread.count, "price")) not answered (\(reasons)); marked `not answered` in the sheet"))
+        }
         switch format {
         case .text: return PriceSheetReport.text(rows)
         case .csv: return PriceSheetReport.csv(rows)

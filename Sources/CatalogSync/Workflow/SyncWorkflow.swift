@@ -29,11 +29,14 @@ public struct SyncScope: Sendable {
     /// A git revision: only products whose catalog entries differ from it are read in detail.
     public var changedSince: String?
     public var prune = false
+    /// Send changes to values App Store Connect did not answer (`? -> new`), replacing what iapkit never read.
+    public var replaceUnanswered = false
 
-    public init(products: [String] = [], changedSince: String? = nil, prune: Bool = false) {
+    public init(products: [String] = [], changedSince: String? = nil, prune: Bool = false, replaceUnanswered: Bool = false) {
         self.products = products
         self.changedSince = changedSince
         self.prune = prune
+        self.replaceUnanswered = replaceUnanswered
     }
 }
 
@@ -112,7 +115,9 @@ public struct SyncWorkflow: Sendable {
                     + "about \(Format.count(selection.estimatedRequests, "request"))\(left)."))
         let snapshot = try await reader.snapshot(of: listings, selection: selection)
         var plan = Planner(catalog: catalog, desired: desired)
-            .plan(against: snapshot, scope: selection.compared, appResources: scope.includesAppResources, prune: options.prune)
+            .plan(
+                against: snapshot, scope: selection.compared, appResources: scope.includesAppResources, prune: options.prune,
+                replaceUnanswered: options.replaceUnanswered)
         plan.changes += AssetPackPush.refusals(plan, catalogPath: catalogPath)
         reportAnswers(asc)
         StorefrontDifference.warnings(plan.storefrontDifferences).forEach { events(.warning($0)) }

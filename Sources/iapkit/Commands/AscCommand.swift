@@ -103,7 +103,15 @@ struct AscCommand: ParsableCommand {
                     + "allows it (never sent to review); the plan shows them as `-` first."))
         var prune = false
 
-        var scope: SyncScope { SyncScope(products: products, changedSince: changedSince, prune: prune) }
+        @Flag(
+            help: ArgumentHelp(
+                "Send changes to values App Store Connect did not answer (planned `? -> new`), replacing what iapkit "
+                    + "never read; without it they are refused."))
+        var replaceUnanswered = false
+
+        var scope: SyncScope {
+            SyncScope(products: products, changedSince: changedSince, prune: prune, replaceUnanswered: replaceUnanswered)
+        }
     }
 
     /// Prints what the workflow says: notes and warnings, and on a terminal one line of push progress rewritten.

@@ -58,6 +58,10 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     # Answers the document does not describe, as App Store Connect sends them: a last page without
                     # top-level links, and an attribute newer than the document on every resource.
                     "omitLastPageLinks": False, "unknownAttributes": False,
+                    # Answers in shapes recorded from App Store Connect or allowed by JSON:API, for the tests of
+                    # what iapkit does with them: relationships named in `include=` answered with links only,
+                    # prices answered without relationships, price points whose territory is `{}`.
+                    "linksOnly": [], "pricesWithoutRelationships": False, "emptyPointTerritory": False,
                     # The storefronts App Store Connect sells in (territory codes); None: all of them. Tests that need
                     # many round trips and not every territory set a few.
                     "storefronts": None,

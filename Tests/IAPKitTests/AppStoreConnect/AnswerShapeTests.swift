@@ -153,13 +153,19 @@ import Testing
         text = text.replacingOccurrences(
             of: "    description: A bag of gems\n", with: "    description: A bag of gems\n  availability:\n    territories: [USA]\n")
         try text.write(toFile: out.file("catalog.yaml"), atomically: true, encoding: .utf8)
+        // Planned from `?`, and refused: push replaces what it never read only when told to.
         let named = Self.changes(try Self.plan(fake, out.file("catalog.yaml")).json, Self.gems, "inAppPurchaseAvailability")
-        let create = named.first { $0["action"] as? String == "create" }
+        let refused = named.first { $0["action"] as? String == "refused" }
         #expect(
-            Self.fields(create)["territories"]?["unanswered"] as? Bool == true && Self.fields(create)["territories"]?["to"] as? String == "1",
+            Self.fields(refused)["territories"]?["unanswered"] as? Bool == true && Self.fields(refused)["territories"]?["to"] as? String == "1",
             "\(named)")
+        #expect((refused?["reason"] as? String)?.contains("--replace-unanswered") == true, "\(named)")
         let textPlan = try iapkit(["asc", "plan", out.file("catalog.yaml")], environment: fake.environment)
         #expect(textPlan.stdout.contains("territories ? -> \"1\""), "\(textPlan.stdout)")
+        let replacing = Self.changes(
+            try Self.plan(fake, out.file("catalog.yaml"), ["--replace-unanswered"]).json, Self.gems, "inAppPurchaseAvailability")
+        let create = replacing.first { $0["action"] as? String == "create" }
+        #expect(Self.fields(create)["territories"]?["unanswered"] as? Bool == true, "\(replacing)")
     }
 
     /// Rewrites a trace's answers with Python's json: `script` gets each entry as `entry` (its operation, its answer

@@ -328,15 +328,20 @@ enum NewFormats {
 
     @Test func aFailedPullLeavesNoScreenshotsBehind() throws {
         let dir = TemporaryDirectory()
-        // Every read and five of the six image downloads: the pull fails at the last one.
-        let trace = dir.write("partial.jsonl", try NewFormats.trace { lines in lines.removeLast() })
+        // Every read and the first image's download only: the pull fails at the second image.
+        let trace = dir.write(
+            "partial.jsonl",
+            try NewFormats.trace { lines in
+                let downloads = lines.indices.filter { lines[$0].contains(#""operation":"download""#) }
+                for index in downloads.dropFirst().reversed() { lines.remove(at: index) }
+            })
         let result = try NewFormats.pull(dir, trace: trace)
         #expect(result.status == 2 && result.stderr.contains("holds no answer to GET"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["partial.jsonl"])
-        // The whole trace pulls the six screenshots and the catalog as one set.
+        // The whole trace pulls the screenshots (six products, three images: a file each) and the catalog as one set.
         let whole = try NewFormats.pull(dir, trace: AscTraceTests.pullTrace)
         #expect(whole.status == 0, "\(whole.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled/review")).count == 6)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled/review")).count == 3)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled")).sorted() == ["catalog.schema.json", "catalog.yaml", "review"])
     }

@@ -11,7 +11,8 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
     /// made before 2023 are answered without it, and where they are sold is then unknown, not nowhere.
     static func listed(_ listing: InAppPurchaseListing) -> (availability: Schemas.InAppPurchaseAvailability?, answered: Bool) {
         let link = listing.resource.relationships?.inAppPurchaseAvailability
-        return (listing.one(link?.data?.id) { if case let .inAppPurchaseAvailabilities(item) = $0 { item } else { nil } }, link != nil)
+        let answered = link != nil && !listing.unanswered.contains("inAppPurchaseAvailability")
+        return (listing.one(link?.data?.id) { if case let .inAppPurchaseAvailabilities(item) = $0 { item } else { nil } }, answered)
     }
 
     /// The availability comes with the list; its territories take one request.
@@ -21,10 +22,13 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
         let listed = listed(listing)
         guard listed.answered else {
-            product.unanswered(
-                "availability", of: "inAppPurchaseAvailability",
-                "App Store Connect answered no availability for it (as it answers in-app purchases made before 2023, "
-                    + "sold by the retired all-territories setting); the catalog names none: add `availability` to manage it")
+            let why =
+                listing.unanswered.contains("inAppPurchaseAvailability")
+                ? "App Store Connect answered its availability with links only, though iapkit asked for it"
+                : "App Store Connect answered no availability for it (as it answers in-app purchases made before 2023, "
+                    + "sold by the retired all-territories setting)"
+            product.unanswered("availability", of: "inAppPurchaseAvailability", why + "; the catalog names none: add `availability` to manage it")
+            product.unanswered.insert("inAppPurchaseAvailability")
             return
         }
         guard let availability = listed.availability else {

@@ -20,6 +20,14 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
     static func estimatedReads(_ listing: SubscriptionListing) -> Int { listed(listing).count }
 
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
+        if listing.unanswered.contains("planAvailabilities") {
+            product.unanswered(
+                "availability", of: "subscriptionPlanAvailability",
+                "App Store Connect answered its plan availabilities with links only, though iapkit asked for them; "
+                    + "where it is sold is unknown, not nowhere")
+            product.unanswered.insert("planAvailabilities")
+            return
+        }
         for plan in listed(listing) {
             let planID = plan.id
             let territories = try await reader.pages("reading the territories of subscription \(product.record.productID)") {

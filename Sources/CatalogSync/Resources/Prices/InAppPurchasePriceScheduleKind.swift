@@ -25,6 +25,14 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
     static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { listed(listing) == nil ? 0 : 1 }
 
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {
+        if listing.unanswered.contains("iapPriceSchedule") {
+            product.unanswered(
+                "price", of: resource,
+                "App Store Connect answered its price schedule with links only, though iapkit asked for it; "
+                    + "its prices are unknown, not none")
+            product.unanswered.insert("iapPriceSchedule")
+            return
+        }
         guard let schedule = listed(listing) else { return }
         let id = product.ids.resource
         let context = "reading the prices of in-app purchase \(product.record.productID)"
@@ -51,7 +59,11 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             }
             return DatedPrice(territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: canonical)
         }
-        if unread > 0 { product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource)) }
+        if unread > 0 {
+            product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource))
+            // Prices read in part are not the prices: a change to them is `? -> new`, never from what was read.
+            product.unanswered.insert("price")
+        }
         let territories = Swift.Set(prices.map(\.territory))
         guard !territories.isEmpty else { return }
         var base = territories.count == 1 && unread == 0 ? territories.first : nil

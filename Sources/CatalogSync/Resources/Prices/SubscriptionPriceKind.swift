@@ -50,7 +50,11 @@ enum SubscriptionPriceKind: ProductResourceKind {
                     territory: territory, day: day, price: customer,
                     keepsExistingSubscribers: price.attributes?.preserved))
         }
-        if unread > 0 { product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource)) }
+        if unread > 0 {
+            product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource))
+            // Prices read in part are not the prices: a change to them is `? -> new`, never from what was read.
+            product.unanswered.insert("price")
+        }
         for (plan, prices) in byPlan {
             var tables: [Int: [String: String]] = [:]
             if prices.contains(where: { $0.territory != Vocabulary.baseTerritory }) {

@@ -40,7 +40,8 @@ SETTING_CHECKS = {
     "rateLimitWindowSeconds": _number(0, exclusive=True), "autoCreateVersions": _flag,
     "assetProcessingReads": _count(0), "strictOfferRules": _flag, "emptyToOne": lambda v: v in ("null", "404"),
     "firstPriceByPostFails": _flag, "explicitNulls": _flag, "omitLastPageLinks": _flag,
-    "unknownAttributes": _flag,
+    "unknownAttributes": _flag, "pricesWithoutRelationships": _flag, "emptyPointTerritory": _flag,
+    "linksOnly": lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v),
     "storefronts": lambda v: v is None or (isinstance(v, list) and "USA" in v and all(t in CURRENCY for t in v)),
     # Currencies App Store Connect answers for some storefronts instead of the table's (a table gone stale).
     "currencies": lambda v: isinstance(v, dict) and all(t in CURRENCY and isinstance(c, str) and len(c) == 3

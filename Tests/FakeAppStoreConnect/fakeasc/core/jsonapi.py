@@ -23,6 +23,10 @@ def include_spec(q):
     return spec
 
 
+# Prices, which the `pricesWithoutRelationships` setting answers without relationships.
+PRICE_TYPES = ("inAppPurchasePrices", "subscriptionPrices")
+
+
 class Text:
     """An answer that is not a JSON document (the one-time codes' CSV): its text and media type."""
     __slots__ = ("body", "content_type")
@@ -69,9 +73,13 @@ class Documents:
                 rels[name] = {}
             else:
                 rels[name] = self.relationship_links(rec, name)
+        links_only = self.settings.get("linksOnly") or []
         for name, limit in include.items():
             if name not in names:
                 continue  # a relationship it doesn't show, even when asked for (a legacy purchase's availability)
+            if name in links_only:
+                rels[name] = self.relationship_links(rec, name)  # asked for, answered with links only
+                continue
             rel, recs = self.related_records(rec, name)
             if rel is None:
                 continue  # a relationship this type doesn't have (the contract refuses undocumented includes)
@@ -85,6 +93,10 @@ class Documents:
             if sink is not None:
                 for r in shown:
                     sink.setdefault((r["type"], r["id"]), r)
+        if rec["type"] in PRICE_TYPES and self.settings.get("pricesWithoutRelationships"):
+            rels = {}  # a price as a list pasted from the API shows it: no relationships at all
+        if rec["type"] in PRICE_POINT_TYPES and linkage == "none" and self.settings.get("emptyPointTerritory"):
+            rels["territory"] = {}
         if rels:
             out["relationships"] = rels
         out["links"] = {"self": self.base_url + TYPE_PATH[rec["type"]] + "/" + rec["id"]}

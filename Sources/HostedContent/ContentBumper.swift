@@ -11,7 +11,8 @@ import Musl
 import IAPCore
 import PropertyList
 
-/// Raises `ContentVersion` in `ContentInfo.plist`, keeping every other key and their order.
+/// Raises `ContentVersion` in `ContentInfo.plist`, keeping every other key and their order. A version only goes up:
+/// `.set` refuses one that is not above the folder's.
 public enum ContentBumper {
     public enum Change: Sendable, Equatable {
         case bump(ContentVersion.Bump)
@@ -46,6 +47,13 @@ public enum ContentBumper {
             case let .set(text):
                 guard let version = ContentVersion(text) else {
                     throw .invalidArgument("`\(text)` is not a valid content version; \(ContentVersion.invalidHint).")
+                }
+                // Devices take content again only for a higher version: a lower or equal one never reaches anyone.
+                guard version > old else {
+                    throw .invalidArgument(
+                        "\(folder): --set \(text) is not above ContentVersion \(oldText); versions only go up, since devices "
+                            + "fetch content again only for a higher one: set a higher version, such as \(old.bumped(.patch)); "
+                            + "nothing was written")
                 }
                 new = version
             }

@@ -11,8 +11,9 @@ import Musl
 #endif
 import IAPCore
 
-/// A SHA-256 over what a customer would receive: every entry's path, kind and permission bits, each file's own
-/// SHA-256, each link's target. Timestamps and ownership are left out, so a fresh checkout gives the same digest.
+/// A SHA-256 over what a customer would receive: every entry's path, kind and mode as git keeps it (644, or 755 for
+/// a folder or an executable), each file's own SHA-256, each link's target. Timestamps, ownership and the umask of
+/// the checkout are left out, so a fresh checkout gives the same digest.
 /// `iapkit.lock` records it; the `content-version-unchanged` rule compares against it.
 public enum ContentDigest {
     public static let prefix = "sha256:"

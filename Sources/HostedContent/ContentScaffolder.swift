@@ -18,6 +18,9 @@ public struct ContentScaffolder: Sendable {
 
     public init(templatesDirectory: String) { self.templatesDirectory = templatesDirectory }
 
+    /// What templates may no longer hold: a copy of the version that `bump` would leave behind.
+    static let versionPlaceholder = "{{contentVersion}}"
+
     /// The names of the available templates.
     public func templateNames() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: templatesDirectory)) ?? []
@@ -43,6 +46,7 @@ public struct ContentScaffolder: Sendable {
                 "unknown template `\(template)`; available: \(known.isEmpty ? "none" : known.joined(separator: ", ")) "
                     + "(a template is the name of a folder in \(templatesDirectory)).")
         }
+        try refuseVersionCopies(in: templatePath)
         let destination = Path.join(outputDirectory, productID)
         let exists = FileManager.default.fileExists(atPath: destination)
         if exists && !force {
@@ -60,9 +64,7 @@ public struct ContentScaffolder: Sendable {
             try fileManager.createDirectory(atPath: staging + "/" + ContentInfo.contentsFolder, withIntermediateDirectories: true)
             let info = ContentInfo(productID: productID, version: contentVersion)
             try info.data().write(to: URL(fileURLWithPath: staging + "/" + ContentInfo.fileName))
-            try copyTemplate(
-                from: templatePath, to: staging,
-                substitutions: ["{{productId}}": productID, "{{contentVersion}}": contentVersion.description])
+            try copyTemplate(from: templatePath, to: staging, substitutions: ["{{productId}}": productID])
             // The old folder moves aside onto an empty temporary folder (rename replaces an empty folder); both renames
             // happen under the commit lock, so an interruption never finds the old folder gone and the new not there.
             let aside = exists ? try StagedFiles.shared.createDirectory(beside: destination) : nil
@@ -97,8 +99,23 @@ public struct ContentScaffolder: Sendable {
         return resolved.hasPrefix(root + "/") ? path : nil
     }
 
-    /// Copies the template's files; text files get `{{productId}}` and `{{contentVersion}}` replaced.
-    /// A template's own `ContentInfo.plist` is ignored: the scaffolder writes that file itself.
+    /// The version lives in ContentInfo.plist alone, which `iapkit bump` raises: a template that would write
+    /// `{{contentVersion}}` into a file is refused before anything is created, since that copy would go stale on the
+    /// first bump.
+    private func refuseVersionCopies(in template: String) throws(IAPKitError) {
+        let tree = try ContentTree.scan(template)
+        for entry in tree.entries where entry.kind == .file && entry.relativePath != ContentInfo.fileName {
+            let data = try InputFile.read(tree.absolutePath(of: entry), limit: InputFile.Limit.templateFile)
+            guard String(decoding: data, as: UTF8.self).contains(Self.versionPlaceholder) else { continue }
+            throw .invalidArgument(
+                "the template \(Path.lastComponent(template)) writes \(Self.versionPlaceholder) into \(entry.relativePath), "
+                    + "which `iapkit bump` would leave stale: the version lives in ContentInfo.plist alone (the app reads it "
+                    + "there, or from the download); take the placeholder out of the template")
+        }
+    }
+
+    /// Copies the template's files; text files get `{{productId}}` replaced. A template's own `ContentInfo.plist` is
+    /// ignored: the scaffolder writes that file itself.
     private func copyTemplate(from template: String, to destination: String, substitutions: [String: String]) throws {
         let fileManager = FileManager.default
         let tree = try ContentTree.scan(template)

@@ -19,7 +19,8 @@ public struct ContentEntry: Sendable, Hashable {
     /// Path relative to the folder, without a leading `./` ("" for the folder itself).
     public var relativePath: String
     public var kind: Kind
-    /// Permission bits (and setuid/setgid/sticky).
+    /// Permission bits as git keeps them, whatever the checkout's umask: 0o755 for a folder, a link, or a file with
+    /// any execute bit; 0o644 for any other file (`ContentTree.gitPermissions`). Digests and archives take these.
     public var permissions: UInt16
     /// Bytes of a regular file; target length of a symlink; 0 otherwise.
     public var size: UInt64
@@ -58,9 +59,16 @@ public struct ContentTree: Sendable {
         return ContentTree(root: root, entries: entries)
     }
 
+    /// The mode git records for an entry of this type and mode: 644, or 755 for a folder or any execute bit. A
+    /// checkout under `umask 002` (group-writable files) or with setuid bits gives the same content as any other.
+    public static func gitPermissions(type: mode_t, mode: mode_t) -> UInt16 {
+        if type == S_IFDIR || type == S_IFLNK { return 0o755 }
+        return mode & 0o111 != 0 ? 0o755 : 0o644
+    }
+
     private static func walk(_ absolute: String, relative: String, info: stat, into entries: inout [ContentEntry]) throws(IAPKitError) {
         let type = info.st_mode & S_IFMT
-        let permissions = UInt16(info.st_mode & 0o7777)
+        let permissions = gitPermissions(type: type, mode: info.st_mode)
         switch type {
         case S_IFDIR:
             let names = try listNames(absolute)

@@ -82,4 +82,14 @@ public enum Path {
         if absolute { return "/" + joined }
         return joined.isEmpty ? (text.isEmpty ? "" : ".") : joined
     }
+
+    /// The path itself, however it is written (`content/x`, `./content/x/`, through a link): every link resolved, or,
+    /// for a path that does not exist, made absolute and standardized.
+    public static func resolved(_ path: String) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        return standardized(path.hasPrefix("/") ? path : join(FileManager.default.currentDirectoryPath, path))
+    }
 }

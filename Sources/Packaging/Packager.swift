@@ -100,6 +100,28 @@ public struct Packager: Sendable {
         return items
     }
 
+    /// Folders named on their own, each checked as its catalog would (`ContentFolderScope`: the catalog given or the
+    /// nearest above it, the product that catalog names it for), and the lock they share: `lock`, else the one
+    /// beside their catalog, else none. Folders that would record in different locks (or some in one and some in
+    /// none) are refused, since one run writes one lock.
+    public static func items(forFolders folders: [String], catalog: String?, lock: String?) throws(IAPKitError) -> (items: [Item], lockPath: String?)
+    {
+        var items: [Item] = []
+        var locks: [(folder: String, lock: String?)] = []
+        for folder in folders {
+            let scope = try ContentFolderScope.find(folder: folder, catalog: catalog, lock: lock)
+            items.append(Item(folder: folder, expectedProductID: scope.expectedProductID))
+            if !locks.contains(where: { $0.lock == scope.lockPath }) { locks.append((folder, scope.lockPath)) }
+        }
+        guard locks.count <= 1 else {
+            let described = locks.map { "\($0.folder) (\($0.lock.map { "records in \($0)" } ?? "no catalog above it, so no lock"))" }
+            throw .invalidArgument(
+                "the folders belong to different catalogs: " + described.joined(separator: ", ")
+                    + "; package each catalog's folders apart, or name the lock to record in with --lock")
+        }
+        return (items, lock ?? locks.first?.lock)
+    }
+
     public func package(
         _ items: [Item], findings: @escaping FindingConsumer,
         progress: (@Sendable (Progress) -> Void)? = nil
@@ -122,10 +144,7 @@ public struct Packager: Sendable {
             let collector = FindingCollector()
             let info = try? ContentInfo.read(folder: item.folder)
             let id = item.expectedProductID ?? info?.productID
-            try ContentLinter().lint(
-                folder: item.folder, expectedProductID: item.expectedProductID,
-                lockEntry: id.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
-                consumer: collector.consumer)
+            try ContentLinter().lint(folder: item.folder, expectedProductID: item.expectedProductID, lock: lock, consumer: collector.consumer)
             collector.findings.forEach(findings)
             errors += collector.findings.filter { $0.severity == .error }
             if let info, let id, let version = info.versionText, collector.findings.allSatisfy({ $0.severity != .error }) {

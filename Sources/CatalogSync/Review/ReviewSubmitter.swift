@@ -52,6 +52,10 @@ public struct ReviewSubmitter: Sendable {
         /// Product versions are in the submission while no product of the app was ever approved: App Store Connect
         /// reviews an app's first in-app purchase or subscription with a new app version.
         public var needsAppVersion = false
+        /// For each pack in the submission, the products that unlock it (`unlockedBy`) which are neither in it nor in
+        /// review nor approved: App Store Connect links no pack to a product, so it would send the pack to review
+        /// while no one can buy what unlocks it. One sentence each.
+        public var unsubmittedUnlocks: [String] = []
 
         /// Nothing to submit, and nothing that needs a change: everything is in review or done.
         public var isSettled: Bool { items.isEmpty && skipped.allSatisfy { $0.reason == .settled } }
@@ -73,6 +77,41 @@ public struct ReviewSubmitter: Sendable {
     public static func select(
         _ snapshot: StoreSnapshot, desired: CatalogRecords, catalog: Catalog? = nil,
         products: Set<String>?
+    ) -> Selection {
+        var selection = selectItems(snapshot, desired: desired, catalog: catalog, products: products)
+        selection.unsubmittedUnlocks = unsubmittedUnlocks(of: selection, snapshot: snapshot, catalog: catalog)
+        return selection
+    }
+
+    /// The sentences of `Selection.unsubmittedUnlocks`.
+    static func unsubmittedUnlocks(of selection: Selection, snapshot: StoreSnapshot, catalog: Catalog?) -> [String] {
+        guard let catalog else { return [] }
+        let liveProducts = snapshot.inAppPurchases + snapshot.groups.flatMap(\.subscriptions)
+        let liveByID = Dictionary(liveProducts.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
+        var sentences: [String] = []
+        for pack in catalog.assetPacks {
+            guard let id = pack.id,
+                let item = selection.items.first(where: { $0.kind == .backgroundAssetVersion && $0.name.hasPrefix("asset pack \(id) version ") })
+            else { continue }
+            for unlock in pack.unlockedBy {
+                let product = unlock.value
+                let submitted = selection.items.contains {
+                    ($0.kind == .inAppPurchaseVersion || $0.kind == .subscriptionVersion) && $0.name.hasSuffix(" \(product)")
+                }
+                let state = liveByID[product]?.state
+                if submitted || inReviewStates.contains(state ?? "") || approvedStates.contains(state ?? "") { continue }
+                let standing =
+                    state.map { "not submitted (\($0))" } ?? "not in App Store Connect yet (run `iapkit asc push`)"
+                sentences.append(
+                    "\(item.name) goes to review, but \(product), whose purchase unlocks it, is \(standing): no one can buy it "
+                        + "until App Review approves it; submit it too (`iapkit asc submit --with-iaps` once it is ready to submit)")
+            }
+        }
+        return sentences
+    }
+
+    static func selectItems(
+        _ snapshot: StoreSnapshot, desired: CatalogRecords, catalog: Catalog?, products: Set<String>?
     ) -> Selection {
         var selection = Selection()
         let live = Dictionary(snapshot.assetPacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

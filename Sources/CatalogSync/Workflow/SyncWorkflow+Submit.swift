@@ -69,6 +69,7 @@ extension SyncWorkflow {
             throw IAPKitError.invalidArgument("nothing is ready for review (see the reasons above); nothing was submitted")
         }
         for item in selection.items { events(.note("+ \(item.name)")) }
+        for sentence in selection.unsubmittedUnlocks { events(.warning(sentence)) }
         guard try await confirm(selection.items.count, app.id, chosen) else { return .declined }
         let submission = try await submitter.submit(app: app, platform: chosen, items: selection.items)
         return .submitted(id: submission, items: selection.items.count)

@@ -155,6 +155,9 @@ public final class ContentLintContext: @unchecked Sendable {
 
     public var infoPath: String { Path.join(folder, ContentInfo.fileName) }
 
+    /// The product the folder is for, as the catalog or ContentInfo.plist names it, or the folder's name.
+    public var productIDForMessages: String { productID ?? Path.lastComponent(folder) }
+
     public func path(of entry: ContentEntry) -> String {
         entry.relativePath.isEmpty ? folder : Path.join(folder, entry.relativePath)
     }

@@ -65,10 +65,7 @@ public struct CatalogLinter: Sendable {
             if let folder = product.hostedContent, product.type == .nonConsumable { folders.append((folder, product.productID)) }
         }
         for (folder, productID) in folders {
-            try contentLinter.lint(
-                folder: context.resolve(folder), expectedProductID: productID,
-                lockEntry: productID.flatMap { lock.entries[$0] }, lockListsProducts: !lock.entries.isEmpty,
-                consumer: consumer)
+            try contentLinter.lint(folder: context.resolve(folder), expectedProductID: productID, lock: lock, consumer: consumer)
         }
         return LintSummary(products: context.allProducts.count, contentFolders: folders.count, productIDs: productIDs)
     }
@@ -194,5 +191,21 @@ public struct ContentLinter: Sendable {
             expectedProductID: expectedProductID, lockEntry: lockEntry,
             lockListsProducts: lockListsProducts, consumer: consumer)
         for rule in RuleRegistry.contentRules { rule.init().check(context) }
+    }
+
+    /// Lints a folder against the lock: what it recorded for the product the catalog names (`expectedProductID`),
+    /// or, for a folder on its own, the one its ContentInfo.plist names.
+    public func lint(folder: String, expectedProductID: String?, lock: ContentLock, consumer: @escaping FindingConsumer) throws(IAPKitError) {
+        let id = expectedProductID ?? (try? ContentInfo.read(folder: folder))?.productID
+        try lint(
+            folder: folder, expectedProductID: expectedProductID, lockEntry: id.flatMap { lock.entries[$0] },
+            lockListsProducts: !lock.entries.isEmpty, consumer: consumer)
+    }
+
+    /// Lints a folder named on its own as its catalog would: `scope` (`ContentFolderScope.find`) names the product the
+    /// catalog has it for, and the lock.
+    public func lint(_ scope: ContentFolderScope, consumer: @escaping FindingConsumer) throws(IAPKitError) {
+        let lock = try scope.lockPath.map { path throws(IAPKitError) in try ContentLock.read(path: path) } ?? ContentLock()
+        try lint(folder: scope.folder, expectedProductID: scope.expectedProductID, lock: lock, consumer: consumer)
     }
 }

@@ -23,7 +23,44 @@ public enum RuleDocumentation {
                 if !out.hasSuffix("\n") { out += "\n" }
             }
         }
-        return out + "\n↓ marks where the finding points. More: \(RuleRegistry.documentationURL(rule.id))\n"
+        let legend = notation(in: rule.examples.triggering + rule.examples.nonTriggering, content: isContent(rule))
+        return out + (legend.isEmpty ? "" : "\nHow to read the examples:\n" + legend.map { "  \($0)\n" }.joined())
+            + "\nMore: \(RuleRegistry.documentationURL(rule.id))\n"
+    }
+
+    /// What each notation the examples use means, one line each, in the order they are explained; nothing for
+    /// notations the examples do not use (a plain catalog needs no legend).
+    static func notation(in examples: [String], content: Bool) -> [String] {
+        let lines = examples.flatMap { $0.split(separator: "\n").map(String.init) }
+        func uses(_ test: (String) -> Bool) -> Bool { lines.contains(where: test) }
+        var legend: [String] = []
+        if content {
+            legend.append("each line is one entry of the folder the rule looks at:")
+            let entries: [(String, (String) -> Bool, String)] = [
+                (
+                    "@expect ID", { $0.hasPrefix("@expect ") },
+                    "the product ID the catalog names the folder for (without it, the folder is linted on its own)"
+                ),
+                ("@info VERSION ID", { $0.hasPrefix("@info ") }, "a ContentInfo.plist with that ContentVersion and IAPProductIdentifier"),
+                ("path/", { $0.hasSuffix("/") }, "a folder"),
+                ("path: text", { $0.contains(": ") && !$0.hasPrefix("@") }, "a file holding the text (\\n is a line break)"),
+                ("path -> target", { $0.contains(" -> ") }, "a symbolic link"),
+                ("@fifo path", { $0.hasPrefix("@fifo ") }, "a FIFO"),
+                ("@badname path", { $0.hasPrefix("@badname ") }, "a file whose name is `path` and the byte 0xFF, which is not UTF-8"),
+                ("@sparse path BYTES", { $0.hasPrefix("@sparse ") }, "a file of that size"),
+                (
+                    "@lock VERSION same|changed", { $0.hasPrefix("@lock ") },
+                    "iapkit.lock records that version for the product, with the folder's digest (same) or another (changed)"
+                ),
+                ("@lock-other", { $0 == "@lock-other" }, "iapkit.lock lists another product's content only"),
+            ]
+            for (form, used, meaning) in entries where uses(used) { legend.append("  \(form): \(meaning)") }
+        }
+        if uses({ $0.hasPrefix("#@ ") }) {
+            legend.append("#@ lines describe files beside the catalog, one a line, as content examples do (path: text, path -> target, @fifo path)")
+        }
+        if uses({ $0.contains("↓") }) { legend.append("↓ marks where the finding points") }
+        return legend
     }
 
     /// The rules as JSON: an array of objects with the same fields the page shows.
@@ -68,10 +105,12 @@ public enum RuleDocumentation {
             ```
 
             Content examples describe a folder, one entry a line: `@info VERSION PRODUCT_ID` writes a
-            ContentInfo.plist, `@expect PRODUCT_ID` is the catalog's product ID, `path/` is a folder, `path: text` a
-            file, `path -> target` a symbolic link, `@fifo path` a FIFO, `@badname path` a file whose name is not
-            UTF-8, `@sparse path BYTES` a file of that size, `@lock VERSION same|changed` what the last
-            `iapkit package` recorded. `↓` marks where the finding points.
+            ContentInfo.plist, `@expect PRODUCT_ID` is the catalog's product ID (without it the folder is linted on
+            its own), `path/` is a folder, `path: text` a file, `path -> target` a symbolic link, `@fifo path` a FIFO,
+            `@badname path` a file whose name is not UTF-8, `@sparse path BYTES` a file of that size,
+            `@lock VERSION same|changed` what the last `iapkit package` recorded in iapkit.lock (the folder's digest,
+            or another), `@lock-other` a lock that lists another product only. In asset-pack examples, `#@` lines
+            describe the files beside the catalog in the same notation. `↓` marks where the finding points.
 
             | rule | severity | fires when |
             |---|---|---|

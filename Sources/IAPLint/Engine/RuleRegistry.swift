@@ -29,9 +29,9 @@ public enum RuleRegistry {
     ]
 
     public static let contentRules: [any ContentRule.Type] = [
-        ContentFolderRule.self, ContentInfoRule.self, ContentIDMismatchRule.self, ContentVersionRule.self,
+        ContentFolderRule.self, ContentInfoRule.self, ContentIDMismatchRule.self, ContentFolderNameRule.self, ContentVersionRule.self,
         ContentSizeRule.self, ContentExecutableRule.self, ContentLinkRule.self, ContentNameRule.self, ContentJunkRule.self,
-        ContentVersionUnchangedRule.self, ContentNewProductRule.self,
+        ContentVersionUnchangedRule.self, ContentVersionLowerRule.self, ContentNewProductRule.self,
     ]
 
     /// Every rule, in the order they are documented: reading the input first, then the catalog, then content.

@@ -8,6 +8,7 @@ struct BumpCommand: ParsableCommand {
         abstract: "Raise ContentVersion in hosted-content folders.",
         discussion: """
             --patch (default): 1.0 -> 1.0.1, 1.0.1 -> 1.0.2; --minor: 1.0.1 -> 1.1; --major: 1.4 -> 2.0. \
+            --set takes only a version above the folder's (devices fetch content again only for a higher one). \
             Only ContentVersion changes; every other key is kept. All folders are checked before any is written.
 
             Example:
@@ -21,7 +22,7 @@ struct BumpCommand: ParsableCommand {
     @Flag(help: "Which part of the version to raise.")
     var part: ContentVersion.Bump = .patch
 
-    @Option(help: "Set this exact version instead.")
+    @Option(help: "Set this exact version instead; it must be above the current one.")
     var set: String?
 
     func validate() throws {

@@ -144,6 +144,11 @@ struct LintCommand: ParsableCommand {
             commandName: "content",
             abstract: "Check hosted-content folders on their own.",
             discussion: """
+                Each folder is checked as its catalog would check it: against the nearest catalog.yaml above it (up to \
+                the checkout's root), or the one --catalog names, and the iapkit.lock beside that catalog (or the one \
+                --lock names), so a changed folder without a new version, a version lower than the lock's, or a folder \
+                named for another product than its ContentInfo.plist is a finding here too.
+
                 Example:
                   iapkit lint content content/com.example.app.levels.forest
                 """
@@ -151,6 +156,12 @@ struct LintCommand: ParsableCommand {
 
         @Argument(help: "Hosted-content folders.")
         var folders: [String]
+
+        @Option(help: "The catalog the folders belong to (default: the nearest catalog.yaml above each folder).")
+        var catalog: String?
+
+        @Option(help: "The lock to check versions against (default: iapkit.lock beside the catalog).")
+        var lock: String?
 
         @OptionGroup var options: OutputOptions
 
@@ -163,7 +174,9 @@ struct LintCommand: ParsableCommand {
             let collector = FindingCollector()
             let context = ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: folders.joined(separator: " "))
             try options.reportingUnreadableInput(context) {
-                for folder in folders { try ContentLinter().lint(folder: folder, consumer: collector.consumer) }
+                for folder in folders {
+                    try ContentLinter().lint(ContentFolderScope.find(folder: folder, catalog: catalog, lock: lock), consumer: collector.consumer)
+                }
             }
             try options.finish(collector.findings, context: context, accepted: accepted)
         }

@@ -18,7 +18,8 @@ struct NewContentCommand: ParsableCommand {
         commandName: "new-content",
         abstract: "Create a hosted-content folder: ContentInfo.plist and Contents/.",
         discussion: """
-            Templates live in templates/content/; text files in them get {{productId}} and {{contentVersion}} replaced.
+            Templates live in templates/content/; text files in them get {{productId}} replaced (the version lives in \
+            ContentInfo.plist alone, which bump raises).
 
             With --asset-pack ID it creates an asset pack instead: the folder OUTPUT/ID and its entry in the catalog's \
             assetPacks (an onDemand pack; --unlocked-by names the products whose purchase unlocks it). With \

@@ -21,8 +21,11 @@ struct PackageCommand: ParsableCommand {
         abstract: "Build upload archives for hosted content: Apple's flat .pkg, or .zip for self-hosted content.",
         discussion: """
             Each folder is linted first; nothing is written when any has errors (exit 1). Archives are named after the \
-            product ID and are reproducible (every time is SOURCE_DATE_EPOCH, or 2001-01-01). iapkit-manifest.json is \
-            written beside them, and with --catalog the digests go to iapkit.lock beside the catalog.
+            product ID and are reproducible (every time is SOURCE_DATE_EPOCH, or 2001-01-01; file modes as git keeps \
+            them). iapkit-manifest.json is written beside them, and the digests and versions go to iapkit.lock beside \
+            the catalog: the one --catalog names, else the nearest catalog.yaml above the folders (or the lock --lock \
+            names). A folder is checked against that catalog and lock as `lint catalog` checks it: a version lower \
+            than the lock's, or changed files under the same version, are refused.
 
             Examples:
               iapkit package --catalog catalog.yaml --output build/iap
@@ -33,6 +36,9 @@ struct PackageCommand: ParsableCommand {
             builds from it (ID.aar): `xcrun ba-package` on macOS; on Linux the ba-package of "Managed Background Assets \
             Developer Tools for Linux", named with --ba-package PATH or IAPKIT_BA_PACKAGE. A pack whose files and \
             manifest did not change since iapkit.lock recorded them is not rebuilt.
+
+            A catalog with no hosted content (or, with --asset-packs, no asset packs) has nothing to package: the \
+            command says so and exits 0, so one release job serves every app.
             """
     )
 
@@ -41,6 +47,9 @@ struct PackageCommand: ParsableCommand {
 
     @Option(help: "Package every hostedContent folder of this catalog, and record digests in iapkit.lock beside it.")
     var catalog: String?
+
+    @Option(help: "The lock to check versions against and record digests in (default: iapkit.lock beside the catalog).")
+    var lock: String?
 
     @Option(name: .shortAndLong, help: "Where to write the archives and iapkit-manifest.json.")
     var output: String = "packages"
@@ -66,26 +75,36 @@ struct PackageCommand: ParsableCommand {
         if assetPacks && (catalog == nil || !folders.isEmpty) {
             throw ValidationError("--asset-packs packages a catalog's packs: give --catalog and no folders")
         }
+        if assetPacks && lock != nil {
+            throw ValidationError("--asset-packs records in iapkit.lock beside the catalog, where `asc push` reads it: leave out --lock")
+        }
     }
 
     func run() throws {
         if assetPacks { return try runAssetPacks() }
         let collector = FindingCollector()
         var items: [Packager.Item] = []
-        var lockPath: String?
+        var lockPath = lock
         if let catalog {
             do {
                 items = try Packager.items(forCatalog: catalog, findings: collector.consumer)
             } catch {
                 try refuse(error, findings: collector.findings)
             }
-            lockPath = ContentLock.path(forCatalog: catalog)
-            if items.isEmpty { throw IAPKitError.invalidArgument("\(catalog) names no hostedContent folders to package") }
+            lockPath = lock ?? ContentLock.path(forCatalog: catalog)
+            // One release job runs for every app: a catalog with no hosted content has nothing to package.
+            if items.isEmpty && folders.isEmpty {
+                printFindings(collector.findings)
+                Terminal.writeError("\(catalog) names no hostedContent folders: nothing to package, nothing written\n")
+                return
+            }
         }
         // A folder named twice (on the command line and by the catalog, or twice on the command line) is built once,
         // as the catalog's item when it is one, which also checks its product ID.
-        var seen = Set(items.map { Self.identity($0.folder) })
-        items = folders.filter { seen.insert(Self.identity($0)).inserted }.map { Packager.Item(folder: $0, expectedProductID: nil) } + items
+        var seen = Set(items.map { Path.resolved($0.folder) })
+        let named = try Packager.items(forFolders: folders.filter { seen.insert(Path.resolved($0)).inserted }, catalog: catalog, lock: lockPath)
+        items = named.items + items
+        lockPath = lockPath ?? named.lockPath
         let environment = ProcessInfo.processInfo.environment
         var epoch = Packager.defaultEpoch
         if let text = environment["SOURCE_DATE_EPOCH"] {
@@ -115,13 +134,6 @@ struct PackageCommand: ParsableCommand {
         if let lockPath { try Terminal.output("recorded content digests in \(lockPath)\n") }
     }
 
-    /// The folder itself, however it is written (`content/x`, `./content/x/`, through a link).
-    static func identity(_ folder: String) -> String {
-        guard let resolved = realpath(folder, nil) else { return folder }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// `--asset-packs`: manifests and archives of the catalog's asset packs.
     private func runAssetPacks() throws {
         guard let catalog else { return }
@@ -131,7 +143,11 @@ struct PackageCommand: ParsableCommand {
             try refuse(error, findings: collector.findings)
         }
         printFindings(collector.findings)
-        if loaded.assetPacks.isEmpty { throw IAPKitError.invalidArgument("\(catalog) declares no assetPacks to package") }
+        // One release job runs for every app: a catalog with no asset packs has nothing to package.
+        if loaded.assetPacks.isEmpty {
+            Terminal.writeError("\(catalog) declares no assetPacks: nothing to package, nothing written\n")
+            return
+        }
         let packager = AssetPackPackager(
             options: .init(
                 outputDirectory: output, lockPath: ContentLock.path(forCatalog: catalog),

@@ -196,6 +196,13 @@ import Testing
         let submitted = try iapkit(["asc", "submit", setup.catalog, "--yes"], environment: setup.fake.environment)
         #expect(submitted.status == 0, "\(submitted.stderr)")
         #expect(submitted.stderr.contains("+ asset pack level1 version 1"))
+        // App Store Connect links no pack to a product: submit says that what unlocks the pack is not going to review.
+        #expect(
+            submitted.stderr.contains(
+                "warning: asset pack level1 version 1 goes to review, but com.example.packs.level1, whose purchase unlocks it, is not submitted ("),
+            "\(submitted.stderr)")
+        #expect(submitted.stderr.contains("iapkit asc submit --with-iaps"))
+        #expect(!submitted.stderr.contains("asset pack intro version 1 goes to review, but"), "a pack no purchase unlocks needs nothing")
         let states = try AscSyncTests.resources(setup.fake, "reviewSubmissions").compactMap {
             ($0["attributes"] as? [String: Any])?["state"] as? String
         }
@@ -242,6 +249,7 @@ import Testing
             environment: setup.fake.environment)
         #expect(submitted.status == 0, "\(submitted.stderr)")
         #expect(submitted.stderr.contains("+ in-app purchase com.example.packs.level1"), "\(submitted.stderr)")
+        #expect(!submitted.stderr.contains("whose purchase unlocks it"), "the product that unlocks the pack goes to review with it")
         #expect(!submitted.stderr.contains("com.example.packs.other"))
         let items = try AscSyncTests.resources(setup.fake, "reviewSubmissionItems")
         let kinds = items.flatMap { (($0["relationships"] as? [String: Any]) ?? [:]).keys.filter { $0 != "reviewSubmission" } }.sorted()

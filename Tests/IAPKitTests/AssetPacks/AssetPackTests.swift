@@ -79,6 +79,35 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: output).allSatisfy { !$0.contains(".iapkit-") })
     }
 
+    /// A checkout under another umask (group-writable files and folders) is the same content: the packs' digests do
+    /// not change, so nothing is rebuilt and nothing would be uploaded again.
+    @Test func fileModesAreNotAPacksContent() throws {
+        let project = try AssetPackFixture.project()
+        let catalog = project.file("catalog.yaml"), output = project.file("build"), log = project.file("tool.log")
+        let environment = AssetPackFixture.toolEnvironment(log: log)
+        #expect(try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", output], environment: environment).status == 0)
+        let lock = try String(contentsOfFile: project.file("iapkit.lock"), encoding: .utf8)
+        _ = try run("/bin/chmod", ["-R", "g+w", project.file("packs")])
+        let again = try iapkit(["package", "--catalog", catalog, "--asset-packs", "--output", output], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.components(separatedBy: "(unchanged, not rebuilt)").count == 4, "\(again.stdout)")
+        #expect(try String(contentsOfFile: project.file("iapkit.lock"), encoding: .utf8) == lock)
+        if AssetPackFixture.usingStandIn { #expect(AssetPackFixture.builds(log).count == 3) }
+        #expect(try iapkit(["lint", catalog]).status == 0)
+    }
+
+    /// A catalog without asset packs has nothing to package: said, exit 0, nothing written (one release job serves
+    /// every app).
+    @Test func aCatalogWithoutPacksHasNothingToPackage() throws {
+        let dir = TemporaryDirectory()
+        _ = try run("/bin/cp", ["-R", Paths.examples, dir.file("project")])
+        let snapshot = dir.snapshot()
+        let result = try iapkit(["package", "--catalog", dir.file("project/catalog.yaml"), "--asset-packs", "--output", dir.file("build")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("declares no assetPacks: nothing to package, nothing written"), "\(result.stderr)")
+        #expect(dir.snapshot() == snapshot)
+    }
+
     @Test func withoutThePackagingToolPackagingSaysWhereToGetIt() throws {
         let project = try AssetPackFixture.project()
         let result = try iapkit(

@@ -72,4 +72,21 @@ import Testing
         let badSet = try iapkit("bump", try folder(version: "1.0", in: dir), "--set", "one")
         #expect(badSet.status == 2)
     }
+
+    /// Devices take content again only for a higher version: `--set` refuses a lower or equal one and writes nothing.
+    @Test(arguments: [("1.0.1", "0.5"), ("1.0.1", "1.0.1"), ("1", "1.0"), ("2.0", "1.99.99")])
+    func setRefusesAVersionThatIsNotHigher(from: String, to: String) throws {
+        let dir = TemporaryDirectory()
+        let folder = try folder(version: from, in: dir)
+        let snapshot = dir.snapshot()
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/ContentInfo.plist"))
+        let result = try iapkit("bump", folder, "--set", to)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--set \(to) is not above ContentVersion \(from)"), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was written"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/ContentInfo.plist")) == before)
+        #expect(dir.snapshot() == snapshot)
+        #expect(try read(folder).contains("'ContentVersion': '\(from)'"))
+    }
 }

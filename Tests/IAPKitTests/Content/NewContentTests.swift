@@ -35,7 +35,7 @@ import Testing
             """
             import json, plistlib, sys
             m = json.load(open(sys.argv[1]))
-            assert m['productId'] == 'com.example.levels.one' and m['contentVersion'] == '2.3.1', m
+            assert m['productId'] == 'com.example.levels.one' and 'contentVersion' not in m, m
             level = json.load(open(sys.argv[1].replace('levels.json', 'levels/level-1.json')))
             assert level['pack'] == 'com.example.levels.one'
             info = plistlib.load(open(sys.argv[2], 'rb'))
@@ -43,6 +43,43 @@ import Testing
             print('ok')
             """, [manifest, dir.file("com.example.levels.one/ContentInfo.plist")])
         #expect(out == "ok\n")
+    }
+
+    /// No template states a version `bump` does not keep in step: after a bump, only ContentInfo.plist changed, and
+    /// no file under Contents/ holds the version a folder was created with.
+    @Test(arguments: ["default", "level-pack"])
+    func bumpLeavesNoTemplateFileStale(template: String) throws {
+        let dir = TemporaryDirectory()
+        let created = try iapkit("new-content", "com.example.levels.two", "-o", dir.path, "--template", template, "--content-version", "7.3.9")
+        #expect(created.status == 0, "\(created.stderr)")
+        let folder = dir.file("com.example.levels.two")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder + "/Contents").filter { !$0.hasSuffix("/") }
+        var before: [String: Data] = [:]
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: folder + "/Contents/" + file) else { continue }
+            before[file] = data
+            #expect(data.range(of: Data("7.3.9".utf8)) == nil, "Contents/\(file) states the version")
+            #expect(data.range(of: Data("{{".utf8)) == nil, "Contents/\(file) keeps a placeholder")
+        }
+        #expect(!before.isEmpty)
+        #expect(try iapkit("bump", folder).stdout.hasSuffix("7.3.9 -> 7.3.10\n"))
+        for (file, data) in before { #expect(FileManager.default.contents(atPath: folder + "/Contents/" + file) == data) }
+        #expect(try python(Self.readInfo, [folder + "/ContentInfo.plist"]).contains("('ContentVersion', '7.3.10')"))
+    }
+
+    /// A template of one's own that copies the version into a file is refused before anything is created.
+    @Test func aTemplateThatCopiesTheVersionIsRefused() throws {
+        let dir = TemporaryDirectory()
+        let share = dir.file("share")
+        try FileManager.default.createDirectory(atPath: share + "/templates/content/stale/Contents", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Paths.repository + "/schemas", toPath: share + "/schemas")
+        dir.write("share/templates/content/stale/Contents/about.txt", "{{productId}} version {{contentVersion}}\n")
+        let result = try iapkit(
+            ["new-content", "com.example.stale", "-o", dir.file("out"), "--template", "stale"], environment: ["IAPKIT_SHARE": share])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stderr.contains("writes {{contentVersion}} into Contents/about.txt, which `iapkit bump` would leave stale"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
     }
 
     @Test(arguments: [

@@ -75,6 +75,37 @@ import Testing
         #expect(result.stdout.contains("Fires on:\n") && result.stdout.contains("productId: ↓coins.small"))
         #expect(result.stdout.contains("Passes:\n"))
         #expect(result.stdout.contains("docs/lint-rules.md#product-id-prefix"))
+        #expect(result.stdout.contains("How to read the examples:\n  ↓ marks where the finding points\n"), "\(result.stdout)")
+    }
+
+    /// docs/catalog.md lists the `asset-pack-*` rules it speaks of, each linked to its section of the rules page.
+    @Test func theCatalogPageListsEveryAssetPackRule() throws {
+        let page = try String(contentsOfFile: Paths.repository + "/docs/catalog.md", encoding: .utf8)
+        let rules = RuleRegistry.described.map { $0.id }.filter { $0.hasPrefix("asset-pack-") }
+        #expect(rules.count >= 10)
+        for id in rules { #expect(page.contains("[`\(id)`](lint-rules.md#\(id))"), "docs/catalog.md does not list \(id)") }
+    }
+
+    /// The legend explains each notation a rule's examples use, and only those: `↓` only where an example shows it.
+    @Test func explainsTheNotationItsExamplesUse() throws {
+        let content = try iapkit("lint", "rules", "hosted-content-new")
+        #expect(content.status == 0, "\(content.stderr)")
+        for line in [
+            "@expect ID: the product ID the catalog names the folder for", "@info VERSION ID: a ContentInfo.plist",
+            "@lock VERSION same|changed: iapkit.lock records that version", "@lock-other: iapkit.lock lists another product's content only",
+        ] {
+            #expect(content.stdout.contains(line), "\(line)\n\(content.stdout)")
+        }
+        #expect(!content.stdout.contains("↓"), "no example of this rule marks a place")
+        #expect(!content.stdout.contains("@fifo"), "no example of this rule makes a FIFO")
+        let pack = try iapkit("lint", "rules", "asset-pack-content")
+        #expect(pack.stdout.contains("#@ lines describe files beside the catalog"), "\(pack.stdout)")
+        for rule in RuleRegistry.described {
+            let explained = try iapkit("lint", "rules", rule.id).stdout
+            let examples = (rule.examples.triggering + rule.examples.nonTriggering).joined(separator: "\n")
+            #expect(explained.contains("↓ marks where the finding points") == examples.contains("↓"), "\(rule.id)")
+            #expect(explained.contains("@expect ID:") == examples.contains("@expect "), "\(rule.id)")
+        }
     }
 
     @Test func jsonCarriesTheDeclarations() throws {

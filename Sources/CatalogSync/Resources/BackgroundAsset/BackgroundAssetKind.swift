@@ -1,3 +1,4 @@
+import AssetPacks
 import AppStoreConnect
 import AppStoreConnectAPI
 import Crypto
@@ -197,9 +198,12 @@ enum BackgroundAssetKind: AppResourceKind {
             context.record(created: created.id, as: versionRef)
             let version = context.id(.created(versionRef))
             let manifest = record.manifest
+            // The manifest `package --asset-packs` wrote beside the archive holds these bytes (the lock's digest covers
+            // them): a saved plan names it by that path, which resolves wherever the archive does.
+            let manifestName = AssetPackManifest.fileName(packID: record.id)
             try await uploadFile(
-                .manifest, name: "\(record.id).json", size: manifest.count, sha256: Self.sha256(manifest),
-                version: version, path: "\(record.id).json", context
+                .manifest, name: manifestName, size: manifest.count, sha256: Self.sha256(manifest),
+                version: version, path: record.archive.map { Path.join(Path.parent($0.path), manifestName) } ?? manifestName, context
             ) { offset, length in
                 manifest.subdata(in: offset..<(offset + length))
             }

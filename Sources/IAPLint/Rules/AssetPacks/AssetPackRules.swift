@@ -355,19 +355,22 @@ struct AssetPackSizeRule: CatalogRule {
     static func gigabytes(_ bytes: UInt64) -> String { Format.fixed(Double(bytes) / 1e9, decimals: 1) }
 }
 
-/// Links, FIFOs, devices and names that are not UTF-8 in what a pack ships: the hosted-content safety checks
-/// (`content-link`, `content-name`) run over each pack's selected files.
+/// Links, FIFOs, devices and names the device or Apple's tools refuse in what a pack ships: the hosted-content safety
+/// checks (`content-link`, `content-name`) run over each pack's selected files.
 struct AssetPackContentRule: CatalogRule {
     static let id = "asset-pack-content"
     static let severity = RuleSeverity.error
-    static let rationale = "Apple's packaging tool and the device refuse links out of the pack, special files and names that are not UTF-8."
+    static let rationale =
+        "Apple's packaging tool and the device refuse links out of the pack and special files, and a name that is not UTF-8, holds `:`, "
+        + "or collides with another on a case-insensitive file system does not arrive as it was packed."
     static let summary =
-        "An asset pack ships a link that is absolute or leaves its folder, a FIFO, socket or device, or a name that is not UTF-8 (the content-link and content-name checks)."
+        "An asset pack ships a link that is absolute or leaves its folder, a FIFO, socket or device, or a name the content-name check refuses (not UTF-8, `:`, a control character, too long, or one that differs from another only in case)."
     static let examples = RuleExamples(
         triggering: [
             AssetPackExample.catalog(files: AssetPackExample.files + "#@ packs/level1/Levels/passwd -> /etc/passwd\n"),
             AssetPackExample.catalog(files: AssetPackExample.files + "#@ @fifo packs/level1/Levels/pipe\n"),
             AssetPackExample.catalog(files: AssetPackExample.files + "#@ @badname packs/level1/Levels/caf\n"),
+            AssetPackExample.catalog(files: AssetPackExample.files + "#@ packs/level1/Levels/level:5.json: {}\n"),
         ],
         nonTriggering: [AssetPackExample.catalog(files: AssetPackExample.files + "#@ packs/level1/Levels/b.json -> 1.json\n")])
 

@@ -110,22 +110,62 @@ struct ContentLinkRule: ContentRule {
 struct ContentNameRule: ContentRule {
     static let id = "content-name"
     static let severity = RuleSeverity.error
-    static let rationale = "cpio, xar and App Store Connect need UTF-8 names."
-    static let summary = "A file or folder name that is not valid UTF-8 (cpio, xar and App Store Connect need UTF-8 names)."
+    static let rationale =
+        "cpio, xar and App Store Connect need UTF-8 names; macOS takes `:` as the separator of its older paths and shows it "
+        + "as `/`, and Windows refuses it; APFS and HFS+ take names up to 255 bytes; and on the case-insensitive file "
+        + "systems of Apple's devices two names that differ only in case, or in how an accent is encoded, are one file."
+    static let summary =
+        "A file or folder name that is not valid UTF-8, holds `:` or a control character, is longer than 255 bytes, or differs from another in its folder only in case or Unicode form."
+    static let maximumBytes = 255
     static let examples = RuleExamples(
-        triggering: [ContentExample.folder("@badname Contents/caf\n")],
-        nonTriggering: [ContentExample.folder("Contents/café.txt: x\n")])
+        triggering: [
+            ContentExample.folder("@badname Contents/caf\n"), ContentExample.folder("Contents/level:5.json: x\n"),
+            ContentExample.folder("Contents/Level.json: a\nContents/level.json: b\n"),
+        ],
+        nonTriggering: [ContentExample.folder("Contents/café.txt: x\nContents/level-5.json: x\n")])
 
     func check(_ context: ContentLintContext) {
         guard let tree = context.tree else { return }
-        for entry in tree.entries {
-            guard let name = entry.invalidName else { continue }
-            context.report(
-                Self.self,
-                "the name \"\(name)\" in `\(Path.parent(entry.relativePath))/` "
-                    + "is not valid UTF-8; the package formats and App Store Connect need UTF-8 names: rename it",
-                file: context.folder)
+        // Names folded as a case-insensitive, normalization-insensitive file system compares them, by folder.
+        var seen: [String: String] = [:]
+        for entry in tree.entries where !entry.relativePath.isEmpty {
+            let parent = Path.parent(entry.relativePath)
+            if let name = entry.invalidName {
+                context.report(
+                    Self.self,
+                    "the name \"\(name)\" in `\(parent)/` "
+                        + "is not valid UTF-8; the package formats and App Store Connect need UTF-8 names: rename it",
+                    file: context.folder)
+                continue
+            }
+            let path = context.path(of: entry)
+            if let problem = Self.problem(with: entry.name) {
+                context.report(Self.self, "`\(entry.relativePath)` \(problem): rename it", file: path)
+            }
+            let key = parent + "/" + entry.name.lowercased()
+            if let other = seen[key] {
+                context.report(
+                    Self.self,
+                    "`\(entry.relativePath)` and `\(other)` differ only in case or in how an accent is encoded; on the "
+                        + "case-insensitive file systems of Apple's devices they are one file: rename one", file: path)
+            } else {
+                seen[key] = entry.relativePath
+            }
         }
+    }
+
+    /// What is wrong with a UTF-8 name, as the rest of a sentence, or nil.
+    static func problem(with name: String) -> String? {
+        if name.contains(":") {
+            return "has `:` in its name, which macOS takes as the separator of its older paths (and shows as `/`) and Windows refuses"
+        }
+        if let control = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "has a control character (U+\(Format.hex(control.value, width: 4, uppercase: true))) in its name"
+        }
+        if name.utf8.count > maximumBytes {
+            return "has a name of \(name.utf8.count) bytes; APFS and HFS+ take at most \(maximumBytes)"
+        }
+        return nil
     }
 }
 
@@ -185,6 +225,31 @@ struct ContentVersionUnchangedRule: ContentRule {
             Self.self,
             "the content changed since version \(version) was packaged, but ContentVersion is still "
                 + "\(version); customers who have it will never get the change: run `iapkit bump \(context.folder)`",
+            file: context.infoPath)
+    }
+}
+
+struct ContentVersionLowerRule: ContentRule {
+    static let id = "content-version-lower"
+    static let severity = RuleSeverity.error
+    static let rationale =
+        "Devices compare the version on disk with the product's download version and fetch content only for a higher one: "
+        + "a lower version never reaches customers who have the last one, and the lock would record the lower version."
+    static let summary = "ContentVersion is lower than the version iapkit.lock recorded when the product was last packaged."
+    static let examples = RuleExamples(
+        triggering: [ContentExample.folder("@lock 1.0.1 same\n", version: "0.9"), ContentExample.folder("@lock 1.0.1 changed\n")],
+        nonTriggering: [ContentExample.folder("@lock 1.0 same\n"), ContentExample.folder("@lock 0.9 changed\n", version: "1.0.1")])
+
+    func check(_ context: ContentLintContext) {
+        guard let entry = context.lockEntry, let recorded = ContentVersion(entry.contentVersion), let text = context.info?.versionText,
+            let version = ContentVersion(text), version < recorded
+        else { return }
+        context.report(
+            Self.self,
+            "ContentVersion \(text) is lower than \(entry.contentVersion), the version iapkit.lock recorded when "
+                + "`\(context.productIDForMessages)` was last packaged; devices fetch content only for a higher version, so "
+                + "customers would keep \(entry.contentVersion): set a higher one (`iapkit bump \(context.folder) --set "
+                + "\(recorded.bumped(.patch))`)",
             file: context.infoPath)
     }
 }

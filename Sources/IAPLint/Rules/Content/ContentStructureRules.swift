@@ -9,6 +9,7 @@ import Glibc
 import Musl
 #endif
 import HostedContent
+import IAPCatalog
 import IAPCore
 
 struct ContentFolderRule: ContentRule {
@@ -87,6 +88,32 @@ struct ContentIDMismatchRule: ContentRule {
             Self.self,
             "IAPProductIdentifier is `\(actual)` but the catalog's product is `\(expected)`; "
                 + "they must match or the content is delivered to no one", file: context.infoPath)
+    }
+}
+
+/// A folder named on its own (no catalog names it) is checked against its own name: `iapkit package` names the
+/// archive after IAPProductIdentifier, and the folder is named after the product by convention, so the two must agree.
+struct ContentFolderNameRule: ContentRule {
+    static let id = "content-folder-name"
+    static let severity = RuleSeverity.error
+    static let rationale =
+        "A hosted-content folder is named after its product ID, and `iapkit package` names the archive after IAPProductIdentifier: "
+        + "when the two differ, one of them names the wrong product."
+    static let summary =
+        "A folder no catalog names for a product has a name other than its IAPProductIdentifier (through a catalog, `content-id-mismatch` checks the ID)."
+    static let examples = RuleExamples(
+        triggering: ["@info 1.0 com.example.app.two\nContents/\n"],
+        nonTriggering: ["@info 1.0 com.example.app.one\nContents/\n", ContentExample.folder()])
+
+    func check(_ context: ContentLintContext) {
+        guard context.expectedProductID == nil, let actual = context.info?.productID, context.tree != nil else { return }
+        let name = Path.lastComponent(Path.resolved(context.folder))
+        guard name != actual, ProductIdentifier.problem(with: actual) == nil else { return }
+        context.report(
+            Self.self,
+            "the folder is named `\(name)` but its IAPProductIdentifier is `\(actual)`, and `iapkit package` names the archive "
+                + "after IAPProductIdentifier: rename the folder to `\(actual)`, or correct IAPProductIdentifier in ContentInfo.plist",
+            file: context.infoPath)
     }
 }
 

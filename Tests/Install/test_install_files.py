@@ -357,10 +357,11 @@ def check_readme_ci_example():
           and jobs.get("plan-the-change", {}).get("permissions", {}).get("pull-requests") == "write", change_steps)
     uploads = [step for step in jobs.get("plan", {}).get("steps", []) if str(step.get("uses", "")).startswith("actions/upload-artifact@")]
     downloads = [step for step in jobs.get("push", {}).get("steps", []) if str(step.get("uses", "")).startswith("actions/download-artifact@")]
-    check("README CI example: the plan job keeps the plan and the archives it uploads; the push job, after it, takes them",
-          len(uploads) == 1 and "release.plan.json" in uploads[0]["with"]["path"] and "build/packs" in uploads[0]["with"]["path"]
-          and len(downloads) == 1 and downloads[0]["with"]["name"] == uploads[0]["with"]["name"]
-          and jobs.get("push", {}).get("needs") == "plan", (uploads, downloads))
+    handed = [d for d in downloads if uploads and d["with"]["name"] == uploads[0]["with"]["name"]]
+    check("README CI example: the plan job keeps the plan, the lock and the archives it uploads; the push job, after it, "
+          "takes them",
+          len(uploads) == 1 and all(part in uploads[0]["with"]["path"] for part in ("release.plan.json", "iapkit.lock", "build/"))
+          and len(handed) == 1 and jobs.get("push", {}).get("needs") == "plan", (uploads, downloads))
     change = jobs.get("plan-the-change", {})
     check("README CI example: the pull request's plan has the base branch to compare with",
           "pull_request" in change.get("if", "")

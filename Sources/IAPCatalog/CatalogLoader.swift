@@ -217,7 +217,9 @@ final class NodeReader {
                 guard document.isScalar(keyNode), !document.scalar(keyNode, isOneOf: allowed) else { continue }
                 let key = document.string(keyNode)
                 var message = "unknown key `\(key)` in \(what)"
-                if let suggestion = Suggestions.nearest(to: key, in: allowed) {
+                if let hint = CatalogKeys.hints[key]?.suggestion(for: key, within: allowed) {
+                    message += "; " + hint
+                } else if let suggestion = Suggestions.nearest(to: key, in: allowed) {
                     message += "; did you mean `\(suggestion)`?"
                 } else {
                     message += "; allowed keys: \(allowed.joined(separator: ", "))"

@@ -61,6 +61,72 @@ public enum CatalogKeys {
     /// Keys only an auto-renewable subscription has; on a product the offer and billing-plan rules report them.
     /// (Offer codes exist for both, with keys of their own on an in-app purchase.)
     public static let offerKeys = ["introductoryOffer", "promotionalOffers", "winBackOffers", "billingPlans"]
+
+    /// Keys people bring from other files (Xcode's StoreKit configurations above all) or write in the wrong object,
+    /// each with the catalog's key and where it goes. An unknown key the list names gets that place in its message.
+    public static let hints: [String: KeyHint] = [
+        // Xcode's names in a `.storekit` file.
+        "productID": KeyHint("productId", from: "Xcode"),
+        "displayName": KeyHint("localizations[].name", from: "Xcode"),
+        "familyShareable": KeyHint("familySharable", from: "Xcode"),
+        "displayPrice": KeyHint("price", from: "Xcode"),
+        "recurringSubscriptionPeriod": KeyHint("period", from: "Xcode"),
+        "groupNumber": KeyHint("groupLevel", from: "Xcode"),
+        "paymentMode": KeyHint("mode", from: "Xcode"),
+        "numberOfPeriods": KeyHint("periods", from: "Xcode"),
+        "offerID": KeyHint("offerId", from: "Xcode"),
+        "adHocOffers": KeyHint("promotionalOffers", from: "Xcode"),
+        "codeOffers": KeyHint("offerCodes", from: "Xcode"),
+        "winbackOffers": KeyHint("winBackOffers", from: "Xcode"),
+        // Other tools' and everyday names.
+        "introOffer": KeyHint("introductoryOffer"),
+        "introductoryOffers": KeyHint("introductoryOffer", why: "a subscription has one introductory offer"),
+        "productIdentifier": KeyHint("productId"),
+        "bundleID": KeyHint("app.bundleId"),
+        // Catalog keys written in the wrong object.
+        "subscriptions": KeyHint("subscriptionGroups[].subscriptions", why: "every auto-renewable subscription belongs to a group"),
+        "name": KeyHint("localizations[].name", why: "names are per locale"),
+        "description": KeyHint("localizations[].description", why: "descriptions are per locale"),
+        "bundleId": KeyHint("app.bundleId"),
+        "primaryLocale": KeyHint("app.primaryLocale"),
+    ]
+}
+
+/// Where the catalog has a key written under another name or in another object.
+public struct KeyHint: Sendable {
+    /// The catalog's key and the keys leading to it, from the outermost object that may hold the mistake:
+    /// `localizations[].name` is the name in each of an object's localizations.
+    public var place: String
+    /// Whose name it is (`Xcode`), when it is another tool's.
+    public var from: String?
+    /// Why it goes there, when it is a catalog key in the wrong object.
+    public var why: String?
+
+    public init(_ place: String, from: String? = nil, why: String? = nil) {
+        self.place = place
+        self.from = from
+        self.why = why
+    }
+
+    /// The place as seen from an object that takes `allowed`: the end of `place` that starts with one of its keys
+    /// (`name` in a localization, `localizations[].name` in a product), or nil when the object has none of them.
+    public func place(within allowed: [String]) -> String? {
+        let parts = place.split(separator: ".").map(String.init)
+        for start in parts.indices {
+            let key = parts[start].hasSuffix("[]") ? String(parts[start].dropLast(2)) : parts[start]
+            if allowed.contains(key) { return parts[start...].joined(separator: ".") }
+        }
+        return nil
+    }
+
+    /// `did you mean `name`? (`displayName` is Xcode's name for it)`, for `written` in an object taking `allowed`.
+    public func suggestion(for written: String, within allowed: [String]) -> String? {
+        guard let target = place(within: allowed), target != written else { return nil }
+        var reasons: [String] = []
+        if let from { reasons.append("`\(written)` is \(from)'s name for it") }
+        if let why { reasons.append(why) }
+        return "did you mean `\(target)`?" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))")
+    }
 }
 
 extension NodeReader {

@@ -19,6 +19,12 @@ public enum Format {
     /// `1 territory price`, `3 territory prices`: a count with its noun, plural by adding `s`.
     public static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
 
+    /// A range of counts as English: `1 to 12 periods`, or `only 1 period` when it holds one number.
+    public static func range(_ range: ClosedRange<Int>, _ noun: String) -> String {
+        range.lowerBound == range.upperBound
+            ? "only " + count(range.lowerBound, noun) : "\(range.lowerBound) to \(range.upperBound) \(noun)s"
+    }
+
     /// `value` in decimal, left-padded with zeros to `width` digits (`%04d`).
     public static func padded(_ value: Int, width: Int) -> String {
         let digits = String(value.magnitude)

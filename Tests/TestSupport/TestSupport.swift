@@ -24,6 +24,8 @@ public enum Paths {
     public static let storeKitFixtures = fixtures + "/storekit"
     /// The project's StoreKit configuration schema, written from Xcode-written files; only the tests use it.
     public static let storeKitSchema = fixtures + "/schemas/storekit.schema.json"
+    /// The catalog's JSON Schema, as `iapkit init` and `import storekit` write it beside a catalog.
+    public static let catalogSchema = repository + "/schemas/catalog.schema.json"
     /// Independent checkers (test oracles) that share no code with iapkit.
     public static let oracles = repository + "/Tests/Oracles"
     public static let checkXar = oracles + "/check-xar.py"

@@ -14,6 +14,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCHEMA = os.path.join(ROOT, "schemas", "catalog.schema.json")
 EXAMPLE = os.path.join(ROOT, "examples", "catalog.yaml")
 PAGE = os.path.join(ROOT, "docs", "catalog-reference.md")
+# The schema's patterns in words; a pattern not listed is shown as it is.
+PATTERNS = {
+    "^[A-Z]{3}$": "a territory code, three capital letters such as `USA`",
+    "^([A-Z]{3}|others)$": "a territory code, or `others`",
+    "^[0-9]+$": "digits only",
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "a date, `YYYY-MM-DD`",
+    "^\\d{4}-\\d{2}-\\d{2}$": "a date, `YYYY-MM-DD`",
+    "^[A-Za-z0-9._-]{1,100}$": "1 to 100 letters, digits, `.`, `_` or `-`",
+    "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$": "letters, digits and `-`, with a letter or digit first and last",
+    "^[A-Za-z0-9]{1,64}$": "1 to 64 letters or digits",
+    "^([1-5]\\.(0|[1-9][0-9]?)|6\\.[0-3])$": "a StoreKit format version, `MAJOR.MINOR`",
+    "^\\d+(\\.\\d+)?$": "as text, digits with an optional decimal part, such as `0.99`",
+}
 
 
 def anchor(name):
@@ -60,20 +73,35 @@ class Reference:
 
     @staticmethod
     def limits(node):
+        """The limits the schema states for `node`, as a sentence: `At most 30 characters.`"""
+        found = Reference.limit_list(node)
+        if not found:
+            return ""
+        text = "; ".join(found)
+        return text[0].upper() + text[1:] + "."
+
+    @staticmethod
+    def limit_list(node):
         found = []
         if "minimum" in node and "maximum" in node:
             found.append(f"{node['minimum']} to {node['maximum']}")
-        phrases = [("minLength", "at least {} characters"), ("maxLength", "at most {} characters"),
-                   ("exclusiveMinimum", "over {}"), ("minItems", "at least {} items"), ("maxItems", "at most {} items")]
+        def items(count):
+            return f"{count} item" + ("" if count == 1 else "s")
+        phrases = [("minLength", lambda n: f"at least {n} characters"), ("maxLength", lambda n: f"at most {n} characters"),
+                   ("exclusiveMinimum", lambda n: f"over {n}"), ("minItems", lambda n: f"at least {items(n)}"),
+                   ("maxItems", lambda n: f"at most {items(n)}")]
         if not ("minimum" in node and "maximum" in node):
-            phrases += [("minimum", "at least {}"), ("maximum", "at most {}")]
-        found += [phrase.format(node[key]) for key, phrase in phrases if key in node]
+            phrases += [("minimum", lambda n: f"at least {n}"), ("maximum", lambda n: f"at most {n}")]
+        found += [phrase(node[key]) for key, phrase in phrases if key in node]
         if "pattern" in node:
-            found.append(f"matches `{node['pattern']}`")
-        items = node.get("items")
-        if isinstance(items, dict) and "$ref" not in items:
-            found += ["each " + limit for limit in Reference.limits(items)]
-        return "; ".join(found)
+            words = PATTERNS.get(node["pattern"])
+            found.append(words if words else f"matches `{node['pattern']}`")
+        items_node = node.get("items")
+        if isinstance(items_node, dict) and "$ref" not in items_node:
+            found += ["each " + limit for limit in Reference.limit_list(items_node)]
+        if node.get("uniqueItems"):
+            found.append("no value twice")
+        return found
 
     @staticmethod
     def default(node):
@@ -146,7 +174,7 @@ class Reference:
             if intro:
                 out += [cell(intro), ""]
             if entry[2] is None:
-                out += [f"Type: {entry[3]}" + (f"; {entry[4]}" if entry[4] else "") + ".", ""]
+                out += [f"Type: {entry[3]}." + (f" {entry[4]}" if entry[4] else ""), ""]
                 continue
             out += ["| key | type | required | when absent | limits | meaning | example |",
                     "|---|---|---|---|---|---|---|"]

@@ -241,7 +241,7 @@ public struct StoreKitImporter: Sendable {
             let guessedBundleID =
                 bundleID == nil
                 ? inferBundleID(catalog.products.compactMap(\.productID) + groups.flatMap { $0.subscriptions.compactMap(\.productID) }) : nil
-            catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? Self.placeholderBundleID, primaryLocale: primary)
+            catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? App.placeholderBundleID, primaryLocale: primary)
             catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
             let storeKitLocale = simulatorLocale == primary ? nil : simulatorLocale
             // Export writes the file's own format again; 4.0, its default, needs no setting.
@@ -274,13 +274,11 @@ public struct StoreKitImporter: Sendable {
                 notes.append("bundle ID guessed as `\(guessedBundleID)` from the product IDs; pass --bundle-id to set it")
             } else if bundleID == nil {
                 notes.append(
-                    "bundle ID set to the placeholder `\(Self.placeholderBundleID)`: the product IDs share no prefix; "
+                    "bundle ID set to the placeholder `\(App.placeholderBundleID)`: the product IDs share no prefix; "
                         + "pass --bundle-id with the app's bundle ID")
             }
             return Result(catalog: catalog, notes: notes)
         }
-
-        static let placeholderBundleID = "com.example.app"
 
         /// The product IDs' common prefix of at least two components, nil when they share none.
         func inferBundleID(_ ids: [String]) -> String? {

@@ -30,10 +30,10 @@ public enum SyncError: ToolError, Sendable {
     /// hourly budget is spent (nothing is wrong; the next run finishes), 2 when the job could not be done.
     public var exitCode: Int32 {
         switch self {
-        case .pricesRefused, .refused: return 1
-        case .budgetExhausted, .readBudget: return 75
+        case .pricesRefused, .refused: return ExitStatus.refused
+        case .budgetExhausted, .readBudget: return ExitStatus.budgetSpent
         case let .pushStopped(error, _): return error.exitCode
-        default: return 2
+        default: return ExitStatus.failed
         }
     }
 

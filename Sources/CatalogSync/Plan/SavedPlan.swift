@@ -274,8 +274,14 @@ public struct SavedPlan: Sendable {
         guard case .string(Self.format)? = root["format"] else {
             throw Damaged(file: file, reason: "is not a saved plan (no `\"format\": \"\(Self.format)\"`)")
         }
-        guard case let .int(version)? = root["formatVersion"], version == Self.formatVersion else {
-            throw Damaged(file: file, reason: "is a saved plan of another format version than this iapkit's (\(Self.formatVersion))")
+        switch root["formatVersion"] {
+        case .int(Self.formatVersion)?: break
+        case let .int(version)?:
+            throw Damaged(file: file, reason: "is a saved plan of format version \(version); this iapkit reads version \(Self.formatVersion)")
+        case nil:
+            throw Damaged(file: file, reason: "has no `formatVersion`: a saved plan this iapkit reads has `\"formatVersion\": \(Self.formatVersion)`")
+        case _?:
+            throw Damaged(file: file, reason: "has a `formatVersion` that is not a whole number; this iapkit reads version \(Self.formatVersion)")
         }
         func string(_ value: JSONValue?, _ what: String) throws(Damaged) -> String {
             guard case let .string(text)? = value else { throw Damaged(file: file, reason: "has no \(what)") }

@@ -11,6 +11,11 @@ public struct App: Sendable, Hashable {
         self.primaryLocale = primaryLocale
     }
 
+    /// The bundle ID `import storekit` writes when the product IDs share no prefix to guess it from. It says what it
+    /// is, and no example or real app uses it: lint says once that it stands for the app's own, rather than at every
+    /// product ID.
+    public static let placeholderBundleID = "com.example.placeholder"
+
     /// The app's platforms, iOS when the catalog names none.
     public var effectivePlatforms: [String] { platforms.map { $0.map(\.value) } ?? ["iOS"] }
 }

@@ -16,6 +16,11 @@ public enum LintGate {
         /// `product-id-format`, `product-id-duplicate`). Enough for output that is right as far as it goes
         /// (`export`, `asc plan`), long before every App Store Connect field is filled in.
         case shape
+        /// What Xcode's StoreKit testing cannot take (`export storekit`): the loader's `schema` findings,
+        /// `schema-version`, `type`, `product-id-duplicate` and an empty product ID. Every other catalog rule runs
+        /// too, and its errors come back as warnings: App Store Connect refuses them (lint and `asc` say so), the
+        /// simulator does not, so a file imported from Xcode exports back over itself.
+        case simulator
         /// Every catalog rule, without the hosted-content folders (`package --catalog`, which lints each folder
         /// as it packages it).
         case catalog
@@ -56,21 +61,46 @@ public enum LintGate {
         let linter = CatalogLinter()
         switch strictness {
         case .shape: linter.check(catalog, rules: RuleRegistry.structuralRules, baseDirectory: folder, consumer: consumer)
-        case .catalog: linter.check(catalog, rules: RuleRegistry.catalogRules, baseDirectory: folder, consumer: consumer)
+        case .catalog, .simulator: linter.check(catalog, rules: RuleRegistry.catalogRules, baseDirectory: folder, consumer: consumer)
         case .full: try linter.lint(catalog, baseDirectory: folder, consumer: consumer)
         }
-        collector.findings.forEach(findings)
-        let errors = collector.findings.filter { $0.severity == .error }
+        var found = collector.findings
+        if strictness == .simulator {
+            // Lint's own warnings stay lint's; App Store Connect's errors are the simulator's warnings.
+            found = found.compactMap { finding in
+                guard finding.severity == .error else { return nil }
+                if refusesSimulator(finding) { return finding }
+                var warning = finding
+                warning.severity = .warning
+                return warning
+            }
+        }
+        found.forEach(findings)
+        let errors = found.filter { $0.severity == .error }
         guard errors.isEmpty else {
             return .failure(Refusal(path: path, errors: errors.sortedForReport(), products: catalog.allProducts.count))
         }
         return .success(catalog)
     }
 
+    /// Whether a finding is one Xcode's StoreKit testing cannot take: a catalog it cannot read as written, a product
+    /// ID twice or none, a type it lacks.
+    static func refusesSimulator(_ finding: Finding) -> Bool {
+        switch finding.ruleID {
+        case SchemaRule.id, SchemaVersionRule.id, TypeRule.id, ProductIDDuplicateRule.id: return true
+        case ProductIDFormatRule.id: return (finding.productID ?? "").isEmpty
+        default: return false
+        }
+    }
+
     /// The catalog at `path` when lint finds no errors; else throws the `Refusal`, carrying `advice` for its message.
     /// - Parameter reportsProducts: whether the refusal's summary line counts the catalog's products.
-    public static func catalog(_ path: String, strictness: Strictness, advice: String, reportsProducts: Bool = true) throws -> Catalog {
-        try open(path, strictness: strictness).mapError { refusal in
+    /// - Parameter findings: every finding, as `open` hands them on.
+    public static func catalog(
+        _ path: String, strictness: Strictness, advice: String, reportsProducts: Bool = true,
+        findings: FindingConsumer = { _ in }
+    ) throws -> Catalog {
+        try open(path, strictness: strictness, findings: findings).mapError { refusal in
             var refusal = refusal
             refusal.advice = advice
             if !reportsProducts { refusal.products = 0 }

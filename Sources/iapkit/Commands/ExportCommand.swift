@@ -21,7 +21,9 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write catalog JSON: a StoreKit configuration, App Store Connect requests, a server list, a bundle plist.",
         discussion: """
             Export refuses (exit 1) a catalog whose shape is wrong (schema, type or product-ID errors); run \
-            `iapkit lint catalog` for every App Store Connect rule.
+            `iapkit lint catalog` for every App Store Connect rule. `export storekit` refuses only what Xcode's StoreKit \
+            testing cannot take (schema and type errors, a product ID twice or empty) and says App Store Connect's \
+            errors as warnings.
 
             Examples:
               iapkit export storekit -o MyApp/Products.storekit
@@ -42,8 +44,14 @@ struct ExportCommand: ParsableCommand {
         /// Loads the catalog and checks its shape; errors go to stderr and stop the export. Only problems that make
         /// the output itself wrong stop an export: a simulator configuration is useful long before every App Store
         /// Connect field is filled in (`iapkit lint catalog` checks those).
-        func load() throws -> Catalog {
-            try LintGate.catalog(catalog, strictness: .shape, advice: "fix them before exporting", reportsProducts: false)
+        func load(_ strictness: LintGate.Strictness = .shape) throws -> Catalog {
+            try LintGate.catalog(
+                catalog, strictness: strictness, advice: "fix them before exporting", reportsProducts: false,
+                findings: { finding in
+                    // What the simulator takes and App Store Connect refuses, said once here; lint says the rest.
+                    guard strictness == .simulator, finding.severity == .warning else { return }
+                    Terminal.warning("\(finding.location): \(finding.message) [\(finding.ruleID)]")
+                })
         }
 
         func emit(_ text: String) throws { try emit(Array(text.utf8)) }
@@ -86,7 +94,8 @@ struct ExportCommand: ParsableCommand {
         var fresh = false
 
         func run() throws {
-            var catalog = try common.load()
+            // The simulator takes what App Store Connect refuses (a price off its grid, an empty name): those are warnings.
+            var catalog = try common.load(.simulator)
             // The file at -o, updated rather than replaced.
             let update = try common.output.flatMap { output throws -> StoreKitUpdate? in
                 guard !fresh, FileManager.default.fileExists(atPath: output) else { return nil }

@@ -23,7 +23,7 @@ struct ImportCommand: ParsableCommand {
     struct StoreKit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "storekit",
-            abstract: "Read a .storekit file (format 1.0 to 6.3) and write catalog YAML.",
+            abstract: "Read a .storekit file (format \(StoreKitExporter.FormatVersion.range)) and write catalog YAML.",
             discussion: """
                 What the catalog cannot hold (simulator settings, signing keys, group descriptions, keys it has no place \
                 for) is reported as a warning; `iapkit export storekit -o` over the same file keeps it. \

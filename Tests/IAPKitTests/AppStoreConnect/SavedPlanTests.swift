@@ -176,7 +176,9 @@ import Testing
 
     @Test(arguments: [
         ("not json", "is not a saved plan"), (#"{"format": "terraform"}"#, "is not a saved plan"),
-        (#"{"format": "iapkit-plan", "formatVersion": 99}"#, "another format version"),
+        (#"{"format": "iapkit-plan", "formatVersion": 99}"#, "is a saved plan of format version 99; this iapkit reads version 1"),
+        (#"{"format": "iapkit-plan"}"#, "has no `formatVersion`: a saved plan this iapkit reads has `\"formatVersion\": 1`"),
+        (#"{"format": "iapkit-plan", "formatVersion": "1"}"#, "has a `formatVersion` that is not a whole number"),
         (#"{"format": "iapkit-plan", "formatVersion": 1, "app": {"id": "1"}}"#, "has no app.bundleId"),
     ])
     func aDamagedOrForeignPlanFileIsExitTwo(text: String, message: String) throws {

@@ -56,6 +56,31 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: source)))
     }
 
+    /// Two shapes Xcode writes and App Store Connect refuses (prices off the USD grid; empty display names): export
+    /// takes them back over the file they came from and says App Store Connect's errors as warnings, which lint and
+    /// `asc` keep as errors.
+    @Test(arguments: [
+        ("offgrid-prices-v4.0.storekit", "$1.23 is not a USD price point", 5),
+        ("empty-names-v2.0.storekit", "display name of `com.example.quill.ink` is empty [display-name]", 3),
+    ])
+    func appStoreConnectsRulesAreWarningsForTheSimulator(fixture: String, said: String, errors: Int) throws {
+        let dir = TemporaryDirectory()
+        let source = Paths.storeKitFixtures + "/" + fixture
+        let (copy, imported, exported) = try Self.importAndExportOver(source, in: dir)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(exported.status == 0 && exported.stderr.contains("left unchanged"), "\(exported.stderr)")
+        #expect(exported.stderr.contains(said), "\(exported.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: source)))
+        let lint = try iapkit("lint", "catalog", dir.file("catalog.yaml"), "--format", "json")
+        #expect(lint.status == 1, "\(lint.stdout)")
+        let findings = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any])["findings"] as? [[String: Any]]
+        let lintErrors = (findings ?? []).filter { $0["severity"] as? String == "error" }
+        #expect(lintErrors.count == errors, "\(lintErrors)")
+        // Each of them is a warning line of the export.
+        let warned = exported.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") && $0.contains("catalog.yaml:") }
+        #expect(warned.count == errors, "\(exported.stderr)")
+    }
+
     /// A synced 6.3 file with bundle and suite groups, Xcode's IDs, `fr` and `zh_CN` locales and simulator settings:
     /// a price changed in the catalog changes that price, and nothing else.
     @Test func onlyWhatTheCatalogChangedChanges() throws {

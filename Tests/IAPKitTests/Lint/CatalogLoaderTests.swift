@@ -118,6 +118,45 @@ import IAPLint
         #expect(built != (CatalogPath.root / "products").index(3) && built != CatalogPath.root / "products")
     }
 
+    /// Xcode's and other tools' names for a key, and catalog keys in the wrong object: the message names the catalog's
+    /// key and where it goes, from the object the key was written in.
+    @Test(arguments: [
+        (
+            "subscriptions:\n  - {productId: com.example.app.monthly, period: P1M}\n", "subscriptions",
+            "did you mean `subscriptionGroups[].subscriptions`? (every auto-renewable subscription belongs to a group)"
+        ),
+        (
+            "products:\n  - productId: com.example.app.a\n    type: consumable\n    localizations:\n      - {locale: en-US, displayName: A}\n",
+            "displayName", "did you mean `name`? (`displayName` is Xcode's name for it)"
+        ),
+        (
+            "products:\n  - {productId: com.example.app.a, type: consumable, displayName: A}\n", "displayName",
+            "did you mean `localizations[].name`? (`displayName` is Xcode's name for it)"
+        ),
+        (
+            "products:\n  - {productID: com.example.app.a, type: consumable}\n", "productID",
+            "did you mean `productId`? (`productID` is Xcode's name for it)"
+        ),
+        (
+            "products:\n  - {productId: com.example.app.a, type: consumable, familyShareable: true}\n", "familyShareable",
+            "did you mean `familySharable`? (`familyShareable` is Xcode's name for it)"
+        ),
+        (
+            "subscriptionGroups:\n  - referenceName: Club\n    subscriptions:\n      - productId: com.example.app.monthly\n"
+                + "        introOffer: {mode: free-trial, duration: P1W}\n", "introOffer", "did you mean `introductoryOffer`?"
+        ),
+        (
+            "products:\n  - {productId: com.example.app.a, type: consumable, name: A}\n", "name",
+            "did you mean `localizations[].name`? (names are per locale)"
+        ),
+    ])
+    func unknownKeysFromOtherToolsSayWhereTheKeyGoes(yaml: String, key: String, hint: String) throws {
+        let (_, findings) = try load("schemaVersion: 1\napp: {bundleId: com.example.app, primaryLocale: en-US}\n" + yaml)
+        let unknown = try #require(findings.first { $0.message.contains("unknown key `\(key)`") }, "\(findings.map(\.message))")
+        #expect(unknown.message.hasSuffix("; " + hint), "\(unknown.message)")
+        #expect(unknown.ruleID == "schema" && !unknown.message.contains("allowed keys"))
+    }
+
     @Test func reportsUnknownKeysWithASuggestion() throws {
         let (_, findings) = try load(
             """

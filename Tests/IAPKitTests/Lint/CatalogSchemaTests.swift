@@ -1,10 +1,28 @@
+import CatalogExchange
 import Foundation
 import IAPCatalog
+@testable import IAPLint
 import TestSupport
 import Testing
 
 /// The JSON Schema that ships for editors must describe the same format the loader reads.
 @Suite struct CatalogSchemaTests {
+    /// Validates catalogs (YAML or JSON, every argument but the last) against a schema (the last): prints `valid`, or
+    /// each invalid file's errors with where they are, as Python's `jsonschema` finds them. The YAML is read as
+    /// editors' YAML language server and iapkit read it (YAML 1.2: `2031-06-06` is a string, not a date).
+    static let validateCatalogs = """
+        import json, sys, yaml, jsonschema
+        class Loader(yaml.SafeLoader): pass
+        Loader.yaml_implicit_resolvers = {first: [(tag, regexp) for tag, regexp in resolvers if tag != 'tag:yaml.org,2002:timestamp']
+                                          for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+        validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[-1])))
+        problems = []
+        for path in sys.argv[1:-1]:
+            for error in validator.iter_errors(yaml.load(open(path), Loader=Loader)):
+                problems.append('%s: %s: %s' % (path, '/'.join(map(str, error.absolute_path)), error.message))
+        print('\\n'.join(problems) if problems else 'valid')
+        """
+
     @Test func examplesAndTemplateSatisfyTheSchema() throws {
         let out = try python(
             """
@@ -65,5 +83,69 @@ import Testing
             "assetPack": CatalogKeys.assetPack, "fileSelector": CatalogKeys.fileSelector,
         ]
         for (name, keys) in loader { #expect(schema[name] == keys.sorted(), "\(name)") }
+    }
+
+    /// `storeKit.formatVersion` takes exactly the versions `export storekit` writes (what `import storekit` sets it to).
+    @Test func storeKitFormatVersionsAreTheOnesExportWrites() throws {
+        let candidates = (0...8).flatMap { major in (0...100).map { "\(major).\($0)" } } + ["6.03", "06.0", "6", "6.3.1", ""]
+        let out = try python(
+            """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))['properties']['storeKit']['properties']['formatVersion']
+            print(' '.join(v for v in sys.argv[2:] if jsonschema.Draft202012Validator(schema).is_valid(v)))
+            """, [Paths.catalogSchema] + candidates)
+        let accepted = Set(out.split(whereSeparator: \.isWhitespace).map(String.init))
+        let written = Set(candidates.filter { StoreKitExporter.FormatVersion(rawValue: $0)?.rawValue == $0 })
+        #expect(accepted == written, "the schema takes \(accepted.subtracting(written).sorted()), refuses \(written.subtracting(accepted).sorted())")
+        for version in StoreKitExporter.FormatVersion.allCases { #expect(accepted.contains(version.rawValue)) }
+    }
+
+    /// Every list of choices the schema gives is the one the loader and lint take.
+    @Test func everyChoiceIsTheCodes() throws {
+        let out = try python(
+            """
+            import json, sys
+            s = json.load(open(sys.argv[1])); d = s['$defs']; sub = d['subscription']['properties']
+            print(json.dumps({
+                'platforms': s['properties']['app']['properties']['platforms']['items']['enum'],
+                'graceDuration': s['properties']['billingGracePeriod']['properties']['duration']['enum'],
+                'graceRenewals': s['properties']['billingGracePeriod']['properties']['renewals']['enum'],
+                'productType': d['product']['properties']['type']['enum'],
+                'inAppPurchaseEligibility': d['product']['properties']['offerCodes']['items']['properties']['eligibility']['items']['enum'],
+                'period': sub['period']['enum'],
+                'mode': sub['introductoryOffer']['properties']['mode']['enum'],
+                'offerDuration': sub['introductoryOffer']['properties']['duration']['enum'],
+                'subscriptionEligibility': sub['offerCodes']['items']['properties']['eligibility']['items']['enum'],
+                'paidMonths': sub['winBackOffers']['items']['properties']['eligibility']['properties']['paidMonths']['enum'],
+                'priority': sub['winBackOffers']['items']['properties']['priority']['enum'],
+                'promotion': sub['winBackOffers']['items']['properties']['promotion']['enum'],
+                'planType': d['billingPlan']['properties']['planType']['enum'],
+                'downloadPolicy': d['assetPack']['properties']['downloadPolicy']['enum'],
+                'installationEvents': d['assetPack']['properties']['installationEvents']['items']['enum'],
+                'packPlatforms': d['assetPack']['properties']['platforms']['items']['enum'],
+                'release': d['assetPack']['properties']['release']['enum'],
+                'existingSubscribers': d['priceChange']['properties']['existingSubscribers']['oneOf'][0]['enum'],
+                'environment': d['oneTimeCodes']['items']['properties']['environment']['enum'],
+            }, sort_keys=True))
+            """, [Paths.catalogSchema])
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [Any]])
+        let code: [String: [String]] = [
+            "platforms": AssetPack.platformNames, "graceDuration": BillingGracePeriod.durations,
+            "graceRenewals": BillingGracePeriod.renewalChoices, "productType": ProductType.productTypes.map(\.rawValue),
+            "inAppPurchaseEligibility": OfferEligibility.inAppPurchaseCustomers.map(\.rawValue), "period": SubscriptionPeriods.all,
+            "mode": OfferMode.allCases.map(\.rawValue),
+            "offerDuration": OfferChecks.freeTrialDurations + OfferChecks.payUpFrontDurations.filter { !OfferChecks.freeTrialDurations.contains($0) },
+            "subscriptionEligibility": OfferEligibility.subscriptionCustomers.map(\.rawValue),
+            "paidMonths": WinBackSettings.paidMonths.map(String.init), "priority": WinBackSettings.priorities,
+            "promotion": WinBackSettings.promotions, "planType": BillingPlanType.allCases.map(\.rawValue),
+            "downloadPolicy": AssetPack.DownloadPolicy.allCases.map(\.rawValue), "installationEvents": AssetPack.installationEventTypes,
+            "packPlatforms": AssetPack.platformNames, "release": AssetPack.releases,
+            "existingSubscribers": ExistingSubscribers.allCases.map(\.rawValue), "environment": CodeEnvironment.allCases.map(\.rawValue),
+        ]
+        #expect(Set(schema.keys) == Set(code.keys))
+        for (name, values) in code {
+            let listed = (schema[name] ?? []).map { "\($0)" }
+            #expect(Set(listed) == Set(values), "\(name): the schema lists \(listed), the code takes \(values)")
+        }
     }
 }

@@ -50,6 +50,19 @@ import Testing
             """, [Paths.repository + "/schemas/catalog.schema.json"])
         let missing = Set(keys.split(separator: "\n").map(String.init)).filter { !page.contains("| `\($0)` |") }
         #expect(missing.isEmpty, "keys without a row: \(missing.sorted())")
+        // The limits column reads as sentences: each a capital or a digit first and a period last, every pattern in
+        // words, and a list's limit said of each item (never of each character of a phrase).
+        let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(rows.count >= Set(keys.split(separator: "\n")).count, "\(rows.count) rows")
+        for row in rows {
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 5, !cells[5].isEmpty else { continue }
+            let limits = cells[5]
+            let sentence = (limits.first?.isUppercase == true || limits.first?.isNumber == true) && limits.hasSuffix(".")
+            #expect(sentence && !limits.contains("matches `"), "\(cells[1]): the limits read `\(limits)`")
+            let eachOfOneCharacter = limits.components(separatedBy: "each ").dropFirst().contains { $0.count < 2 || $0.dropFirst().first == ";" }
+            #expect(!eachOfOneCharacter, "\(cells[1]): the limits read `\(limits)`")
+        }
     }
 
     /// Every shell example marked runnable in docs/ runs against the example catalog and the fake App Store

@@ -75,6 +75,11 @@ struct RoundTripTests {
         }
         let failed = failures.count
         #expect(failed == 0, "\(failed) of \(Self.seeds.count) seeds failed:\n\(failures.prefix(10).joined(separator: "\n\n"))")
+        // Every catalog pull wrote satisfies the schema editors check it with.
+        let pulled = try FileManager.default.contentsOfDirectory(atPath: harness.pulled.path).sorted().map(harness.pulled.file)
+        #expect(pulled.count == Self.seeds.count - failed)
+        let schema = try python(CatalogSchemaTests.validateCatalogs, pulled + [Paths.catalogSchema])
+        #expect(schema == "valid\n", "\(schema.prefix(4000))")
         if Self.seeds.count >= 200 {
             let missing = Set(classes).subtracting(covered).sorted()
             #expect(missing == [], "classes no seed built: \(missing)")
@@ -160,6 +165,8 @@ struct RoundTripTests {
                 ["asc", "pull", "--bundle-id", generated.source.bundleID, "-o", folder.file("catalog.yaml")],
                 environment: environment)
             #expect(pull.status == 0, "seed \(seed): \(pull.stderr)")
+            let schema = try python(CatalogSchemaTests.validateCatalogs, [folder.file("catalog.yaml"), folder.file("catalog.schema.json")])
+            #expect(schema == "valid\n", "seed \(seed): \(schema)")
             let check = try iapkit(["asc", "plan", folder.file("catalog.yaml"), "--check"], environment: environment)
             #expect(check.status == 0, "seed \(seed): \(check.stdout)\(check.stderr)")
             let lint = try iapkit(["lint", "catalog", folder.file("catalog.yaml")], environment: environment)
@@ -197,6 +204,8 @@ struct RoundTripFailure: Error, CustomStringConvertible {
 final class Harness: @unchecked Sendable {
     let fake: FakeAppStoreConnect
     let asc: AppStoreConnectClient
+    /// A copy of each catalog a round trip pulled, by seed.
+    let pulled = TemporaryDirectory()
 
     init(openAPI: String?) throws {
         fake = try FakeAppStoreConnect(openAPI: openAPI)
@@ -258,6 +267,7 @@ final class Harness: @unchecked Sendable {
     func roundTrip(_ generated: Generated) async throws {
         let folder = TemporaryDirectory()
         let (catalog, path, snapshot) = try await pull(generated.source, into: folder)
+        try FileManager.default.copyItem(atPath: path, toPath: pulled.file("seed-\(generated.seed).yaml"))
         try expectNothingToDo(catalog, path: path, against: snapshot, "the pulled catalog against its own app")
 
         let reader = StoreReader(asc: asc, gridTerritories: catalog.handPricedTerritories)

@@ -1,4 +1,5 @@
 import IAPCatalog
+import IAPCore
 
 /// The checks every kind of subscription offer shares: mode, duration or periods, and price. Each offer rule
 /// runs them under its own id.
@@ -58,12 +59,12 @@ enum OfferChecks {
             if let range = payAsYouGoRange(for: period) {
                 if let periods = offer.periods {
                     if !range.contains(periods) {
-                        report(
-                            "pay-as-you-go on a \(period) subscription allows \(range.lowerBound)–\(range.upperBound) periods, not \(periods)",
-                            "periods")
+                        report("pay-as-you-go on a \(period) subscription allows \(Format.range(range, "period")), not \(periods)", "periods")
                     }
                 } else {
-                    report("pay-as-you-go needs `periods`: how many \(period) periods are discounted (\(range.lowerBound)–\(range.upperBound))")
+                    report(
+                        "pay-as-you-go needs `periods`: how many \(period) periods are discounted; a \(period) subscription allows "
+                            + Format.range(range, "period"))
                 }
             }
             checkPrice(offer, of: product, spanDays: SubscriptionPeriods.days(period), report: report)

@@ -137,9 +137,19 @@ struct ProductIDPrefixRule: ProductRule {
     static let severity = RuleSeverity.warning
     static let rationale =
         "Reverse-DNS IDs under the bundle ID are Apple's convention and keep the IDs of several apps of one team apart; older IDs may differ on purpose."
-    static let summary = "A product ID does not start with the app's bundle ID and a period (a warning)."
+    static let summary =
+        "A product ID does not start with the app's bundle ID and a period, or the bundle ID is still the placeholder `import storekit` writes (a warning, once)."
     static let examples = RuleExamples(
-        triggering: [Example.product("  productId: ↓coins.small")],
+        triggering: [
+            Example.product("  productId: ↓coins.small"),
+            Example.catalog(
+                """
+                products:
+                  - {productId: gems, referenceName: Gems, type: consumable, price: 0.99}
+                  - {productId: coins, referenceName: Coins, type: consumable, price: 1.99}
+                """
+            ).replacingAll("bundleId: com.example.app", with: "bundleId: ↓\(App.placeholderBundleID)"),
+        ],
         nonTriggering: [Example.product("  productId: com.example.app.coins.small")])
 
     private var bundleID: String?
@@ -148,9 +158,19 @@ struct ProductIDPrefixRule: ProductRule {
         bundleID = context.catalog.app.bundleID.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    func check(_ product: Product, in context: CatalogLintContext) {
+    mutating func check(_ product: Product, in context: CatalogLintContext) {
         guard let bundleID, let id = product.productID, !id.isEmpty, !(id.hasPrefix(bundleID) && id.dropFirst(bundleID.count).first == ".")
         else { return }
+        if bundleID == App.placeholderBundleID {
+            // One warning for the placeholder, not one per product: the IDs are checked once the app's own ID is set.
+            self.bundleID = nil
+            context.report(
+                Self.self, .warning,
+                "the bundle ID is the placeholder `\(bundleID)` (`import storekit` writes it when the product IDs share no "
+                    + "prefix), so no product ID is checked against it; set `app.bundleId` to the app's bundle ID",
+                at: .root / "app" / "bundleId")
+            return
+        }
         context.report(
             Self.self, .warning,
             "product ID `\(id)` does not start with the bundle ID `\(bundleID).`; "

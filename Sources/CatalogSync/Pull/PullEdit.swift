@@ -23,14 +23,15 @@ struct PullEdit {
     let bundleID: String
 
     /// The edited text and what changed.
-    func apply(pulled: Catalog, removesMissingProducts: Bool) throws -> (text: [UInt8], summary: CatalogMerge.Summary) {
+    func apply(pulled: Catalog, allowsRemovals: Bool) throws -> (text: [UInt8], summary: CatalogMerge.Summary) {
         let before = try canonical(kept)
         let after = try canonical(pulled)
-        var whole: Set<String> = []
+        var whole: [String: YAMLTree] = [:]
         for attempt in 0..<2 {
             var merge = CatalogMerge(editor: try CatalogTextEditor(data: keptText, file: file))
             merge.replacedWhole = whole
-            merge.removesMissingProducts = removesMissingProducts
+            merge.allowsRemovals = allowsRemovals
+            let target = merge.target(before: before, after: after)
             merge.apply(before: before, after: after)
             let text = merge.editor.text()
             let result: Catalog
@@ -41,7 +42,7 @@ struct PullEdit {
                     location: SourceLocation(file: file),
                     reason: "could not take App Store Connect's changes into it (\(error)); `iapkit asc pull --fresh` writes it anew")
             }
-            let differences = Self.differences(try canonical(result), after, kept: Set(merge.summary.kept))
+            let differences = Self.differences(try canonical(result), target)
             if differences.others.isEmpty, differences.products.isEmpty { return (text, merge.summary) }
             guard attempt == 0, differences.others.isEmpty else {
                 let what = (differences.others + differences.products.sorted()).joined(separator: ", ")
@@ -50,7 +51,8 @@ struct PullEdit {
                     reason: "could not take App Store Connect's changes to \(what) into it; "
                         + "`iapkit asc pull --fresh -o OTHER.yaml` writes the pulled catalog beside it to compare")
             }
-            whole = differences.products
+            // Those products are written whole, as they should come out.
+            whole = Self.products(in: target).filter { differences.products.contains($0.key) }
         }
         fatalError("unreachable")
     }
@@ -63,8 +65,26 @@ struct PullEdit {
         return try YAMLTree(yaml: try CatalogYAMLWriter.bytes(form), file: file) ?? .map([])
     }
 
-    /// Where `result` is not `pulled`: products by ID, and anything else by its key; `kept` products are not compared.
-    static func differences(_ result: YAMLTree, _ pulled: YAMLTree, kept: Set<String>) -> (products: Set<String>, others: [String]) {
+    /// Every product of a catalog's tree, by ID.
+    static func products(in tree: YAMLTree) -> [String: YAMLTree] {
+        let lists = [tree["products"]] + (tree["subscriptionGroups"]?.items ?? []).map { $0["subscriptions"] }
+        return Dictionary(
+            lists.flatMap { $0?.items ?? [] }.compactMap { item in item["productId"]?.text.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Two trees that say the same, whatever the order of a mapping's keys (lists keep their order).
+    static func equivalent(_ a: YAMLTree, _ b: YAMLTree) -> Bool {
+        switch (a, b) {
+        case let (.map(x), .map(y)):
+            guard x.count == y.count else { return false }
+            return x.allSatisfy { pair in b[pair.key].map { equivalent(pair.value, $0) } ?? false }
+        case let (.list(x), .list(y)): return x.count == y.count && zip(x, y).allSatisfy { equivalent($0, $1) }
+        default: return a.sameValue(as: b)
+        }
+    }
+
+    /// Where `result` is not `pulled`: products by ID, and anything else by its key.
+    static func differences(_ result: YAMLTree, _ pulled: YAMLTree) -> (products: Set<String>, others: [String]) {
         var products: Set<String> = []
         var others: [String] = []
         func byID(_ list: YAMLTree?) -> [String: YAMLTree] {
@@ -73,8 +93,8 @@ struct PullEdit {
         func compare(_ mine: YAMLTree?, _ theirs: YAMLTree?) {
             let have = byID(mine)
             let want = byID(theirs)
-            for (id, product) in want where !(have[id]?.sameValue(as: product) ?? false) { products.insert(id) }
-            for id in have.keys where want[id] == nil && !kept.contains(id) { products.insert(id) }
+            for (id, product) in want where !(have[id].map { equivalent($0, product) } ?? false) { products.insert(id) }
+            for id in have.keys where want[id] == nil { products.insert(id) }
         }
         compare(result["products"], pulled["products"])
         let groups = Dictionary(
@@ -85,13 +105,13 @@ struct PullEdit {
                 others.append("subscription group \(name)")
                 continue
             }
-            if !(mine["localizations"] ?? .list([])).sameValue(as: group["localizations"] ?? .list([])) {
+            if !equivalent(mine["localizations"] ?? .list([]), group["localizations"] ?? .list([])) {
                 others.append("the localizations of subscription group \(name)")
             }
             compare(mine["subscriptions"], group["subscriptions"])
         }
         for pair in pulled.pairs where !["schemaVersion", "app", "products", "subscriptionGroups"].contains(pair.key) {
-            if !(result[pair.key]?.sameValue(as: pair.value) ?? false) { others.append(pair.key) }
+            if !(result[pair.key].map { equivalent($0, pair.value) } ?? false) { others.append(pair.key) }
         }
         return (products, others)
     }

@@ -133,7 +133,14 @@ extension SyncWorkflow {
                 bundleID: app.bundleID)
             let keptIDs = kept.catalog.allProducts.compactMap(\.productID)
             try refuseRemovals(keptIDs, pulled: pulledIDs, app: app, file: output, options: options)
-            let edited = try edit.apply(pulled: result.catalog, removesMissingProducts: options.allowRemovals)
+            let edited = try edit.apply(pulled: result.catalog, allowsRemovals: options.allowRemovals)
+            // Not in App Store Connect may mean not pushed yet (or waiting for App Review): kept unless asked.
+            for entry in edited.summary.keptEntries {
+                events(
+                    .warning(
+                        "\(entry): not in App Store Connect app \(app.named); "
+                            + (options.allowRemovals ? "removed from \(output)" : "kept in \(output) (--allow-removals removes it)")))
+            }
             for id in edited.summary.kept.sorted() {
                 events(
                     .warning(

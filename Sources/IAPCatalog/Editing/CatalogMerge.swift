@@ -18,6 +18,9 @@ public struct CatalogMerge {
         public var removed: [String: Int] = [:]
         /// Products (by ID) in the kept catalog that `after` lacks, left where they are.
         public var kept: [String] = []
+        /// Other things the kept catalog has and `after` lacks (a localization, an offer, a list of codes), each
+        /// `PRODUCT_ID: what`, left where they are: `after` may lack them because they were never pushed.
+        public var keptEntries: [String] = []
         public init() {}
 
         public var isEmpty: Bool { changedValues == 0 && added.isEmpty && removed.isEmpty }
@@ -51,10 +54,14 @@ public struct CatalogMerge {
     public var editor: CatalogTextEditor
     /// Top-level keys left out of the comparison (`app`: the kept catalog's own).
     public var ignoredTopLevelKeys: Set<String> = ["schemaVersion", "app"]
-    /// Products (by ID) written whole from `after` rather than edited value by value.
-    public var replacedWhole: Set<String> = []
-    /// Products `after` lacks: removed when true, else kept.
-    public var removesMissingProducts = false
+    /// Products (by ID) written whole, as given, rather than edited value by value.
+    public var replacedWhole: [String: YAMLTree] = [:]
+    /// Whether what the kept catalog has and `after` lacks is removed: products, items of named lists, keys that
+    /// hold lists or mappings. Off, they stay and are listed in the summary; a scalar `after` lacks is a value
+    /// change either way.
+    public var allowsRemovals = false
+    /// The product being merged, for the summary.
+    private var owner: String?
     public private(set) var summary = Summary()
 
     public init(editor: CatalogTextEditor) { self.editor = editor }
@@ -63,12 +70,21 @@ public struct CatalogMerge {
     public mutating func apply(before: YAMLTree, after: YAMLTree) {
         let root = editor.document.root
         guard editor.document.kind(root) == .mapping else { return }
-        var before = before
-        var after = after
-        before = .map(before.pairs.filter { !ignoredTopLevelKeys.contains($0.key) })
-        after = .map(after.pairs.filter { !ignoredTopLevelKeys.contains($0.key) })
-        mergeMap(root, before: before, after: after, topLevel: true)
+        mergeMap(root, before: compared(before), after: compared(after), topLevel: true)
     }
+
+    /// What the kept catalog, in `before`'s form, becomes: `after`, with what is kept kept. The edited text, read
+    /// back in the same form, must say the same.
+    public func target(before: YAMLTree, after: YAMLTree) -> YAMLTree {
+        merged(compared(before), before: compared(before), after: compared(after))
+    }
+
+    private func compared(_ tree: YAMLTree) -> YAMLTree { .map(tree.pairs.filter { !ignoredTopLevelKeys.contains($0.key) }) }
+
+    /// Whether a key `after` lacks goes: a value always; a list or mapping of things only when removals are allowed.
+    private func removes(_ value: YAMLTree) -> Bool { allowsRemovals || value.kind == .scalar }
+
+    private mutating func keep(_ what: String) { summary.keptEntries.append(owner.map { "\($0): \(what)" } ?? what) }
 
     private mutating func mergeMap(_ node: CatalogTextEditor.Node, before: YAMLTree, after: YAMLTree, topLevel: Bool = false) {
         let pairs = editor.pairs(node)
@@ -77,7 +93,12 @@ public struct CatalogMerge {
             keys.firstIndex(of: key) ?? (Self.spellings[key] ?? []).lazy.compactMap { keys.firstIndex(of: $0) }.first
         }
         // In a flow mapping a key added or removed rewrites the mapping, on its line.
-        let removedKeys = before.pairs.filter { after[$0.key] == nil && spelled($0.key) != nil }
+        let lacking = before.pairs.filter { after[$0.key] == nil && spelled($0.key) != nil }
+        let productLists = topLevel ? lacking.filter { $0.key == "products" || $0.key == "subscriptionGroups" } : []
+        let removedKeys = lacking.filter { pair in removes(pair.value) && !productLists.contains { $0.key == pair.key } }
+        for pair in lacking where !removes(pair.value) && !productLists.contains(where: { $0.key == pair.key }) {
+            keep(Self.nouns[pair.key].map { Format.count(pair.value.items.count, $0) } ?? "`\(pair.key)`")
+        }
         let addedKeys = after.pairs.filter { spelled($0.key) == nil }
         if editor.isFlow(node), !removedKeys.isEmpty || !addedKeys.isEmpty {
             editor.replace(node, with: merged(YAMLTree(editor.document, node), before: before, after: after))
@@ -108,13 +129,12 @@ public struct CatalogMerge {
                 }
             }
         }
+        for pair in productLists {
+            // Every product of the list is gone from App Store Connect: the same rule as for one of them.
+            if let at = spelled(pair.key) { mergeList(pairs[at].value, key: pair.key, before: pair.value, after: .list([])) }
+        }
         for pair in removedKeys {
             guard let at = spelled(pair.key) else { continue }
-            if topLevel, pair.key == "products" || pair.key == "subscriptionGroups" {
-                // Every product of the list is gone from App Store Connect: the same rule as for one of them.
-                mergeList(pairs[at].value, key: pair.key, before: pair.value, after: .list([]))
-                continue
-            }
             if !editor.remove(pairAt: at, of: node) {
                 editor.replace(node, with: merged(YAMLTree(editor.document, node), before: before, after: after))
             }
@@ -169,11 +189,11 @@ public struct CatalogMerge {
         let products = key == "products" || key == "subscriptions" || key == "subscriptionGroups"
         if flow {
             let added = after.items.filter { name($0).map { keptIndex[$0] == nil && matched[$0] == nil } ?? true }
-            if !added.isEmpty || (!missing.isEmpty && (!products || removesMissingProducts)) {
+            if !added.isEmpty || (!missing.isEmpty && allowsRemovals) {
                 let kept = YAMLTree(editor.document, node)
                 editor.replace(node, with: merged(kept, before: before, after: after, key: key))
                 summary.added[noun, default: 0] += added.count
-                if !products || removesMissingProducts { summary.removed[noun, default: 0] += missing.count }
+                if allowsRemovals { summary.removed[noun, default: 0] += missing.count }
                 return
             }
         }
@@ -187,12 +207,16 @@ public struct CatalogMerge {
             }
             let old = beforeByName[oldName] ?? .map([])
             if old.sameValue(as: item) { continue }
-            if (key == "products" || key == "subscriptions"), replacedWhole.contains(itemName) {
-                editor.replace(items[at], with: item)
+            let isProduct = key == "products" || key == "subscriptions"
+            if isProduct, let whole = replacedWhole[itemName] {
+                editor.replace(items[at], with: whole)
                 summary.changedValues += 1
                 continue
             }
+            let outer = owner
+            if isProduct { owner = itemName }
             mergeValue(items[at], key: "", before: old, after: item)
+            owner = outer
         }
         var going: [Int] = []
         for item in missing {
@@ -203,8 +227,10 @@ public struct CatalogMerge {
                 } else {
                     summary.kept += item["subscriptions"]?.items.compactMap { $0["productId"]?.text } ?? []
                 }
-                if !removesMissingProducts { continue }
+            } else if !allowsRemovals {
+                keep("\(noun) \(itemName)")
             }
+            if !allowsRemovals { continue }
             going.append(at)
             summary.removed[noun, default: 0] += 1
         }
@@ -229,7 +255,7 @@ public struct CatalogMerge {
                     if before[canonicalKey] == nil, pair.value.sameValue(as: new) { result.append(pair); continue }
                     result.append(
                         YAMLTree.Pair(canonicalKey, merged(pair.value, before: before[canonicalKey] ?? pair.value, after: new, key: canonicalKey)))
-                } else if before[canonicalKey] == nil {
+                } else if before[canonicalKey].map({ !removes($0) }) ?? true {
                     result.append(pair)
                 }
             }
@@ -238,7 +264,6 @@ public struct CatalogMerge {
             return .map(result)
         case let (.list(keptItems), .list(afterItems)):
             guard let identity = Self.identities[key] else { return after }
-            let products = key == "products" || key == "subscriptions" || key == "subscriptionGroups"
             let afterByName = Dictionary(afterItems.compactMap { item in item[identity]?.text.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
             let beforeByName = Dictionary(
                 before.items.compactMap { item in item[identity]?.text.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
@@ -247,7 +272,7 @@ public struct CatalogMerge {
                 guard let itemName = item[identity]?.text else { result.append(item); continue }
                 if let new = afterByName[itemName] {
                     result.append(merged(item, before: beforeByName[itemName] ?? item, after: new))
-                } else if beforeByName[itemName] == nil || (products && !removesMissingProducts) {
+                } else if beforeByName[itemName] == nil || !allowsRemovals {
                     result.append(item)
                 }
             }

@@ -11,7 +11,7 @@ import Testing
 
     func merged(_ kept: String, before: String, after: String, removes: Bool = false) throws -> (String, CatalogMerge.Summary) {
         var merge = CatalogMerge(editor: try CatalogTextEditor(data: Data(kept.utf8), file: "catalog.yaml"))
-        merge.removesMissingProducts = removes
+        merge.allowsRemovals = removes
         merge.apply(before: try tree(before), after: try tree(after))
         let text = String(decoding: merge.editor.text(), as: UTF8.self)
         // Whatever the edit, the result is YAML a catalog reader takes.
@@ -86,10 +86,14 @@ import Testing
                 of: "  - locale: fr-FR\n    name: A fr\n    description: Le A.\n",
                 with: "  - locale: de-DE\n    name: A de\n    description: Das A.\n")
             + "- productId: com.example.app.b\n  referenceName: B\n  type: non-consumable\n  price: 1.99\n  localizations:\n  - locale: en-US\n    name: B\n    description: The B.\n"
-        let (text, summary) = try merged(Self.kept, before: Self.canonical, after: after)
+        let (text, summary) = try merged(Self.kept, before: Self.canonical, after: after, removes: true)
         #expect(summary.added == ["localization": 1, "product": 1], "\(summary)")
         #expect(summary.removed == ["localization": 1], "\(summary)")
         #expect(!text.contains("fr-FR"))
+        // Without removals allowed, what the other side lacks (never pushed, say) stays, and is named.
+        let (keptText, keptSummary) = try merged(Self.kept, before: Self.canonical, after: after)
+        #expect(keptText.contains("- locale: fr-FR") && keptSummary.removed.isEmpty, "\(keptText)")
+        #expect(keptSummary.keptEntries == ["com.example.app.a: localization fr-FR"], "\(keptSummary)")
         #expect(text.contains("\n          - locale: de-DE\n            name: A de\n"), "\(text)")
         #expect(text.contains("\n    - productId: com.example.app.b\n      referenceName: B\n"), "\(text)")
         #expect(text.contains("\n      localizations:\n          - locale: en-US\n            name: B\n"), "\(text)")
@@ -107,6 +111,19 @@ import Testing
         let twoCanonical = Self.canonical + "- productId: com.example.app.b\n  referenceName: B\n  type: consumable\n  price: 0.99\n"
         let (none, summary2) = try merged(two, before: twoCanonical, after: empty, removes: true)
         #expect(summary2.removed == ["product": 2] && !none.contains("productId"), "\(none)")
+    }
+
+    @Test func aListTheOtherSideLacksStaysUnlessRemovalsAreAllowedButAValueGoes() throws {
+        let kept = Self.kept.replacingOccurrences(
+            of: "      tier: 1\n",
+            with: "      tier: 1\n      reviewNote: Tap A.\n      winBackOffers:\n          - {offerId: back, referenceName: Back}\n")
+        let before = Self.canonical.replacingOccurrences(
+            of: "  price: 0.99\n", with: "  price: 0.99\n  reviewNote: Tap A.\n  winBackOffers:\n  - offerId: back\n    referenceName: Back\n")
+        let (text, summary) = try merged(kept, before: before, after: Self.canonical)
+        #expect(text.contains("winBackOffers:") && !text.contains("reviewNote"), "\(text)")
+        #expect(summary.keptEntries == ["com.example.app.a: 1 win-back offer"], "\(summary)")
+        let (removed, _) = try merged(kept, before: before, after: Self.canonical, removes: true)
+        #expect(!removed.contains("winBackOffers"), "\(removed)")
     }
 
     @Test func aJSONCatalogStaysJSON() throws {

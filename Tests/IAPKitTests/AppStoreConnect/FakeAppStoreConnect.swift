@@ -78,6 +78,19 @@ final class FakeAppStoreConnect: @unchecked Sendable {
 
     // MARK: Control API
 
+    /// Edits made the way App Store Connect's web pages make them: through the public API with a signed token
+    /// (`web_edit.py`), so the fake's contract checks apply to them as to iapkit.
+    func webEdit(app: String, _ edits: [[String: String]]) throws {
+        let web = try run(
+            "/usr/bin/env",
+            [
+                "python3", Paths.repository + "/Tests/FakeAppStoreConnect/web_edit.py", app,
+                String(decoding: try JSONSerialization.data(withJSONObject: edits), as: UTF8.self),
+            ],
+            environment: environment)
+        guard web.status == 0 else { throw FakeError.control("web_edit.py: \(web.stderr)") }
+    }
+
     @discardableResult
     func control(_ method: String, _ path: String, _ body: Any? = nil) throws -> Any {
         var request = URLRequest(url: URL(string: url + "/__fake/" + path)!)

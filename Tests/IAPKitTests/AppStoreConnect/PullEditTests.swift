@@ -54,14 +54,7 @@ struct PullEditTests {
             ["rename": "com.example.pulledit.banana", "locale": "en-US", "name": "Banana Bunch"],
             ["addLocalization": "com.example.pulledit.banana", "locale": "fr-FR", "name": "Pack Banane", "description": "Des bananes mûres."],
         ]
-        let web = try run(
-            "/usr/bin/env",
-            [
-                "python3", Paths.repository + "/Tests/FakeAppStoreConnect/web_edit.py", app,
-                String(decoding: try JSONSerialization.data(withJSONObject: edits), as: UTF8.self),
-            ],
-            environment: fake.environment)
-        #expect(web.status == 0, "\(web.stderr)")
+        try fake.webEdit(app: app, edits)
         try fake.control(
             "POST", "seed",
             [
@@ -184,6 +177,27 @@ struct PullEditTests {
         let emptied = try String(contentsOfFile: catalog, encoding: .utf8)
         #expect(!emptied.contains("productId:") && emptied.contains("retiredProductIds"), "\(emptied)")
         _ = dir
+    }
+
+    /// The example as a team keeps it (another indentation, a comment at each product), pushed; one name changed on
+    /// the web moves alone, and the result plans clean.
+    @Test func whatWasNotPushedYetStaysAndOnlyTheChangedValueMoves() throws {
+        let fake = try FakeAppStoreConnect()
+        let app = try fake.addApp(bundleID: AscSyncTests.bundleID)
+        let project = try AscSyncTests.project()
+        let catalog = project.file("catalog.yaml")
+        try RoundTripTests.restyled(try String(contentsOfFile: catalog, encoding: .utf8)).text.write(
+            toFile: catalog, atomically: true, encoding: .utf8)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        let edit = [["rename": "com.example.fruitstand.kiwi", "locale": "en-US", "name": "Kiwi Worlds"]]
+        try fake.webEdit(app: app, edit)
+        let before = try Data(contentsOf: URL(fileURLWithPath: catalog))
+        let pull = try iapkit(["asc", "pull", "-o", catalog], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let diff = try run("/usr/bin/env", ["diff", "-u", "-", catalog], input: before).stdout
+        #expect(Self.changedLines(diff) == ["-                name: Kiwi Levels", "+                name: Kiwi Worlds"], "\(diff)")
+        let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "what waits for App Review is no drift: \(check.stdout)\(check.stderr)")
     }
 
     @Test func aKeptCatalogThatIsNoCatalogIsALocatedErrorAndNothingIsWritten() throws {

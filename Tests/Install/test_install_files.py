@@ -355,12 +355,18 @@ def check_readme_ci_example():
     check("README CI example: the pull request's plan is posted as a comment, with the permission to",
           any(str(step.get("with", {}).get("comment")).lower() == "true" for step in change_steps)
           and jobs.get("plan-the-change", {}).get("permissions", {}).get("pull-requests") == "write", change_steps)
-    uploads = [step for step in jobs.get("plan", {}).get("steps", []) if str(step.get("uses", "")).startswith("actions/upload-artifact@")]
-    downloads = [step for step in jobs.get("push", {}).get("steps", []) if str(step.get("uses", "")).startswith("actions/download-artifact@")]
+    def artifact_steps(job, kind):
+        return [step for step in jobs.get(job, {}).get("steps", []) if str(step.get("uses", "")).startswith("actions/%s-artifact@" % kind)]
+    uploads = artifact_steps("plan", "upload")
+    downloads = artifact_steps("push", "download")
     check("README CI example: the plan job keeps the plan and the archives it uploads; the push job, after it, takes them",
           len(uploads) == 1 and "release.plan.json" in uploads[0]["with"]["path"] and "build/packs" in uploads[0]["with"]["path"]
-          and len(downloads) == 1 and downloads[0]["with"]["name"] == uploads[0]["with"]["name"]
+          and downloads[:1] and downloads[0]["with"]["name"] == uploads[0]["with"]["name"]
+          and "continue-on-error" not in downloads[0]
           and jobs.get("push", {}).get("needs") == "plan", (uploads, downloads))
+    check_ci_example_journal(jobs)
+    check_ci_example_asset_packs(jobs)
+    check_ci_example_permissions(workflow)
     change = jobs.get("plan-the-change", {})
     check("README CI example: the pull request's plan has the base branch to compare with",
           "pull_request" in change.get("if", "")
@@ -381,6 +387,86 @@ def check_readme_ci_example():
         ok, err = bash_syntax(script)
         check("README CI example: `%s` parses in bash" % step, ok, err)
     run_readme_ci_shell(workflow)
+
+
+def check_ci_example_journal(jobs):
+    """A re-run of the push job finishes the push: it takes back the journal an earlier attempt kept
+    (`release.plan.json.applied`, beside the plan) before pushing, and keeps it whatever the push's outcome."""
+    steps = jobs.get("push", {}).get("steps", [])
+    uses = [str(step.get("uses", "")) for step in steps]
+    push = next((i for i, step in enumerate(steps) if "asc push --plan" in str(step.get("with", {}).get("command", ""))), None)
+    if not check("README CI example: the push job pushes the saved plan", push is not None, uses):
+        return
+    journal = "release.plan.json.applied"
+    restores = [step for step in steps[:push] if uses[steps.index(step)].startswith("actions/download-artifact@")
+                and step.get("with", {}).get("name") not in (None, "release-plan")]
+    keeps = [step for step in steps[push + 1:] if uses[steps.index(step)].startswith("actions/upload-artifact@")
+             and step.get("with", {}).get("path") == journal]
+    check("README CI example: the push job restores the plan's journal before the push (none on a first attempt)",
+          len(restores) == 1 and restores[0].get("continue-on-error") is True, restores)
+    check("README CI example: the push job keeps the plan's journal after the push, whatever its outcome, under the name "
+          "it restores, replacing an earlier attempt's",
+          len(keeps) == 1 and keeps[0].get("if") == "always()" and restores
+          and keeps[0]["with"].get("name") == restores[0]["with"].get("name")
+          and keeps[0]["with"].get("overwrite") is True and keeps[0]["with"].get("if-no-files-found") == "ignore", keeps)
+
+
+def check_ci_example_asset_packs(jobs):
+    """The plan job runs for an app with asset packs and one without: Apple's tool and `package --asset-packs` run
+    only when the catalog declares packs, as the job's own detection step decides on both kinds of catalog."""
+    steps = jobs.get("plan", {}).get("steps", [])
+    detect = [step for step in steps if step.get("id") == "packs" and "run" in step]
+    if not check("README CI example: the plan job finds whether the catalog declares asset packs", len(detect) == 1, steps):
+        return
+    needs_packs = [step for step in steps if "ba-package" in step.get("run", "")
+                   or "--asset-packs" in str(step.get("with", {}).get("command", ""))]
+    check("README CI example: ba-package and `package --asset-packs` run only with asset packs",
+          len(needs_packs) == 2 and all(step.get("if") == "steps.packs.outputs.declared == 'true'" for step in needs_packs),
+          needs_packs)
+    catalogs = {  # name: (text, declares packs)
+        "with": ("app:\n  bundleId: com.example.packs\nassetPacks:\n  - id: level1\n", True),
+        "with, commented,": ("app: {bundleId: com.example.packs}\nassetPacks:   # two\n  - id: level1\n", True),
+        "without": ("app:\n  bundleId: com.example.app\nproducts: []\n", False),
+        "without, a product named so,": ("app: {bundleId: com.example.app}\nproducts:\n  - productId: assetPacks\n", False),
+    }
+    for name, (text, expected) in catalogs.items():
+        work = tempfile.mkdtemp(prefix="iapkit-ci-packs-")
+        try:
+            open(os.path.join(work, "catalog.yaml"), "w").write(text)
+            output = os.path.join(work, "output")
+            open(output, "w").close()
+            done = subprocess.run(["bash", "-e", "-c", detect[0]["run"]], env={"PATH": os.environ["PATH"], "GITHUB_OUTPUT": output},
+                                  capture_output=True, text=True, cwd=work)
+            declared = "declared=true" in open(output).read()
+            check("README CI example: the asset-pack step decides right for a catalog %s asset packs" % name,
+                  done.returncode == 0 and declared == expected,
+                  done.stderr)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def check_ci_example_permissions(workflow):
+    """The least permissions: nothing for the workflow, each job `contents: read`, code scanning's write only where
+    SARIF is uploaded, pull requests' write only where the plan is commented, and nothing else."""
+    check("README CI example: the workflow grants no permission by default", workflow.get("permissions") == {},
+          workflow.get("permissions"))
+    for name, job in workflow.get("jobs", {}).items():
+        steps = job.get("steps", [])
+        needed = {"contents": "read"}
+        if any(str(step.get("with", {}).get("upload-sarif")).lower() == "true" for step in steps):
+            needed["security-events"] = "write"
+        if any(str(step.get("with", {}).get("comment")).lower() == "true" for step in steps):
+            needed["pull-requests"] = "write"
+        check("README CI example: job `%s` has exactly the permissions it needs" % name, job.get("permissions") == needed,
+              (job.get("permissions"), needed))
+
+
+def check_action_inputs_documented():
+    """Every input of the Action is named in docs/ci.md."""
+    inputs = sorted(load_yaml("action.yml").get("inputs", {}))
+    text = read("docs/ci.md").split("## The GitHub Action", 1)[-1].split("\n## ", 1)[0]
+    missing = [name for name in inputs if "`%s`" % name not in text]
+    check("docs/ci.md: every Action input is documented (action.yml)", inputs and not missing, missing)
 
 
 def run_readme_ci_shell(workflow):
@@ -675,7 +761,7 @@ def check_readme():
 
 
 def main():
-    for section in (check_action, check_workflows, check_readme_ci_example, check_pre_commit, check_dockerfile,
+    for section in (check_action, check_action_inputs_documented, check_workflows, check_readme_ci_example, check_pre_commit, check_dockerfile,
                     check_formula, check_plugin_and_packing, check_readme):
         try:
             section()

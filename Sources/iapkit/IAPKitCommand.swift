@@ -22,8 +22,9 @@ struct IAPKitCommand: AsyncParsableCommand {
         commandName: "iapkit",
         abstract: "Author, check, package and export Apple in-app purchase catalogs.",
         discussion: """
-            Exit codes: 0 success, 1 lint found errors (or warnings with --strict), 2 the command could not do its job, \
-            75 `asc push` stopped for App Store Connect's hourly request budget (run it again later, or pass --wait).
+            Exit codes: 0 nothing to do, or done; 1 findings (lint errors, or warnings with --strict), a plan that differs \
+            under --check, or a plan with a change App Store Connect would refuse; 2 the command could not run; 75 App Store \
+            Connect's hourly request budget cannot pay for the work now (run it again at the time given, or pass --wait).
             """,
         version: version,
         subcommands: [

@@ -362,6 +362,8 @@ def check_readme_ci_example():
           "takes them",
           len(uploads) == 1 and all(part in uploads[0]["with"]["path"] for part in ("release.plan.json", "iapkit.lock", "build/"))
           and len(handed) == 1 and jobs.get("push", {}).get("needs") == "plan", (uploads, downloads))
+    check_ci_example_journal(jobs)
+    check_ci_example_permissions(workflow)
     change = jobs.get("plan-the-change", {})
     check("README CI example: the pull request's plan has the base branch to compare with",
           "pull_request" in change.get("if", "")
@@ -382,6 +384,52 @@ def check_readme_ci_example():
         ok, err = bash_syntax(script)
         check("README CI example: `%s` parses in bash" % step, ok, err)
     run_readme_ci_shell(workflow)
+
+
+def check_ci_example_journal(jobs):
+    """A re-run of the push job finishes the push: it takes back the journal an earlier attempt kept
+    (`release.plan.json.applied`, beside the plan) before pushing, and keeps it whatever the push's outcome."""
+    steps = jobs.get("push", {}).get("steps", [])
+    uses = [str(step.get("uses", "")) for step in steps]
+    push = next((i for i, step in enumerate(steps) if "asc push --plan" in str(step.get("with", {}).get("command", ""))), None)
+    if not check("README CI example: the push job pushes the saved plan", push is not None, uses):
+        return
+    journal = "release.plan.json.applied"
+    restores = [step for step in steps[:push] if uses[steps.index(step)].startswith("actions/download-artifact@")
+                and step.get("with", {}).get("name") not in (None, "release-plan")]
+    keeps = [step for step in steps[push + 1:] if uses[steps.index(step)].startswith("actions/upload-artifact@")
+             and step.get("with", {}).get("path") == journal]
+    check("README CI example: the push job restores the plan's journal before the push (none on a first attempt)",
+          len(restores) == 1 and restores[0].get("continue-on-error") is True, restores)
+    check("README CI example: the push job keeps the plan's journal after the push, whatever its outcome, under the name "
+          "it restores, replacing an earlier attempt's",
+          len(keeps) == 1 and keeps[0].get("if") == "always()" and restores
+          and keeps[0]["with"].get("name") == restores[0]["with"].get("name")
+          and keeps[0]["with"].get("overwrite") is True and keeps[0]["with"].get("if-no-files-found") == "ignore", keeps)
+
+
+def check_ci_example_permissions(workflow):
+    """The least permissions: nothing for the workflow, each job `contents: read`, code scanning's write only where
+    SARIF is uploaded, pull requests' write only where the plan is commented, and nothing else."""
+    check("README CI example: the workflow grants no permission by default", workflow.get("permissions") == {},
+          workflow.get("permissions"))
+    for name, job in workflow.get("jobs", {}).items():
+        steps = job.get("steps", [])
+        needed = {"contents": "read"}
+        if any(str(step.get("with", {}).get("upload-sarif")).lower() == "true" for step in steps):
+            needed["security-events"] = "write"
+        if any(str(step.get("with", {}).get("comment")).lower() == "true" for step in steps):
+            needed["pull-requests"] = "write"
+        check("README CI example: job `%s` has exactly the permissions it needs" % name, job.get("permissions") == needed,
+              (job.get("permissions"), needed))
+
+
+def check_action_inputs_documented():
+    """Every input of the Action is named in docs/ci.md."""
+    inputs = sorted(load_yaml("action.yml").get("inputs", {}))
+    text = read("docs/ci.md").split("## The GitHub Action", 1)[-1].split("\n## ", 1)[0]
+    missing = [name for name in inputs if "`%s`" % name not in text]
+    check("docs/ci.md: every Action input is documented (action.yml)", inputs and not missing, missing)
 
 
 def run_readme_ci_shell(workflow):
@@ -676,7 +724,7 @@ def check_readme():
 
 
 def main():
-    for section in (check_action, check_workflows, check_readme_ci_example, check_pre_commit, check_dockerfile,
+    for section in (check_action, check_action_inputs_documented, check_workflows, check_readme_ci_example, check_pre_commit, check_dockerfile,
                     check_formula, check_plugin_and_packing, check_readme):
         try:
             section()

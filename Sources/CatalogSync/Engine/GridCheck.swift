@@ -31,8 +31,8 @@ extension PlanExecutor {
     }
 
     /// The plan with, for each kind of `plan.uncheckedPrices`, the first product it creates (and that product's new
-    /// group) moved to the front as changes of their own, and where to check the grid: nothing else is written
-    /// before every unchecked price has been checked. Only the create operations move; what else their changes
+    /// group) moved to the front as changes of their own, and where to check the grids: once every such product
+    /// exists, so every unchecked price of every kind is checked in one run, and nothing else is written before. Only the create operations move; what else their changes
     /// hold (localizations, deferred group levels) stays where the plan put it.
     static func probingFirst(_ plan: Plan) -> (plan: Plan, checks: [GridCheck]) {
         var kinds: [String] = []
@@ -58,9 +58,11 @@ extension PlanExecutor {
             else { continue }
             if case let .created(group)? = probe.prerequisite { _ = take(group) }
             guard take(ref) else { continue }
-            checks.append(GridCheck(operations: front.reduce(0) { $0 + $1.operations.count }, kind: kind, product: .created(ref)))
+            checks.append(GridCheck(operations: 0, kind: kind, product: .created(ref)))
         }
         guard !front.isEmpty else { return (plan, []) }
+        let created = front.reduce(0) { $0 + $1.operations.count }
+        for index in checks.indices { checks[index].operations = created }
         var ordered = plan
         ordered.changes = front + changes
         return (ordered, checks)

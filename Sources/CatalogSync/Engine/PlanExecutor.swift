@@ -44,9 +44,13 @@ public final class PlanExecutor: Sendable {
         public var requests = 0
     }
 
-    public init(asc: AppStoreConnectClient, budget: BudgetPolicy = .stop) {
+    /// How long `.wait` may wait for the budget in all (`--wait-max`), shared with the plan's reads.
+    let allowance: WaitAllowance
+
+    public init(asc: AppStoreConnectClient, budget: BudgetPolicy = .stop, allowance: WaitAllowance = WaitAllowance()) {
         self.asc = asc
         self.budget = budget
+        self.allowance = allowance
     }
 
     /// Applies `plan`, recording in `ledger` each operation as App Store Connect accepts it, so a failure or an
@@ -73,8 +77,8 @@ public final class PlanExecutor: Sendable {
         for change in plan.changes where !change.operations.isEmpty {
             for operation in change.operations {
                 if let check = pendingChecks.first, check.operations == index {
-                    pendingChecks.removeFirst()
-                    try await self.check(check, plan: plan, context: context)
+                    try await self.check(Array(pendingChecks), plan: plan, context: context)
+                    pendingChecks = []
                 }
                 if !context.isRecording {
                     try await pace(
@@ -100,7 +104,7 @@ public final class PlanExecutor: Sendable {
             changesDone += 1
             progress?(.changeDone(change))
         }
-        for check in pendingChecks { try await self.check(check, plan: plan, context: context) }
+        if !pendingChecks.isEmpty { try await self.check(Array(pendingChecks), plan: plan, context: context) }
         // Counted from the plan as made: probing first may split a change in two.
         outcome.created = planned.changes.filter { $0.action == .create && !$0.operations.isEmpty }.count
         outcome.updated = planned.changes.filter { $0.action == .update && !$0.operations.isEmpty }.count
@@ -108,16 +112,20 @@ public final class PlanExecutor: Sendable {
         return outcome
     }
 
-    func check(_ check: GridCheck, plan: Plan, context: WriteContext) async throws(SyncError) {
-        guard !context.isRecording else { return }
-        let refusals: [String]
-        do {
-            refusals = try await Self.refusals(plan, check, context: context)
-        } catch {
-            throw .read(context: "reading the price points of \(check.product.name)", error: error)
+    /// Checks the unchecked prices of every kind against the grids read through the products just created, and
+    /// refuses them all at once: one run names every price to fix.
+    func check(_ checks: [GridCheck], plan: Plan, context: WriteContext) async throws(SyncError) {
+        guard !context.isRecording, let last = checks.last else { return }
+        var refusals: [String] = []
+        for check in checks {
+            do {
+                refusals += try await Self.refusals(plan, check, context: context)
+            } catch {
+                throw .read(context: "reading the price points of \(check.product.name)", error: error)
+            }
         }
         guard refusals.isEmpty else {
-            let created = plan.changes.prefix { $0.operations.count == 1 }.prefix(check.operations).compactMap(\.operations.first?.summary)
+            let created = plan.changes.prefix { $0.operations.count == 1 }.prefix(last.operations).compactMap(\.operations.first?.summary)
             throw .pricesRefused(created: created, refusals: refusals)
         }
     }
@@ -130,7 +138,7 @@ public final class PlanExecutor: Sendable {
             let perRequest = 3600.0 / Double(hourly)
             let wait = Duration.milliseconds(Int64(Double(max(needed - remaining, 1)) * perRequest * 1000))
             switch budget {
-            case .stop:
+            case .wait where !allowance.take(wait), .stop:
                 let refill = Duration.milliseconds(Int64(Double(max(left - remaining, 1)) * perRequest * 1000))
                 throw .budgetExhausted(
                     done: done, total: total, changesDone: changesDone, remaining: remaining,

@@ -16,6 +16,27 @@ public enum ReadBudget: Sendable {
     case wait
 }
 
+/// How long one run may wait for App Store Connect's hourly budget in all (`--wait-max`), its reads' waits and its
+/// writes' together: a pipeline's job is bounded, and past the limit the run stops with exit 75 and when to run again.
+public final class WaitAllowance: Sendable {
+    /// Three hours: half of a GitHub Actions job's six, so a nightly job that waits still ends on its own.
+    public static let standardLimit = Duration.seconds(3 * 3600)
+
+    public let limit: Duration
+    private let spent = Locked<Duration>(.zero)
+
+    public init(limit: Duration = WaitAllowance.standardLimit) { self.limit = limit }
+
+    /// Takes `wait` from what is left; false, taking nothing, when it would pass the limit.
+    func take(_ wait: Duration) -> Bool {
+        spent.withLock { spent in
+            guard spent + wait <= limit else { return false }
+            spent += wait
+            return true
+        }
+    }
+}
+
 /// Progress of paced reads: a wait for the budget, with the requests read so far of about how many.
 public enum ReadEvent: Sendable {
     case waiting(Duration, done: Int, total: Int)
@@ -29,22 +50,27 @@ final class ReadPacer: @unchecked Sendable {
     let budget: ReadBudget
     let total: Int
     let progress: ReadProgress?
+    let allowance: WaitAllowance
     private let lock = PThreadLock()
     private var done = 0
 
-    init(asc: AppStoreConnectClient, budget: ReadBudget, total: Int, progress: ReadProgress?) {
+    init(asc: AppStoreConnectClient, budget: ReadBudget, total: Int, allowance: WaitAllowance, progress: ReadProgress?) {
         self.asc = asc
         self.budget = budget
         self.total = total
+        self.allowance = allowance
         self.progress = progress
     }
 
-    /// Before the first detail read: with `.stop`, refuses reads the hour cannot pay for.
+    /// The estimate is within a tenth of what is sent; a plan starts only when the hour pays for that much more.
+    var needed: Int { total + (total + 9) / 10 }
+
+    /// Before the first detail read: with `.stop`, refuses reads the hour cannot pay for, with their margin.
     func checkBeforeReading(products: Int) throws(SyncError) {
-        guard budget == .stop, let limit = asc.rateLimit, let remaining = limit.remaining, remaining < total else { return }
+        guard budget == .stop, let limit = asc.rateLimit, let remaining = limit.remaining, remaining < needed else { return }
         throw .readBudget(
-            products: products, needed: total, remaining: remaining, hourly: limit.limit,
-            refill: Self.refill(total - remaining, hourly: limit.limit))
+            products: products, needed: needed, remaining: remaining, hourly: limit.limit,
+            refill: Self.refill(needed - remaining, hourly: limit.limit))
     }
 
     /// Runs one product's reads (`requests` of them, by the estimate). With `.wait` it first waits until the budget
@@ -52,35 +78,40 @@ final class ReadPacer: @unchecked Sendable {
     /// the product again from the start. Concurrent reads share one wait, reported once.
     func run<Result>(_ requests: Int, _ read: () async throws(SyncError) -> Result) async throws(SyncError) -> Result {
         while true {
-            if budget == .wait {
-                while let limit = asc.rateLimit, let remaining = limit.remaining, remaining < requests {
-                    try await waitForBudget(Self.refill(requests - remaining, hourly: limit.limit))
-                    // The next answer tells the real remainder; until then assume the wait paid for these reads.
-                    asc.assumeRateLimit(remaining: requests)
-                }
+            while let limit = asc.rateLimit, let remaining = limit.remaining, remaining < requests, budget != .ignore {
+                let refill = Self.refill(requests - remaining, hourly: limit.limit)
+                // Never a product read half: with `.stop` the run ends here (exit 75), between two products.
+                guard budget == .wait else { throw .budgetWait(context: readingContext, resumeAfter: refill, waitMax: nil) }
+                try await waitForBudget(refill)
+                // The next answer tells the real remainder; until then assume the wait paid for these reads.
+                asc.assumeRateLimit(remaining: requests)
             }
             do {
                 let result = try await read()
                 lock.withLock { done += requests }
                 return result
             } catch let error {
-                guard budget == .wait, case let .read(_, .rateLimited(_, retryAfter)) = error else { throw error }
-                try await waitForBudget(retryAfter ?? Self.refill(requests, hourly: asc.rateLimit?.limit))
+                guard budget == .wait, case let .read(_, asc) = error, let wait = asc.rateLimitWait else { throw error }
+                try await waitForBudget(wait)
             }
         }
     }
+
+    var readingContext: String { "reading the products in detail (\(lock.withLock { done }) of about \(total) requests read)" }
 
     private var resumeAt: ContinuousClock.Instant?
 
     /// Sleeps `wait`, or until the wait another read already started ends (reported once).
     private func waitForBudget(_ wait: Duration) async throws(SyncError) {
         let clock = ContinuousClock()
-        let (until, isNew): (ContinuousClock.Instant, Bool) = lock.withLock {
+        let (until, isNew): (ContinuousClock.Instant?, Bool) = lock.withLock {
             if let resumeAt, resumeAt > clock.now { return (resumeAt, false) }
+            guard allowance.take(wait) else { return (nil, true) }
             let until = clock.now + wait
             resumeAt = until
             return (until, true)
         }
+        guard let until else { throw .budgetWait(context: readingContext, resumeAfter: wait, waitMax: allowance.limit) }
         if isNew { progress?(.waiting(wait, done: lock.withLock { done }, total: total)) }
         do { try await Task.sleep(until: until, clock: clock) } catch {
             throw .read(context: "waiting for the hourly budget", error: .cancelled)

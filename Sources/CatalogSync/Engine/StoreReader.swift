@@ -24,6 +24,8 @@ public struct StoreReader: Sendable {
     public var budget: ReadBudget
     /// Told of waits for the budget and of the reads done, for a progress line.
     public var progress: ReadProgress?
+    /// How long `.wait` may wait for the budget in all (`--wait-max`).
+    public var waitAllowance = WaitAllowance()
 
     public init(
         asc: AppStoreConnectClient, concurrency: Int = 4, gridTerritories: [String] = [],
@@ -98,7 +100,7 @@ public struct StoreReader: Sendable {
     /// `.stop` it reads nothing when App Store Connect's hourly budget cannot pay for the reads (`SyncError.readBudget`,
     /// exit 75); with `.wait` it paces them across hours instead.
     public func snapshot(of listings: StoreListings, selection: ReadSelection) async throws(SyncError) -> StoreSnapshot {
-        let pacer = ReadPacer(asc: asc, budget: budget, total: selection.estimatedRequests, progress: progress)
+        let pacer = ReadPacer(asc: asc, budget: budget, total: selection.estimatedRequests, allowance: waitAllowance, progress: progress)
         try pacer.checkBeforeReading(products: selection.products)
         var snapshot = StoreSnapshot(app: listings.app, territories: listings.storefronts.keys.sorted())
         snapshot.storefrontDifferences = StorefrontDifference.between(live: listings.storefronts)

@@ -1,4 +1,9 @@
 import AppStoreConnect
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import IAPCore
 import IAPCatalog
 
@@ -15,6 +20,9 @@ public enum SyncError: ToolError, Sendable {
     case budgetExhausted(done: Int, total: Int, changesDone: Int, remaining: Int, needed: Int, resumeAfter: Duration)
     /// A plan's detail reads cost more than the hour has left: nothing was read past the product lists.
     case readBudget(products: Int, needed: Int, remaining: Int, hourly: Int?, refill: Duration)
+    /// App Store Connect's hourly budget cannot pay for `context` now, and `--wait` was not given or waiting for it
+    /// would pass `--wait-max` (`waitMax`): nothing more was sent. The next run after `resumeAfter` goes on.
+    case budgetWait(context: String, resumeAfter: Duration, waitMax: Duration?)
     /// App Store Connect answered in a way the sync cannot use (a missing price point, an upload that failed).
     case store(context: String, reason: String)
     /// Territory prices plan could not check (no product of their kind existed) that the grid read through the
@@ -31,10 +39,27 @@ public enum SyncError: ToolError, Sendable {
     public var exitCode: Int32 {
         switch self {
         case .pricesRefused, .refused: return ExitStatus.refused
-        case .budgetExhausted, .readBudget: return ExitStatus.budgetSpent
+        case .budgetExhausted, .readBudget, .budgetWait: return ExitStatus.budgetSpent
         case let .pushStopped(error, _): return error.exitCode
+        // A 429 past the retries: the hour's budget is spent, nothing is wrong, and the next run goes on.
+        case let .read(_, error), let .write(_, _, _, error, _, _): return error.isRateLimited ? ExitStatus.budgetSpent : ExitStatus.failed
         default: return ExitStatus.failed
         }
+    }
+
+    /// `in about 52 minutes (after 2025-06-01T14:07:00Z)`: when a run can go on, for a person and for a scheduler.
+    static func runAgain(after wait: Duration) -> String {
+        let seconds = Double(wait.components.seconds)
+        let minutes = max(1, Int((seconds / 60).rounded(.up)))
+        let at = Date(timeIntervalSinceNow: seconds.rounded(.up)).formatted(.iso8601)
+        return "in about \(Format.count(minutes, "minute")) (after \(at))"
+    }
+
+    /// `3h`, `90m`, `45s`: a wait limit as `--wait-max` takes it.
+    static func limit(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
+        return seconds % 60 == 0 ? "\(seconds / 60)m" : "\(seconds)s"
     }
 
     public var description: String {
@@ -42,14 +67,30 @@ public enum SyncError: ToolError, Sendable {
         case let .appNotFound(bundleID):
             return "no app with bundle ID \(bundleID) is visible to this API key; check app.bundleId or pass --app-id"
         case let .read(context, error):
+            if let wait = error.rateLimitWait {
+                return "\(context): App Store Connect's hourly request budget is spent (429, Retry-After \(Self.limit(wait))). "
+                    + "Run again \(Self.runAgain(after: wait)), or pass --wait to wait for it (up to --wait-max)"
+            }
             return "\(context): \(error)"
         case let .write(operation, productID, location, error, done, total):
             var text = ""
             if let location { text += "\(location): " }
             text += "\(operation)"
             if let productID { text += " (\(productID))" }
+            if let wait = error.rateLimitWait {
+                return text + " was refused: App Store Connect's hourly request budget is spent (429, Retry-After "
+                    + "\(Self.limit(wait))). \(done) of \(Format.count(total, "operation")) were done; run push again "
+                    + "\(Self.runAgain(after: wait)) to finish, or pass --wait to wait for the budget"
+            }
             text += " failed: \(error). \(done) of \(Format.count(total, "operation")) were done; run push again to finish"
             return text
+        case let .budgetWait(context, resumeAfter, waitMax):
+            let way =
+                waitMax.map {
+                    "waiting for it would pass --wait-max \(Self.limit($0)); run again \(Self.runAgain(after: resumeAfter)), or raise --wait-max"
+                }
+                ?? "run again \(Self.runAgain(after: resumeAfter)), or pass --wait to wait for it (up to --wait-max)"
+            return "\(context): App Store Connect's hourly request budget cannot pay for it now; nothing more was sent. " + way
         case let .store(context, reason):
             return "\(context): \(reason)"
         case let .refused(reason):
@@ -57,21 +98,41 @@ public enum SyncError: ToolError, Sendable {
         case let .pushStopped(error, written):
             return "\(error)\n\(written)"
         case let .pricesRefused(created, refusals):
-            return refusals.joined(separator: "; ") + ". Push ran " + created.map { "`\($0)`" }.joined(separator: " and ")
+            // One line per price, so a long list reads (and greps) as one refusal each.
+            return "\(Format.count(refusals.count, "territory price")) App Store Connect does not offer:\n"
+                + refusals.map { "  " + $0 + "\n" }.joined() + "Push ran " + created.map { "`\($0)`" }.joined(separator: " and ")
                 + " to read the price points through (App Store Connect shows them only through a product) and stopped before "
                 + "any other write; fix the price\(refusals.count == 1 ? "" : "s") in the catalog and run push again"
         case let .readBudget(products, needed, remaining, hourly, refill):
-            let minutes = max(1, Int((Double(refill.components.seconds) / 60).rounded(.up)))
             return "reading \(Format.count(products, "product")) in detail needs about \(needed) requests, and App Store Connect's "
                 + "hourly budget has \(remaining) left\(hourly.map { " of \($0)" } ?? ""): nothing was read past the product lists. "
-                + "Plan only what changed (--changed-since REF, --product ID), run again in about \(minutes) minute\(minutes == 1 ? "" : "s"), "
+                + "Plan only what changed (--changed-since REF, --product ID), run again \(Self.runAgain(after: refill)), "
                 + "or pass --wait to pace the reads across hours"
         case let .budgetExhausted(done, total, changesDone, remaining, needed, resumeAfter):
-            let minutes = max(1, Int((Double(resumeAfter.components.seconds) / 60).rounded(.up)))
             return "App Store Connect's hourly request budget is nearly used up (\(remaining) left, about \(needed) needed): "
                 + "stopped after \(done) of \(Format.count(total, "operation")) (\(Format.count(changesDone, "change")) done, "
                 + "\(Format.count(total - done, "operation")) left). "
-                + "Run push again in about \(minutes) minute\(minutes == 1 ? "" : "s"), or pass --wait to wait for the budget"
+                + "Run push again \(Self.runAgain(after: resumeAfter)), or pass --wait to wait for the budget (up to --wait-max)"
+        }
+    }
+}
+
+extension ASCError {
+    /// Whether App Store Connect refused for the hour's budget (429 past the retries), in a replayed answer too.
+    var isRateLimited: Bool {
+        switch self {
+        case .rateLimited: return true
+        case let .replayed(_, error): return error.isRateLimited
+        default: return false
+        }
+    }
+
+    /// How long App Store Connect asked to wait, when it refused for the budget (an hour when it did not say).
+    var rateLimitWait: Duration? {
+        switch self {
+        case let .rateLimited(_, retryAfter): return retryAfter ?? .seconds(3600)
+        case let .replayed(_, error): return error.rateLimitWait
+        default: return nil
         }
     }
 }

@@ -59,7 +59,11 @@ extension CatalogRecords {
             var implied = product
             implied.pricedTerritories = nil
             let sold = record.availability ?? everywhere
-            if CatalogRecords.pricedTerritories(implied, sold: sold, everywhere: everywhere.territories) != priced.sorted(), !priced.isEmpty {
+            let impliedRight = CatalogRecords.pricedTerritories(implied, sold: sold, everywhere: everywhere.territories) == priced.sorted()
+            // Without a USD price the list is written unless the subscription is sold only where it is priced: lint
+            // (`price`) takes territory prices alone as every territory's otherwise, as it does for other products.
+            let soldOnlyWherePriced = record.availability != nil && sold != everywhere && Set(sold.territories).isSubset(of: priced)
+            if !impliedRight || (record.priceCents == nil && !soldOnlyWherePriced), !priced.isEmpty {
                 product.pricedTerritories = priced.count == everywhere.territories.count ? .all : .only(priced.sorted())
             }
         }

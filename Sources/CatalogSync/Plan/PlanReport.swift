@@ -20,31 +20,38 @@ public enum PlanReport {
                 guard showUnchanged else { continue }
                 marker = "="
             }
-            var line = "\(marker) \(change.resource)"
-            if let id = change.productID { line += " \(id)" }
-            if let detail = change.detail { line += " [\(detail)]" }
-            if !change.fields.isEmpty {
-                line +=
-                    ": " + change.fields.map { "\($0.name) \($0.fromUnanswered ? "?" : quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
-            }
-            if let reason = change.reason { line += " (\(reason))" }
-            if let location = change.location { line += "  at \(location)" }
-            lines.append(line)
+            lines.append(line(change, marker: marker))
         }
         lines += uncheckedLines(plan)
         lines.append(summaryLine(plan))
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Prices no grid could be read for yet, one line per kind: checked by push before anything else is written.
+    /// One change as plan prints it: `! inAppPurchase com.example.gems: type "consumable" -> ... (why)  at catalog.yaml:12:5`.
+    public static func line(_ change: Change, marker: String) -> String {
+        var line = "\(marker) \(change.resource)"
+        if let id = change.productID { line += " \(id)" }
+        if let detail = change.detail { line += " [\(detail)]" }
+        if !change.fields.isEmpty {
+            line += ": " + change.fields.map { "\($0.name) \($0.fromUnanswered ? "?" : quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
+        }
+        if let reason = change.reason { line += " (\(reason))" }
+        if let location = change.location { line += "  at \(location)" }
+        return line
+    }
+
+    /// Prices no grid could be read for yet: per kind, how push checks them, then one line per price. Push checks
+    /// them all before anything else is written.
     static func uncheckedLines(_ plan: Plan) -> [String] {
         let kinds = plan.uncheckedPrices.reduce(into: [String]()) { if !$0.contains($1.kind) { $0.append($1.kind) } }
-        return kinds.map { kind in
+        return kinds.flatMap { kind in
             let prices = plan.uncheckedPrices.filter { $0.kind == kind }
             let noun = kind == "subscription" ? "subscription" : "in-app purchase"
-            return "unchecked: \(Format.count(prices.count, "territory price")) of \(noun)s (\(prices.map(\.description).joined(separator: ", "))): "
-                + "the app has no \(noun) yet to read price points through; push creates the first one, checks these "
-                + "against its price points and stops before any other write if a territory does not offer one"
+            return [
+                "unchecked: \(Format.count(prices.count, "territory price")) of \(noun)s: the app has no \(noun) yet to read "
+                    + "price points through; push creates the first one, checks each of these against its price points "
+                    + "(with the other kinds' unchecked prices), and stops before any other write naming each one a territory does not offer:"
+            ] + prices.map { "  \($0.description)" + ($0.location.map { "  at \($0)" } ?? "") }
         }
     }
 
@@ -54,7 +61,14 @@ public enum PlanReport {
         // So are writes waiting for App Review.
         let waiting = plan.count(.waiting) > 0 ? ", \(plan.count(.waiting)) waiting for App Review" : ""
         return "Plan: \(plan.count(.create)) to create, \(plan.count(.update)) to update, \(deletions)\(plan.count(.unchanged)) unchanged, "
-            + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged\(waiting); \(Format.count(plan.operations.count, "operation"))."
+            + "\(plan.count(.refused)) refused, \(plan.count(.unmanaged)) unmanaged\(waiting) (changes: a resource each, one line above)"
+            + "\(productsPart(plan)); \(Format.count(plan.operations.count, "operation")) (the writes push sends; a change takes one or more)."
+    }
+
+    /// `, in 4 products`: the products whose changes push writes, counted the same way in plan's summary and push's.
+    static func productsPart(_ plan: Plan) -> String {
+        let products = Set(plan.changes.filter { !$0.operations.isEmpty }.compactMap(\.productID)).count
+        return products == 0 ? "" : ", in \(Format.count(products, "product"))"
     }
 
     public static func json(_ plan: Plan, limit: Int? = nil, remaining: Int? = nil) -> JSONValue {

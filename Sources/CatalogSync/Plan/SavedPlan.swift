@@ -231,11 +231,16 @@ public struct SavedPlan: Sendable {
 
     // MARK: The file
 
+    /// Whether `push --plan` may send it: false when a change is one App Store Connect would refuse (`!`).
+    public var isAppliable: Bool { !changes.contains { $0.change.action == .refused } }
+
     public var json: JSONValue {
         .object([
             ("format", .string(Self.format)),
             ("formatVersion", .int(Self.formatVersion)),
             ("createdAt", .string(createdAt)),
+            // A plan with a change App Store Connect would refuse is kept for review, never pushed.
+            ("appliable", .bool(isAppliable)),
             ("app", .object([("id", .string(app.id)), ("bundleId", .string(app.bundleID))])),
             ("catalog", .object([("path", .string(catalogPath)), ("sha256", .string(catalogSHA256))])),
             ("uploads", .array(uploads.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) })),

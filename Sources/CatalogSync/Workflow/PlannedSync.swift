@@ -39,10 +39,17 @@ public struct PlannedSync: Sendable {
 
     public var appID: String { plan.app.id }
 
-    /// Why push refuses this plan before writing anything (exit 1), or nil.
-    var refusal: SyncError? {
-        let refused = plan.count(.refused)
-        guard refused > 0 else { return nil }
-        return .refused("the plan has \(refused) change(s) App Store Connect forbids (marked !); fix the catalog first")
+    /// Why push refuses this plan before writing anything (exit 1), or nil: `plan` and `plan --out` exit with it
+    /// too, after printing and saving the plan, so a plan App Store Connect would refuse is never one that passed.
+    public var refusal: SyncError? { Self.refusal(plan, what: "the plan") }
+
+    /// The refusal of a plan with changes App Store Connect forbids, naming each as plan prints it.
+    static func refusal(_ plan: Plan, what: String) -> SyncError? {
+        let refused = plan.changes.filter { $0.action == .refused }
+        guard !refused.isEmpty else { return nil }
+        return .refused(
+            "\(what) has \(Format.count(refused.count, "change")) App Store Connect would refuse (marked !); nothing can be "
+                + "pushed until the catalog is fixed and planned again:\n"
+                + refused.map { "  " + PlanReport.line($0, marker: "!") }.joined(separator: "\n"))
     }
 }

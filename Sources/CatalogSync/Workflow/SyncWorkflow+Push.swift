@@ -26,12 +26,12 @@ extension SyncWorkflow {
     /// and pushes, reporting each operation; `ledger` keeps what reached App Store Connect for an interruption to say.
     public func push(
         _ scope: SyncScope = SyncScope(), wait: Bool, ledger: PushLedger,
-        present: @Sendable (PlannedSync) -> Void, confirm: PushConfirmation
+        present: @Sendable (PlannedSync) throws -> Void, confirm: PushConfirmation
     ) async throws -> PushResult {
         try connection.refuseReplay("push")
         let catalog = try load(.full)
         let planned = try await plan(catalog, scope: scope, budget: wait ? .wait : .stop)
-        present(planned)
+        try present(planned)
         return try await apply(planned, wait: wait, ledger: ledger, confirm: confirm)
     }
 
@@ -56,7 +56,7 @@ extension SyncWorkflow {
         }
         guard try await confirm(planned) else { return .declined }
         let events = self.events
-        let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop)
+        let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop, allowance: waitAllowance)
         do {
             let outcome = try await executor.apply(plan, ledger: ledger) { event in
                 switch event {
@@ -68,9 +68,12 @@ extension SyncWorkflow {
                     journal?(change)
                 }
             }
+            // The same changes, products and operations the plan's summary counted, in the same words.
+            let deleted = plan.changes.filter { $0.action == .delete && !$0.operations.isEmpty }.count
             return .pushed(
-                "Pushed: \(outcome.created) created, \(outcome.updated) updated, \(outcome.unchanged) unchanged, "
-                    + "0 failed (\(outcome.requests) requests).\n" + waitingNote)
+                "Pushed: \(outcome.created) created, \(outcome.updated) updated, \(deleted > 0 ? "\(deleted) deleted, " : "")"
+                    + "\(outcome.unchanged) unchanged, 0 failed (changes)\(PlanReport.productsPart(plan)); "
+                    + "\(Format.count(outcome.operations, "operation")), \(Format.count(outcome.requests, "request")).\n" + waitingNote)
         } catch {
             // A refused price is the catalog's: the error names what was written; fixing the price comes first.
             if case .pricesRefused = error { throw error }
@@ -83,6 +86,14 @@ extension SyncWorkflow {
     func save(_ planned: PlannedSync, to file: String) async throws {
         let saved = try await PlanFile.make(planned.plan, catalogPath: catalogPath, createdAt: Date().formatted(.iso8601))
         try AtomicFile.write(saved.json.serialized(.pretty), to: file)
+        guard saved.isAppliable else {
+            events(
+                .note(
+                    "Saved the plan to \(file), marked not appliable: App Store Connect would refuse "
+                        + "\(Format.count(planned.plan.count(.refused), "change")) (marked !), and `iapkit asc push --plan \(file)` "
+                        + "names them and sends nothing. Fix the catalog and plan again."))
+            return
+        }
         events(
             .note(
                 "Saved the plan to \(file): `iapkit asc push --plan \(file)` sends exactly its "
@@ -99,7 +110,7 @@ extension SyncWorkflow {
     /// change done in `FILE.applied` so an interrupted push is finished by the same command.
     public func push(
         savedPlan file: String, wait: Bool, ledger: PushLedger,
-        present: @Sendable (PlannedSync) -> Void, confirm: PushConfirmation
+        present: @Sendable (PlannedSync) throws -> Void, confirm: PushConfirmation
     ) async throws -> PushResult {
         try connection.refuseReplay("push")
         let planFile = try SavedPlanFile(file)
@@ -117,11 +128,7 @@ extension SyncWorkflow {
                 "the plan in \(file) is stale: " + inputs.joined(separator: "; ")
                     + ". Nothing was written; plan again (`iapkit asc plan \(catalog) --out \(file)`) and review it")
         }
-        if saved.changes.contains(where: { $0.change.action == .refused }) {
-            throw SyncError.refused(
-                "the plan in \(file) has changes App Store Connect forbids (marked !); nothing was written. "
-                    + "Fix the catalog and plan again")
-        }
+        if let refusal = PlannedSync.refusal(saved.plan, what: "the plan in \(file) (marked not appliable)") { throw refusal }
         let loaded = try workflow.load(.full)
         let touched = saved.touchedProducts(
             groups: loaded.subscriptionGroups.map {
@@ -145,7 +152,7 @@ extension SyncWorkflow {
                 "the plan in \(file) is stale: App Store Connect (or a file the catalog reads) changed since it "
                     + "was made. Nothing was written; plan again and review it.\n  " + stale.joined(separator: "\n  "))
         }
-        present(fresh)
+        try present(fresh)
         // A journal of this plan is added to; any other is replaced, atomically, by this plan's first line.
         if earlier?.plan != planFile.sha256 { try AtomicFile.write(journal.header, to: journalPath) }
         let recorder = try JournalWriter(path: journalPath, events: events)

@@ -48,6 +48,8 @@ public struct SyncWorkflow: Sendable {
     public var connection: SyncConnection
     /// Hears what the workflow says as it goes.
     public var events: @Sendable (SyncEvent) -> Void
+    /// How long `--wait` may wait for App Store Connect's hourly budget in all, reads and writes (`--wait-max`).
+    public var waitAllowance = WaitAllowance()
 
     public init(catalogPath: String, connection: SyncConnection, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }) {
         self.catalogPath = catalogPath
@@ -68,10 +70,31 @@ public struct SyncWorkflow: Sendable {
 
     func reader(_ asc: AppStoreConnectClient, gridTerritories: [String] = [], budget: ReadBudget = .ignore) -> StoreReader {
         let events = self.events
-        return StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: gridTerritories, budget: budget) { event in
+        var reader = StoreReader(asc: asc, concurrency: connection.concurrency, gridTerritories: gridTerritories, budget: budget) { event in
             guard case let .waiting(wait, done, total) = event else { return }
-            let minutes = max(1, Int((Double(wait.components.seconds) / 60).rounded(.up)))
-            events(.note("waiting about \(minutes) min for App Store Connect's hourly budget: \(done) of about \(total) requests read"))
+            events(.note("waiting \(Self.minutes(wait)) for App Store Connect's hourly budget: \(done) of about \(total) requests read"))
+        }
+        reader.waitAllowance = waitAllowance
+        return reader
+    }
+
+    /// `about 52 min`
+    static func minutes(_ wait: Duration) -> String { "about \(max(1, Int((Double(wait.components.seconds) / 60).rounded(.up)))) min" }
+
+    /// Runs `read` (the app and its lists); when App Store Connect refuses it for the hour's budget (a 429 whose
+    /// `Retry-After` is longer than the client waits), waits as it asks with `.wait`, within `--wait-max`, and reads
+    /// again. Otherwise the refusal stands, exit 75 with when to run again.
+    func waitingForBudget<Result>(_ budget: ReadBudget, _ what: String, _ read: () async throws -> Result) async throws -> Result {
+        while true {
+            do { return try await read() } catch let error as SyncError {
+                guard budget == .wait, case let .read(_, refusal) = error, let wait = refusal.rateLimitWait else { throw error }
+                guard waitAllowance.take(wait) else {
+                    throw SyncError.budgetWait(context: what, resumeAfter: wait, waitMax: waitAllowance.limit)
+                }
+                events(
+                    .note("waiting \(Self.minutes(wait)) for App Store Connect's hourly budget (429, Retry-After \(SyncError.limit(wait))): \(what)"))
+                do { try await Task.sleep(for: wait) } catch { throw SyncError.read(context: what, error: .cancelled) }
+            }
         }
     }
 
@@ -93,8 +116,10 @@ public struct SyncWorkflow: Sendable {
     func plan(_ catalog: Catalog, scope options: SyncScope, budget: ReadBudget, override: PlanScope? = nil) async throws -> PlannedSync {
         let asc = try connection.client()
         var reader = reader(asc, gridTerritories: catalog.handPricedTerritories, budget: budget)
-        let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID, catalog: catalog)
-        let listings = try await reader.listings(app: app)
+        let listings = try await waitingForBudget(budget, "reading the app's product lists") { [reader] in
+            let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID, catalog: catalog)
+            return try await reader.listings(app: app)
+        }
         let territories = listings.storefronts.keys.sorted()
         let desired = try desired(catalog, territories: territories)
         var scope = PlanScope(patterns: options.products)

@@ -169,15 +169,22 @@ struct AscCommand: ParsableCommand {
         @Flag(help: "When the hourly request budget cannot pay for the reads, pace them across hours instead of stopping (exit 75).")
         var wait = false
 
+        @Option(help: waitMaxHelp)
+        var waitMax: WaitLimit = WaitLimit()
+
         @OptionGroup var scope: ScopeOptions
 
         @OptionGroup var connection: Connection
 
         func run() async throws {
-            let planned = try await connection.workflow(catalog).plan(scope.scope, budget: wait ? .wait : .stop, saveTo: out) {
+            var workflow = connection.workflow(catalog)
+            workflow.waitAllowance = WaitAllowance(limit: waitMax.duration)
+            let planned = try await workflow.plan(scope.scope, budget: wait ? .wait : .stop, saveTo: out) {
                 try Terminal.output($0.report(format, showUnchanged: showUnchanged))
                 try JobSummary.append($0.report(.markdown))
             }
+            // A plan App Store Connect would refuse is exit 1 with or without --check: it can never be pushed.
+            if let refusal = planned.refusal { throw refusal }
             if check && planned.differs { throw ExitCode(1) }
         }
     }
@@ -206,6 +213,9 @@ struct AscCommand: ParsableCommand {
         @Flag(help: "When App Store Connect's hourly request budget runs low, wait for it instead of stopping (exit 75).")
         var wait = false
 
+        @Option(help: waitMaxHelp)
+        var waitMax: WaitLimit = WaitLimit()
+
         @Option(
             help: ArgumentHelp(
                 "Send exactly the operations of a plan saved with `asc plan --out`, refusing (exit 1, nothing "
@@ -217,11 +227,14 @@ struct AscCommand: ParsableCommand {
         @OptionGroup var connection: Connection
 
         func run() async throws {
-            let workflow = connection.workflow(catalog)
+            var workflow = connection.workflow(catalog)
+            workflow.waitAllowance = WaitAllowance(limit: waitMax.duration)
             let ledger = PushLedger()
             SignalCleanup.setInterruptionNote { ledger.report() }
             defer { SignalCleanup.setInterruptionNote(nil) }
-            let present: @Sendable (PlannedSync) -> Void = { Terminal.writeError($0.report(.text)) }
+            // The plan and the summary are push's report, on standard output (`push > push.log`); progress, waits and
+            // warnings go to standard error.
+            let present: @Sendable (PlannedSync) throws -> Void = { try Terminal.output($0.report(.text)) }
             let confirm: PushConfirmation = { [yes] planned in
                 // Declining is a decision, not a failure.
                 try yes
@@ -243,11 +256,31 @@ struct AscCommand: ParsableCommand {
             }
             if Terminal.stderrIsTerminal, ledger.progress.done > 0 { Terminal.writeError("\r\u{1B}[K") }
             switch result {
-            case let .nothingToPush(text), let .pushed(text): Terminal.writeError(text)
-            case .declined: Terminal.writeError("Answered no: nothing written.\n")
+            case let .nothingToPush(text), let .pushed(text): try Terminal.output(text)
+            case .declined: try Terminal.output("Answered no: nothing written.\n")
             }
         }
     }
+
+    static let waitMaxHelp = ArgumentHelp(
+        "With --wait, the longest it waits for the hourly budget in all (90m, 2h, 45s; a bare number is minutes); past it, "
+            + "exit 75 with when to run again.", valueName: "time")
+}
+
+/// `--wait-max`: `90m`, `2h`, `45s`, or a number of minutes.
+struct WaitLimit: ExpressibleByArgument {
+    var duration: Duration
+
+    init(duration: Duration = WaitAllowance.standardLimit) { self.duration = duration }
+
+    init?(argument: String) {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600]
+        let unit = argument.last.flatMap { units[$0] }
+        guard let value = Int64(unit == nil ? argument : String(argument.dropLast())), value >= 0, value <= 1_000_000 else { return nil }
+        duration = .seconds(value * (unit ?? 60))
+    }
+
+    var defaultValueDescription: String { "3h" }
 }
 
 extension PlanFormat: ExpressibleByArgument {}

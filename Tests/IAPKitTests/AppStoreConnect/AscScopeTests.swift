@@ -116,9 +116,18 @@ struct AscScopeTests {
         #expect(!paths.isEmpty && paths.count <= 8, "only the lists: \(paths)")
 
         // With --wait it paces the reads instead: it says it waits for the budget, and is stopped once it has said so.
+        let said = try Self.stopped(["asc", "plan", catalog, "--wait"], fake, project, onceItSays: "hourly budget")
+        #expect(said.contains("waiting about") && said.contains("hourly budget"), "\(said)")
+    }
+
+    /// Runs iapkit with `arguments` until its standard error says `text` (or two minutes pass), expects it still
+    /// running then (waiting, not failed), stops it and returns what it said.
+    static func stopped(
+        _ arguments: [String], _ fake: FakeAppStoreConnect, _ project: TemporaryDirectory, onceItSays text: String
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.binary)
-        process.arguments = ["asc", "plan", catalog, "--wait"]
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(fake.environment) { $1 }
         let errorFile = project.file("wait.err")
         _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
@@ -128,12 +137,12 @@ struct AscScopeTests {
         try process.run()
         func said() -> String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
         let deadline = Date().addingTimeInterval(120)
-        while !said().contains("hourly budget") && process.isRunning && Date() < deadline { usleep(20_000) }
-        #expect(process.isRunning, "plan --wait ended instead of waiting: \(said())")
+        while !said().contains(text) && process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(process.isRunning, "\(arguments) ended instead of waiting: \(said())")
         process.terminate()
         process.waitUntilExit()
         try errors.close()
-        #expect(said().contains("waiting about") && said().contains("hourly budget"), "\(said())")
+        return said()
     }
 
     /// The requests that list: the app, the storefronts, the products and the groups.

@@ -23,8 +23,11 @@ struct AscSyncTests {
 
     static func planJSON(_ fake: FakeAppStoreConnect, _ catalog: String) throws -> [String: Any] {
         let result = try iapkit(["asc", "plan", catalog, "--format", "json"], environment: fake.environment)
-        #expect(result.status == 0, "\(result.stderr)")
-        return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
+        let plan = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
+        // A plan with a change App Store Connect would refuse is exit 1, any other exit 0.
+        let refused = (plan["summary"] as? [String: Int])?["refused"] ?? 0
+        #expect(result.status == (refused > 0 ? 1 : 0), "\(result.stderr)")
+        return plan
     }
 
     static func changes(_ plan: [String: Any], _ action: String) -> [[String: Any]] {
@@ -52,7 +55,7 @@ struct AscSyncTests {
 
         let first = try Self.push(fake, catalog)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.contains("Pushed:"))
+        #expect(first.stdout.contains("Pushed:"))
         #expect(
             try Self.productIDs(fake, "inAppPurchases") == [
                 "com.example.fruitstand.banana", "com.example.fruitstand.kiwi", "com.example.fruitstand.seasonpass",
@@ -67,7 +70,7 @@ struct AscSyncTests {
         let writes = try fake.writeCount()
         let second = try Self.push(fake, catalog)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("nothing to push"))
+        #expect(second.stdout.contains("nothing to push"))
         #expect(try fake.writeCount() == writes, "a push right after a push sends no write request")
         let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
@@ -122,7 +125,9 @@ struct AscSyncTests {
         // A refused change stops push before it writes anything; the legacy product is never deleted.
         let writes = try fake.writeCount()
         let push = try Self.push(fake, catalog)
-        #expect(push.status == 1 && push.stderr.contains("forbids"))
+        #expect(
+            push.status == 1 && push.stderr.contains("App Store Connect would refuse")
+                && push.stderr.contains("! inAppPurchase com.example.fruitstand.tokens.10"))
         #expect(try fake.writeCount() == writes)
         #expect(try Self.productIDs(fake, "inAppPurchases").contains("com.example.fruitstand.legacy"))
     }
@@ -387,7 +392,7 @@ struct AscSyncTests {
         let stopped = try Self.push(fake, catalog)
         #expect(stopped.status == 75, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("hourly request budget") && stopped.stderr.contains("operations left"))
-        #expect(stopped.stderr.contains("Push would send about"))
+        #expect(stopped.stdout.contains("Push would send about"), "the plan is the report, on standard output")
         let statuses = try fake.requests().compactMap { $0["status"] as? Int }
         #expect(!statuses.contains(429), "the push paced itself: it never ran into the limit")
         let before = try Self.productIDs(fake, "inAppPurchases")

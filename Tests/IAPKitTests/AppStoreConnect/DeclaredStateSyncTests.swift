@@ -87,7 +87,7 @@ struct DeclaredStateSyncTests {
     /// in-app purchase's production codes), App Review's approval (the fake's control) and the push that sends them.
     static func pushApproving(_ fake: FakeAppStoreConnect, _ catalog: String, extra: [String] = []) throws -> ProcessResult {
         let first = try AscSyncTests.push(fake, catalog, extra: extra)
-        guard first.status == 0, first.stderr.contains("for App Review") else { return first }
+        guard first.status == 0, first.stdout.contains("for App Review") else { return first }
         _ = try fake.control("POST", "approve", [String: Any]())
         let second = try AscSyncTests.push(fake, catalog)
         return ProcessResult(status: second.status, stdout: first.stdout + second.stdout, stderr: first.stderr + second.stderr)
@@ -121,7 +121,7 @@ struct DeclaredStateSyncTests {
 
         let writes = try fake.writeCount()
         let again = try AscSyncTests.push(fake, catalog)
-        #expect(again.status == 0 && again.stderr.contains("nothing to push"), "\(again.stdout)\(again.stderr)")
+        #expect(again.status == 0 && again.stdout.contains("nothing to push"), "\(again.stdout)\(again.stderr)")
         #expect(try fake.writeCount() == writes, "a push right after a push sends no write request")
         let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
@@ -263,7 +263,7 @@ struct DeclaredStateSyncTests {
         #expect(listed.stdout.contains("? inAppPurchase \(Self.bundleID).map"), "\(listed.stdout)")
         #expect(!listed.stdout.contains("- inAppPurchase"), "\(listed.stdout)")
         let pushWithout = try AscSyncTests.push(fake, catalog)
-        #expect(pushWithout.status == 0 && pushWithout.stderr.contains("nothing to push"), "\(pushWithout.stderr)")
+        #expect(pushWithout.status == 0 && pushWithout.stdout.contains("nothing to push"), "\(pushWithout.stderr)")
         #expect(try AscSyncTests.productIDs(fake, "inAppPurchases").contains("\(Self.bundleID).map"))
 
         let pruning = try iapkit(["asc", "plan", catalog, "--prune"], environment: fake.environment)
@@ -332,7 +332,7 @@ struct DeclaredStateSyncTests {
         #expect(try AscSyncTests.resources(fake, "subscriptionOfferCodeCustomCodes").count == 1)
         #expect(try AscSyncTests.resources(fake, "inAppPurchaseOfferCodeOneTimeUseCodes").count == 1)
         let writes = try fake.writeCount()
-        #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
+        #expect(try AscSyncTests.push(fake, catalog).stdout.contains("nothing to push"))
         #expect(try fake.writeCount() == writes)
 
         // The values: only in the file, mode 0600, one row a code of the active batches.
@@ -442,7 +442,7 @@ struct DeclaredStateSyncTests {
         #expect(images.count == 1 && (images.first?["sourceFileChecksum"] as? String)?.lowercased() == md5, "\(images)")
         #expect(try Self.attributes(fake, "subscriptionImages").count == 1)
         let writes = try fake.writeCount()
-        #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
+        #expect(try AscSyncTests.push(fake, catalog).stdout.contains("nothing to push"))
         #expect(try fake.writeCount() == writes, "the same image is never uploaded twice")
 
         // New content replaces the image; the plan says so with both digests.
@@ -504,7 +504,7 @@ struct DeclaredStateSyncTests {
         let push = try Self.pushApproving(fake, catalog)
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         let writes = try fake.writeCount()
-        #expect(try AscSyncTests.push(fake, catalog).stderr.contains("nothing to push"))
+        #expect(try AscSyncTests.push(fake, catalog).stdout.contains("nothing to push"))
         #expect(try fake.writeCount() == writes)
         #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0)
 
@@ -526,6 +526,6 @@ struct DeclaredStateSyncTests {
         #expect(
             sourceView != nil && NSDictionary(dictionary: sourceView ?? [:]).isEqual(to: targetView ?? [:]),
             "managed views differ:\n\(sourceView ?? [:])\n\(targetView ?? [:])")
-        #expect(try AscSyncTests.push(fake, pulled).stderr.contains("nothing to push"))
+        #expect(try AscSyncTests.push(fake, pulled).stdout.contains("nothing to push"))
     }
 }

@@ -88,7 +88,7 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
         let writes = try setup.fake.writeCount()
         let second = try setup.push()
-        #expect(second.status == 0 && second.stderr.contains("nothing to push"), "\(second.stderr)")
+        #expect(second.status == 0 && second.stdout.contains("nothing to push"), "\(second.stderr)")
         #expect(try setup.fake.writeCount() == writes)
 
         // One file changed: exactly one new version, of that pack, shown with both digests.
@@ -151,7 +151,7 @@ import Testing
         // Push refuses it as it refuses every refused change: exit 1, the plan's line naming the pack, nothing written.
         #expect(push.status == 1, "\(push.stderr)")
         #expect(push.stderr.contains("! backgroundAssetVersion [level1] (no archive matches the pack's content"), "\(push.stderr)")
-        #expect(push.stderr.contains("change(s) App Store Connect forbids"), "\(push.stderr)")
+        #expect(push.stderr.contains("1 change App Store Connect would refuse (marked !)"), "\(push.stderr)")
         #expect(try setup.fake.writeCount() == 0)
     }
 

@@ -150,6 +150,7 @@ struct PricingSyncTests {
         #expect(try AscSyncTests.push(fake, try Self.write(Self.catalog(), in: dir)).status == 0)
         let wrong = try Self.write(Self.catalog(iap: "    territoryPrices:\n      IND: 100\n"), in: dir)
         let plan = try Self.plan(fake, wrong)
+        #expect(plan.status == 1, "a plan App Store Connect would refuse fails: \(plan.text)")
         #expect(plan.text.contains("! inAppPurchasePriceSchedule com.example.prices.gems"), "\(plan.text)")
         #expect(plan.text.contains("IND has no price point of 100 INR; the nearest are 99 and 109"), "\(plan.text)")
         let push = try AscSyncTests.push(fake, wrong)
@@ -165,20 +166,32 @@ struct PricingSyncTests {
         let wrong = try Self.write(
             Self.catalog(
                 iap: "    territoryPrices:\n      IND: 100\n",
-                subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
+                subscription: "        territoryPrices:\n          BRA: 15\n"), in: dir)
         let plan = try Self.plan(fake, wrong)
         #expect(plan.status == 0, "\(plan.text)")
-        #expect(plan.text.contains("unchecked: 1 territory price of in-app purchases (IND 100 (com.example.prices.gems))"), "\(plan.text)")
-        #expect(plan.text.contains("unchecked: 1 territory price of subscriptions (BRA 14.90 (com.example.prices.club.monthly))"), "\(plan.text)")
+        // Each kind says how its prices will be checked, then one line per price.
+        let lines = plan.text.split(separator: "\n").map(String.init)
+        for (kind, price, product) in [("in-app purchases", "IND 100", "gems"), ("subscriptions", "BRA 15", "club.monthly")] {
+            let head = lines.firstIndex { $0.hasPrefix("unchecked: 1 territory price of \(kind): ") && $0.contains("push creates the first one") }
+            #expect(
+                head.map { lines[$0 + 1].hasPrefix("  \(price)") && lines[$0 + 1].contains(" (com.example.prices.\(product))  at ") } == true,
+                "\(plan.text)")
+        }
 
+        // One run checks both kinds: the first product of each is created, then every price is checked, one line each.
         let push = try AscSyncTests.push(fake, wrong)
         #expect(push.status == 1, "\(push.stderr)")
-        #expect(push.stderr.contains("com.example.prices.gems: IND has no price point of 100 INR; the nearest are 99 and 109"), "\(push.stderr)")
+        let refusals = push.stderr.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains("has no price point") }
+        #expect(refusals.count == 2, "\(push.stderr)")
+        #expect(refusals.contains { $0.hasSuffix("com.example.prices.gems: IND has no price point of 100 INR; the nearest are 99 and 109") })
+        #expect(refusals.contains { $0.contains("com.example.prices.club.monthly: BRA has no price point of 15.00 BRL") })
         #expect(push.stderr.contains("stopped before any other write"), "\(push.stderr)")
-        // Only the in-app purchase that gave access to the grid was written: no subscription group, no localization.
+        // Only the products that gave access to the grids were written (and the group the subscription needs): no localization.
         #expect(try AscSyncTests.resources(fake, "inAppPurchases").count == 1)
+        #expect(try AscSyncTests.resources(fake, "subscriptions").count == 1)
+        #expect(try AscSyncTests.resources(fake, "subscriptionGroups").count == 1)
         #expect(try AscSyncTests.resources(fake, "inAppPurchaseLocalizations").isEmpty)
-        #expect(try AscSyncTests.resources(fake, "subscriptionGroups").isEmpty)
+        #expect(try AscSyncTests.resources(fake, "subscriptionLocalizations").isEmpty)
 
         // Fixed, the next plan checks the in-app purchase's price against the grid now readable; push finishes.
         let fixed = try Self.write(
@@ -186,8 +199,7 @@ struct PricingSyncTests {
                 iap: "    territoryPrices:\n      IND: 99\n",
                 subscription: "        territoryPrices:\n          BRA: 14.90\n"), in: dir)
         let again = try Self.plan(fake, fixed)
-        #expect(!again.text.contains("of in-app purchases"), "\(again.text)")
-        #expect(again.text.contains("unchecked: 1 territory price of subscriptions"), "\(again.text)")
+        #expect(!again.text.contains("unchecked:"), "both grids are readable now: \(again.text)")
         let pushed = try AscSyncTests.push(fake, fixed)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(try Self.plan(fake, fixed).text.contains("0 to create, 0 to update"))

@@ -76,7 +76,7 @@ import Testing
             detail: "en-US", fields: [Change.Field("name", from: #"The "Big" Pack"#, to: #"C:\Packs"#)])
         let text = PlanReport.text(Plan(app: Self.app, changes: [change]))
         #expect(text.contains(#"name "The \"Big\" Pack" -> "C:\\Packs""#), "\(text)")
-        #expect(text.contains("; 0 operations.\n"))
+        #expect(text.contains("; 0 operations (the writes push sends; a change takes one or more).\n"))
     }
 
     @Test func theExamplesPlannedAgainstAnEmptyApp() throws {

@@ -85,9 +85,20 @@ enum OfferChecks {
     /// A paid offer needs a grid price lower than the regular price over the same span.
     private static func checkPrice(_ offer: Offer, of product: Product, spanDays: Double?, report: (String, String?) -> Void) {
         guard let price = offer.price else {
-            // An offer set in some territories only may give each its own price and no USD one.
+            // An offer set in some territories only (its own, else the subscription's) may give each its own price and
+            // no USD one; one set everywhere needs the USD price the others are equalized from, as a product does.
             let priced = Set(offer.territoryPrices.map(\.territory))
-            if !priced.isEmpty, !priced.contains(Storefronts.base), Set(offer.territories ?? Array(priced)).isSubset(of: priced) { return }
+            if !priced.isEmpty, !priced.contains(Storefronts.base),
+                let setIn = offer.territories ?? product.listedPricedTerritories, Set(setIn).isSubset(of: priced)
+            {
+                return
+            }
+            if !priced.isEmpty {
+                report(
+                    "a \(offer.mode?.rawValue ?? "paid") offer has territory prices but no USD price: add `price:` (USD, equalized "
+                        + "everywhere else), or `territories: [\(priced.sorted().joined(separator: ", "))]` to set it there only", nil)
+                return
+            }
             report("a \(offer.mode?.rawValue ?? "paid") offer needs a `price` (USD, lower than the regular price)", nil)
             return
         }

@@ -12,10 +12,12 @@ struct PriceRule: ProductRule {
         triggering: [
             Example.product("  price: ↓0.98"), Example.product("  tier: ↓88"),
             Example.product("  tier: ↓3"), Example.product("  price: ↓1200.00"),
+            Example.subscription("  price: ~\n  territoryPrices: {JPN: 400}"),
         ],
         nonTriggering: [
             Example.product("  price: 0.99"), Example.product("  price: 1.00"),
             Example.product("  tier: 87\n  price: ~"),
+            Example.subscription("  price: ~\n  pricedTerritories: [JPN]\n  territoryPrices: {JPN: 400}"),
         ])
 
     func check(_ product: Product, in context: CatalogLintContext) {
@@ -41,14 +43,23 @@ struct PriceRule: ProductRule {
             return
         }
         guard let price = product.price else {
-            // Priced from another base territory, or a subscription priced in some territories only: no USD price.
-            if product.baseTerritory != nil || (product.isSubscription && !product.territoryPrices.isEmpty) { return }
+            // Priced from another base territory, or a subscription priced only where it lists: no USD price.
+            if product.baseTerritory != nil { return }
+            if product.isSubscription, !product.territoryPrices.isEmpty,
+                product.listedPricedTerritories.map({ Set($0).isSubset(of: product.territoryPrices.map(\.territory)) }) == true
+            {
+                return
+            }
             if let first = product.territoryPrices.first {
+                let named = product.territoryPrices.map(\.territory)
+                let way =
+                    product.isSubscription
+                    ? "`pricedTerritories: [\(named.joined(separator: ", "))]` to price it there only"
+                    : "`baseTerritory: \(first.territory)` to price it from \(first.territory)"
                 context.report(
                     Self.self,
                     "\(product.productID.map { "`\($0)`" } ?? "this product") has territory prices but no USD "
-                        + "price: add `price:` (USD, equalized everywhere else), or `baseTerritory: \(first.territory)` to price "
-                        + "it from \(first.territory)", at: product.path, product: product)
+                        + "price: add `price:` (USD, equalized everywhere else), or \(way)", at: product.path, product: product)
                 return
             }
             context.report(
@@ -73,6 +84,18 @@ struct PriceRule: ProductRule {
         let (below, above) = PriceGrid.neighbours(ofCents: price.approximateCents)
         let nearest = [below, above].compactMap { $0 }.map { "$\(Price(cents: $0))" }
         return "$\(price.text) is not a USD price point; the nearest are \(nearest.joined(separator: " and "))"
+    }
+}
+
+extension Product {
+    /// Where a subscription's prices are set when the catalog lists the territories (`pricedTerritories`, else the
+    /// availability's), as push sets them; nil for every territory App Store Connect sells in.
+    var listedPricedTerritories: [String]? {
+        switch pricedTerritories {
+        case .all?: return nil
+        case let .only(list)?: return list
+        case nil: return availability?.territories
+        }
     }
 }
 

@@ -104,6 +104,9 @@ struct ExportCommand: ParsableCommand {
             }
             let exporter = StoreKitExporter(version: version)
             exporter.unsupported(in: catalog).forEach(Terminal.warning)
+            // Nothing below reports a location: the YAML text goes before the output is built, lowering the peak.
+            catalog.releaseSourceText()
+            KeptUntilExit.keep(catalog)
             if let update, let output = common.output {
                 let (bytes, dropped) = try update.update(catalog, version: version)
                 if !dropped.isEmpty {
@@ -120,9 +123,6 @@ struct ExportCommand: ParsableCommand {
                 }
                 return
             }
-            // Nothing below reports a location: the YAML text goes before the output is built, lowering the peak.
-            catalog.releaseSourceText()
-            KeptUntilExit.keep(catalog)
             try common.emit(exporter.exportBytes(catalog))
         }
     }

@@ -74,9 +74,9 @@ struct FileMerge {
         out = XcodeJSONWriter(capacity: capacity)
     }
 
-    /// The merged file, whether it differs from the file, and the keys left out; nil when the file's lists are not as
-    /// an export writes them.
-    mutating func run() throws(IAPKitError) -> (bytes: [UInt8], changed: Bool, dropped: [String])? {
+    /// The merged file (nil when it is the file), and the keys left out; nil when the file's lists are not as an
+    /// export writes them.
+    mutating func run() throws(IAPKitError) -> (bytes: [UInt8]?, dropped: [String])? {
         var recorded: StoreKitExporter.Layout? = StoreKitExporter.Layout()
         newBytes = StoreKitExporter(version: version).export(catalog, layout: &recorded)
         layout = recorded ?? layout
@@ -95,7 +95,8 @@ struct FileMerge {
         let entries = try mergeEntries(
             pairs, lists: lists, inBase: baseRootKeys, new: layout.values, parent: "", source: .root, dropped: &dropped)
         try writeObject(entries, dropped: &dropped)
-        return (out.finish(), changed, Self.inOrder(dropped, keys: pairs.map(\.key)))
+        newBytes = []
+        return (changed ? out.finish() : nil, Self.inOrder(dropped, keys: pairs.map(\.key)))
     }
 
     enum Entry {

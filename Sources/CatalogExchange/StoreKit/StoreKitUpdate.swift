@@ -59,18 +59,27 @@ public struct StoreKitUpdate: Sendable {
     /// `bytes`, and the keys the catalog has no place for that were left out: written in an older major format
     /// than the file's, they may be ones that format does not have, so none is carried.
     public func update(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8], dropped: [String]) {
+        let (bytes, dropped) = try changes(catalog, version: version)
+        return (bytes ?? Array(data), dropped)
+    }
+
+    /// `update`, with no bytes (nil) when the file already is what the update would write: nothing is copied or
+    /// compared to find that out.
+    public func changes(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8]?, dropped: [String]) {
         do {
             if let document,
                 var merge = FileMerge(document: document, file: file, capacity: data.count + data.count / 8, catalog: catalog, version: version),
                 let result = try merge.run()
             {
-                return (result.changed ? result.bytes : Array(data), result.dropped)
+                return result
             }
         } catch {
             guard case let .malformed(location, reason) = error else { throw error }
             throw .malformed(location: location, reason: reason + "; to replace the file rather than update it, pass --fresh")
         }
-        return try fullMerge(catalog, version: version)
+        let (bytes, dropped) = try fullMerge(catalog, version: version)
+        let same = bytes.withUnsafeBytes { written in data.withUnsafeBytes { $0.elementsEqual(written) } }
+        return (same ? nil : bytes, dropped)
     }
 
     /// The three-way merge over the whole file as values: the file, the export of the catalog it imports to, and the

@@ -108,18 +108,18 @@ struct ExportCommand: ParsableCommand {
             catalog.releaseSourceText()
             KeptUntilExit.keep(catalog)
             if let update, let output = common.output {
-                let (bytes, dropped) = try update.update(catalog, version: version)
+                let (bytes, dropped) = try update.changes(catalog, version: version)
                 if !dropped.isEmpty {
                     Terminal.warning(
                         "not written in format \(version), older than the file's \(update.formatVersion?.rawValue ?? ""): "
                             + dropped.map { "`\($0)`" }.joined(separator: ", ")
                             + " (keys the catalog has no place for, which that format may not have)")
                 }
-                if bytes.elementsEqual(update.data) {
-                    Terminal.writeError("\(output) already matches the catalog; left unchanged\n")
-                } else {
+                if let bytes {
                     try AtomicFile.write(bytes, to: output)
                     Terminal.writeError("updated \(output), keeping its IDs and settings (--fresh writes a new file)\n")
+                } else {
+                    Terminal.writeError("\(output) already matches the catalog; left unchanged\n")
                 }
                 return
             }

@@ -62,6 +62,8 @@ public final class YAMLDocument: @unchecked Sendable {
     public func string(_ node: NodeID) -> String { nodes.string(node) }
     /// Whether a scalar's text is exactly `expected`, without making a String.
     public func scalar(_ node: NodeID, equals expected: String) -> Bool { nodes.scalar(node, equals: expected) }
+    /// A scalar's bytes, valid while the document lives.
+    public func bytes(_ node: NodeID) -> UnsafeBufferPointer<UInt8> { nodes.bytes(node) }
     /// The items of a sequence, or the keys and values of a mapping, in file order; valid while the document lives.
     public func items(_ node: NodeID) -> UnsafeBufferPointer<NodeID> { nodes.items(node) }
     /// The key node and the value of `key` in a mapping.
@@ -83,6 +85,12 @@ public final class YAMLDocument: @unchecked Sendable {
 
         func line(_ node: NodeID) -> Int { Int(records[Int(node.index)].line) }
         func column(_ node: NodeID) -> Int { Int(records[Int(node.index)].column) }
+
+        func bytes(_ node: NodeID) -> UnsafeBufferPointer<UInt8> {
+            let record = records[Int(node.index)]
+            guard record.kind == .scalar else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: text + Int(record.start), count: Int(record.count))
+        }
 
         func string(_ node: NodeID) -> String {
             let record = records[Int(node.index)]

@@ -60,36 +60,105 @@ public struct StoreKitExporter: Sendable {
 
     /// The configuration as UTF-8 bytes, ready to write.
     public func exportBytes(_ catalog: Catalog) -> [UInt8] {
+        var layout: Layout?
+        return export(catalog, layout: &layout)
+    }
+
+    /// Where the values of an exported file are in its bytes: each value of the top-level object but the product
+    /// lists, each item of those lists with what names it, and each group's values and subscriptions.
+    struct Layout {
+        struct Group {
+            var name: String
+            var range: Range<Int>
+            var values: [String: Range<Int>] = [:]
+            var subscriptions: [(id: String, range: Range<Int>)] = []
+        }
+        var values: [String: Range<Int>] = [:]
+        var lists: [String: [(id: String, range: Range<Int>)]] = [:]
+        var groups: [Group] = []
+    }
+
+    /// The bytes and, when `layout` is not nil, where each value is in them.
+    func export(_ catalog: Catalog, layout: inout Layout?) -> [UInt8] {
         let catalog = Self.inStorefrontCurrency(catalog)
         var out = XcodeJSONWriter(capacity: 4096 + catalog.products.count * 1024)
+        let recording = layout != nil
+        func record(_ key: String, _ range: Range<Int>) { if recording { layout?.values[key] = range } }
+        func item(_ list: String, _ id: String?, _ range: Range<Int>) { if recording { layout?.lists[list, default: []].append((id ?? "", range)) } }
         out.beginObject()
-        if version.major >= 4 { appPolicies(catalog, into: &out) }
+        if version.major >= 4 {
+            appPolicies(catalog, into: &out)
+            record("appPolicies", out.lastClosed)
+        }
         if version.hasIdentifier {
-            out.field("identifier", StableID.hex8("catalog:" + (catalog.app.bundleID ?? "")))
+            out.key("identifier")
+            let start = out.count
+            out.string(StableID.hex8("catalog:" + (catalog.app.bundleID ?? "")))
+            record("identifier", start..<out.count)
             out.key("nonRenewingSubscriptions")
             out.beginArray()
-            for item in catalog.products where item.type == .nonRenewingSubscription { product(item, into: &out) }
+            if recording { layout?.lists["nonRenewingSubscriptions"] = [] }
+            for product in catalog.products where product.type == .nonRenewingSubscription {
+                self.product(product, into: &out)
+                item("nonRenewingSubscriptions", product.productID, out.lastClosed)
+            }
             out.endArray()
         }
         out.key("products")
         out.beginArray()
+        if recording { layout?.lists["products"] = [] }
         // 1.0 lists non-renewing subscriptions with the other products.
-        for item in catalog.products where item.type != .nonRenewingSubscription || !version.hasIdentifier { product(item, into: &out) }
+        for product in catalog.products where product.type != .nonRenewingSubscription || !version.hasIdentifier {
+            self.product(product, into: &out)
+            item("products", product.productID, out.lastClosed)
+        }
         out.endArray()
         settings(catalog, into: &out)
+        record("settings", out.lastClosed)
         out.key("subscriptionGroups")
         out.beginArray()
-        for item in catalog.subscriptionGroups { group(item, into: &out) }
+        for item in catalog.subscriptionGroups {
+            var groupLayout = recording ? Layout.Group(name: item.referenceName ?? "", range: 0..<0) : nil
+            group(item, into: &out, layout: &groupLayout)
+            if var groupLayout {
+                groupLayout.range = out.lastClosed
+                layout?.groups.append(groupLayout)
+            }
+        }
         out.endArray()
         out.key("version")
+        version(into: &out)
+        record("version", out.lastClosed)
+        out.endObject()
+        return out.finish()
+    }
+
+    private func version(into out: inout XcodeJSONWriter) {
         out.beginObject()
         out.key("major")
         out.int(version.major)
         out.key("minor")
         out.int(version.minor)
         out.endObject()
-        out.endObject()
-        return out.finish()
+    }
+
+    /// One product of a list as this version writes it, `depth` levels deep: in a subscription group (`groupID`) or
+    /// not, with its prices in the simulator storefront's currency.
+    func itemBytes(_ product: Product, storefront: String?, groupID: String?, depth: Int) -> [UInt8] {
+        var out = XcodeJSONWriter(depth: depth)
+        let product = Self.inStorefrontCurrency(product, storefront: storefront)
+        if let groupID { subscription(product, groupID: groupID, into: &out) } else { self.product(product, into: &out) }
+        return out.bytes
+    }
+
+    /// A group with no subscriptions, `depth` levels deep, and where each of its values is.
+    func groupBytes(_ group: SubscriptionGroup, depth: Int) -> (bytes: [UInt8], values: [String: Range<Int>]) {
+        var out = XcodeJSONWriter(depth: depth)
+        var group = group
+        group.subscriptions = []
+        var layout: Layout.Group? = Layout.Group(name: "", range: 0..<0)
+        self.group(group, into: &out, layout: &layout)
+        return (out.bytes, layout?.values ?? [:])
     }
 
     private func localizations(_ list: [Localization], into out: inout XcodeJSONWriter) {
@@ -109,6 +178,19 @@ public struct StoreKitExporter: Sendable {
     /// `import storekit` does for a file of another storefront), its price stands in for the USD one.
     static func inStorefrontCurrency(_ catalog: Catalog) -> Catalog {
         guard let storefront = catalog.storeKit?.storefront, storefront != "USA" else { return catalog }
+        var converted = catalog
+        converted.products = catalog.products.map { inStorefrontCurrency($0, storefront: storefront) }
+        converted.subscriptionGroups = catalog.subscriptionGroups.map { group in
+            var group = group
+            group.subscriptions = group.subscriptions.map { inStorefrontCurrency($0, storefront: storefront) }
+            return group
+        }
+        return converted
+    }
+
+    /// One product in the storefront's currency.
+    static func inStorefrontCurrency(_ product: Product, storefront: String?) -> Product {
+        guard let storefront, storefront != "USA" else { return product }
         func local(_ price: Price?, _ territoryPrices: [TerritoryPrice]) -> Price? {
             territoryPrices.first { $0.territory == storefront }?.price ?? price
         }
@@ -123,26 +205,16 @@ public struct StoreKitExporter: Sendable {
             codes = codes.map(offer)
             winBack = winBack.map(offer)
         }
-        func product(_ product: Product) -> Product {
-            var product = product
-            product.price = local(product.price, product.territoryPrices)
-            offers(&product.introductoryOffer, &product.promotionalOffers, &product.offerCodes, &product.winBackOffers)
-            product.billingPlans = product.billingPlans.map { plan in
-                var plan = plan
-                plan.price = local(plan.price, plan.territoryPrices)
-                offers(&plan.introductoryOffer, &plan.promotionalOffers, &plan.offerCodes, &plan.winBackOffers)
-                return plan
-            }
-            return product
+        var product = product
+        product.price = local(product.price, product.territoryPrices)
+        offers(&product.introductoryOffer, &product.promotionalOffers, &product.offerCodes, &product.winBackOffers)
+        product.billingPlans = product.billingPlans.map { plan in
+            var plan = plan
+            plan.price = local(plan.price, plan.territoryPrices)
+            offers(&plan.introductoryOffer, &plan.promotionalOffers, &plan.offerCodes, &plan.winBackOffers)
+            return plan
         }
-        var converted = catalog
-        converted.products = catalog.products.map(product)
-        converted.subscriptionGroups = catalog.subscriptionGroups.map { group in
-            var group = group
-            group.subscriptions = group.subscriptions.map(product)
-            return group
-        }
-        return converted
+        return product
     }
 
     /// The price as the catalog writes it (an imported price comes back unchanged), else the legacy tier's.
@@ -173,16 +245,27 @@ public struct StoreKitExporter: Sendable {
         out.endObject()
     }
 
-    private func group(_ group: SubscriptionGroup, into out: inout XcodeJSONWriter) {
+    private func group(_ group: SubscriptionGroup, into out: inout XcodeJSONWriter, layout: inout Layout.Group?) {
         let id = StableID.hex8("group:" + (group.referenceName ?? ""))
         out.beginObject()
-        out.field("id", id)
+        out.key("id")
+        var start = out.count
+        out.string(id)
+        layout?.values["id"] = start..<out.count
         localizations(group.localizations, into: &out)
-        out.field("name", group.referenceName ?? "")
+        layout?.values["localizations"] = out.lastClosed
+        out.key("name")
+        start = out.count
+        out.string(group.referenceName ?? "")
+        layout?.values["name"] = start..<out.count
         out.key("subscriptions")
         out.beginArray()
-        for item in group.subscriptions { subscription(item, groupID: id, into: &out) }
+        for item in group.subscriptions {
+            subscription(item, groupID: id, into: &out)
+            layout?.subscriptions.append((item.productID ?? "", out.lastClosed))
+        }
         out.endArray()
+        layout?.values["subscriptions"] = out.lastClosed
         out.endObject()
     }
 

@@ -43,6 +43,12 @@ public struct StoreKitImporter: Sendable {
         }
     }
 
+    /// The import of a file yajl has already read.
+    func importDocument(_ document: YAMLDocument, file: String) throws(IAPKitError) -> Result {
+        var reader = Reader(file: file)
+        return try reader.read(JSONNode(document: document, id: document.root), bundleID: bundleID)
+    }
+
     struct Reader {
         let file: String
         var notes: [String] = []
@@ -390,15 +396,21 @@ public struct StoreKitImporter: Sendable {
         }
 
         mutating func readGroup(_ item: JSONNode, path: String, index: Int) throws(IAPKitError) -> SubscriptionGroup {
+            var group = try readGroupShell(item, path: path, index: index)
+            for (subIndex, sub) in try array(item["subscriptions"], path + ".subscriptions").enumerated() {
+                group.subscriptions.append(
+                    try readSubscription(sub, path: "\(path).subscriptions[\(subIndex)]", groupPath: group.path, index: subIndex))
+            }
+            return group
+        }
+
+        /// A group without its subscriptions.
+        mutating func readGroupShell(_ item: JSONNode, path: String, index: Int) throws(IAPKitError) -> SubscriptionGroup {
             _ = try object(item, path)
             let name = try string(item["name"], path + ".name") ?? ""
             unread(item, known: Self.groupKeys, at: "subscription groups", owner: "group `\(name)`")
             var group = SubscriptionGroup(path: CatalogPath.root.key("subscriptionGroups").index(index), referenceName: name)
             group.localizations = try readLocalizations(item["localizations"], path: path + ".localizations", owner: "group `\(name)`", group: true)
-            for (subIndex, sub) in try array(item["subscriptions"], path + ".subscriptions").enumerated() {
-                group.subscriptions.append(
-                    try readSubscription(sub, path: "\(path).subscriptions[\(subIndex)]", groupPath: group.path, index: subIndex))
-            }
             return group
         }
 

@@ -11,18 +11,27 @@ import IAPCore
 /// both, is applied to the file, so the identifiers and internal IDs of products, groups, plans and offers that
 /// still exist, the simulator and synced settings, app policies, locales as written, the format version and every
 /// key the catalog has no place for stay as the file has them. The catalog the file imports to gives back the file.
+///
+/// The file is read once, by yajl, and written once (`FileMerge`): an item the catalog's export writes as the file
+/// has it stays with no import at all, and only an item that differs is imported and exported alone to see what the
+/// catalog changed. A file whose lists are not as an export writes them (a product ID twice in a list, a
+/// non-renewing subscription among the products) is merged whole, as values (`fullMerge`).
 public struct StoreKitUpdate: Sendable {
     /// The file as it is.
     public let data: Data
-    let existing: JSONValue
+    /// The file as yajl read it; nil when only Foundation's reader takes it, and the whole merge says what is wrong.
+    let document: YAMLDocument?
     let file: String
 
     public init(data: Data, file: String) throws(IAPKitError) {
         self.data = data
         self.file = file
-        do {
-            existing = try JSONValue.parse(data)
-        } catch {
+        document = data.withUnsafeBytes { try? YAMLDocument.parseJSON($0, maximumDepth: JSONValue.maximumDepth) }
+        if document == nil { _ = try Self.existing(data, file: file) }
+    }
+
+    static func existing(_ data: Data, file: String) throws(IAPKitError) -> JSONValue {
+        do { return try JSONValue.parse(data) } catch {
             throw .malformed(
                 location: SourceLocation(file: file),
                 reason: "is not a StoreKit configuration iapkit can update (not valid JSON); pass --fresh to replace it")
@@ -31,7 +40,14 @@ public struct StoreKitUpdate: Sendable {
 
     /// The file's own format version; nil when it names none iapkit reads.
     public var formatVersion: StoreKitExporter.FormatVersion? {
-        guard case let .int(major)? = existing["version"]?["major"], case let .int(minor)? = existing["version"]?["minor"] else { return nil }
+        if let document {
+            let version = JSONNode(document: document, id: document.root)["version"]
+            guard let major = version?["major"]?.int, let minor = version?["minor"]?.int else { return nil }
+            return StoreKitExporter.FormatVersion(major: major, minor: minor)
+        }
+        guard let existing = try? Self.existing(data, file: file), case let .int(major)? = existing["version"]?["major"],
+            case let .int(minor)? = existing["version"]?["minor"]
+        else { return nil }
         return StoreKitExporter.FormatVersion(major: major, minor: minor)
     }
 
@@ -43,6 +59,33 @@ public struct StoreKitUpdate: Sendable {
     /// `bytes`, and the keys the catalog has no place for that were left out: written in an older major format
     /// than the file's, they may be ones that format does not have, so none is carried.
     public func update(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8], dropped: [String]) {
+        let (bytes, dropped) = try changes(catalog, version: version)
+        return (bytes ?? Array(data), dropped)
+    }
+
+    /// `update`, with no bytes (nil) when the file already is what the update would write: nothing is copied or
+    /// compared to find that out.
+    public func changes(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8]?, dropped: [String]) {
+        do {
+            if let document,
+                var merge = FileMerge(document: document, file: file, capacity: data.count + data.count / 8, catalog: catalog, version: version),
+                let result = try merge.run()
+            {
+                return result
+            }
+        } catch {
+            guard case let .malformed(location, reason) = error else { throw error }
+            throw .malformed(location: location, reason: reason + "; to replace the file rather than update it, pass --fresh")
+        }
+        let (bytes, dropped) = try fullMerge(catalog, version: version)
+        let same = bytes.withUnsafeBytes { written in data.withUnsafeBytes { $0.elementsEqual(written) } }
+        return (same ? nil : bytes, dropped)
+    }
+
+    /// The three-way merge over the whole file as values: the file, the export of the catalog it imports to, and the
+    /// export of the catalog.
+    func fullMerge(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8], dropped: [String]) {
+        let existing = try Self.existing(data, file: file)
         let imported: StoreKitImporter.Result
         do {
             imported = try StoreKitImporter(bundleID: catalog.app.bundleID).importData(data, file: file)

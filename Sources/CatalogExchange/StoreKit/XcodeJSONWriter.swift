@@ -18,11 +18,49 @@ struct XcodeJSONWriter {
     private var empty = false
     /// A key was just written; its value follows on the same line.
     private var afterKey = false
+    /// Where each open container's bracket is, and the bytes of the container closed last: an update of a file finds
+    /// each item the exporter wrote by them.
+    private var openedAt: [Int] = []
+    private(set) var lastClosed: Range<Int> = 0..<0
     #if DEBUG
     private var lastKeys: [String?] = []
     #endif
 
     init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+
+    /// A writer of one value nested `depth` levels deep, laid out as it is in a whole file at that depth: the bytes of
+    /// an item of a list, from its opening bracket to its closing one.
+    init(depth: Int, capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+        self.depth = depth
+        afterKey = true
+    }
+
+    var count: Int { bytes.count }
+
+    /// The state before an item of the open list, to go back to when the item written is not the one wanted.
+    struct Checkpoint {
+        fileprivate let count: Int
+        fileprivate let empty: Bool
+    }
+
+    var checkpoint: Checkpoint { Checkpoint(count: bytes.count, empty: empty) }
+
+    mutating func rollback(to checkpoint: Checkpoint) {
+        bytes.removeSubrange(checkpoint.count...)
+        empty = checkpoint.empty
+    }
+
+    /// A whole value already in this layout at this depth, such as an item the exporter wrote.
+    mutating func raw(_ value: ArraySlice<UInt8>) {
+        startItem()
+        bytes.append(contentsOf: value)
+    }
+
+    /// Whether the bytes from `start` to the end are `other`.
+    func written(from start: Int, equal other: ArraySlice<UInt8>) -> Bool {
+        bytes.count - start == other.count && bytes[start...].elementsEqual(other)
+    }
 
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
@@ -30,11 +68,18 @@ struct XcodeJSONWriter {
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
     mutating func key(_ key: String) {
+        var key = key
+        key.withUTF8 { self.key(utf8: $0) }
+    }
+
+    /// A key given as its UTF-8 bytes.
+    mutating func key(utf8 key: UnsafeBufferPointer<UInt8>) {
         #if DEBUG
+        let text = String(decoding: key, as: UTF8.self)
         if let last = lastKeys[lastKeys.count - 1] {
-            assert(Self.xcodeOrder(last, key), "`\(key)` written after `\(last)`: Xcode sorts keys")
+            assert(Self.xcodeOrder(last, text), "`\(text)` written after `\(last)`: Xcode sorts keys")
         }
-        lastKeys[lastKeys.count - 1] = key
+        lastKeys[lastKeys.count - 1] = text
         #endif
         startItem()
         quote(key)
@@ -43,6 +88,10 @@ struct XcodeJSONWriter {
     }
 
     mutating func string(_ text: String) { startItem(); quote(text) }
+    mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) { startItem(); quote(text) }
+    /// A number, `true`, `false` or `null` as its text.
+    mutating func literal(_ text: String) { startItem(); append(text) }
+    mutating func literal(utf8 text: UnsafeBufferPointer<UInt8>) { startItem(); bytes.append(contentsOf: text) }
     mutating func int(_ number: Int) { startItem(); append(String(number)) }
     mutating func bool(_ flag: Bool) { startItem(); append(flag ? "true" : "false") }
     mutating func null() { startItem(); append("null") }
@@ -64,6 +113,7 @@ struct XcodeJSONWriter {
 
     private mutating func open(_ bracket: UInt8) {
         startItem()
+        openedAt.append(bytes.count)
         bytes.append(bracket)
         depth += 1
         empty = true
@@ -77,6 +127,7 @@ struct XcodeJSONWriter {
         append(empty ? "\n\n" : "\n")
         indent()
         bytes.append(bracket)
+        lastClosed = openedAt.removeLast()..<bytes.count
         empty = false
         #if DEBUG
         lastKeys.removeLast()
@@ -99,7 +150,7 @@ struct XcodeJSONWriter {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    private mutating func append(_ text: String) {
+    mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
@@ -107,9 +158,13 @@ struct XcodeJSONWriter {
     /// JSON string escaping over UTF-8 bytes: every byte of a multi-byte character is 0x80 or above, so only
     /// ASCII needs looking at.
     private mutating func quote(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { utf8 in
+        text.withUTF8 { quote($0) }
+    }
+
+    mutating func quote(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        do {
             var start = 0
             for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))

@@ -113,25 +113,25 @@ struct ExportCommand: ParsableCommand {
             }
             let exporter = StoreKitExporter(version: version)
             exporter.unsupported(in: catalog).forEach(Terminal.warning)
+            // Nothing below reports a location: the YAML text goes before the output is built, lowering the peak.
+            catalog.releaseSourceText()
+            KeptUntilExit.keep(catalog)
             if let update, let output = common.output {
-                let (bytes, dropped) = try update.update(catalog, version: version)
+                let (bytes, dropped) = try update.changes(catalog, version: version)
                 if !dropped.isEmpty {
                     Terminal.warning(
                         "not written in format \(version), older than the file's \(update.formatVersion?.rawValue ?? ""): "
                             + dropped.map { "`\($0)`" }.joined(separator: ", ")
                             + " (keys the catalog has no place for, which that format may not have)")
                 }
-                if bytes.elementsEqual(update.data) {
-                    Terminal.writeError("\(output) already matches the catalog; left unchanged\n")
-                } else {
+                if let bytes {
                     try AtomicFile.write(bytes, to: output)
                     Terminal.writeError("updated \(output), keeping its IDs and settings (--fresh writes a new file)\n")
+                } else {
+                    Terminal.writeError("\(output) already matches the catalog; left unchanged\n")
                 }
                 return
             }
-            // Nothing below reports a location: the YAML text goes before the output is built, lowering the peak.
-            catalog.releaseSourceText()
-            KeptUntilExit.keep(catalog)
             try common.emit(exporter.exportBytes(catalog))
         }
     }

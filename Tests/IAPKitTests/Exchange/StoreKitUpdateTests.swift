@@ -1,5 +1,6 @@
-import CatalogExchange
+@testable import CatalogExchange
 import Foundation
+import IAPCatalog
 import IAPCore
 import TestSupport
 import Testing
@@ -171,6 +172,77 @@ import Testing
         #expect(kept == "True True True\n")
         #expect(try python(StoreKitRoundTrip.validate, [copy, Paths.storeKitSchema]) == "valid\n")
         #expect(try StoreKitRoundTrip.formatVersion(of: copy) == "5.0")
+    }
+
+    /// The one-pass merge writes what the merge of the whole file as values writes, byte for byte, with the same keys
+    /// left out: for every fixture in every format, as written, with other IDs (as Xcode's are), with subscriptions
+    /// naming another group id, and laid out compactly; with the catalog unchanged, products and subscriptions
+    /// changed, added and removed, and a group renamed.
+    @Test(arguments: fixtures)
+    func theOnePassMergeIsTheWholeMerge(fixture: String) throws {
+        let path = Paths.storeKitFixtures + "/" + fixture
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let catalog = try StoreKitImporter().importData(original, file: path).catalog
+        let text = String(decoding: original, as: UTF8.self)
+        let compact = try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: original))
+        let files: [(String, Data)] = [
+            ("as written", original),
+            ("other IDs", Data(text.replacingOccurrences(of: "\"internalID\" : \"", with: "\"internalID\" : \"9").utf8)),
+            ("other group ids", Data(text.replacingOccurrences(of: "\"subscriptionGroupID\" : \"", with: "\"subscriptionGroupID\" : \"F").utf8)),
+            ("compact", compact),
+        ]
+        func subscription(_ edit: @escaping (inout Product) -> Void) -> (inout Catalog) -> Void {
+            { catalog in
+                guard !catalog.subscriptionGroups.isEmpty, !catalog.subscriptionGroups[0].subscriptions.isEmpty else { return }
+                edit(&catalog.subscriptionGroups[0].subscriptions[0])
+            }
+        }
+        let edits: [(String, (inout Catalog) -> Void)] = [
+            ("unchanged", { _ in }),
+            ("price", { if !$0.products.isEmpty { $0.products[0].price = Price(text: "7.99") } }),
+            ("name", { if !$0.products.isEmpty, !$0.products[0].localizations.isEmpty { $0.products[0].localizations[0].name = "Changed" } }),
+            ("removed", { if !$0.products.isEmpty { $0.products.removeFirst() } }),
+            (
+                "added",
+                { catalog in
+                    guard var product = catalog.products.first else { return }
+                    product.productID = (product.productID ?? "") + ".more"
+                    catalog.products.append(product)
+                }
+            ),
+            ("subscription price", subscription { $0.price = Price(text: "12.99") }),
+            ("subscription name", subscription { $0.referenceName = "Renamed" }),
+            (
+                "subscription added",
+                { catalog in
+                    guard var product = catalog.subscriptionGroups.first?.subscriptions.first else { return }
+                    product.productID = (product.productID ?? "") + ".more"
+                    catalog.subscriptionGroups[0].subscriptions.append(product)
+                }
+            ),
+            ("subscription removed", { if !$0.subscriptionGroups.isEmpty { $0.subscriptionGroups[0].subscriptions.removeAll() } }),
+            ("group renamed", { if !$0.subscriptionGroups.isEmpty { $0.subscriptionGroups[0].referenceName = "Another group" } }),
+        ]
+        for (file, data) in files {
+            let update = try StoreKitUpdate(data: data, file: path)
+            for (name, edit) in edits {
+                var edited = catalog
+                edit(&edited)
+                for version in Set([update.formatVersion ?? .v4_0, .v1_0, .v1_2, .v4_0, .v5_0, .v6_3]) {
+                    let onePass = Swift.Result { try update.update(edited, version: version) }
+                    let whole = Swift.Result { try update.fullMerge(edited, version: version) }
+                    switch (onePass, whole) {
+                    case let (.success(a), .success(b)):
+                        #expect(a.bytes == b.bytes, "\(fixture), \(file), \(name), \(version)")
+                        #expect(a.dropped == b.dropped, "\(fixture), \(file), \(name), \(version)")
+                    case let (.failure(a), .failure(b)):
+                        #expect("\(a)" == "\(b)", "\(fixture), \(file), \(name), \(version)")
+                    default:
+                        Issue.record("\(fixture), \(file), \(name), \(version): \(onePass) against \(whole)")
+                    }
+                }
+            }
+        }
     }
 
     @Test func importNamesEverythingItCannotCarry() throws {

@@ -140,14 +140,14 @@ import Testing
         }
     }
 
-    /// What the pages say lint reports after importing a file of another storefront: each in-app purchase without a
-    /// USD price, and no subscription, which App Store Connect prices by territory.
+    /// What the pages say lint reports after importing a file of another storefront: each product without a USD
+    /// price, subscriptions included (one sold only where it is priced says so with `pricedTerritories`).
     @Test func whatLintReportsOfAForeignStorefrontImportIsWhatThePagesSay() throws {
         let said = [
-            ("docs/commands.md", "`lint` reports each in-app purchase without a USD `price`"),
-            ("docs/commands.md", "a subscription may keep its territory prices alone"),
-            ("docs/getting-started.md", "needs a USD `price` for each in-app purchase"),
-            ("docs/getting-started.md", "a subscription may keep its territory prices alone"),
+            ("docs/commands.md", "`lint` reports each product without a USD `price`"),
+            ("docs/commands.md", "a subscription sold only in those territories says so with `pricedTerritories`"),
+            ("docs/getting-started.md", "needs a USD `price` for each product"),
+            ("docs/getting-started.md", "a subscription sold only in those territories says so with `pricedTerritories`"),
         ]
         for (page, words) in said {
             let text = Self.lines.filter { $0.page == page }.map(\.text).joined(separator: " ")
@@ -160,7 +160,11 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any])
         let price = ((report["findings"] as? [[String: Any]]) ?? []).filter { $0["rule"] as? String == "price" }
         let reported = Set(price.compactMap { $0["productId"] as? String })
-        #expect(reported == ["com.example.garden.seeds", "com.example.garden.greenhouse", "com.example.garden.season"], "\(lint.stdout)")
+        #expect(
+            reported == [
+                "com.example.garden.seeds", "com.example.garden.greenhouse", "com.example.garden.season", "com.example.garden.club.monthly",
+                "com.example.garden.club.yearly",
+            ], "\(lint.stdout)")
         #expect(price.allSatisfy { ($0["message"] as? String)?.contains("no USD price") == true }, "\(lint.stdout)")
     }
 }

@@ -1,3 +1,4 @@
+import AppStoreConnectAPI
 import HTTPTypes
 import IAPCore
 import OpenAPIRuntime
@@ -12,10 +13,23 @@ import Foundation
 /// for and not answered, but the generated types read it as `null` would be read: none. This middleware remembers
 /// each such relationship (`type/id/relationship`) of the resources an answer lists, so the reads that need it take
 /// it as unanswered, never as empty.
+///
+/// The same reading names each attribute and relationship a resource of the answer has that the document iapkit was
+/// generated from does not give its type (`type.name`): what a newer API version added, which a newer iapkit may
+/// manage.
 struct ASCLinkageMiddleware: ClientMiddleware {
     let unanswered: Locked<Set<String>>
+    let notInTheDocument: Locked<Set<String>>
     /// Lists of products with what they include run to a few megabytes.
     static let bodyLimit = 32 << 20
+
+    /// What real answers carry beyond the document and iapkit reads or knowingly leaves (App Store Connect's answers
+    /// as recorded): the retired `availableInAllTerritories` of in-app purchases made before 2023, the `priceTier`
+    /// of price points from before the 2023 grid, a win-back offer's `promotion`, a promoted purchase's images.
+    static let knownBeyondTheDocument: Set<String> = [
+        "inAppPurchases.availableInAllTerritories", "inAppPurchasePricePoints.priceTier", "subscriptionPricePoints.priceTier",
+        "winBackOffers.promotion", "promotedPurchases.promotionImages",
+    ]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -24,14 +38,40 @@ struct ASCLinkageMiddleware: ClientMiddleware {
         async throws -> (HTTPResponse, HTTPBody?)
     {
         let (response, responseBody) = try await next(request, body, baseURL)
-        let asked = request.method == .get ? Self.included(request.path ?? "") : []
-        guard !asked.isEmpty, response.status.code == 200, let responseBody else { return (response, responseBody) }
+        guard request.method == .get, response.status.code == 200, let responseBody else { return (response, responseBody) }
+        let asked = Self.included(request.path ?? "")
         let data = try await Data(collecting: responseBody, upTo: Self.bodyLimit)
         if let document = try? JSONValue.parse(data) {
-            let missing = Self.unanswered(in: document, asked: asked)
+            let missing = asked.isEmpty ? [] : Self.unanswered(in: document, asked: asked)
             if !missing.isEmpty { unanswered.withLock { $0.formUnion(missing) } }
+            let newer = Self.notInTheDocument(document)
+            if !newer.isEmpty { notInTheDocument.withLock { $0.formUnion(newer) } }
         }
         return (response, HTTPBody(data))
+    }
+
+    /// `type.name` of each attribute or relationship of the answer's resources (`data` and `included`) that the
+    /// document does not give their type; types the document does not describe are left to the decoder.
+    static func notInTheDocument(_ document: JSONValue) -> Set<String> {
+        var resources: [JSONValue] = []
+        for list in ["data", "included"] {
+            switch document[list] {
+            case let .array(items)?: resources += items
+            case let .object(pairs)?: resources.append(.object(pairs))
+            default: break
+            }
+        }
+        var names: Set<String> = []
+        for resource in resources {
+            guard case let .string(type)? = resource["type"], let known = ASCDocumentFields.known[type] else { continue }
+            if case let .object(pairs)? = resource["attributes"] {
+                for (name, _) in pairs where !known.attributes.contains(name) { names.insert("\(type).\(name)") }
+            }
+            if case let .object(pairs)? = resource["relationships"] {
+                for (name, _) in pairs where !known.relationships.contains(name) { names.insert("\(type).\(name)") }
+            }
+        }
+        return names.subtracting(knownBeyondTheDocument)
     }
 
     /// The relationships a request's `include=` names.

@@ -58,6 +58,7 @@ public struct AppStoreConnectClient: Sendable {
     private let waitRecorder = ASCWaitRecorder(nil)
     private let toleranceRecorder = ASCToleranceRecorder()
     private let linkageRecorder = Locked<Set<String>>([])
+    private let newerFieldsRecorder = Locked<Set<String>>([])
     private let serverDateRecorder = ASCServerDateRecorder(nil)
 
     /// A client that signs with `credentials` and talks to `serverURL` over AsyncHTTPClient.
@@ -98,7 +99,7 @@ public struct AppStoreConnectClient: Sendable {
             ASCErrorMiddleware(),
             ASCResponseRepairMiddleware(),
             ASCEmptyToOneMiddleware(),
-            ASCLinkageMiddleware(unanswered: linkageRecorder),
+            ASCLinkageMiddleware(unanswered: linkageRecorder, notInTheDocument: newerFieldsRecorder),
             ASCPageLinkMiddleware(),
             ASCRetryMiddleware(
                 policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
@@ -139,8 +140,8 @@ public struct AppStoreConnectClient: Sendable {
                 }
             } catch {
                 // An answer the generated types cannot read as it is: decoded again without the value they do not know.
-                if let decoding = ASCError.cause(of: error) as? DecodingError, let note = repair.tolerate(decoding) {
-                    toleranceRecorder.record(note)
+                if let decoding = ASCError.cause(of: error) as? DecodingError, let tolerated = repair.tolerate(decoding) {
+                    toleranceRecorder.record(tolerated)
                     continue
                 }
                 throw Self.map(error, observation: observation).replayed(from: observation.replayOrigin)
@@ -153,6 +154,14 @@ public struct AppStoreConnectClient: Sendable {
     public func linkageUnanswered(type: String, id: String, relationship name: String) -> Bool {
         linkageRecorder.withLock { $0.contains("\(type)/\(id)/\(name)") }
     }
+
+    /// The attributes of resource `type` `id` that App Store Connect answered with a value iapkit does not know
+    /// (left unread, so the reads note them as unanswered instead of taking them for none).
+    public func unreadAttributes(type: String, id: String) -> [ASCUnreadAttribute] { toleranceRecorder.unread(type: type, id: id) }
+
+    /// The attributes and relationships (`subscriptions.retentionMessage`) App Store Connect's answers held so far that
+    /// the document iapkit was generated from does not give their type: a newer API version's, left unread.
+    public var fieldsNotInTheDocument: [String] { newerFieldsRecorder.withLock { $0.sorted() } }
 
     /// What was tolerated in App Store Connect's answers so far (values the document does not know, left out), each a
     /// sentence naming the operation.

@@ -103,7 +103,8 @@ public enum CatalogYAMLWriter {
         out.pair("productId", product.productID)
         out.pair("referenceName", product.referenceName)
         if product.isSubscription {
-            out.pair("period", product.period)
+            // None when App Store Connect's period was not one iapkit knows (the product's note says which).
+            if let period = product.period { out.pair("period", period) }
             if let level = product.groupLevel { out.pair("groupLevel", number: level) }
         } else {
             out.pair("type", product.type?.rawValue)

@@ -63,6 +63,9 @@ fi
 mkdir -p "$destination"
 rm -f "$destination"/*.swift
 "$generator" generate --config "$config" --output-directory "$destination" "$pruned" >/dev/null
+# Beside the client: the attributes and relationships the document gives each resource type, so the client can name
+# what a newer API version sends.
+python3 scripts/codegen/document-fields.py "$document" "$pruned" "$destination/ASCDocumentFields.swift"
 
 if (( check )); then
     if diff -ru "$output" "$destination"; then

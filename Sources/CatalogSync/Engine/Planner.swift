@@ -90,9 +90,14 @@ public struct Planner: Sendable {
         if appResources { for kind in AppKinds.all { kind.plan(desired, store: store, builder: &builder) } }
 
         // What App Store Connect holds that the catalog cannot say: the product is not fully managed, never "unchanged".
+        let wantedByID = Dictionary(desired.allProducts.map { ($0.productID, $0) }, uniquingKeysWith: { a, _ in a })
         for live in store.inAppPurchases + store.groups.flatMap(\.subscriptions) where inScope(live.record.productID) {
             for note in live.notes where !note.managed {
-                builder.add(.unmanaged, note.resource, live.record, detail: "not fully managed", reason: note.text)
+                // An attribute answered with a value iapkit does not know shows as `?` beside what the catalog says.
+                let fields = note.field.map { field in
+                    [Change.Field.unanswered(field, to: wantedByID[live.record.productID].flatMap { UnreadAttributes.value(field, of: $0) })]
+                }
+                builder.add(.unmanaged, note.resource, live.record, detail: "not fully managed", fields: fields ?? [], reason: note.text)
             }
         }
 

@@ -106,7 +106,8 @@ public struct StoreReader: Sendable {
         snapshot.storefrontDifferences = StorefrontDifference.between(live: listings.storefronts)
         snapshot.appNotes = listings.duplicates
         snapshot.inAppPurchases = try await concurrently(listings.inAppPurchases) { listing throws(SyncError) in
-            guard let product = InAppPurchaseKind.record(listing.resource) else { return nil }
+            guard var product = InAppPurchaseKind.record(listing.resource) else { return nil }
+            UnreadAttributes.note(&product, type: "inAppPurchases", resource: "inAppPurchase", asc: asc)
             guard selection.reads(product.record.productID) else { return product }
             return try await readInDetail(product, listing: listing, kinds: InAppPurchaseKinds.all, pacer: pacer)
         }.compactMap { $0 }
@@ -116,7 +117,8 @@ public struct StoreReader: Sendable {
                 live = try await pacer.run(1) { () throws(SyncError) in try await SubscriptionGroupKind.read(group, reader: self) }
             }
             live.subscriptions = try await concurrently(subscriptions) { listing throws(SyncError) in
-                guard let product = SubscriptionKind.record(listing.resource) else { return nil }
+                guard var product = SubscriptionKind.record(listing.resource) else { return nil }
+                UnreadAttributes.note(&product, type: "subscriptions", resource: "subscription", asc: asc)
                 guard selection.reads(product.record.productID) else { return product }
                 var read = try await readInDetail(product, listing: listing, kinds: SubscriptionKinds.all, pacer: pacer)
                 Self.settlePlans(&read.record)

@@ -178,11 +178,15 @@ public struct StoreNote: Sendable, Equatable {
     /// when something was left out, so the product is not fully managed.
     public var managed: Bool
     public var text: String
+    /// The catalog field App Store Connect answered with a value iapkit does not know, if that is what the note is
+    /// about (plan shows it as `?`).
+    public var field: String?
 
-    public init(resource: String, managed: Bool, text: String) {
+    public init(resource: String, managed: Bool, text: String, field: String? = nil) {
         self.resource = resource
         self.managed = managed
         self.text = text
+        self.field = field
     }
 
     /// `count` resources (`price`, `introductory offer`) answered without the linkage iapkit asked for (`its territory

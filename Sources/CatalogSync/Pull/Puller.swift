@@ -112,6 +112,7 @@ public struct Puller: Sendable {
                 product.record.availabilityDeclared = old.availabilityDeclared
             }
             if product.unanswered.contains("baseTerritory") { product.record.baseTerritory = old.baseTerritory }
+            UnreadAttributes.keep(product.unanswered, of: &product.record, from: old)
             if product.unanswered.contains("price") {
                 product.record.priceCents = old.priceCents
                 product.record.baseTerritory = old.baseTerritory

@@ -162,6 +162,14 @@ public struct SyncWorkflow: Sendable {
     /// Values in App Store Connect's answers the client did not know and left out (a new enum value, say).
     func reportAnswers(_ asc: AppStoreConnectClient) {
         for note in asc.toleratedAnswers { events(.warning("App Store Connect answered something this iapkit does not know: \(note)")) }
+        // Once per run: a newer API version's fields are no fault, and nothing stops for them.
+        let newer = asc.fieldsNotInTheDocument
+        if !newer.isEmpty {
+            events(
+                .warning(
+                    "App Store Connect sent attributes this iapkit does not know: \(newer.joined(separator: ", ")); "
+                        + "a newer iapkit may manage them"))
+        }
     }
 
     /// The products whose catalog entries differ between `revision` (read with git) and the catalog as it is now.

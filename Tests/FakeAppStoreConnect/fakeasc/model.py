@@ -72,6 +72,9 @@ IMAGES = many("slot", "image")  # a product's promotional image (at most one)
 VERSION_IMAGE = one("lookup", "version_image")  # the product's image, when it was made for this version
 PRICED = {"territory": STORED_ONE, "subscriptionPricePoint": STORED_ONE}
 
+# Relationships the fake keeps to walk its own records but never shows: Apple's document does not give the type them.
+UNSHOWN_RELATIONSHIPS = {"inAppPurchasePriceSchedules": {"inAppPurchase"}}
+
 RELATIONSHIPS = {
     "apps": {"inAppPurchasesV2": many("kids", "inAppPurchases"), "subscriptionGroups": many("kids", "subscriptionGroups"),
              "subscriptionGracePeriod": one("slot", "gracePeriod"), "promotedPurchases": many("kids", "promotedPurchases"),

@@ -111,7 +111,9 @@ class AnswerShapeCases:
         doc, _ = self.iap_list("?include=iapPriceSchedule,inAppPurchaseAvailability")
         schedule = next(x for x in doc["included"] if x["type"] == "inAppPurchasePriceSchedules" and x["id"] == gems_id)
         self.assertEqual(schedule["relationships"]["baseTerritory"], {})
-        self.assertLinksOnly(schedule, "manualPrices", "automaticPrices", "inAppPurchase")
+        self.assertLinksOnly(schedule, "manualPrices", "automaticPrices")
+        self.assertEqual(sorted(schedule["relationships"]), ["automaticPrices", "baseTerritory", "manualPrices"],
+                         "only what Apple's document gives a price schedule")
         (availability,) = [x for x in doc["included"] if x["type"] == "inAppPurchaseAvailabilities"]
         self.assertLinksOnly(availability, "availableTerritories")
         # an included group: links only

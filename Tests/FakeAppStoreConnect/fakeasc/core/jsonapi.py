@@ -7,7 +7,8 @@ import urllib.parse
 
 from .encoding import b64url, b64url_decode
 from .errors import parameter_error
-from ..model import FORMED_TYPES, INCLUDED_DEFAULT_LIMIT, RELATIONSHIPS, RENDERED_KIDS, STORED_MANY, STORED_ONE, TYPE_PATH
+from ..model import (FORMED_TYPES, INCLUDED_DEFAULT_LIMIT, RELATIONSHIPS, RENDERED_KIDS, STORED_MANY, STORED_ONE, TYPE_PATH,
+                     UNSHOWN_RELATIONSHIPS)
 from ..reference import decode_price_point, point_rec, ref
 
 PRICE_POINT_TYPES = ("inAppPurchasePricePoints", "subscriptionPricePoints")
@@ -109,6 +110,7 @@ class Documents:
         made before 2023 shows no availability relationship at all, as recorded answers show."""
         names = list(RELATIONSHIPS.get(rec["type"], {}))
         names += [n for n in rec.get("rels", {}) if n not in names]
+        names = [n for n in names if n not in UNSHOWN_RELATIONSHIPS.get(rec["type"], ())]
         if rec.get("_legacy"):
             names = [n for n in names if n != "inAppPurchaseAvailability"]
         return names

@@ -42,7 +42,7 @@ public enum CatalogKeys {
     ]
     /// An in-app purchase's offer code: a price for the customers it is for, and its codes.
     public static let inAppPurchaseOfferCode = [
-        "referenceName", "price", "territoryPrices", "eligibility", "active", "oneTimeCodes",
+        "referenceName", "price", "territoryPrices", "territories", "eligibility", "active", "oneTimeCodes",
         "customCodes",
     ]
     public static let winBackOffer = [

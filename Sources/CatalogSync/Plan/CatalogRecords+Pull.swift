@@ -85,7 +85,7 @@ extension CatalogRecords {
         let offerTerritories = (record.pricedTerritories ?? (record.availability ?? everywhere).territories).sorted()
         func pulled(_ record: OfferRecord, period: String?) -> Offer {
             var pulled = offer(record, subscriptionPeriod: period)
-            if record.kind != .inAppPurchaseOfferCode, let territories = record.territories, territories != offerTerritories {
+            if let territories = record.territories, territories != offerTerritories {
                 pulled.territories = territories
             }
             return pulled

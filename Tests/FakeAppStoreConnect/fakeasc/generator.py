@@ -54,7 +54,7 @@ CLASSES = [
     "promotional", "promotional:paid", "promotional:some-territories", "promotional:free-territory", "offer-code",
     "offer-code:some-territories", "offer-code:batches", "offer-code:custom", "offer-code:inactive",
     "offer-code:batch-inactive", "offer-code:sandbox", "iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
-    "iap-offer-code:territory-price", "iap-offer-code:batches", "iap-offer-code:custom", "iap-offer-code:inactive",
+    "iap-offer-code:territory-price", "iap-offer-code:some-territories", "iap-offer-code:batches", "iap-offer-code:custom", "iap-offer-code:inactive",
     "iap-offer-code:batch-inactive", "iap-offer-code:sandbox", "win-back", "win-back:some-territories",
     "win-back:eligibility", "win-back:high-priority", "win-back:promoted", "win-back:scheduled", "win-back:ends",
     "screenshot:none", "screenshot:complete", "screenshot:awaiting-upload",
@@ -129,7 +129,9 @@ class Generating:
         self.generate_app_versions(app, random.Random("app versions %d" % seed), used["appClasses"])
         # In-app purchases' offer codes too, after every product and the app's own settings: what a seed built before
         # they existed stays as it was (the promotional images' ids aside).
-        self.generate_iap_offer_codes(app, random.Random("iap offer codes %d" % seed), used["classes"])
+        # Where they are set draws from a stream of its own as well: the offer codes themselves stay as they were.
+        self.generate_iap_offer_codes(app, random.Random("iap offer codes %d" % seed), used["classes"],
+                                      random.Random("iap offer code territories %d" % seed))
         # Promotional images too, last: the ids of everything before them stay as they were.
         self.generate_images(app, random.Random("images %d" % seed), used["classes"])
         # In-app purchases made before 2023 last, from a stream of their own: they change no record, only how the
@@ -470,10 +472,11 @@ class Generating:
                 "numberOfPeriods": 1}, [(t, None) for t in self.offer_territories(priced, places, classes, "offer-code")])
             self.generate_offer_code_codes(offer, codes, classes)
 
-    def generate_iap_offer_codes(self, app, rnd, classes):
+    def generate_iap_offer_codes(self, app, rnd, classes, places):
         """An offer code for some in-app purchases sold today at a USD price: free, at a lower USD point equalized in
         every territory the purchase is sold in, or with one territory at a lower point of its own; for a random set
-        of customers; with codes as a subscription offer code's."""
+        of customers; with codes as a subscription offer code's. Some are set in the USA and a few other territories
+        the purchase is sold in only (`places`)."""
         today = self.today()
         for iap in self.store.kid_recs(app, "inAppPurchases", "inAppPurchases"):
             pid = iap["attributes"]["productId"]
@@ -495,7 +498,12 @@ class Generating:
                 else:
                     kind = "paid"
             classes[pid] += ["iap-offer-code", "iap-offer-code:" + kind]
-            prices = [(t, price_point_id(iap["id"], t, own.get(t, number))) for t in sold]
+            where = sold
+            others = [t for t in sold if t != "USA" and t not in own]
+            if "USA" in sold and len(others) > 2 and places.random() < 0.3:
+                where = sorted(["USA"] + list(own) + places.sample(others, places.randint(1, 2)))
+                classes[pid].append("iap-offer-code:some-territories")
+            prices = [(t, price_point_id(iap["id"], t, own.get(t, number))) for t in where]
             eligibilities = rnd.sample(IAP_ELIGIBILITIES, rnd.randint(1, len(IAP_ELIGIBILITIES)))
             offer = self.commit_priced_offer(iap, "inAppPurchaseOfferCodes", {
                 "name": "Gift %d" % rnd.randint(1, 99), "customerEligibilities": eligibilities}, prices)

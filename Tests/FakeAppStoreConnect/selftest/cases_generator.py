@@ -15,7 +15,7 @@ OFFER_CODE_CLASSES = ["offer-code:batches", "offer-code:custom", "offer-code:ina
 OFFER_TERRITORY_CLASSES = ["promotional:some-territories", "promotional:free-territory", "offer-code:some-territories",
                            "win-back:some-territories"]
 # In-app purchases' offer codes, with their prices and codes, drawn from a stream of their own.
-IAP_OFFER_CODE_CLASSES = ["iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid",
+IAP_OFFER_CODE_CLASSES = ["iap-offer-code", "iap-offer-code:free", "iap-offer-code:paid", "iap-offer-code:some-territories",
                           "iap-offer-code:territory-price"] + ["iap-" + c for c in OFFER_CODE_CLASSES]
 # Promotional images, drawn from a stream of their own.
 IMAGE_CLASSES = ["image:none", "image:complete", "image:awaiting-upload"]

@@ -93,7 +93,11 @@ class IapOfferCodeCases:
         refused(both, "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE", "/data/attributes/name", name="Launch")
         refused(both, "ENTITY_ERROR.ATTRIBUTE.INVALID", "/data/attributes/customerEligibilities", eligibilities=())
         refused(both, "ENTITY_ERROR.ATTRIBUTE.INVALID", None, eligibilities=("NEW",))  # a subscription offer's word
-        refused(both[:1], "ENTITY_ERROR.RELATIONSHIP.INVALID", "/data/relationships/prices")  # FRA unpriced
+        refused([], "ENTITY_ERROR.RELATIONSHIP.INVALID", "/data/relationships/prices")  # priced nowhere
+        # Set in some of the territories the purchase is sold in, as a subscription's offer code can be: kept as given.
+        some = self.iap_offer(oid, both[:1], "USA only")["data"]
+        listed = self.call("GET", OFFERS + "/" + some["id"] + "/prices?include=territory", expect=200)[1]
+        self.assertEqual([p["relationships"]["territory"]["data"]["id"] for p in listed["data"]], ["USA"])
         gbr = self.iap_points(oid, "GBR")[1][0]
         refused(both + [("GBR", gbr)], "ENTITY_ERROR.INCLUDED.INVALID", "/included/2/relationships/territory")
         refused(both[:1] + both, "ENTITY_ERROR.INCLUDED.INVALID", "/included/1")  # the USA priced twice
@@ -122,7 +126,7 @@ class IapOfferCodeCases:
         # the same name on another purchase is another offer code
         self.iap_offer(other["id"], [(t, self.iap_points(other["id"], t)[2][0]) for t in ("USA", "FRA")])
         listed = self.call("GET", "/v2/inAppPurchases/%s/offerCodes" % oid, expect=200)[1]
-        self.assertEqual([x["id"] for x in listed["data"]], [made["id"]])  # nothing refused was made
+        self.assertEqual([x["id"] for x in listed["data"]], [made["id"], some["id"]])  # nothing refused was made
         self.no_contract_failures()
 
     # -- reading
@@ -354,7 +358,7 @@ class IapOfferCodeCases:
 
     # -- generated offer codes
     def test_generated_iap_offer_codes_are_ones_a_push_makes_again(self):
-        """Generated in-app purchase offer codes are priced in exactly the purchase's territories, for some
+        """Generated in-app purchase offer codes are priced in the purchase's territories (all, or some), for some
         customers, and made again through the API in another app (when sold in a few territories) they show the same
         managed view; the same seed builds them again."""
         self.fake.control("POST", "settings", ROUND_TRIP)
@@ -371,7 +375,12 @@ class IapOfferCodeCases:
                 if product is None or "iap-offer-code" not in kinds:
                     continue
                 (name, wanted), = product["offerCodes"].items()
-                self.assertEqual(sorted(wanted["prices"]), product["availability"]["territories"], (seed, product_id))
+                # Where the purchase is sold: everywhere it is, or the USA and a few others.
+                sold = product["availability"]["territories"]
+                if "iap-offer-code:some-territories" in kinds:
+                    self.assertTrue("USA" in wanted["prices"] and set(wanted["prices"]) < set(sold), (seed, product_id))
+                else:
+                    self.assertEqual(sorted(wanted["prices"]), sold, (seed, product_id))
                 self.assertTrue(set(wanted["customerEligibilities"]) <= {"NON_SPENDER", "ACTIVE_SPENDER",
                                                                          "CHURNED_SPENDER"})
                 self.assertTrue(wanted["customerEligibilities"])
@@ -400,7 +409,7 @@ class IapOfferCodeCases:
         territories = product["availability"]["territories"]
         iap = self.sold_iap("com.example.again", territories)
         prices = []
-        for territory in territories:
+        for territory in sorted(wanted["prices"]):
             by_price = {canonical(price): id_ for id_, price in reversed(self.iap_points(iap["id"], territory))}
             prices.append((territory, by_price[wanted["prices"][territory]]))
         offer = self.iap_offer(iap["id"], prices, name, wanted["customerEligibilities"])["data"]

@@ -2,13 +2,14 @@ import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
 
-/// The requests of an in-app purchase's offer codes (`inAppPurchaseOfferCodes`, by name): a price in every
-/// territory the purchase is sold in (0 is free) for the customers it names.
+/// The requests of an in-app purchase's offer codes (`inAppPurchaseOfferCodes`, by name): a price (0 is free) in
+/// each territory it is set in, every territory the purchase is sold in unless it names them, for the customers it
+/// names.
 enum InAppPurchaseOfferCodeAPI: OfferCodeAPI {
     typealias Schemas = Components.Schemas
     static let resource = "inAppPurchaseOfferCode"
     static let owner = "in-app purchase"
-    static let namesTerritories = false
+    static let namesTerritories = true
 
     static func listed(_ listing: InAppPurchaseListing) -> Included<Schemas.InAppPurchaseOfferCode> {
         let link = listing.resource.relationships?.offerCodes
@@ -60,9 +61,7 @@ enum InAppPurchaseOfferCodeAPI: OfferCodeAPI {
                 path: .init(id: offerCode), query: .init(limit: 200, include: [.pricePoint, .territory])
             ).ok.body.json
         }
-        offer.priceCents = prices.cents
-        offer.territoryPrices = prices.territoryPrices
-        if !prices.complete { OfferRequests.pricesUnanswered(&offer, resource: resource, of: &product) }
+        OfferRequests.apply(prices, to: &offer, resource: resource, of: &product)
     }
 
     static func territories(for wanted: ProductRecord, builder: PlanBuilder) -> [String] {

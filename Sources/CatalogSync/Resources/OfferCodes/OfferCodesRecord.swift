@@ -118,6 +118,7 @@ extension CatalogRecords {
             priceCents: offer.price?.cents,
             eligibilities: (offer.eligibility ?? OfferEligibility.inAppPurchaseCustomers).map(\.apiValue))
         record.territoryPrices = ProductRecord.territoryPrices(offer.territoryPrices)
+        record.territories = offer.territories.map { Array(Set($0)).sorted() }
         record.codes = OfferCodesRecord(offer)
         return record
     }

@@ -233,8 +233,10 @@ class OfferCodes:
     # -- in-app purchases' offer codes
     def create_iap_offer_code(self, c):
         """An in-app purchase's offer code: a name of its own among the purchase's offer codes, at least one kind of
-        customer, and a price (a point of this purchase, the free one too) in exactly the territories the purchase
-        is available in: our reading, as Apple's documents don't say which territories an offer code prices."""
+        customer, and a price (a point of this purchase, the free one too) in each territory it is set in, some or
+        all of those the purchase is available in, as a subscription offer code's. Apple's documents don't say which
+        territories an in-app purchase's offer code prices; this model keeps the set as given, so a client that
+        writes every territory back where the code was set in some is caught."""
         data = c.body["data"]
         a = data["attributes"]
         iap = self.related_need(data, "inAppPurchase", "inAppPurchases")
@@ -245,11 +247,10 @@ class OfferCodes:
                                "/data/attributes/name")
         sold = self.sold_territories(iap)
         prices = self.offer_prices(c, iap, IAP_OFFER_PRICE, None, sold)
-        missing = sorted(set(sold) - {t for t, _ in prices})
-        if missing:
+        if not prices:
             raise entity_error("ENTITY_ERROR.RELATIONSHIP.INVALID",
-                               "Every territory the in-app purchase is available in needs a price; missing: %s"
-                               % ", ".join(missing), "/data/relationships/prices")
+                               "An offer code needs a price in at least one territory the in-app purchase is available in",
+                               "/data/relationships/prices")
         return self.created(self.commit_priced_offer(iap, "inAppPurchaseOfferCodes", a, prices), c)
 
     def sold_territories(self, iap):

@@ -16,10 +16,17 @@ import Foundation
 ///
 /// The same reading names each attribute and relationship a resource of the answer has that the document iapkit was
 /// generated from does not give its type (`type.name`): what a newer API version added, which a newer iapkit may
-/// manage.
+/// manage. App Store Connect sends every attribute of a resource (`null` ones too), so the first answer of each
+/// operation shows them: later pages are not searched again.
 struct ASCLinkageMiddleware: ClientMiddleware {
+    /// What the answers held beyond the document, and the operations whose answers were searched for it.
+    struct NewerFields: Sendable {
+        var names: Set<String> = []
+        var searched: Set<String> = []
+    }
+
     let unanswered: Locked<Set<String>>
-    let notInTheDocument: Locked<Set<String>>
+    let newer: Locked<NewerFields>
     /// Lists of products with what they include run to a few megabytes.
     static let bodyLimit = 32 << 20
 
@@ -40,12 +47,14 @@ struct ASCLinkageMiddleware: ClientMiddleware {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard request.method == .get, response.status.code == 200, let responseBody else { return (response, responseBody) }
         let asked = Self.included(request.path ?? "")
+        let searches = newer.withLock { $0.searched.insert(operationID).inserted }
+        guard !asked.isEmpty || searches else { return (response, responseBody) }
         let data = try await Data(collecting: responseBody, upTo: Self.bodyLimit)
         if let document = try? JSONValue.parse(data) {
             let missing = asked.isEmpty ? [] : Self.unanswered(in: document, asked: asked)
             if !missing.isEmpty { unanswered.withLock { $0.formUnion(missing) } }
-            let newer = Self.notInTheDocument(document)
-            if !newer.isEmpty { notInTheDocument.withLock { $0.formUnion(newer) } }
+            let names = searches ? Self.notInTheDocument(document) : []
+            if !names.isEmpty { newer.withLock { $0.names.formUnion(names) } }
         }
         return (response, HTTPBody(data))
     }

@@ -58,7 +58,7 @@ public struct AppStoreConnectClient: Sendable {
     private let waitRecorder = ASCWaitRecorder(nil)
     private let toleranceRecorder = ASCToleranceRecorder()
     private let linkageRecorder = Locked<Set<String>>([])
-    private let newerFieldsRecorder = Locked<Set<String>>([])
+    private let newerFieldsRecorder = Locked(ASCLinkageMiddleware.NewerFields())
     private let serverDateRecorder = ASCServerDateRecorder(nil)
 
     /// A client that signs with `credentials` and talks to `serverURL` over AsyncHTTPClient.
@@ -99,7 +99,7 @@ public struct AppStoreConnectClient: Sendable {
             ASCErrorMiddleware(),
             ASCResponseRepairMiddleware(),
             ASCEmptyToOneMiddleware(),
-            ASCLinkageMiddleware(unanswered: linkageRecorder, notInTheDocument: newerFieldsRecorder),
+            ASCLinkageMiddleware(unanswered: linkageRecorder, newer: newerFieldsRecorder),
             ASCPageLinkMiddleware(),
             ASCRetryMiddleware(
                 policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
@@ -161,7 +161,7 @@ public struct AppStoreConnectClient: Sendable {
 
     /// The attributes and relationships (`subscriptions.retentionMessage`) App Store Connect's answers held so far that
     /// the document iapkit was generated from does not give their type: a newer API version's, left unread.
-    public var fieldsNotInTheDocument: [String] { newerFieldsRecorder.withLock { $0.sorted() } }
+    public var fieldsNotInTheDocument: [String] { newerFieldsRecorder.withLock { $0.names.sorted() } }
 
     /// What was tolerated in App Store Connect's answers so far (values the document does not know, left out), each a
     /// sentence naming the operation.

@@ -56,13 +56,10 @@ public struct PlanBuilder: Sendable {
         var (action, fields, reason, operations) = (action, fields, reason, operations)
         if action == .create || action == .update {
             // A value App Store Connect did not answer is never taken for "none": its change is `? -> new`.
+            // Every field of a resource not answered, or one field answered with a value iapkit does not know.
             if let id = product?.productID, let unread = unanswered[id] {
-                if let field = Self.unansweredField[resource], unread.contains(field) {
-                    fields = fields.map { $0.fromUnanswered ? $0 : .unanswered($0.name, to: $0.to) }
-                } else {
-                    // An attribute App Store Connect answered with a value iapkit does not know.
-                    fields = fields.map { $0.fromUnanswered || !unread.contains($0.name) ? $0 : .unanswered($0.name, to: $0.to) }
-                }
+                let whole = Self.unansweredField[resource].map(unread.contains) ?? false
+                fields = fields.map { $0.fromUnanswered || !(whole || unread.contains($0.name)) ? $0 : .unanswered($0.name, to: $0.to) }
             }
             if !replacesUnanswered, let unread = fields.first(where: \.fromUnanswered) {
                 action = .refused

@@ -94,9 +94,11 @@ public struct CatalogMerge {
         }
         // In a flow mapping a key added or removed rewrites the mapping, on its line.
         let lacking = before.pairs.filter { after[$0.key] == nil && spelled($0.key) != nil }
-        let productLists = topLevel ? lacking.filter { $0.key == "products" || $0.key == "subscriptionGroups" } : []
-        let removedKeys = lacking.filter { pair in removes(pair.value) && !productLists.contains { $0.key == pair.key } }
-        for pair in lacking where !removes(pair.value) && !productLists.contains(where: { $0.key == pair.key }) {
+        // The lists of products follow the rule for products (below); every other key goes or stays by its value.
+        let isProductList = { (pair: YAMLTree.Pair) in topLevel && (pair.key == "products" || pair.key == "subscriptionGroups") }
+        let productLists = lacking.filter(isProductList)
+        let removedKeys = lacking.filter { !isProductList($0) && removes($0.value) }
+        for pair in lacking where !isProductList(pair) && !removes(pair.value) {
             keep(Self.nouns[pair.key].map { Format.count(pair.value.items.count, $0) } ?? "`\(pair.key)`")
         }
         let addedKeys = after.pairs.filter { spelled($0.key) == nil }

@@ -6,22 +6,41 @@ import IAPCatalog
 /// catalog holds the value, an unanswered field: pull keeps the catalog's value and plan shows `?`, never an empty
 /// value or a default.
 enum UnreadAttributes {
-    /// App Store Connect's attribute and the record field it fills; `state` fills none (it is read for messages).
-    static let fields = [
-        "name": "referenceName", "familySharable": "familySharable", "reviewNote": "reviewNote",
-        "subscriptionPeriod": "period", "groupLevel": "groupLevel",
+    /// An attribute that fills a record field: its name in App Store Connect and in the plan, how plan shows the
+    /// catalog's value, and how pull keeps it.
+    struct Field: Sendable {
+        var api: String
+        var name: String
+        var text: @Sendable (ProductRecord) -> String?
+        var keep: @Sendable (inout ProductRecord, ProductRecord) -> Void
+
+        static func of<Value>(
+            _ api: String, _ name: String, _ path: WritableKeyPath<ProductRecord, Value> & Sendable,
+            _ text: @escaping @Sendable (Value) -> String?
+        ) -> Field {
+            Field(api: api, name: name, text: { text($0[keyPath: path]) }, keep: { $0[keyPath: path] = $1[keyPath: path] })
+        }
+    }
+
+    /// Every attribute that fills a record field; any other (`state`) is read for messages only.
+    static let fields: [Field] = [
+        .of("name", "referenceName", \.referenceName) { $0 },
+        .of("familySharable", "familySharable", \.familySharable) { String($0) },
+        .of("reviewNote", "reviewNote", \.reviewNote) { $0 },
+        .of("subscriptionPeriod", "period", \.period) { $0 },
+        .of("groupLevel", "groupLevel", \.groupLevel) { $0.map(String.init) },
     ]
 
     /// Notes each unread attribute of `product`, a resource of `type` (`inAppPurchases`, `subscriptions`).
     static func note(_ product: inout StoreProduct, type: String, resource: String, asc: AppStoreConnectClient) {
         for unread in asc.unreadAttributes(type: type, id: product.ids.resource) {
             let said = "App Store Connect answered its \(unread.attribute) with \(unread.value), a value this iapkit does not know"
-            if let field = fields[unread.attribute] {
-                product.unanswered.insert(field)
+            if let field = fields.first(where: { $0.api == unread.attribute }) {
+                product.unanswered.insert(field.name)
                 product.notes.append(
                     StoreNote(
-                        resource: resource, managed: false, text: said + "; its \(field) is unknown (?), not none: a newer iapkit may read it",
-                        field: field))
+                        resource: resource, managed: false,
+                        text: said + "; its \(field.name) is unknown (?), not none: a newer iapkit may read it", field: field.name))
             } else {
                 // Nothing the catalog holds: the catalog still says what App Store Connect has.
                 product.notes.append(StoreNote(resource: resource, managed: true, text: said))
@@ -29,24 +48,13 @@ enum UnreadAttributes {
         }
     }
 
-    /// The catalog's value of record field `field`, as plan shows it.
-    static func value(_ field: String, of record: ProductRecord) -> String? {
-        switch field {
-        case "referenceName": return record.referenceName
-        case "familySharable": return String(record.familySharable)
-        case "reviewNote": return record.reviewNote
-        case "period": return record.period
-        case "groupLevel": return record.groupLevel.map(String.init)
-        default: return nil
-        }
+    /// The catalog's value of record field `name`, as plan shows it.
+    static func value(_ name: String, of record: ProductRecord) -> String? {
+        fields.first { $0.name == name }?.text(record)
     }
 
     /// What App Store Connect did not answer keeps the kept catalog's value.
     static func keep(_ unanswered: Set<String>, of record: inout ProductRecord, from old: ProductRecord) {
-        if unanswered.contains("referenceName") { record.referenceName = old.referenceName }
-        if unanswered.contains("familySharable") { record.familySharable = old.familySharable }
-        if unanswered.contains("reviewNote") { record.reviewNote = old.reviewNote }
-        if unanswered.contains("period") { record.period = old.period }
-        if unanswered.contains("groupLevel") { record.groupLevel = old.groupLevel }
+        for field in fields where unanswered.contains(field.name) { field.keep(&record, old) }
     }
 }

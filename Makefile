@@ -1,6 +1,8 @@
 # iapkit: `make run` does the main job on examples/, `make test` runs every test. Both install what is missing.
 SHELL := /bin/bash
 ENV := source scripts/setup/pkg-config-env.sh &&
+# Swift Testing's backtrace of every thrown error triples the round trip's time (scripts/test/test.sh says why).
+NO_THROW_BACKTRACES := SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
 
 .PHONY: setup setup-tests build run test test-intro format bench roundtrip fuzz clean dist dist-check docs
 
@@ -41,13 +43,13 @@ format:
 # prints itself and the command that replays it.
 roundtrip: setup-tests
 	$(ENV) swift build --build-tests
-	$(ENV) IAPKIT_SEEDS=$(or $(SEEDS),2000) swift test --skip-build --filter RoundTripTests
+	$(ENV) $(NO_THROW_BACKTRACES) IAPKIT_SEEDS=$(or $(SEEDS),2000) swift test --skip-build --filter RoundTripTests
 
 # Mutated translations, baselines and traces through the built iapkit (`make test` runs a few dozen): no crash, no
 # run over 5 s, no file changed by a failing run. IAPKIT_FUZZ_SEED=N replays a run.
 fuzz: setup-tests
 	$(ENV) swift build --build-tests
-	$(ENV) IAPKIT_FUZZ_INPUTS=$(or $(FUZZ),5000) swift test --skip-build --filter FormatFuzzTests
+	$(ENV) $(NO_THROW_BACKTRACES) IAPKIT_FUZZ_INPUTS=$(or $(FUZZ),5000) swift test --skip-build --filter FormatFuzzTests
 
 bench: build
 	bash scripts/setup/setup.sh --bench

@@ -75,7 +75,6 @@ extension CatalogRecords {
                         familySharable: subscription.familySharable ?? false, reviewNote: subscription.review?.note,
                         localizations: localizations(subscription.localizations), availability: availability,
                         priceCents: subscription.resolvedPriceCents, screenshot: try screenshot(subscription),
-                        period: subscription.period, groupLevel: subscription.groupLevel,
                         pricedTerritories: priced,
                         introductoryOffer: intro,
                         introductoryOfferTerritories: intro == nil
@@ -84,6 +83,7 @@ extension CatalogRecords {
                         offerCodes: subscription.offerCodes.compactMap { offer($0, .offerCode) },
                         winBackOffers: subscription.winBackOffers.compactMap { offer($0, .winBack) },
                         path: subscription.path))
+                subscriptions[subscriptions.count - 1].subscription = SubscriptionKind.attributes(of: subscription)
                 subscriptions[subscriptions.count - 1].namesPlans = namesPlans
                 subscriptions[subscriptions.count - 1].image = try image(subscription)
                 subscriptions[subscriptions.count - 1].setPricing(from: subscription)

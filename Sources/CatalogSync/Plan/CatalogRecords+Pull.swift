@@ -48,8 +48,8 @@ extension CatalogRecords {
             familySharable: record.familySharable ? true : nil,
             localizations: record.localizations.map {
                 Localization(path: .root, locale: $0.locale, name: $0.name, description: $0.description)
-            },
-            period: record.period, groupLevel: record.groupLevel)
+            })
+        if record.isSubscription { SubscriptionKind.write(record.subscription, into: &product) }
         // Hand-set territory prices and scheduled changes, so pull → plan shows no change for prices set on the web.
         product.territoryPrices = Self.territoryPriceList(record.territoryPrices)
         product.priceChanges = Self.changeList(record.priceChanges, subscription: record.isSubscription)

@@ -36,7 +36,7 @@ public struct ProductRecord: Sendable, Equatable {
     public var availability: AvailabilityRecord?
     /// False when the catalog names no `availability` (it then means everywhere): where App Store Connect did not
     /// answer one, plan shows `?` rather than write the default. Not compared.
-    public var availabilityDeclared = true
+    @Uncompared public var availabilityDeclared = true
     /// USD customer price in cents in the base territory (USA).
     public var priceCents: Int?
     /// In-app purchases priced from another territory than the USA: that territory (its price is a territory price).
@@ -45,15 +45,14 @@ public struct ProductRecord: Sendable, Equatable {
     public var territoryPrices: [String: String] = [:]
     /// Scheduled changes, by date.
     public var priceChanges: [PriceChangeRecord] = []
-    /// Read from App Store Connect: what each territory pays today, equalized or not (not compared).
-    public var currentPrices: [String: String] = [:]
+    /// Read from App Store Connect: what each territory pays today, equalized or not.
+    @Uncompared public var currentPrices: [String: String] = [:]
     public var screenshot: ScreenshotRecord?
     /// The promotional image, compared by content like the screenshot.
     public var image: ScreenshotRecord?
     // Auto-renewable subscriptions only.
-    /// ISO 8601 period: P1W P1M P2M P3M P6M P1Y.
-    public var period: String?
-    public var groupLevel: Int?
+    /// The subscription's own attributes (period, level, …), which the subscription kind reads, compares and sends.
+    public var subscription = SubscriptionAttributes()
     /// Territories that have a price (subscriptions are priced in every available territory).
     public var pricedTerritories: [String]?
     public var introductoryOffer: OfferRecord?
@@ -63,11 +62,11 @@ public struct ProductRecord: Sendable, Equatable {
     public var offerCodes: [OfferRecord]
     public var winBackOffers: [OfferRecord]
     /// Subscriptions that list billing plans: prices and offers name the plan (`UPFRONT`) they belong to.
-    public var namesPlans = false
+    @Uncompared public var namesPlans = false
     /// The monthly plan (monthly payments for a 12-month commitment), when the catalog enables one.
     public var monthlyPlan: MonthlyPlanRecord?
     /// Where the product sits in the catalog (catalog side only), for messages.
-    public var path: CatalogPath?
+    @Uncompared public var path: CatalogPath? = nil
 
     public init(
         productID: String, referenceName: String, type: ProductType, familySharable: Bool = false,
@@ -86,8 +85,7 @@ public struct ProductRecord: Sendable, Equatable {
         self.availability = availability
         self.priceCents = priceCents
         self.screenshot = screenshot
-        self.period = period
-        self.groupLevel = groupLevel
+        self.subscription = SubscriptionAttributes(period: period, groupLevel: groupLevel)
         self.pricedTerritories = pricedTerritories
         self.introductoryOffer = introductoryOffer
         self.introductoryOfferTerritories = introductoryOfferTerritories
@@ -98,19 +96,6 @@ public struct ProductRecord: Sendable, Equatable {
     }
 
     public var isSubscription: Bool { type == .autoRenewableSubscription }
-
-    public static func == (lhs: ProductRecord, rhs: ProductRecord) -> Bool {
-        lhs.productID == rhs.productID && lhs.referenceName == rhs.referenceName && lhs.type == rhs.type
-            && lhs.familySharable == rhs.familySharable && lhs.reviewNote == rhs.reviewNote
-            && lhs.localizations == rhs.localizations && lhs.availability == rhs.availability
-            && lhs.priceCents == rhs.priceCents && lhs.baseTerritory == rhs.baseTerritory && lhs.territoryPrices == rhs.territoryPrices
-            && lhs.priceChanges == rhs.priceChanges && lhs.screenshot == rhs.screenshot && lhs.image == rhs.image && lhs.period == rhs.period
-            && lhs.groupLevel == rhs.groupLevel && lhs.pricedTerritories == rhs.pricedTerritories
-            && lhs.introductoryOffer == rhs.introductoryOffer
-            && lhs.introductoryOfferTerritories == rhs.introductoryOfferTerritories
-            && lhs.promotionalOffers == rhs.promotionalOffers && lhs.offerCodes == rhs.offerCodes
-            && lhs.winBackOffers == rhs.winBackOffers && lhs.monthlyPlan == rhs.monthlyPlan
-    }
 }
 
 /// A subscription's monthly billing plan: its own availability, price of each payment and offers.
@@ -124,8 +109,8 @@ public struct MonthlyPlanRecord: Sendable, Equatable {
     public var promotionalOffers: [OfferRecord]
     public var territoryPrices: [String: String] = [:]
     public var priceChanges: [PriceChangeRecord] = []
-    /// Read from App Store Connect: what each territory pays today (not compared).
-    public var currentPrices: [String: String] = [:]
+    /// Read from App Store Connect: what each territory pays today.
+    @Uncompared public var currentPrices: [String: String] = [:]
 
     public init(
         availability: AvailabilityRecord? = nil, priceCents: Int? = nil, pricedTerritories: [String]? = nil,
@@ -140,12 +125,6 @@ public struct MonthlyPlanRecord: Sendable, Equatable {
         self.promotionalOffers = promotionalOffers
     }
 
-    public static func == (lhs: MonthlyPlanRecord, rhs: MonthlyPlanRecord) -> Bool {
-        lhs.availability == rhs.availability && lhs.priceCents == rhs.priceCents && lhs.pricedTerritories == rhs.pricedTerritories
-            && lhs.introductoryOffer == rhs.introductoryOffer && lhs.introductoryOfferTerritories == rhs.introductoryOfferTerritories
-            && lhs.promotionalOffers == rhs.promotionalOffers && lhs.territoryPrices == rhs.territoryPrices
-            && lhs.priceChanges == rhs.priceChanges
-    }
 }
 
 /// A subscription group with its localizations and subscriptions.
@@ -153,7 +132,7 @@ public struct GroupRecord: Sendable, Equatable {
     public var referenceName: String
     public var localizations: [LocalizationRecord]
     public var subscriptions: [ProductRecord]
-    public var path: CatalogPath?
+    @Uncompared public var path: CatalogPath? = nil
 
     public init(
         referenceName: String, localizations: [LocalizationRecord] = [], subscriptions: [ProductRecord] = [],
@@ -165,8 +144,4 @@ public struct GroupRecord: Sendable, Equatable {
         self.path = path
     }
 
-    public static func == (lhs: GroupRecord, rhs: GroupRecord) -> Bool {
-        lhs.referenceName == rhs.referenceName && lhs.localizations == rhs.localizations
-            && lhs.subscriptions == rhs.subscriptions
-    }
 }

@@ -113,14 +113,14 @@ public struct PlanBuilder: Sendable {
         return pending
     }
 
-    public static func creationFields(_ product: ProductRecord) -> [Change.Field] {
+    /// What a create change shows of a new product: the shared attributes, with `own` (the kind's) after its type.
+    static func creationFields(_ product: ProductRecord, own: [Change.Field] = []) -> [Change.Field] {
         var fields = [
             Change.Field("productId", from: nil, to: product.productID),
             Change.Field("referenceName", from: nil, to: product.referenceName),
             Change.Field("type", from: nil, to: product.type.rawValue),
         ]
-        if let period = product.period { fields.append(Change.Field("period", from: nil, to: period)) }
-        if let level = product.groupLevel { fields.append(Change.Field("groupLevel", from: nil, to: String(level))) }
+        fields += own
         fields.append(Change.Field("familySharable", from: nil, to: String(product.familySharable)))
         if let note = product.reviewNote { fields.append(Change.Field("reviewNote", from: nil, to: note)) }
         return fields

@@ -10,7 +10,6 @@ enum InAppPurchaseKind: ProductResourceKind {
     static func ref(_ productID: String) -> String { "iap:\(productID)" }
 
     /// The list entry holds every attribute: nothing more to read.
-    /// The list entry is the whole resource.
     static func estimatedReads(_ listing: InAppPurchaseListing) -> Int { 0 }
 
     static func read(into product: inout StoreProduct, listing: InAppPurchaseListing, reader: StoreReader) async throws(SyncError) {}
@@ -35,7 +34,7 @@ enum InAppPurchaseKind: ProductResourceKind {
             return
         }
         let update = ProductAttributes.compare(wanted, live: live.record, resource: "inAppPurchase", builder: &builder)
-        if let update {
+        if !update.fields.isEmpty {
             builder.add(
                 .update, "inAppPurchase", wanted, fields: update.fields,
                 operations: [

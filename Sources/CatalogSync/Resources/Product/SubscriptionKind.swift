@@ -2,6 +2,33 @@ import AppStoreConnect
 import AppStoreConnectAPI
 import IAPCatalog
 
+/// What only an auto-renewable subscription has of a product's own attributes: the subscription kind's slice of a
+/// `ProductRecord`. `SubscriptionKind` alone reads it from App Store Connect, maps it to and from the catalog,
+/// compares it and sends it, so a new subscription attribute is a field here and lines in that kind.
+public struct SubscriptionAttributes: Sendable, Equatable {
+    /// ISO 8601 period: P1W P1M P2M P3M P6M P1Y.
+    public var period: String?
+    public var groupLevel: Int?
+
+    public init(period: String? = nil, groupLevel: Int? = nil) {
+        self.period = period
+        self.groupLevel = groupLevel
+    }
+}
+
+extension ProductRecord {
+    /// The subscription's period, which its offers' durations are read against.
+    public var period: String? {
+        get { subscription.period }
+        set { subscription.period = newValue }
+    }
+
+    public var groupLevel: Int? {
+        get { subscription.groupLevel }
+        set { subscription.groupLevel = newValue }
+    }
+}
+
 /// The auto-renewable subscription itself (`subscriptions`): product ID and period (fixed once set), reference
 /// name, review note, family sharing (never turned off again) and its level in the group.
 enum SubscriptionKind: ProductResourceKind {
@@ -10,20 +37,69 @@ enum SubscriptionKind: ProductResourceKind {
     static func ref(_ productID: String) -> String { "subscription:\(productID)" }
 
     /// The list entry holds every attribute: nothing more to read.
-    /// The list entry is the whole resource.
     static func estimatedReads(_ listing: SubscriptionListing) -> Int { 0 }
 
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {}
 
     static func record(_ subscription: Schemas.Subscription) -> StoreProduct? {
         guard let attributes = subscription.attributes, let productID = attributes.productId else { return nil }
-        let record = ProductRecord(
+        var record = ProductRecord(
             productID: productID, referenceName: attributes.name ?? productID, type: .autoRenewableSubscription,
             familySharable: attributes.familySharable ?? false,
-            reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 },
+            reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 })
+        record.subscription = SubscriptionAttributes(
             period: attributes.subscriptionPeriod.flatMap { Vocabulary.isoDuration($0.rawValue) },
             groupLevel: attributes.groupLevel)
         return StoreProduct(record: record, ids: ProductIDs(resource: subscription.id), state: attributes.state?.rawValue)
+    }
+
+    // MARK: - The catalog's keys
+
+    /// The subscription's own attributes as the catalog asks for them.
+    static func attributes(of subscription: Product) -> SubscriptionAttributes {
+        SubscriptionAttributes(period: subscription.period, groupLevel: subscription.groupLevel)
+    }
+
+    /// The subscription's own attributes as `pull` writes them into the catalog.
+    static func write(_ attributes: SubscriptionAttributes, into product: inout Product) {
+        product.period = attributes.period
+        product.groupLevel = attributes.groupLevel
+    }
+
+    /// The attributes that fill a field of this kind's slice, for `UnreadAttributes`.
+    static let unreadFields: [UnreadAttributes.Field] = [
+        .of("subscriptionPeriod", "period", \.period) { $0 },
+        .of("groupLevel", "groupLevel", \.groupLevel) { $0.map(String.init) },
+    ]
+
+    // MARK: - Plan
+
+    /// What a new subscription's create change shows beside the shared attributes.
+    static func creationFields(_ attributes: SubscriptionAttributes) -> [Change.Field] {
+        var fields: [Change.Field] = []
+        if let period = attributes.period { fields.append(Change.Field("period", from: nil, to: period)) }
+        if let level = attributes.groupLevel { fields.append(Change.Field("groupLevel", from: nil, to: String(level))) }
+        return fields
+    }
+
+    /// Adds a refused change for a new period; returns the fields that change and the attributes to send for them
+    /// (nil leaves one as it is).
+    static func compare(
+        _ wanted: ProductRecord, live: ProductRecord, builder: inout PlanBuilder
+    ) -> (fields: [Change.Field], send: SubscriptionAttributes) {
+        if let period = wanted.period, let livePeriod = live.period, period != livePeriod {
+            builder.add(
+                .refused, "subscription", wanted, path: wanted.path.map { $0 / "period" },
+                fields: [Change.Field("period", from: livePeriod, to: period)],
+                reason: "App Store Connect cannot change a subscription's period once it is set")
+        }
+        var fields: [Change.Field] = []
+        var send = SubscriptionAttributes()
+        if let level = wanted.groupLevel, level != live.groupLevel {
+            send.groupLevel = level
+            fields.append(Change.Field("groupLevel", from: live.groupLevel.map(String.init), to: String(level)))
+        }
+        return (fields, send)
     }
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
@@ -33,29 +109,26 @@ enum SubscriptionKind: ProductResourceKind {
             // A level must lie within the group's size when it is set: beyond it, it is set once the group is whole.
             if let level = wanted.groupLevel, level > builder.groupSize {
                 created.groupLevel = nil
-                builder.deferredLevels.append(Update(subscription: product, groupLevel: level))
+                builder.deferredLevels.append(Update(subscription: product, own: SubscriptionAttributes(groupLevel: level)))
             }
             builder.add(
-                .create, "subscription", wanted, fields: PlanBuilder.creationFields(wanted),
+                .create, "subscription", wanted,
+                fields: PlanBuilder.creationFields(wanted, own: creationFields(wanted.subscription)),
                 operations: [Create(ref: ref(wanted.productID), group: groupRef(builder), record: created)])
             return
         }
         let before = builder.changes.count
-        if var update = ProductAttributes.compare(wanted, live: live.record, resource: "subscription", builder: &builder) {
+        var (fields, own) = compare(wanted, live: live.record, builder: &builder)
+        let shared = ProductAttributes.compare(wanted, live: live.record, resource: "subscription", builder: &builder)
+        fields = shared.fields + fields
+        if !fields.isEmpty {
             // The same for a level raised past the group's size now (its other subscriptions are created later).
-            if let level = update.groupLevel, level > builder.groupSize {
-                update.groupLevel = nil
-                builder.deferredLevels.append(Update(subscription: product, groupLevel: level))
+            if let level = own.groupLevel, level > builder.groupSize {
+                own.groupLevel = nil
+                builder.deferredLevels.append(Update(subscription: product, own: SubscriptionAttributes(groupLevel: level)))
             }
-            let now = update.referenceName != nil || update.reviewNote != nil || update.familySharable != nil || update.groupLevel != nil
-            builder.add(
-                .update, "subscription", wanted, fields: update.fields,
-                operations: now
-                    ? [
-                        Update(
-                            subscription: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
-                            familySharable: update.familySharable, groupLevel: update.groupLevel)
-                    ] : [])
+            let update = Update(subscription: product, shared: shared, own: own)
+            builder.add(.update, "subscription", wanted, fields: fields, operations: update.sends ? [update] : [])
         } else if builder.changes.count == before {
             builder.add(.unchanged, "subscription", wanted)
         }
@@ -65,6 +138,8 @@ enum SubscriptionKind: ProductResourceKind {
     static func groupRef(_ builder: PlanBuilder) -> ResourceRef {
         builder.currentGroup ?? .created("group")
     }
+
+    // MARK: - Operations
 
     struct Create: WriteOperation {
         var ref: String
@@ -89,20 +164,26 @@ enum SubscriptionKind: ProductResourceKind {
         }
     }
 
+    /// `PATCH /v1/subscriptions/{id}` with the attributes that change alone.
     struct Update: WriteOperation {
         var subscription: ResourceRef
-        var referenceName: String?
-        var reviewNote: String?
-        var familySharable: Bool?
-        var groupLevel: Int?
+        var shared = ProductAttributes.Update()
+        var own = SubscriptionAttributes()
         var summary: String { "update subscription \(subscription)" }
+
+        /// False when every change is refused or deferred: nothing to send.
+        var sends: Bool {
+            shared.referenceName != nil || shared.reviewNote != nil || shared.familySharable != nil || own.groupLevel != nil
+        }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             let id = context.id(subscription)
             let body = Schemas.SubscriptionUpdateRequest(
                 data: .init(
                     _type: .subscriptions, id: id,
-                    attributes: .init(name: referenceName, familySharable: familySharable, reviewNote: reviewNote, groupLevel: groupLevel)))
+                    attributes: .init(
+                        name: shared.referenceName, familySharable: shared.familySharable, reviewNote: shared.reviewNote,
+                        groupLevel: own.groupLevel)))
             _ = try await context.send { try await $0.subscriptionsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
         }
     }

@@ -22,14 +22,9 @@ enum UnreadAttributes {
         }
     }
 
-    /// Every attribute that fills a record field; any other (`state`) is read for messages only.
-    static let fields: [Field] = [
-        .of("name", "referenceName", \.referenceName) { $0 },
-        .of("familySharable", "familySharable", \.familySharable) { String($0) },
-        .of("reviewNote", "reviewNote", \.reviewNote) { $0 },
-        .of("subscriptionPeriod", "period", \.period) { $0 },
-        .of("groupLevel", "groupLevel", \.groupLevel) { $0.map(String.init) },
-    ]
+    /// Every attribute that fills a record field, each declared by the kind that owns it; any other (`state`) is read
+    /// for messages only.
+    static let fields = ProductAttributes.unreadFields + SubscriptionKind.unreadFields
 
     /// Notes each unread attribute of `product`, a resource of `type` (`inAppPurchases`, `subscriptions`).
     static func note(_ product: inout StoreProduct, type: String, resource: String, asc: AppStoreConnectClient) {

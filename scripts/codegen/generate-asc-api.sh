@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Regenerates Sources/AppStoreConnectAPI/Generated/ from Apple's App Store Connect API OpenAPI document.
+# Regenerates Sources/AppStoreConnectAPI/Generated/ from Apple's App Store Connect API OpenAPI document (4.4.1),
+# with API 4.5's subscription changes applied from their overlay beside it.
 #
 #   scripts/codegen/generate-asc-api.sh           write the generated Swift files
 #   scripts/codegen/generate-asc-api.sh --check   generate into a temporary folder and fail if the committed files differ
 #
-# The document is read from ${IAPKIT_REFERENCE:-../shared}/reference/app-store-connect-openapi.json; it is not part
-# of the repository. The generator is built once, in its own scratch folder (.build-openapi-generator/), so the
-# package itself never needs it: the generated files are committed and a clone builds without the document.
+# The document is read from ${IAPKIT_REFERENCE:-../shared}/reference/app-store-connect-openapi.json, the overlay from
+# app-store-connect-4.5-subscriptions.json beside it; neither is part of the repository. The generator is built once,
+# in its own scratch folder (.build-openapi-generator/), so the package itself never needs it: the generated files
+# are committed and a clone builds without the document.
 set -euo pipefail
 
 GENERATOR_VERSION=1.14.3
@@ -27,10 +29,14 @@ parameters=scripts/codegen/asc-api-query-parameters.yaml
 output=Sources/AppStoreConnectAPI/Generated
 scratch=$root/.build-openapi-generator
 
-if [[ ! -f $document ]]; then
-    echo "error: $document not found (set IAPKIT_REFERENCE to the folder that holds reference/)" >&2
-    exit 2
-fi
+# API 4.5 changed subscriptions (multiseat); its changes are an overlay on the 4.4.1 document, applied first.
+overlay=$reference/app-store-connect-4.5-subscriptions.json
+for file in "$document" "$overlay"; do
+    if [[ ! -f $file ]]; then
+        echo "error: $file not found (set IAPKIT_REFERENCE to the folder that holds reference/)" >&2
+        exit 2
+    fi
+done
 
 # A throwaway package whose only job is to build the generator's command-line tool at a pinned version.
 mkdir -p "$scratch/tool"
@@ -52,6 +58,9 @@ generator=$(swift build --package-path "$scratch/tool" --scratch-path "$scratch/
 # those $parameters lists (and of an answer's `included` to what the kept `include` can bring), and to the components
 # all that still reaches. The generator's filter alone would keep every parameter and `included` resource, and parsing
 # the whole document takes its debug build minutes.
+overlaid=$scratch/app-store-connect-openapi.overlaid.json
+python3 scripts/codegen/apply-overlay.py "$document" "$overlay" "$overlaid"
+document=$overlaid
 pruned=$scratch/app-store-connect-openapi.pruned.json
 python3 scripts/codegen/prune-openapi.py "$config" "$parameters" "$document" "$pruned"
 

@@ -46,7 +46,7 @@ public enum ASCDocumentFields {
         "subscriptionPromotionalOfferPrices": ([], ["subscriptionPricePoint", "territory"]),
         "subscriptionPromotionalOffers": (["duration", "name", "numberOfPeriods", "offerCode", "offerMode", "targetSubscriptionPlanType"], ["prices", "subscription"]),
         "subscriptionVersions": (["state", "version"], ["image", "images", "localizations", "subscription"]),
-        "subscriptions": (["familySharable", "groupLevel", "name", "productId", "reviewNote", "state", "subscriptionPeriod"], ["appStoreReviewScreenshot", "group", "images", "introductoryOffers", "offerCodes", "planAvailabilities", "pricePoints", "prices", "promotedPurchase", "promotionalOffers", "subscriptionAvailability", "subscriptionLocalizations", "versions", "winBackOffers"]),
+        "subscriptions": (["familySharable", "groupLevel", "marketSettings", "multiSeatStatus", "name", "productId", "reviewNote", "state", "subscriptionPeriod"], ["appStoreReviewScreenshot", "group", "images", "introductoryOffers", "offerCodes", "planAvailabilities", "pricePoints", "prices", "promotedPurchase", "promotionalOffers", "subscriptionAvailability", "subscriptionLocalizations", "versions", "winBackOffers"]),
         "territories": (["currency"], []),
         "winBackOfferPrices": ([], ["subscriptionPricePoint", "territory"]),
         "winBackOffers": (["customerEligibilityPaidSubscriptionDurationInMonths", "customerEligibilityTimeSinceLastSubscribedInMonths", "customerEligibilityWaitBetweenOffersInMonths", "duration", "endDate", "offerId", "offerMode", "periodCount", "priority", "promotionIntent", "referenceName", "startDate", "targetSubscriptionPlanType"], ["prices"]),

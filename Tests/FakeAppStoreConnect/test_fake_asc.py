@@ -23,6 +23,7 @@ from selftest.cases_generator import GeneratorCases  # noqa: E402
 from selftest.cases_iap_offer_codes import IapOfferCodeCases  # noqa: E402
 from selftest.cases_images import ImageCases  # noqa: E402
 from selftest.cases_includes import BuiltinTablesMatchDocument, IncludeCases  # noqa: E402,F401
+from selftest.cases_multiseat import MultiSeatCases, OverlayMatchesBuiltinTables  # noqa: E402,F401
 from selftest.cases_offer_codes import OfferCodeCases  # noqa: E402
 from selftest.cases_prices import PriceCases  # noqa: E402
 from selftest.cases_products import ProductCases  # noqa: E402
@@ -36,7 +37,7 @@ from selftest.reference import OPENAPI  # noqa: E402
 
 class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
                BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, OfferCodeCases,
-               ImageCases, IapOfferCodeCases, AnswerShapeCases, FakeTestCase):
+               ImageCases, IapOfferCodeCases, AnswerShapeCases, MultiSeatCases, FakeTestCase):
     pass
 
 

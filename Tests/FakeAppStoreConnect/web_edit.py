@@ -9,6 +9,10 @@ ASC_PRIVATE_KEY_PATH). EDITS_JSON is a list of edits:
     {"rename": PRODUCT_ID, "locale": L, "name": N}             a localization's display name
     {"addLocalization": PRODUCT_ID, "locale": L, "name": N, "description": D}
     {"price": PRODUCT_ID, "usd": "2.99"}                        an in-app purchase's USD base price
+    {"multiSeat": PRODUCT_ID, "status": S, "markets": M}         a subscription's multiseat purchases (API 4.5):
+        status ENABLED | DISABLED, markets APPLE_SCHOOL, APP_STORE, APPLE_BUSINESS comma-separated ("" for none) or
+        a JSON list; either may be left out (unchanged). One PATCH /v1/subscriptions/{id}, refused as App Store
+        Connect refuses it (ENABLED with Family Sharing on is a 409).
 Prints what it did; exits 1 on an answer it did not expect."""
 
 import base64
@@ -115,6 +119,30 @@ def price(app, edit):
                                                                              "id": point["id"]}}}}]})
 
 
+def subscription(app, product_id):
+    query = urllib.parse.urlencode({"filter[productId]": product_id})
+    for group in call("GET", "/v1/apps/%s/subscriptionGroups?limit=200" % app)["data"]:
+        found = call("GET", "/v1/subscriptionGroups/%s/subscriptions?%s" % (group["id"], query))["data"]
+        if found:
+            return found[0]["id"]
+    sys.exit("web_edit: app %s has no subscription %s" % (app, product_id))
+
+
+def multi_seat(app, edit):
+    sub = subscription(app, edit["multiSeat"])
+    attributes = {}
+    if "status" in edit:
+        attributes["multiSeatStatus"] = edit["status"]
+    if "markets" in edit:
+        markets = edit["markets"]
+        attributes["marketSettings"] = ([m.strip() for m in markets.split(",") if m.strip()] if isinstance(markets, str)
+                                        else markets)
+    if not attributes:
+        sys.exit("web_edit: a multiSeat edit needs a status or markets: %r" % (edit,))
+    call("PATCH", "/v1/subscriptions/%s" % sub,
+         {"data": {"type": "subscriptions", "id": sub, "attributes": attributes}})
+
+
 def main():
     app, edits = sys.argv[1], json.loads(sys.argv[2])
     for edit in edits:
@@ -124,6 +152,8 @@ def main():
             add_localization(app, edit)
         elif "price" in edit:
             price(app, edit)
+        elif "multiSeat" in edit:
+            multi_seat(app, edit)
         else:
             sys.exit("web_edit: unknown edit %r" % (edit,))
         print("web_edit: %s" % json.dumps(edit))

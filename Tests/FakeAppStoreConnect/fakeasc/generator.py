@@ -28,6 +28,7 @@ from .resources.screenshots import reserve_upload
 from .resources.app_store_versions import EDITABLE_APP_VERSION_STATES
 from .resources.versions import VERSION_TYPES
 from .resources.win_back_offers import LAPSED, PAID, WAIT
+from .contract.builtin_tables import MARKETS
 
 # Territories the generator picks from for partial states (priced, sold, offered in only some).
 PALETTE = ["USA", "FRA", "GBR", "IND", "JPN", "BRA", "DEU", "CAN", "AUS", "MEX"]
@@ -61,6 +62,8 @@ CLASSES = [
     "image:none", "image:complete", "image:awaiting-upload",
     "reviewNote:null", "reviewNote:text", "localizations:several",
     "promoted:visible", "promoted:hidden", "promoted:disabled",
+    "subscription:multiseat-on", "subscription:multiseat-off", "subscription:multiseat-some-markets",
+    "subscription:multiseat-family-shared", "subscription:multiseat-unset",
 ] + [
     # The app's own classes, answered in `appClasses`.
     "grace:off-default", "grace:on", "grace:sandbox-only", "grace:off-changed", "promoted:reordered",
@@ -137,7 +140,44 @@ class Generating:
         # In-app purchases made before 2023 last, from a stream of their own: they change no record, only how the
         # purchase is answered.
         self.generate_legacy(app, random.Random("legacy %d" % seed), used["classes"])
+        # API 4.5's multiseat settings last too, from a stream of their own: they change no record but the
+        # subscriptions' two attributes.
+        self.generate_multi_seat(app, random.Random("multiseat %d" % seed), used["classes"])
         return used
+
+    def generate_multi_seat(self, app, rnd, classes):
+        """Each subscription's multiseat status and markets (API 4.5): on (`subscription:multiseat-on`) in the App
+        Store market as made, in every market or in some (`…-some-markets`: one or two markets other than the App
+        Store alone, kept while off too); turned off (`…-off`); off because Family Sharing is on
+        (`…-family-shared`); or `null`, a subscription made before 4.5 (`…-unset`)."""
+        for group in self.store.kid_recs(app, "subscriptionGroups", "subscriptionGroups"):
+            for sub in self.store.kid_recs(group, "subscriptions"):
+                pid, a = sub["attributes"]["productId"], sub["attributes"]
+                if pid not in classes:
+                    continue
+                if rnd.random() < 0.2:
+                    classes[pid].append("subscription:multiseat-unset")
+                    a.update(multiSeatStatus=None, marketSettings=None)
+                    continue
+                if a.get("familySharable"):
+                    classes[pid].append("subscription:multiseat-family-shared")
+                    a["multiSeatStatus"] = "DISABLED"
+                elif rnd.random() < 0.3:
+                    classes[pid].append("subscription:multiseat-off")
+                    a["multiSeatStatus"] = "DISABLED"
+                else:
+                    classes[pid].append("subscription:multiseat-on")
+                    a["multiSeatStatus"] = "ENABLED"
+                kind = rnd.choice(["as-made", "every", "some"])
+                if kind == "every":
+                    a["marketSettings"] = list(MARKETS)
+                elif kind == "some":
+                    classes[pid].append("subscription:multiseat-some-markets")
+                    some = ["APP_STORE"]
+                    while some == ["APP_STORE"]:
+                        picked = rnd.sample(MARKETS, rnd.randint(1, 2))
+                        some = [m for m in MARKETS if m in picked]
+                    a["marketSettings"] = some
 
     def generate_legacy(self, app, rnd, classes):
         """Some in-app purchases never given an availability become ones made before 2023: App Store Connect answers

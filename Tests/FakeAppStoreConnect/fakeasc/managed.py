@@ -10,6 +10,7 @@ from .reference import USD_BY_ID, decode_price_point, synthetic_price
 from .resources.grace_periods import GRACE_DEFAULTS
 from .resources.images import COMMITTED as IMAGE_COMMITTED
 from .resources.offers import offer_price_point
+from .resources.subscriptions import multi_seat_defaults
 from .resources.win_back_offers import LAPSED, PAID, WAIT
 
 
@@ -157,6 +158,7 @@ class ManagedView:
                 availability[plan["attributes"]["planType"]] = view
         return {"name": a["name"], "period": a.get("subscriptionPeriod"), "groupLevel": a.get("groupLevel"),
                 "familySharable": bool(a.get("familySharable")), "reviewNote": a.get("reviewNote") or None,
+                **self.multi_seat_view(a),
                 "localizations": self.latest_localizations(sub, ("name", "description")),
                 "availability": availability, "prices": self.subscription_prices(sub, today),
                 "introductoryOffers": intro,
@@ -165,6 +167,16 @@ class ManagedView:
                                                  ("customerEligibilities", "offerEligibility")),
                 "winBackOffers": self.priced_offers(sub, "winBackOffers", "offerId", today=today),
                 "screenshot": self.screenshot_view(sub), "image": self.image_view(sub)}
+
+    @staticmethod
+    def multi_seat_view(a):
+        """API 4.5's multiseat status and markets (sorted). A subscription made before 4.5 answers `null` for them:
+        it shows what a catalog that names none pushes, the values of a subscription made now (as a purchase made
+        before 2023 shows the availability its retired attribute means)."""
+        made_now = multi_seat_defaults(bool(a.get("familySharable")))
+        status, markets = a.get("multiSeatStatus"), a.get("marketSettings")
+        return {"multiSeatStatus": status if status is not None else made_now["multiSeatStatus"],
+                "marketSettings": sorted(markets if markets is not None else made_now["marketSettings"])}
 
     def managed_view(self, app):
         today = self.today()

@@ -19,6 +19,9 @@ IAP_OFFER_CODE_CLASSES = ["iap-offer-code", "iap-offer-code:free", "iap-offer-co
                           "iap-offer-code:territory-price"] + ["iap-" + c for c in OFFER_CODE_CLASSES]
 # Promotional images, drawn from a stream of their own.
 IMAGE_CLASSES = ["image:none", "image:complete", "image:awaiting-upload"]
+# API 4.5's multiseat settings of subscriptions, drawn from a stream of their own.
+MULTISEAT_CLASSES = ["subscription:multiseat-on", "subscription:multiseat-off", "subscription:multiseat-some-markets",
+                     "subscription:multiseat-family-shared", "subscription:multiseat-unset"]
 
 
 class GeneratorCases:
@@ -71,6 +74,7 @@ class GeneratorCases:
         self.assertEqual(sorted(set(OFFER_CODE_CLASSES) - covered), [])
         self.assertEqual(sorted(set(IAP_OFFER_CODE_CLASSES) - covered), [])
         self.assertEqual(sorted(set(IMAGE_CLASSES) - covered), [])
+        self.assertEqual(sorted(set(MULTISEAT_CLASSES) - covered), [])
         self.assertEqual(sorted(set(OFFER_TERRITORY_CLASSES) - covered), [])
 
     def test_generated_review_states_match_their_classes(self):

@@ -4,6 +4,7 @@ builtin_tables.py, checked strictly (every attribute and relationship a request 
 import re
 
 from . import builtin_tables as builtin
+from .builtin_tables import N
 from .common import BodyError, Shape, Stats, error_code, unknown_members, uses_null_to_one
 
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -35,7 +36,13 @@ class BuiltinContract:
         max_limit = 8000 if op in builtin.BIG_LIMIT_OPS else 200
         errors = []
         for name, value in params.items():
-            if name in ("cursor",) or name.startswith("fields["):
+            if name == "cursor":
+                continue
+            if name.startswith("fields["):
+                allowed = builtin.FIELDS.get(name[len("fields["):-1])
+                bad = [v for v in value.split(",") if allowed is not None and v not in allowed]
+                if bad:
+                    errors.append(("PARAMETER_ERROR.INVALID", name, "invalid value(s) %s for '%s'" % (", ".join(bad), name)))
                 continue
             if name == "limit":
                 if not value.isdigit() or not 1 <= int(value) <= max_limit:
@@ -149,7 +156,9 @@ class BuiltinContract:
         return errors
 
     # -- responses: our own structural checks
-    def response_error(self, op, status, doc):
+    def response_error(self, op, status, doc, newer=False):
+        """`newer`: the fake answers as a newer App Store Connect (`unknownAttributes`), so an attribute's value may be
+        one the tables do not list; the structure is still checked."""
         with self.stats.lock:
             self.stats.responses += 1
             if status < 300 and uses_null_to_one(doc):
@@ -169,12 +178,26 @@ class BuiltinContract:
                 if not isinstance(item, dict) or not isinstance(item.get("type"), str) or not isinstance(item.get("id"), str):
                     problem = "resource without a string type and id"
                     break
+                problem = None if newer else _attribute_problem(item)
+                if problem:
+                    break
             if isinstance(doc["data"], list) and "paging" not in doc.get("meta", {}):
                 problem = "collection without meta.paging"
         if problem:
             with self.stats.lock:
                 self.stats.response_failures.append({"operation": op, "status": status, "problem": problem})
         return problem
+
+
+def _attribute_problem(item):
+    """An attribute of a response resource the builtin tables type (`RESOURCE_ATTRIBUTES`) whose value doesn't fit;
+    `null` fits every one (App Store Connect answers it for an attribute without a value)."""
+    spec = builtin.RESOURCE_ATTRIBUTES.get(item["type"])
+    for name, value in (item.get("attributes") or {}).items() if spec else ():
+        msg = _type_error(value, N(spec[name])) if name in spec else None
+        if msg:
+            return "%s %s attribute %s: %s" % (item["type"], item["id"], name, msg)
+    return None
 
 
 def _type_error(value, spec):

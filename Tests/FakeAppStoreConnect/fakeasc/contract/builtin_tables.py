@@ -18,6 +18,10 @@ PLATFORMS = ["IOS", "MAC_OS", "TV_OS", "VISION_OS"]
 OFFER_CODE_ENVIRONMENTS = ["PRODUCTION", "SANDBOX"]
 GRACE_DURATIONS = ["THREE_DAYS", "SIXTEEN_DAYS", "TWENTY_EIGHT_DAYS"]
 GRACE_RENEWAL_TYPES = ["ALL_RENEWALS", "PAID_TO_PAID_ONLY"]
+# API 4.5: a subscription's multiseat purchases for organizations (Subscription, SubscriptionUpdateRequest; not
+# SubscriptionCreateRequest) and the markets they are offered in.
+MULTI_SEAT_STATUSES = ["ENABLED", "DISABLED"]
+MARKETS = ["APPLE_SCHOOL", "APP_STORE", "APPLE_BUSINESS"]
 VERSION_STATES = ["PREPARE_FOR_SUBMISSION", "READY_FOR_REVIEW", "WAITING_FOR_REVIEW", "IN_REVIEW", "ACCEPTED",
                   "APPROVED", "REPLACED_WITH_NEW_VERSION", "REJECTED", "DEVELOPER_REJECTED"]
 
@@ -118,7 +122,7 @@ BODIES = {
     "subscriptions_updateInstance": body(
         "subscriptions",
         {"name": N(S), "familySharable": N(B), "subscriptionPeriod": N(SUBSCRIPTION_PERIODS), "reviewNote": N(S),
-         "groupLevel": N(I)},
+         "groupLevel": N(I), "multiSeatStatus": N(MULTI_SEAT_STATUSES), "marketSettings": N(("array", MARKETS))},
         rels={"introductoryOffers": ("subscriptionIntroductoryOffers", "many"),
               "promotionalOffers": ("subscriptionPromotionalOffers", "many"),
               "prices": ("subscriptionPrices", "many")}, update=True,
@@ -423,3 +427,19 @@ INCLUDE_LIMIT_MAX = 50
 BIG_LIMIT_OPS = {"inAppPurchasesV2_pricePoints_getToManyRelated", "subscriptions_pricePoints_getToManyRelated",
                  "subscriptionPricePoints_equalizations_getToManyRelated",
                  "inAppPurchasePricePoints_equalizations_getToManyRelated"}
+
+# Attributes of response resources the builtin contract checks (each may also be `null`, as App Store Connect answers
+# an attribute it holds no value for; attributes not listed are let through, as the document's schemas let them):
+# the API 4.5 Subscription.
+SUBSCRIPTION_ATTRIBUTES = {
+    "name": S, "productId": S, "familySharable": B, "state": S, "subscriptionPeriod": SUBSCRIPTION_PERIODS,
+    "reviewNote": S, "groupLevel": I, "multiSeatStatus": MULTI_SEAT_STATUSES, "marketSettings": ("array", MARKETS)}
+RESOURCE_ATTRIBUTES = {"subscriptions": SUBSCRIPTION_ATTRIBUTES}
+
+# The values `fields[TYPE]` takes, for the types listed (other `fields[...]` are accepted unchecked): the 4.5
+# document's fields[subscriptions], the 4.4.1 names with marketSettings and multiSeatStatus.
+FIELDS = {"subscriptions": [
+    "name", "productId", "familySharable", "state", "subscriptionPeriod", "reviewNote", "groupLevel",
+    "subscriptionLocalizations", "appStoreReviewScreenshot", "group", "introductoryOffers", "promotionalOffers",
+    "offerCodes", "prices", "pricePoints", "promotedPurchase", "subscriptionAvailability", "winBackOffers", "images",
+    "planAvailabilities", "versions", "marketSettings", "multiSeatStatus"]}

@@ -107,9 +107,11 @@ def uses_null_to_one(doc):
 
 
 class Stats:
-    def __init__(self, mode):
+    def __init__(self, mode, document_version=None, overlays=()):
         self.lock = threading.Lock()
         self.mode = mode
+        # Apple's document's info.version and the overlays of later versions applied to it (OpenAPI mode).
+        self.document_version, self.overlays = document_version, list(overlays)
         self.bodies = 0
         self.body_refusals = 0
         self.responses = 0
@@ -118,6 +120,7 @@ class Stats:
 
     def snapshot(self):
         with self.lock:
-            return {"mode": self.mode, "requestBodiesValidated": self.bodies, "requestBodiesRefused": self.body_refusals,
+            return {"mode": self.mode, "documentVersion": self.document_version, "overlays": list(self.overlays),
+                    "requestBodiesValidated": self.bodies, "requestBodiesRefused": self.body_refusals,
                     "responsesValidated": self.responses, "responseFailures": list(self.response_failures),
                     "nullToOneAllowed": self.null_to_one}

@@ -2,7 +2,9 @@
 and query parameters against the operation's own schema and parameters, responses against its documented response
 schemas, compiled per operation on first use."""
 
+import copy
 import json
+import os
 import re
 import threading
 
@@ -13,10 +15,9 @@ class OpenAPIContract:
     """Validates against Apple's OpenAPI document, loaded once; validators are compiled per operation on first use."""
     mode = "openapi"
 
-    def __init__(self, path, operation_ids):
+    def __init__(self, path, operation_ids, overlays=None):
         import jsonschema
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        doc, self.overlays = load_document(path, overlays)
         self.version = doc.get("info", {}).get("version")
         self.schemas = doc["components"]["schemas"]
         self.ops = {}
@@ -39,7 +40,7 @@ class OpenAPIContract:
         self.vlock = threading.Lock()
         self.params = {}
         self.shapes = {}
-        self.stats = Stats(self.mode)
+        self.stats = Stats(self.mode, self.version, self.overlays)
         for op_id, (method, p, op, common) in self.ops.items():
             params = {}
             for prm in op.get("parameters", []) + common:
@@ -153,7 +154,7 @@ class OpenAPIContract:
                 self.stats.body_refusals += 1
         return errors
 
-    def response_error(self, op, status, doc):
+    def response_error(self, op, status, doc, newer=False):
         responses = self.ops[op][2]["responses"]
         entry = responses.get(str(status))
         if entry is None:
@@ -180,6 +181,64 @@ class OpenAPIContract:
 
 
 EMPTY_TO_ONE_REF = "#/components/schemas/FakeEmptyToOneResponse"
+
+# Overlays of later API versions on the 4.4.1 document, applied in this order when they lie beside it (the reference
+# folder's files; never copied into the repository). Each has `add`: {dotted JSON path: {property: schema}}.
+OVERLAYS = ("app-store-connect-4.5-subscriptions.json",)
+
+
+def overlays_beside(path):
+    """The overlay files found in the document's folder, in OVERLAYS order."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return [os.path.join(folder, name) for name in OVERLAYS if os.path.exists(os.path.join(folder, name))]
+
+
+def load_document(path, overlays=None):
+    """Apple's document with the overlays applied (those beside it when `overlays` is None), and the names of the
+    overlays applied."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    applied = []
+    for overlay_path in overlays_beside(path) if overlays is None else overlays:
+        with open(overlay_path, encoding="utf-8") as f:
+            apply_overlay(doc, json.load(f), os.path.basename(overlay_path))
+        applied.append(os.path.basename(overlay_path))
+    return doc, applied
+
+
+def apply_overlay(doc, overlay, name="overlay"):
+    """Merges each `add` entry's properties into the object at its dotted path. Properties added to a resource's
+    attributes (`components.schemas.X.properties.attributes.properties`, X a schema whose `type` is one resource
+    type T) are also added to every `fields[T]` query parameter's values, as a later document lists them (the 4.5
+    overlay's `fieldsQueryParameter`)."""
+    for dotted, properties in overlay.get("add", {}).items():
+        node = doc
+        for key in dotted.split("."):
+            if not isinstance(node, dict) or key not in node:
+                raise SystemExit("%s: the OpenAPI document has no %s (at %s)" % (name, dotted, key))
+            node = node[key]
+        node.update(copy.deepcopy(properties))
+        m = re.match(r"^components\.schemas\.([^.]+)\.properties\.attributes\.properties$", dotted)
+        if not m:
+            continue
+        type_enum = doc["components"]["schemas"][m.group(1)].get("properties", {}).get("type", {}).get("enum", [])
+        if len(type_enum) == 1:
+            _add_fields(doc, type_enum[0], list(properties))
+
+
+def _add_fields(doc, type_, names):
+    """Adds `names` to the values of every `fields[type_]` query parameter (inline or a component)."""
+    params = list(doc.get("components", {}).get("parameters", {}).values())
+    for item in doc["paths"].values():
+        params += item.get("parameters", [])  # the path's own
+        for op in item.values():
+            if isinstance(op, dict):
+                params += op.get("parameters", [])
+    for p in params:
+        if isinstance(p, dict) and p.get("name") == "fields[%s]" % type_ and p.get("in") == "query":
+            enum = p.get("schema", {}).get("items", {}).get("enum")
+            if isinstance(enum, list):
+                enum += [n for n in names if n not in enum]
 
 
 def _allow_null_attributes(schemas):

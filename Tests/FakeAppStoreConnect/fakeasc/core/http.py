@@ -205,7 +205,7 @@ class Dispatcher:
         if isinstance(doc, Text):
             pass  # the document types the one-time codes' CSV as plain text: nothing to validate
         elif doc is not None and op is not None and not headers.get("X-Fake-Fault"):
-            problem = fake.contract.response_error(op, status, doc)
+            problem = fake.contract.response_error(op, status, doc, newer=fake.settings.get("unknownAttributes"))
             if problem:
                 status, doc = 500, {"errors": [error_object(500, "FAKE_CONTRACT_VIOLATION",
                                                             "The fake produced a response its contract forbids",

@@ -3,6 +3,7 @@ them (approved products with localizations, prices and availability)."""
 
 from ..reference import USD_POINTS, price_point_id
 from .grace_periods import GRACE_DEFAULTS
+from .subscriptions import check_multi_seat, unique
 from .versions import VERSION_TYPES
 
 
@@ -34,7 +35,14 @@ class Seeding:
             out["subscriptionGroups"][g["referenceName"]] = group["id"]
             self.seed_metadata("subscriptionGroupVersions", group, g)
             for s in g.get("subscriptions", []):
+                check_multi_seat(s)
                 sub = self.new_subscription(group, s, s.get("state", "APPROVED"))
+                # API 4.5's multiseat values as given (`null`: made before 4.5), else those of a subscription made now
+                if "multiSeatStatus" in s:
+                    sub["attributes"]["multiSeatStatus"] = s["multiSeatStatus"]
+                if "marketSettings" in s:
+                    markets = s["marketSettings"]
+                    sub["attributes"]["marketSettings"] = None if markets is None else unique(markets)
                 out["subscriptions"][s["productId"]] = sub["id"]
                 self.seed_metadata("subscriptionVersions", sub, s)
                 for x in s.get("prices", []):

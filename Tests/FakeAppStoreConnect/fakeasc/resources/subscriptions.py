@@ -1,8 +1,17 @@
 """Subscription groups, auto-renewable subscriptions (with the inline creates of their PATCH) and their plan
 availabilities."""
 
+from ..contract.builtin_tables import MARKETS, MULTI_SEAT_STATUSES
 from ..core.errors import ApiError, entity_error
 from ..reference import ref
+
+# API 4.5's multiseat purchases for organizations: a subscription created through the API (or seeded without them)
+# has multiseat on in the App Store market (our reading: Apple documents multiseat on by default from 16 September
+# 2026, not which markets); Family Sharing turns it off.
+DEFAULT_MULTI_SEAT = "ENABLED"
+DEFAULT_MARKETS = ("APP_STORE",)
+FAMILY_SHARING_RULE = ("multiSeatStatus can't be ENABLED for a subscription with Family Sharing turned on: turning "
+                       "on Family Sharing sets multiSeatStatus to DISABLED")
 
 # PATCH /v1/subscriptions inline creates: relationship -> the included type it lists (SubscriptionUpdateRequest)
 INLINE_CREATES = (("prices", "subscriptionPrices"), ("introductoryOffers", "subscriptionIntroductoryOffers"),
@@ -84,6 +93,7 @@ class Subscriptions:
                               "subscriptionPeriod": a.get("subscriptionPeriod"), "reviewNote": a.get("reviewNote"),
                               "groupLevel": a.get("groupLevel") or count + 1},
                "rels": {"group": {"data": ref("subscriptionGroups", group["id"])}}}
+        rec["attributes"].update(multi_seat_defaults(rec["attributes"]["familySharable"]))
         self.product_ids_in_app(app).add(a["productId"])
         self.store.add_kid(group, "subscriptions", rec)
         if self.settings["autoCreateVersions"]:
@@ -98,9 +108,13 @@ class Subscriptions:
         a = c.body["data"].get("attributes") or {}
         self.check_subscription_attributes(rec, a)
         creates = self.plan_inline_creates(rec, c, a.get("subscriptionPeriod") or rec["attributes"]["subscriptionPeriod"])
-        for k in ("name", "familySharable", "subscriptionPeriod", "reviewNote", "groupLevel"):
+        for k in ("name", "familySharable", "subscriptionPeriod", "reviewNote", "groupLevel", "multiSeatStatus"):
             if k in a and (a[k] is not None or k == "reviewNote"):
                 rec["attributes"][k] = a[k]
+        if a.get("marketSettings") is not None:
+            rec["attributes"]["marketSettings"] = unique(a["marketSettings"])
+        if a.get("familySharable"):
+            rec["attributes"]["multiSeatStatus"] = "DISABLED"  # Apple: turning on Family Sharing sets it to DISABLED
         for type_, plan in creates:
             if type_ == "subscriptionPrices":
                 self.commit_subscription_price(rec, plan)
@@ -162,6 +176,10 @@ class Subscriptions:
         if level is not None and not 1 <= level <= len(self.store.kid_ids(group, "subscriptions")):
             raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "groupLevel is out of range",
                                "/data/attributes/groupLevel")
+        family = a.get("familySharable")
+        family = rec["attributes"].get("familySharable") if family is None else family
+        if a.get("multiSeatStatus") == "ENABLED" and family:
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", FAMILY_SHARING_RULE, "/data/attributes/multiSeatStatus")
 
     # -- plan availabilities
     def create_plan_availability(self, c):
@@ -192,6 +210,30 @@ class Subscriptions:
                 "data": [ref("territories", t) for t in self.territories_of(data, "availableTerritories")]}
         self.metadata_changed(rec)
         return self.updated(rec, c)
+
+
+def multi_seat_defaults(family_sharable):
+    """multiSeatStatus and marketSettings of a subscription made now (through the API, the seed document or the
+    generator): multiseat on in the App Store market, off for a family-sharable one."""
+    return {"multiSeatStatus": "DISABLED" if family_sharable else DEFAULT_MULTI_SEAT,
+            "marketSettings": list(DEFAULT_MARKETS)}
+
+
+def check_multi_seat(spec):
+    """The seed document's multiseat values (either may be `null`: a subscription made before API 4.5); raises
+    ValueError (a bad seed) for values outside the document's enums or ENABLED with Family Sharing on."""
+    status, markets = spec.get("multiSeatStatus"), spec.get("marketSettings")
+    if status is not None and status not in MULTI_SEAT_STATUSES:
+        raise ValueError("multiSeatStatus %r is not one of %s" % (status, ", ".join(MULTI_SEAT_STATUSES)))
+    if markets is not None and (not isinstance(markets, list) or any(m not in MARKETS for m in markets)):
+        raise ValueError("marketSettings %r is not a list of %s" % (markets, ", ".join(MARKETS)))
+    if status == "ENABLED" and spec.get("familySharable"):
+        raise ValueError(FAMILY_SHARING_RULE)
+
+
+def unique(values):
+    """A list without repeats, in the order first given."""
+    return list(dict.fromkeys(values))
 
 
 def inline_refusal(e):

@@ -17,8 +17,8 @@ public enum CatalogKeys {
     ]
     public static let subscription = [
         "productId", "referenceName", "period", "groupLevel", "price", "tier",
-        "territoryPrices", "priceSheet", "priceChanges", "familySharable", "localizations", "review",
-        "promotionalImage", "introductoryOffer",
+        "territoryPrices", "priceSheet", "priceChanges", "familySharable", "multiSeat", "markets", "localizations",
+        "review", "promotionalImage", "introductoryOffer",
         "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability",
         "pricedTerritories",
     ]
@@ -309,6 +309,20 @@ extension NodeReader {
         product.referenceName = object.string("referenceName")
         product.period = object.string("period", required: true)
         product.groupLevel = object.int("groupLevel")
+        product.multiSeat = object.bool("multiSeat")
+        if object.node("markets") != nil {
+            product.markets = try object.list("markets") { node, path throws(IAPKitError) in
+                guard let text = string(node, at: path) else { return nil }
+                guard let market = SubscriptionMarket(rawValue: text) else {
+                    let names = SubscriptionMarket.allCases.map { "`\($0.rawValue)`" }
+                    report(
+                        "`\(text)` is not a market; use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")",
+                        at: path)
+                    return nil
+                }
+                return market
+            }
+        }
         try readCommon(object, into: &product)
         product.pricedTerritories = try readPricedTerritories(object)
         let offers = try readOffers(object)

@@ -125,6 +125,11 @@ public enum CatalogYAMLWriter {
         }
         priceChanges(product.priceChanges, into: out)
         if product.familySharable == true { out.pair("familySharable", flag: true) }
+        if let multiSeat = product.multiSeat { out.pair("multiSeat", flag: multiSeat) }
+        if let markets = product.markets {
+            out.key("markets")
+            out.list(markets) { out.text($0.rawValue) }
+        }
         offers(
             introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
             winBack: product.winBackOffers, into: out)

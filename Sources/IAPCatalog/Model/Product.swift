@@ -9,6 +9,11 @@ public enum ProductType: String, Sendable, Hashable, CaseIterable {
     public static let productTypes: [ProductType] = [.consumable, .nonConsumable, .nonRenewingSubscription]
 }
 
+/// Where organizations can buy seats of a subscription: the App Store, Apple Business Manager, Apple School Manager.
+public enum SubscriptionMarket: String, Sendable, Hashable, CaseIterable {
+    case appStore, appleBusiness, appleSchool
+}
+
 /// A consumable, non-consumable, non-renewing subscription, or (inside a group) an auto-renewable subscription.
 public struct Product: Sendable, Hashable {
     public var path: CatalogPath
@@ -44,6 +49,10 @@ public struct Product: Sendable, Hashable {
     public var groupIndex: Int?
     public var period: String?
     public var groupLevel: Int?
+    /// Whether organizations can buy seats of the subscription (App Store Connect's multiseat status), and the
+    /// markets it is offered in for that; absent leaves App Store Connect's setting as it is.
+    public var multiSeat: Bool?
+    public var markets: [SubscriptionMarket]?
     public var introductoryOffer: Offer?
     public var promotionalOffers: [Offer]
     public var offerCodes: [Offer]

@@ -126,6 +126,7 @@ import Testing
                 'release': d['assetPack']['properties']['release']['enum'],
                 'existingSubscribers': d['priceChange']['properties']['existingSubscribers']['oneOf'][0]['enum'],
                 'environment': d['oneTimeCodes']['items']['properties']['environment']['enum'],
+                'markets': sub['markets']['items']['enum'],
             }, sort_keys=True))
             """, [Paths.catalogSchema])
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: [Any]])
@@ -141,6 +142,7 @@ import Testing
             "downloadPolicy": AssetPack.DownloadPolicy.allCases.map(\.rawValue), "installationEvents": AssetPack.installationEventTypes,
             "packPlatforms": AssetPack.platformNames, "release": AssetPack.releases,
             "existingSubscribers": ExistingSubscribers.allCases.map(\.rawValue), "environment": CodeEnvironment.allCases.map(\.rawValue),
+            "markets": SubscriptionMarket.allCases.map(\.rawValue),
         ]
         #expect(Set(schema.keys) == Set(code.keys))
         for (name, values) in code {

@@ -413,8 +413,13 @@ struct CatalogEdit: CustomStringConvertible {
         let lines = text.components(separatedBy: "\n")
         var edits: [CatalogEdit] = []
         var product: String?
+        var familyShared = false
         for (index, line) in lines.enumerated() {
-            if let id = line.firstMatch(of: #/^\s*- productId: (\S+)$/#)?.1 { product = String(id) }
+            if let id = line.firstMatch(of: #/^\s*- productId: (\S+)$/#)?.1 {
+                product = String(id)
+                familyShared = false
+            }
+            if line.hasSuffix(" familySharable: true") { familyShared = true }
             guard let product, !(classes[product] ?? []).contains("state:in-review") else { continue }
             let previous = index > 0 ? lines[index - 1] : ""
             if previous.contains("- locale: "), let match = line.firstMatch(of: #/^(\s+)name: ([A-Za-z0-9 .]{1,20})$/#) {
@@ -448,6 +453,14 @@ struct CatalogEdit: CustomStringConvertible {
                             replacement: "    - \(last)\n    - \(added)", line: index + 2,
                             resources: ["inAppPurchaseAvailability"]))
                 }
+            }
+            if let match = line.firstMatch(of: #/^(\s+)multiSeat: (true|false)$/#), !familyShared {
+                // Organizations' seats on or off (a family-shared subscription's stay off).
+                edits.append(
+                    CatalogEdit(
+                        what: "the multiseat setting of \(product)", index: index,
+                        replacement: "\(match.1)multiSeat: \(match.2 == "true" ? "false" : "true")", line: index + 1,
+                        resources: ["subscription"]))
             }
             if let match = line.firstMatch(of: #/^  baseTerritory: ([A-Z]{3})$/#) {
                 // Another territory the product prices by hand becomes the base.

@@ -9,11 +9,22 @@ public struct SubscriptionAttributes: Sendable, Equatable {
     /// ISO 8601 period: P1W P1M P2M P3M P6M P1Y.
     public var period: String?
     public var groupLevel: Int?
+    /// Whether organizations can buy seats (`multiSeatStatus`, API 4.5), and where (`marketSettings`, in
+    /// `SubscriptionMarket` order). Nil: App Store Connect answered none (a subscription made before 4.5), or the
+    /// catalog leaves App Store Connect's as it is.
+    public var multiSeat: Bool?
+    public var markets: [SubscriptionMarket]?
 
-    public init(period: String? = nil, groupLevel: Int? = nil) {
+    public init(period: String? = nil, groupLevel: Int? = nil, multiSeat: Bool? = nil, markets: [SubscriptionMarket]? = nil) {
         self.period = period
         self.groupLevel = groupLevel
+        self.multiSeat = multiSeat
+        self.markets = markets.map(SubscriptionKind.ordered)
     }
+
+    /// What the create request cannot carry (API 4.5 added multiseat to the update request alone): sent by an update
+    /// right after the create.
+    var afterCreate: SubscriptionAttributes { SubscriptionAttributes(multiSeat: multiSeat, markets: markets) }
 }
 
 extension ProductRecord {
@@ -49,7 +60,8 @@ enum SubscriptionKind: ProductResourceKind {
             reviewNote: attributes.reviewNote.flatMap { $0.isEmpty ? nil : $0 })
         record.subscription = SubscriptionAttributes(
             period: attributes.subscriptionPeriod.flatMap { Vocabulary.isoDuration($0.rawValue) },
-            groupLevel: attributes.groupLevel)
+            groupLevel: attributes.groupLevel, multiSeat: attributes.multiSeatStatus.map { $0 == .enabled },
+            markets: attributes.marketSettings.map { $0.compactMap { market(api: $0.rawValue) } })
         return StoreProduct(record: record, ids: ProductIDs(resource: subscription.id), state: attributes.state?.rawValue)
     }
 
@@ -57,19 +69,39 @@ enum SubscriptionKind: ProductResourceKind {
 
     /// The subscription's own attributes as the catalog asks for them.
     static func attributes(of subscription: Product) -> SubscriptionAttributes {
-        SubscriptionAttributes(period: subscription.period, groupLevel: subscription.groupLevel)
+        SubscriptionAttributes(
+            period: subscription.period, groupLevel: subscription.groupLevel, multiSeat: subscription.multiSeat,
+            markets: subscription.markets)
     }
 
     /// The subscription's own attributes as `pull` writes them into the catalog.
     static func write(_ attributes: SubscriptionAttributes, into product: inout Product) {
         product.period = attributes.period
         product.groupLevel = attributes.groupLevel
+        product.multiSeat = attributes.multiSeat
+        product.markets = attributes.markets
     }
+
+    /// Each market's name in App Store Connect's `marketSettings`.
+    static let marketNames: [SubscriptionMarket: String] = [
+        .appStore: "APP_STORE", .appleBusiness: "APPLE_BUSINESS", .appleSchool: "APPLE_SCHOOL",
+    ]
+
+    static func market(api name: String) -> SubscriptionMarket? { marketNames.first { $0.value == name }?.key }
+
+    /// Markets once each, in the catalog's order of them, so the same set compares and writes the same.
+    static func ordered(_ markets: [SubscriptionMarket]) -> [SubscriptionMarket] {
+        SubscriptionMarket.allCases.filter(markets.contains)
+    }
+
+    static func text(_ markets: [SubscriptionMarket]) -> String { "[" + markets.map(\.rawValue).joined(separator: ", ") + "]" }
 
     /// The attributes that fill a field of this kind's slice, for `UnreadAttributes`.
     static let unreadFields: [UnreadAttributes.Field] = [
         .of("subscriptionPeriod", "period", \.period) { $0 },
         .of("groupLevel", "groupLevel", \.groupLevel) { $0.map(String.init) },
+        .of("multiSeatStatus", "multiSeat", \.subscription.multiSeat) { $0.map(String.init) },
+        .of("marketSettings", "markets", \.subscription.markets) { $0.map(text) },
     ]
 
     // MARK: - Plan
@@ -79,13 +111,16 @@ enum SubscriptionKind: ProductResourceKind {
         var fields: [Change.Field] = []
         if let period = attributes.period { fields.append(Change.Field("period", from: nil, to: period)) }
         if let level = attributes.groupLevel { fields.append(Change.Field("groupLevel", from: nil, to: String(level))) }
+        if let multiSeat = attributes.multiSeat { fields.append(Change.Field("multiSeat", from: nil, to: String(multiSeat))) }
+        if let markets = attributes.markets { fields.append(Change.Field("markets", from: nil, to: text(markets))) }
         return fields
     }
 
     /// Adds a refused change for a new period; returns the fields that change and the attributes to send for them
-    /// (nil leaves one as it is).
+    /// (nil leaves one as it is). An attribute App Store Connect answered with a value iapkit does not know
+    /// (`unanswered`) is left alone: plan shows it as `?`.
     static func compare(
-        _ wanted: ProductRecord, live: ProductRecord, builder: inout PlanBuilder
+        _ wanted: ProductRecord, live: ProductRecord, unanswered: Set<String>, builder: inout PlanBuilder
     ) -> (fields: [Change.Field], send: SubscriptionAttributes) {
         if let period = wanted.period, let livePeriod = live.period, period != livePeriod {
             builder.add(
@@ -99,6 +134,24 @@ enum SubscriptionKind: ProductResourceKind {
             send.groupLevel = level
             fields.append(Change.Field("groupLevel", from: live.groupLevel.map(String.init), to: String(level)))
         }
+        let (wantedOwn, liveOwn) = (wanted.subscription, live.subscription)
+        if wantedOwn.multiSeat == true, wanted.familySharable || live.familySharable {
+            builder.add(
+                .refused, "subscription", wanted, path: wanted.path.map { $0 / "multiSeat" },
+                fields: [Change.Field("multiSeat", from: liveOwn.multiSeat.map(String.init), to: "true")],
+                reason: "App Store Connect turns multiseat off for a family-shared subscription "
+                    + "(Apple's documentation of the subscription update request, multiSeatStatus)")
+        } else if let multiSeat = wantedOwn.multiSeat, multiSeat != liveOwn.multiSeat, !unanswered.contains("multiSeat") {
+            send.multiSeat = multiSeat
+            fields.append(Change.Field("multiSeat", from: liveOwn.multiSeat.map(String.init), to: String(multiSeat)))
+        } else if wantedOwn.multiSeat == nil, wanted.familySharable, !live.familySharable, liveOwn.multiSeat == true {
+            // Not sent: App Store Connect turns multiseat off itself when Family Sharing goes on.
+            fields.append(Change.Field("multiSeat", from: "true", to: "false"))
+        }
+        if let markets = wantedOwn.markets, markets != liveOwn.markets, !unanswered.contains("markets") {
+            send.markets = markets
+            fields.append(Change.Field("markets", from: liveOwn.markets.map(text), to: text(markets)))
+        }
         return (fields, send)
     }
 
@@ -111,14 +164,17 @@ enum SubscriptionKind: ProductResourceKind {
                 created.groupLevel = nil
                 builder.deferredLevels.append(Update(subscription: product, own: SubscriptionAttributes(groupLevel: level)))
             }
+            // Created, then updated with what the create request cannot carry, as one change.
+            let afterCreate = Update(subscription: product, own: wanted.subscription.afterCreate)
             builder.add(
                 .create, "subscription", wanted,
                 fields: PlanBuilder.creationFields(wanted, own: creationFields(wanted.subscription)),
-                operations: [Create(ref: ref(wanted.productID), group: groupRef(builder), record: created)])
+                operations: [Create(ref: ref(wanted.productID), group: groupRef(builder), record: created)]
+                    + (afterCreate.sends ? [afterCreate] : []))
             return
         }
         let before = builder.changes.count
-        var (fields, own) = compare(wanted, live: live.record, builder: &builder)
+        var (fields, own) = compare(wanted, live: live.record, unanswered: live.unanswered, builder: &builder)
         let shared = ProductAttributes.compare(wanted, live: live.record, resource: "subscription", builder: &builder)
         fields = shared.fields + fields
         if !fields.isEmpty {
@@ -128,11 +184,18 @@ enum SubscriptionKind: ProductResourceKind {
                 builder.deferredLevels.append(Update(subscription: product, own: SubscriptionAttributes(groupLevel: level)))
             }
             let update = Update(subscription: product, shared: shared, own: own)
-            builder.add(.update, "subscription", wanted, fields: fields, operations: update.sends ? [update] : [])
+            // A change of one of the subscription's own keys is shown at that key's line.
+            let key = fields.count == 1 && ownKeys.contains(fields[0].name) ? fields[0].name : nil
+            builder.add(
+                .update, "subscription", wanted, path: key.flatMap { key in wanted.path.map { $0 / key } }, fields: fields,
+                operations: update.sends ? [update] : [])
         } else if builder.changes.count == before {
             builder.add(.unchanged, "subscription", wanted)
         }
     }
+
+    /// The catalog keys of the subscription's own attributes that an update changes.
+    static let ownKeys: Set<String> = ["groupLevel", "multiSeat", "markets"]
 
     /// The group the subscriptions being planned belong to: the latest group change names it.
     static func groupRef(_ builder: PlanBuilder) -> ResourceRef {
@@ -173,7 +236,7 @@ enum SubscriptionKind: ProductResourceKind {
 
         /// False when every change is refused or deferred: nothing to send.
         var sends: Bool {
-            shared.referenceName != nil || shared.reviewNote != nil || shared.familySharable != nil || own.groupLevel != nil
+            shared.referenceName != nil || shared.reviewNote != nil || shared.familySharable != nil || own != SubscriptionAttributes()
         }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
@@ -183,7 +246,8 @@ enum SubscriptionKind: ProductResourceKind {
                     _type: .subscriptions, id: id,
                     attributes: .init(
                         name: shared.referenceName, familySharable: shared.familySharable, reviewNote: shared.reviewNote,
-                        groupLevel: own.groupLevel)))
+                        groupLevel: own.groupLevel, multiSeatStatus: own.multiSeat.map { $0 ? .enabled : .disabled },
+                        marketSettings: own.markets.map { markets in markets.compactMap { marketNames[$0].flatMap { .init(rawValue: $0) } } })))
             _ = try await context.send { try await $0.subscriptionsUpdateInstance(path: .init(id: id), body: .json(body)).ok }
         }
     }

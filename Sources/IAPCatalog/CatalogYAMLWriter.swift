@@ -312,7 +312,17 @@ public enum CatalogYAMLWriter {
         out.pair("endDate", ifPresent: settings.endDate)
     }
 
-    static let reservedWords: Set<String> = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "~"]
+    /// Words a YAML 1.1 reader takes for a boolean or null, in any case; as bytes, so a scalar is checked in place.
+    private static let reservedWords: [[UInt8]] = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "~"].map { Array($0.utf8) }
+
+    /// Whether `bytes` spell a reserved word, upper-case ASCII letters read as lower-case; no String is made for the
+    /// question, which every text value of an import asks.
+    private static func isReservedWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count <= 5 else { return false }
+        return reservedWords.contains { word in
+            word.count == bytes.count && zip(word, bytes).allSatisfy { $0 == ((0x41...0x5A).contains($1) ? $1 | 0x20 : $1) }
+        }
+    }
 
     /// One pass over the UTF-8 bytes: an import of 10,000 products asks this about 100,000 times. Every character
     /// that matters here is ASCII, and no other character lowercases into one of the reserved words.
@@ -326,11 +336,7 @@ public enum CatalogYAMLWriter {
         let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), colon = UInt8(ascii: ":")
         if first == space || last == space || first == tab || last == tab { return true }
         if indicators.contains(first) { return true }
-        if bytes.count <= 5, bytes.allSatisfy({ $0 < 0x80 }),
-            reservedWords.contains(String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
-        {
-            return true
-        }
+        if isReservedWord(bytes) { return true }
         var numberLike = true
         var previous = space
         for byte in bytes {

@@ -32,7 +32,7 @@ public final class YAMLDocument: @unchecked Sendable {
     }
 
     /// The arena, valid as long as the document that made it.
-    let nodes: Nodes
+    package let nodes: Nodes
     public let root: NodeID
     private let storage: (records: PlainBuffer<Record>, children: PlainBuffer<NodeID>, text: PlainBuffer<UInt8>)
 
@@ -71,14 +71,14 @@ public final class YAMLDocument: @unchecked Sendable {
 
     /// The document's arena as plain addresses. Only a holder of the document may use one: it is valid while the
     /// document lives.
-    struct Nodes: @unchecked Sendable {
+    package struct Nodes: @unchecked Sendable {
         let records: UnsafeBufferPointer<Record>
         let children: UnsafePointer<NodeID>
         let text: UnsafePointer<UInt8>
 
-        func kind(_ node: NodeID) -> Kind { records[Int(node.index)].kind }
-        func isScalar(_ node: NodeID) -> Bool { kind(node) == .scalar }
-        func isPlain(_ node: NodeID) -> Bool { records[Int(node.index)].style == .plain }
+        package func kind(_ node: NodeID) -> Kind { records[Int(node.index)].kind }
+        package func isScalar(_ node: NodeID) -> Bool { kind(node) == .scalar }
+        package func isPlain(_ node: NodeID) -> Bool { records[Int(node.index)].style == .plain }
 
         /// A scalar's length in bytes.
         func length(_ node: NodeID) -> Int { Int(records[Int(node.index)].count) }
@@ -92,12 +92,12 @@ public final class YAMLDocument: @unchecked Sendable {
             return UnsafeBufferPointer(start: text + Int(record.start), count: Int(record.count))
         }
 
-        func string(_ node: NodeID) -> String {
+        package func string(_ node: NodeID) -> String {
             let record = records[Int(node.index)]
             return String(decoding: UnsafeBufferPointer(start: text + Int(record.start), count: Int(record.count)), as: UTF8.self)
         }
 
-        func scalar(_ node: NodeID, equals expected: String) -> Bool {
+        package func scalar(_ node: NodeID, equals expected: String) -> Bool {
             let record = records[Int(node.index)]
             guard record.kind == .scalar, record.count == expected.utf8.count else { return false }
             return record.count == 0 || Self.bytes(text + Int(record.start), equal: expected)
@@ -125,13 +125,13 @@ public final class YAMLDocument: @unchecked Sendable {
             return candidates.contains { $0.utf8.count == count && Self.bytes(text + Int(record.start), equal: $0) }
         }
 
-        func items(_ node: NodeID) -> UnsafeBufferPointer<NodeID> {
+        package func items(_ node: NodeID) -> UnsafeBufferPointer<NodeID> {
             let record = records[Int(node.index)]
             guard record.kind != .scalar else { return UnsafeBufferPointer(start: nil, count: 0) }
             return UnsafeBufferPointer(start: children + Int(record.start), count: Int(record.count))
         }
 
-        func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
+        package func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
             guard kind(mapping) == .mapping else { return nil }
             let items = items(mapping)
             var index = 0

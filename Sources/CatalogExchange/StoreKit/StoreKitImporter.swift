@@ -34,6 +34,8 @@ public struct StoreKitImporter: Sendable {
         }
         switch parsed {
         case let .success(json):
+            // The nodes read below do not hold the document: `json` keeps it until the reading is done.
+            defer { withExtendedLifetime(json) {} }
             var reader = Reader(file: file)
             return try reader.read(json.node, bundleID: bundleID)
         case let .failure(failure):
@@ -61,6 +63,9 @@ public struct StoreKitImporter: Sendable {
         var unreadKeys: [(key: String, owners: [String])] = []
         /// Each product ID's first place in the file, to name a second one.
         var firstPlace: [String: String] = [:]
+        /// Each StoreKit locale met so far and its catalog code: a file names a few locales, each on thousands of
+        /// localizations.
+        var catalogLocales: [String: String?] = [:]
 
         init(file: String) { self.file = file }
 
@@ -92,9 +97,11 @@ public struct StoreKitImporter: Sendable {
         /// Runs once per product, offer and localization, so the owner is built only when a key is unread.
         mutating func unread(_ object: JSONNode, known: Set<String>, at place: String, owner: @autoclosure () -> String?) {
             guard object.isObject else { return }
-            let items = object.document.items(object.id)
+            let items = object.nodes.items(object.id)
             for index in stride(from: items.startIndex, to: items.endIndex, by: 2) {
-                let key = object.document.string(items[index])
+                // Nearly every key is known, and comparing its bytes in place makes no String and hashes nothing.
+                if known.contains(where: { object.nodes.scalar(items[index], equals: $0) }) { continue }
+                let key = object.nodes.string(items[index])
                 guard !known.contains(key) else { continue }
                 let name = "`\(key)` of \(place)"
                 let owner = owner()
@@ -104,6 +111,14 @@ public struct StoreKitImporter: Sendable {
                     unreadKeys.append((name, owner.map { [$0] } ?? []))
                 }
             }
+        }
+
+        /// `StoreKitLocale.catalog(fromStoreKit:)`, worked out once per locale.
+        mutating func catalogLocale(_ code: String) -> String? {
+            if let known = catalogLocales[code] { return known }
+            let mapped = StoreKitLocale.catalog(fromStoreKit: code)
+            catalogLocales[code] = mapped
+            return mapped
         }
 
         /// A product ID met a second time: the catalog keeps both, which lint and export refuse.
@@ -158,7 +173,7 @@ public struct StoreKitImporter: Sendable {
 
         mutating func locale(_ code: String?, _ owner: @autoclosure () -> String) -> String? {
             guard let code else { return nil }
-            if let mapped = StoreKitLocale.catalog(fromStoreKit: code) { return mapped }
+            if let mapped = catalogLocale(code) { return mapped }
             notes.append("\(owner()): locale `\(code)` has no single App Store Connect code; kept as written, choose one")
             return code
         }

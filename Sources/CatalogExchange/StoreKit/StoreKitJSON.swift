@@ -27,41 +27,53 @@ struct StoreKitJSON {
 }
 
 /// One value of a `StoreKitJSON`. JSON strings are quoted scalars; numbers, booleans and null are plain ones.
+/// It looks at the document's arena through plain addresses, so only a holder of the document may make one and use
+/// it: an import reads hundreds of thousands of nodes, and a reference to the document would be retained and released
+/// for each.
 struct JSONNode {
-    let document: YAMLDocument
+    let nodes: YAMLDocument.Nodes
     let id: YAMLDocument.NodeID
 
-    var isNull: Bool { isPlain && document.scalar(id, equals: "null") }
-    var isObject: Bool { document.kind(id) == .mapping }
-    var isArray: Bool { document.kind(id) == .sequence }
-    private var isPlain: Bool { document.isScalar(id) && document.isPlain(id) }
+    init(document: YAMLDocument, id: YAMLDocument.NodeID) {
+        self.init(nodes: document.nodes, id: id)
+    }
+
+    private init(nodes: YAMLDocument.Nodes, id: YAMLDocument.NodeID) {
+        self.nodes = nodes
+        self.id = id
+    }
+
+    var isNull: Bool { isPlain && nodes.scalar(id, equals: "null") }
+    var isObject: Bool { nodes.kind(id) == .mapping }
+    var isArray: Bool { nodes.kind(id) == .sequence }
+    private var isPlain: Bool { nodes.isScalar(id) && nodes.isPlain(id) }
 
     /// The value of `key` in an object; nil when absent or when this is not an object.
     subscript(key: String) -> JSONNode? {
-        document.pair(id, key: key).map { JSONNode(document: document, id: $0.value) }
+        nodes.pair(id, key: key).map { JSONNode(nodes: nodes, id: $0.value) }
     }
 
     /// An object's keys, in file order.
     var keys: [String] {
         guard isObject else { return [] }
-        let items = document.items(id)
-        return stride(from: items.startIndex, to: items.endIndex, by: 2).map { document.string(items[$0]) }
+        let items = nodes.items(id)
+        return stride(from: items.startIndex, to: items.endIndex, by: 2).map { nodes.string(items[$0]) }
     }
 
     /// An array's items; empty when this is not an array.
     var items: [JSONNode] {
         guard isArray else { return [] }
-        return document.items(id).map { JSONNode(document: document, id: $0) }
+        return nodes.items(id).map { JSONNode(nodes: nodes, id: $0) }
     }
 
-    var string: String? { document.isScalar(id) && !document.isPlain(id) ? document.string(id) : nil }
+    var string: String? { nodes.isScalar(id) && !nodes.isPlain(id) ? nodes.string(id) : nil }
 
-    var int: Int? { isPlain ? Int(document.string(id)) : nil }
+    var int: Int? { isPlain ? Int(nodes.string(id)) : nil }
 
     var bool: Bool? {
         guard isPlain else { return nil }
-        if document.scalar(id, equals: "true") { return true }
-        if document.scalar(id, equals: "false") { return false }
+        if nodes.scalar(id, equals: "true") { return true }
+        if nodes.scalar(id, equals: "false") { return false }
         return nil
     }
 }

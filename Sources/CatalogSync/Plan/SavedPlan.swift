@@ -147,6 +147,10 @@ public struct SavedPlan: Sendable {
                 saved.change.action == .create && (saved.change.resource == "inAppPurchase" || saved.change.resource == "subscription")
                     && (done[saved.signatureDigest] ?? 0) > 0
             }.compactMap(\.change.productID))
+        // A created product's create change, by resource and product: what finishes it may sit at a key's line.
+        let creates = Dictionary(
+            changes.filter { $0.change.action == .create }.map { ([$0.change.resource, $0.change.productID ?? ""], $0.change) },
+            uniquingKeysWith: { first, _ in first })
         var reasons: [String] = []
         var unmatched: [Change] = []
         for change in fresh.changes where Self.reviewed.contains(change.action) {
@@ -160,7 +164,9 @@ public struct SavedPlan: Sendable {
         var explained = Set<String>()
         for change in unmatched {
             let key = Self.key(change)
-            if let id = change.productID, created.contains(id), let before = savedByKey[key], Self.writes(change, within: before) {
+            if let id = change.productID, created.contains(id), let before = savedByKey[key] ?? creates[[change.resource, id]],
+                Self.writes(change, within: before)
+            {
                 explained.insert(key)
                 continue
             }

@@ -155,6 +155,26 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
+    /// A catalog kept before multiseat existed names neither key: the first pull shows what App Store Connect holds
+    /// (multiseat on by default since September 2026) as two added keys per subscription, and nothing else moves.
+    @Test func aPullOverACatalogWithoutMultiseatAddsWhatAppStoreConnectHolds() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: AscSyncTests.bundleID)
+        let project = try AscSyncTests.project()
+        let catalog = project.file("catalog.yaml")
+        let kept = try String(contentsOfFile: catalog, encoding: .utf8).components(separatedBy: "\n")
+            .filter { !$0.hasSuffix("multiSeat: false") && !$0.hasSuffix("markets: [appStore]") }.joined(separator: "\n")
+        try kept.write(toFile: catalog, atomically: true, encoding: .utf8)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        let pull = try iapkit(["asc", "pull", "-o", catalog], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let diff = try run("/usr/bin/env", ["diff", "-u", "-", catalog], input: Data(kept.utf8)).stdout
+        let changed = PullEditTests.changedLines(diff)
+        #expect(changed.allSatisfy { $0.hasPrefix("+") } && changed.count == 6, "\(diff)")
+        let pulled = try Self.subscriptions(catalog)
+        #expect(pulled.count == 2 && pulled.values.allSatisfy { $0.multiSeat == false && $0.markets == [.appStore] }, "\(diff)")
+    }
+
     @Test func aFamilySharedSubscriptionInSeatsIsRefusedBeforeAnyWrite() throws {
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: "com.example.seats")

@@ -42,7 +42,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stdout.contains(
-                "catalog.yaml:94:20: error: product ID `com.example.fruitstand.club.monthly` is already used at line 68; "
+                "catalog.yaml:96:20: error: product ID `com.example.fruitstand.club.monthly` is already used at line 68; "
                     + "every ID must be unique [product-id-duplicate]"), "\(result.stdout)")
     }
 

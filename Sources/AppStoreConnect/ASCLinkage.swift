@@ -50,7 +50,7 @@ struct ASCLinkageMiddleware: ClientMiddleware {
         let searches = newer.withLock { $0.searched.insert(operationID).inserted }
         guard !asked.isEmpty || searches else { return (response, responseBody) }
         let data = try await Data(collecting: responseBody, upTo: Self.bodyLimit)
-        if let document = try? JSONValue.parse(data) {
+        if let document = try? AnswerOutline.parse(data) {
             let missing = asked.isEmpty ? [] : Self.unanswered(in: document, asked: asked)
             if !missing.isEmpty { unanswered.withLock { $0.formUnion(missing) } }
             let names = searches ? Self.notInTheDocument(document) : []
@@ -61,24 +61,12 @@ struct ASCLinkageMiddleware: ClientMiddleware {
 
     /// `type.name` of each attribute or relationship of the answer's resources (`data` and `included`) that the
     /// document does not give their type; types the document does not describe are left to the decoder.
-    static func notInTheDocument(_ document: JSONValue) -> Set<String> {
-        var resources: [JSONValue] = []
-        for list in ["data", "included"] {
-            switch document[list] {
-            case let .array(items)?: resources += items
-            case let .object(pairs)?: resources.append(.object(pairs))
-            default: break
-            }
-        }
+    static func notInTheDocument(_ document: AnswerOutline) -> Set<String> {
         var names: Set<String> = []
-        for resource in resources {
-            guard case let .string(type)? = resource["type"], let known = ASCDocumentFields.known[type] else { continue }
-            if case let .object(pairs)? = resource["attributes"] {
-                for (name, _) in pairs where !known.attributes.contains(name) { names.insert("\(type).\(name)") }
-            }
-            if case let .object(pairs)? = resource["relationships"] {
-                for (name, _) in pairs where !known.relationships.contains(name) { names.insert("\(type).\(name)") }
-            }
+        for resource in document.data + document.included {
+            guard let type = resource.type, let known = ASCDocumentFields.known[type] else { continue }
+            for name in resource.attributes where !known.attributes.contains(name) { names.insert("\(type).\(name)") }
+            for name in resource.relationships.keys where !known.relationships.contains(name) { names.insert("\(type).\(name)") }
         }
         return names.subtracting(knownBeyondTheDocument)
     }
@@ -96,22 +84,69 @@ struct ASCLinkageMiddleware: ClientMiddleware {
     }
 
     /// `type/id/relationship` of every listed resource whose asked relationship has no `data` key.
-    static func unanswered(in document: JSONValue, asked: Set<String>) -> Set<String> {
-        var resources: [JSONValue] = []
-        switch document["data"] {
-        case let .array(items)?: resources = items
-        case let .object(pairs)?: resources = [.object(pairs)]
-        default: return []
-        }
+    static func unanswered(in document: AnswerOutline, asked: Set<String>) -> Set<String> {
         var missing: Set<String> = []
-        for resource in resources {
-            guard case let .string(type)? = resource["type"], case let .string(id)? = resource["id"],
-                case let .object(relationships)? = resource["relationships"]
-            else { continue }
-            for (name, relationship) in relationships where asked.contains(name) && relationship["data"] == nil {
+        for resource in document.data {
+            guard let type = resource.type, let id = resource.id else { continue }
+            for (name, hasLinkage) in resource.relationships where asked.contains(name) && !hasLinkage {
                 missing.insert("\(type)/\(id)/\(name)")
             }
         }
         return missing
+    }
+}
+
+/// What the middleware reads of an answer: each resource's type, id, attribute names and whether each relationship
+/// holds linkage. Decoding only that, not every value, keeps the reading a small part of a pull (a whole `JSONValue`
+/// of each page took about as long as the generated client's own decoding).
+struct AnswerOutline: Decodable {
+    var data: [Resource] = []
+    var included: [Resource] = []
+
+    struct Resource: Decodable {
+        var type: String?
+        var id: String?
+        var attributes: [String] = []
+        /// Each relationship's name, and whether it has a `data` key (linkage, or `null` for none).
+        var relationships: [String: Bool] = [:]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            type = try? container.decodeIfPresent(String.self, forKey: AnyKey("type"))
+            id = try? container.decodeIfPresent(String.self, forKey: AnyKey("id"))
+            if let attributes = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("attributes")) {
+                self.attributes = attributes.allKeys.map(\.stringValue)
+            }
+            if let relationships = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("relationships")) {
+                for key in relationships.allKeys {
+                    let relationship = try? relationships.nestedContainer(keyedBy: AnyKey.self, forKey: key)
+                    self.relationships[key.stringValue] = relationship?.contains(AnyKey("data")) ?? false
+                }
+            }
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        // `data` is a list, or one resource (or `null`) for an answer about one.
+        if let list = try? container.decode([Resource].self, forKey: AnyKey("data")) {
+            data = list
+        } else if let one = try? container.decode(Resource.self, forKey: AnyKey("data")) {
+            data = [one]
+        }
+        included = (try? container.decodeIfPresent([Resource].self, forKey: AnyKey("included"))) ?? []
+    }
+
+    /// No nesting check of its own: the outline does not recurse, and the generated client reads the same body.
+    static func parse(_ data: Data) throws -> AnswerOutline {
+        try JSONDecoder().decode(AnswerOutline.self, from: data)
+    }
+
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 }

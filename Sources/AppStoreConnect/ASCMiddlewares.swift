@@ -285,15 +285,16 @@ enum ASCRedaction {
     /// Removes anything that looks like a bearer token or a PEM block, in case an underlying library quotes one.
     static func redact(_ text: String) -> String {
         var result = text
-        for pattern in [
-            #"Bearer\s+[A-Za-z0-9._~+/=-]+"#, #"-----BEGIN[^-]*-----[\s\S]*?-----END[^-]*-----"#,
-            #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#,
-        ] {
-            // Swift regular expressions: NSRegularExpression would link full Foundation (and ICU) in.
-            if let regex = try? Regex(pattern) { result = result.replacing(regex, with: "<redacted>") }
-        }
+        for regex in patterns { result = result.replacing(regex, with: "<redacted>") }
         return result
     }
+
+    /// Swift regular expressions (NSRegularExpression would link full Foundation, and ICU, in), compiled once: every
+    /// error message passes through here.
+    nonisolated(unsafe) private static let patterns: [Regex<AnyRegexOutput>] = [
+        #"Bearer\s+[A-Za-z0-9._~+/=-]+"#, #"-----BEGIN[^-]*-----[\s\S]*?-----END[^-]*-----"#,
+        #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"#,
+    ].compactMap { try? Regex($0) }
 }
 
 extension ASCError {

@@ -2,6 +2,7 @@
 the deterministic synthetic prices of the other territories. Price point ids are opaque and product-specific like
 Apple's: base64url of `{"s": product id, "t": territory, "p": point number}`."""
 
+import functools
 import hashlib
 import json
 import os
@@ -34,6 +35,8 @@ STOREFRONT_PRICES = {
 }
 
 
+# Pure, and asked for again on every page of points: cached, they were a tenth of the fake's time in a round trip.
+@functools.lru_cache(maxsize=None)
 def synthetic_price(territory, usd):
     """Deterministic local price for a USD point: a per-territory factor, rounded to the currency's precision."""
     if territory == "USA":
@@ -57,6 +60,7 @@ def ref(type_, id_):
     return {"type": type_, "id": id_}
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def price_point_id(owner, territory, number):
     return b64url(json.dumps({"s": owner, "t": territory, "p": str(number)}, separators=(",", ":")).encode())
 

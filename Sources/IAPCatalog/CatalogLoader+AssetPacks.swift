@@ -1,17 +1,9 @@
 import IAPCore
 
-/// The keys of an `assetPacks` entry and how one is read (`CatalogKeys` lists the other objects).
-extension CatalogKeys {
-    public static let assetPack = [
-        "id", "source", "files", "downloadPolicy", "installationEvents", "platforms", "language",
-        "unlockedBy", "release",
-    ]
-    public static let fileSelector = ["file", "directory"]
-}
-
+/// How an `assetPacks` entry is read.
 extension NodeReader {
     func readAssetPack(_ node: Node, path: CatalogPath) throws(IAPKitError) -> AssetPack? {
-        let object = try Object(node, path: path, what: "an asset pack", allowed: CatalogKeys.assetPack, reader: self)
+        let object = try Object(node, path: path, what: "an asset pack", allowed: CatalogFormat.assetPack.names, reader: self)
         guard object.valid else { return nil }
         defer { object.finish() }
         var pack = AssetPack(path: path, id: object.string("id", required: true), source: object.string("source", required: true))
@@ -35,7 +27,7 @@ extension NodeReader {
     }
 
     private func readFileSelector(_ node: Node, path: CatalogPath) throws(IAPKitError) -> AssetPack.FileSelector? {
-        let object = try Object(node, path: path, what: "a file selector", allowed: CatalogKeys.fileSelector, reader: self)
+        let object = try Object(node, path: path, what: "a file selector", allowed: CatalogFormat.fileSelector.names, reader: self)
         guard object.valid else { return nil }
         defer { object.finish() }
         let file = object.string("file"), directory = object.string("directory")

@@ -78,7 +78,7 @@ extension NodeReader {
     /// `priceChanges:`, a list of changes with their start dates.
     func readPriceChanges(_ object: Object) throws(IAPKitError) -> [PriceChange] {
         try object.list("priceChanges") { node, path throws(IAPKitError) in
-            let change = try Object(node, path: path, what: "a price change", allowed: CatalogKeys.priceChange, reader: self)
+            let change = try Object(node, path: path, what: "a price change", allowed: CatalogFormat.priceChange.names, reader: self)
             guard change.valid else { return nil }
             defer { change.finish() }
             var result = PriceChange(

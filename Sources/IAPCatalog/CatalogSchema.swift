@@ -1,63 +1,7 @@
 import IAPCore
 
-/// The keys of catalog schema version 1 and how each object is read. `schemas/catalog.schema.json` describes the
-/// same format for editors; `CatalogSchemaTests` keeps the two in step.
+/// Keys that need more than their declaration (`CatalogFormat`), and how each object of the catalog is read.
 public enum CatalogKeys {
-    public static let root = [
-        "schemaVersion", "app", "retiredProductIds", "products", "subscriptionGroups",
-        "appPolicies", "storeKit", "assetPacks", "billingGracePeriod", "promotedPurchases",
-    ]
-    public static let billingGracePeriod = ["enabled", "sandbox", "duration", "renewals"]
-    public static let promotedPurchase = ["productId", "visible", "enabled"]
-    public static let app = ["bundleId", "appId", "primaryLocale", "platforms"]
-    public static let product = [
-        "productId", "referenceName", "type", "price", "tier", "territoryPrices", "priceSheet",
-        "priceChanges", "familySharable", "localizations", "review", "promotionalImage", "hostedContent",
-        "availability", "baseTerritory", "offerCodes",
-    ]
-    public static let subscription = [
-        "productId", "referenceName", "period", "groupLevel", "price", "tier",
-        "territoryPrices", "priceSheet", "priceChanges", "familySharable", "multiSeat", "markets", "localizations",
-        "review", "promotionalImage", "introductoryOffer",
-        "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans", "availability",
-        "pricedTerritories",
-    ]
-    public static let billingPlan = [
-        "planType", "price", "commitmentPrice", "territoryPrices", "priceChanges", "enabled",
-        "introductoryOffer",
-        "promotionalOffers", "offerCodes", "winBackOffers",
-    ]
-    public static let localization = ["locale", "name", "description"]
-    public static let groupLocalization = ["locale", "name", "customAppName"]
-    public static let group = ["referenceName", "localizations", "subscriptions"]
-    public static let review = ["note", "screenshot"]
-    public static let introductoryOffer = ["mode", "duration", "periods", "price", "territoryPrices", "territories"]
-    public static let promotionalOffer = [
-        "offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
-        "territories",
-    ]
-    public static let offerCode = [
-        "referenceName", "mode", "duration", "periods", "price", "territoryPrices", "territories",
-        "eligibility", "stackable", "active", "oneTimeCodes", "customCodes",
-    ]
-    /// An in-app purchase's offer code: a price for the customers it is for, and its codes.
-    public static let inAppPurchaseOfferCode = [
-        "referenceName", "price", "territoryPrices", "territories", "eligibility", "active", "oneTimeCodes",
-        "customCodes",
-    ]
-    public static let winBackOffer = [
-        "offerId", "referenceName", "mode", "duration", "periods", "price", "territoryPrices",
-        "territories", "eligibility", "priority", "promotion", "startDate", "endDate",
-    ]
-    public static let winBackEligibility = ["paidMonths", "lapsedMonths", "monthsBetweenOffers"]
-    public static let oneTimeCodeBatch = ["count", "expires", "active", "environment"]
-    public static let customOfferCode = ["code", "count", "expires", "active"]
-    public static let monthRange = ["min", "max"]
-    public static let appPolicies = ["eula", "policies"]
-    public static let policy = ["locale", "text", "url"]
-    public static let storeKit = ["storefront", "locale", "formatVersion"]
-    public static let availability = ["territories", "availableInNewTerritories"]
-    public static let priceChange = ["startDate", "price", "territoryPrices", "existingSubscribers"]
     /// Keys only an auto-renewable subscription has; on a product the offer and billing-plan rules report them.
     /// (Offer codes exist for both, with keys of their own on an in-app purchase.)
     public static let offerKeys = ["introductoryOffer", "promotionalOffers", "winBackOffers", "billingPlans"]
@@ -131,11 +75,11 @@ public struct KeyHint: Sendable {
 
 extension NodeReader {
     func readCatalog(_ root: Node, into catalog: inout Catalog) throws(IAPKitError) {
-        let object = try Object(root, path: .root, what: "the catalog", allowed: CatalogKeys.root, reader: self)
+        let object = try Object(root, path: .root, what: "the catalog", allowed: CatalogFormat.root.names, reader: self)
         if let node = object.node("schemaVersion") {
             catalog.schemaVersion = int(node, at: CatalogPath.root / "schemaVersion")
         }
-        if let app = try object.object("app", what: "`app`", allowed: CatalogKeys.app) {
+        if let app = try object.object("app", what: "`app`", allowed: CatalogFormat.app.names) {
             catalog.app = App(
                 bundleID: app.string("bundleId", required: true),
                 primaryLocale: app.string("primaryLocale", required: true))
@@ -163,11 +107,11 @@ extension NodeReader {
                 catalog.subscriptionGroups[groupIndex].subscriptions[index].groupIndex = groupIndex
             }
         }
-        if let policies = try object.object("appPolicies", what: "`appPolicies`", allowed: CatalogKeys.appPolicies) {
+        if let policies = try object.object("appPolicies", what: "`appPolicies`", allowed: CatalogFormat.appPolicies.names) {
             catalog.appPolicies = AppPolicies(
                 path: policies.path, eula: policies.string("eula"),
                 policies: try policies.list("policies") { node, path throws(IAPKitError) in
-                    let policy = try Object(node, path: path, what: "a policy", allowed: CatalogKeys.policy, reader: self)
+                    let policy = try Object(node, path: path, what: "a policy", allowed: CatalogFormat.policy.names, reader: self)
                     defer { policy.finish() }
                     return AppPolicies.Policy(
                         path: path, locale: policy.string("locale", required: true),
@@ -175,7 +119,7 @@ extension NodeReader {
                 })
             policies.finish()
         }
-        if let settings = try object.object("storeKit", what: "`storeKit`", allowed: CatalogKeys.storeKit) {
+        if let settings = try object.object("storeKit", what: "`storeKit`", allowed: CatalogFormat.storeKit.names) {
             catalog.storeKit = StoreKitSettings(
                 path: settings.path, storefront: settings.string("storefront"),
                 locale: settings.string("locale"))
@@ -183,7 +127,7 @@ extension NodeReader {
             settings.finish()
         }
         catalog.assetPacks = try object.list("assetPacks") { node, path throws(IAPKitError) in try readAssetPack(node, path: path) }
-        if let grace = try object.object("billingGracePeriod", what: "`billingGracePeriod`", allowed: CatalogKeys.billingGracePeriod) {
+        if let grace = try object.object("billingGracePeriod", what: "`billingGracePeriod`", allowed: CatalogFormat.billingGracePeriod.names) {
             catalog.billingGracePeriod = BillingGracePeriod(
                 path: grace.path, enabled: grace.bool("enabled"), sandbox: grace.bool("sandbox"),
                 duration: grace.string("duration"), renewals: grace.string("renewals"))
@@ -191,7 +135,7 @@ extension NodeReader {
         }
         if object.node("promotedPurchases") != nil {
             catalog.promotedPurchases = try object.list("promotedPurchases") { node, path throws(IAPKitError) in
-                let entry = try Object(node, path: path, what: "a promoted purchase", allowed: CatalogKeys.promotedPurchase, reader: self)
+                let entry = try Object(node, path: path, what: "a promoted purchase", allowed: CatalogFormat.promotedPurchase.names, reader: self)
                 guard entry.valid else { return nil }
                 defer { entry.finish() }
                 return PromotedPurchase(
@@ -205,7 +149,7 @@ extension NodeReader {
     func readLocalization(_ node: Node, path: CatalogPath, group: Bool = false) throws(IAPKitError) -> Localization? {
         let object = try Object(
             node, path: path, what: "a localization",
-            allowed: group ? CatalogKeys.groupLocalization : CatalogKeys.localization, reader: self)
+            allowed: group ? CatalogFormat.groupLocalization.names : CatalogFormat.localization.names, reader: self)
         guard object.valid else { return nil }
         defer { object.finish() }
         return Localization(
@@ -216,7 +160,7 @@ extension NodeReader {
     }
 
     func readReview(_ object: Object) throws(IAPKitError) -> Review? {
-        guard let review = try object.object("review", what: "`review`", allowed: CatalogKeys.review) else { return nil }
+        guard let review = try object.object("review", what: "`review`", allowed: CatalogFormat.review.names) else { return nil }
         defer { review.finish() }
         return Review(path: review.path, note: review.string("note"), screenshot: review.string("screenshot"))
     }
@@ -229,7 +173,7 @@ extension NodeReader {
     /// Reads a product into `product`, made with its path, where it is to stay: a product returned from here would
     /// be copied whole, every field retained, and the original released. False when the node is not a mapping.
     func readProduct(_ node: Node, into product: inout Product) throws(IAPKitError) -> Bool {
-        let object = try Object(node, path: product.path, what: "a product", allowed: CatalogKeys.product, reader: self)
+        let object = try Object(node, path: product.path, what: "a product", allowed: CatalogFormat.product.names, reader: self)
         guard object.valid else { return false }
         // Declared first so it runs last: the unknown keys `finish` reports still name the product.
         defer { productID = nil }
@@ -269,7 +213,7 @@ extension NodeReader {
     }
 
     func readAvailability(_ object: Object) throws(IAPKitError) -> Availability? {
-        guard let availability = try object.object("availability", what: "`availability`", allowed: CatalogKeys.availability)
+        guard let availability = try object.object("availability", what: "`availability`", allowed: CatalogFormat.availability.names)
         else { return nil }
         defer { availability.finish() }
         var result = Availability(
@@ -285,7 +229,7 @@ extension NodeReader {
     }
 
     func readGroup(_ node: Node, path: CatalogPath) throws(IAPKitError) -> SubscriptionGroup? {
-        let object = try Object(node, path: path, what: "a subscription group", allowed: CatalogKeys.group, reader: self)
+        let object = try Object(node, path: path, what: "a subscription group", allowed: CatalogFormat.group.names, reader: self)
         guard object.valid else { return nil }
         defer { object.finish() }
         var group = SubscriptionGroup(path: path, referenceName: object.string("referenceName", required: true))
@@ -299,7 +243,7 @@ extension NodeReader {
     }
 
     func readSubscription(_ node: Node, path: CatalogPath) throws(IAPKitError) -> Product? {
-        let object = try Object(node, path: path, what: "a subscription", allowed: CatalogKeys.subscription, reader: self)
+        let object = try Object(node, path: path, what: "a subscription", allowed: CatalogFormat.subscription.names, reader: self)
         guard object.valid else { return nil }
         defer { productID = nil }
         defer { object.finish() }
@@ -359,7 +303,7 @@ extension NodeReader {
     }
 
     func readBillingPlan(_ node: Node, path: CatalogPath) throws(IAPKitError) -> BillingPlan? {
-        let object = try Object(node, path: path, what: "a billing plan", allowed: CatalogKeys.billingPlan, reader: self)
+        let object = try Object(node, path: path, what: "a billing plan", allowed: CatalogFormat.billingPlan.names, reader: self)
         guard object.valid else { return nil }
         defer { object.finish() }
         var plan = BillingPlan(path: path)
@@ -379,13 +323,7 @@ extension NodeReader {
 
     /// `inAppPurchase`: an offer code of an in-app purchase, which has a price and customers but no terms.
     func readOffer(_ node: Node, path: CatalogPath, kind: OfferKind, inAppPurchase: Bool = false) throws(IAPKitError) -> Offer? {
-        let allowed: [String]
-        switch kind {
-        case .introductory: allowed = CatalogKeys.introductoryOffer
-        case .promotional: allowed = CatalogKeys.promotionalOffer
-        case .offerCode: allowed = inAppPurchase ? CatalogKeys.inAppPurchaseOfferCode : CatalogKeys.offerCode
-        case .winBack: allowed = CatalogKeys.winBackOffer
-        }
+        let allowed = CatalogFormat.offer(kind, inAppPurchase: inAppPurchase).names
         let article = kind == .introductory || kind == .offerCode ? "an" : "a"
         let object = try Object(node, path: path, what: "\(article) \(kind.rawValue)", allowed: allowed, reader: self)
         guard object.valid else { return nil }
@@ -413,7 +351,8 @@ extension NodeReader {
             offer.active = object.bool("active")
             if object.node("oneTimeCodes") != nil {
                 offer.oneTimeCodes = try object.list("oneTimeCodes") { node, path throws(IAPKitError) in
-                    let batch = try Object(node, path: path, what: "a batch of one-time codes", allowed: CatalogKeys.oneTimeCodeBatch, reader: self)
+                    let batch = try Object(
+                        node, path: path, what: "a batch of one-time codes", allowed: CatalogFormat.oneTimeCodeBatch.names, reader: self)
                     guard batch.valid else { return nil }
                     defer { batch.finish() }
                     var codes = OneTimeCodeBatch(
@@ -428,7 +367,7 @@ extension NodeReader {
             }
             if object.node("customCodes") != nil {
                 offer.customCodes = try object.list("customCodes") { node, path throws(IAPKitError) in
-                    let code = try Object(node, path: path, what: "a custom code", allowed: CatalogKeys.customOfferCode, reader: self)
+                    let code = try Object(node, path: path, what: "a custom code", allowed: CatalogFormat.customOfferCode.names, reader: self)
                     guard code.valid else { return nil }
                     defer { code.finish() }
                     return CustomOfferCode(
@@ -467,14 +406,14 @@ extension NodeReader {
         settings.endDate = object.string("endDate")
         if let eligibility = try object.object(
             "eligibility", what: "a win-back offer's `eligibility`",
-            allowed: CatalogKeys.winBackEligibility)
+            allowed: CatalogFormat.winBackEligibility.names)
         {
             defer { eligibility.finish() }
             settings.paidMonths = eligibility.int("paidMonths")
             settings.monthsBetweenOffers = eligibility.int("monthsBetweenOffers")
             if let lapsed = try eligibility.object(
                 "lapsedMonths", what: "`lapsedMonths` (`{min: 1, max: 24}`)",
-                allowed: CatalogKeys.monthRange)
+                allowed: CatalogFormat.monthRange.names)
             {
                 defer { lapsed.finish() }
                 settings.lapsedMinimum = lapsed.int("min", required: true)

@@ -31,10 +31,10 @@ public enum CatalogYAMLWriter {
     /// The catalog YAML as UTF-8 bytes, `header` first: what a command writes, with no copy on the way.
     public static func bytes(_ catalog: Catalog, header: String? = nil) throws(IAPKitError) -> [UInt8] {
         let out = YAMLWriter(preamble: header ?? "")
-        out.beginMapping()
+        out.beginMapping(CatalogFormat.root)
         out.pair("schemaVersion", number: 1)
         out.key("app")
-        out.beginMapping()
+        out.beginMapping(CatalogFormat.app)
         out.pair("bundleId", catalog.app.bundleID)
         out.pair("appId", ifPresent: catalog.app.appID)
         out.pair("primaryLocale", catalog.app.primaryLocale)
@@ -53,12 +53,12 @@ public enum CatalogYAMLWriter {
         }
         if let policies = catalog.appPolicies {
             out.key("appPolicies")
-            out.beginMapping()
+            out.beginMapping(CatalogFormat.appPolicies)
             out.pair("eula", ifPresent: policies.eula)
             if !policies.policies.isEmpty {
                 out.key("policies")
                 out.list(policies.policies) { policy in
-                    out.beginMapping()
+                    out.beginMapping(CatalogFormat.policy)
                     out.pair("locale", policy.locale)
                     out.pair("text", ifPresent: policy.text)
                     out.pair("url", ifPresent: policy.url)
@@ -69,7 +69,7 @@ public enum CatalogYAMLWriter {
         }
         if let settings = catalog.storeKit, settings.storefront != nil || settings.locale != nil || settings.formatVersion != nil {
             out.key("storeKit")
-            out.beginMapping()
+            out.beginMapping(CatalogFormat.storeKit)
             out.pair("storefront", ifPresent: settings.storefront)
             out.pair("locale", ifPresent: settings.locale)
             out.pair("formatVersion", ifPresent: settings.formatVersion)
@@ -77,7 +77,7 @@ public enum CatalogYAMLWriter {
         }
         if let grace = catalog.billingGracePeriod {
             out.key("billingGracePeriod")
-            out.beginMapping()
+            out.beginMapping(CatalogFormat.billingGracePeriod)
             if let enabled = grace.enabled { out.pair("enabled", flag: enabled) }
             if let sandbox = grace.sandbox { out.pair("sandbox", flag: sandbox) }
             out.pair("duration", ifPresent: grace.duration)
@@ -87,7 +87,7 @@ public enum CatalogYAMLWriter {
         if let promoted = catalog.promotedPurchases {
             out.key("promotedPurchases")
             out.list(promoted) { entry in
-                out.beginMapping()
+                out.beginMapping(CatalogFormat.promotedPurchase)
                 out.pair("productId", entry.productID)
                 if let visible = entry.visible { out.pair("visible", flag: visible) }
                 if let enabled = entry.enabled { out.pair("enabled", flag: enabled) }
@@ -99,7 +99,7 @@ public enum CatalogYAMLWriter {
     }
 
     static func product(_ product: Product, into out: YAMLWriter) {
-        out.beginMapping()
+        out.beginMapping(product.isSubscription ? CatalogFormat.subscription : CatalogFormat.product)
         out.pair("productId", product.productID)
         out.pair("referenceName", product.referenceName)
         if product.isSubscription {
@@ -132,7 +132,7 @@ public enum CatalogYAMLWriter {
         }
         offers(
             introductory: product.introductoryOffer, promotional: product.promotionalOffers, codes: product.offerCodes,
-            winBack: product.winBackOffers, into: out)
+            winBack: product.winBackOffers, inAppPurchase: !product.isSubscription, into: out)
         if !product.billingPlans.isEmpty {
             out.key("billingPlans")
             out.list(product.billingPlans) { billingPlan($0, into: out) }
@@ -141,7 +141,7 @@ public enum CatalogYAMLWriter {
         out.list(product.localizations) { localization($0, into: out) }
         if let review = product.review {
             out.key("review")
-            out.beginMapping()
+            out.beginMapping(CatalogFormat.review)
             out.pair("note", ifPresent: review.note)
             out.pair("screenshot", ifPresent: review.screenshot)
             out.endMapping()
@@ -150,7 +150,7 @@ public enum CatalogYAMLWriter {
         if let folder = product.hostedContent { out.pair("hostedContent", folder) }
         if let availability = product.availability {
             out.key("availability")
-            out.beginMapping()
+            out.beginMapping(CatalogFormat.availability)
             if let territories = availability.territories {
                 out.key("territories")
                 out.list(territories) { out.text($0) }
@@ -165,7 +165,7 @@ public enum CatalogYAMLWriter {
         guard !changes.isEmpty else { return }
         out.key("priceChanges")
         out.list(changes) { change in
-            out.beginMapping()
+            out.beginMapping(CatalogFormat.priceChange)
             out.pair("startDate", change.startDate)
             if let price = change.price { out.pair("price", price: price) }
             territoryPrices(change.territoryPrices, into: out)
@@ -195,12 +195,12 @@ public enum CatalogYAMLWriter {
     }
 
     static func group(_ group: SubscriptionGroup, into out: YAMLWriter) {
-        out.beginMapping()
+        out.beginMapping(CatalogFormat.group)
         out.pair("referenceName", group.referenceName)
         if !group.localizations.isEmpty {
             out.key("localizations")
             out.list(group.localizations) { localization in
-                out.beginMapping()
+                out.beginMapping(CatalogFormat.groupLocalization)
                 out.pair("locale", localization.locale)
                 out.pair("name", localization.name)
                 out.pair("customAppName", ifPresent: localization.customAppName)
@@ -213,7 +213,7 @@ public enum CatalogYAMLWriter {
     }
 
     static func localization(_ localization: Localization, into out: YAMLWriter) {
-        out.beginMapping()
+        out.beginMapping(CatalogFormat.localization)
         out.pair("locale", localization.locale)
         out.pair("name", localization.name)
         out.pair("description", ifPresent: localization.description)
@@ -221,19 +221,21 @@ public enum CatalogYAMLWriter {
     }
 
     /// The offer keys a subscription and a billing plan share, each only when present.
-    static func offers(introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer], into out: YAMLWriter) {
+    static func offers(
+        introductory: Offer?, promotional: [Offer], codes: [Offer], winBack: [Offer], inAppPurchase: Bool = false, into out: YAMLWriter
+    ) {
         if let introductory {
             out.key("introductoryOffer")
             offer(introductory, into: out)
         }
         for (key, offers) in [("promotionalOffers", promotional), ("offerCodes", codes), ("winBackOffers", winBack)] where !offers.isEmpty {
             out.key(key)
-            out.list(offers) { offer($0, into: out) }
+            out.list(offers) { offer($0, inAppPurchase: inAppPurchase, into: out) }
         }
     }
 
     static func billingPlan(_ plan: BillingPlan, into out: YAMLWriter) {
-        out.beginMapping()
+        out.beginMapping(CatalogFormat.billingPlan)
         out.pair("planType", plan.type?.rawValue ?? plan.typeText)
         if let price = plan.price { out.pair("price", price: price) }
         if let price = plan.commitmentPrice { out.pair("commitmentPrice", price: price) }
@@ -246,8 +248,8 @@ public enum CatalogYAMLWriter {
         out.endMapping()
     }
 
-    static func offer(_ offer: Offer, into out: YAMLWriter) {
-        out.beginMapping()
+    static func offer(_ offer: Offer, inAppPurchase: Bool = false, into out: YAMLWriter) {
+        out.beginMapping(CatalogFormat.offer(offer.kind, inAppPurchase: inAppPurchase))
         if offer.kind == .promotional || offer.kind == .winBack { out.pair("offerId", ifPresent: offer.offerID) }
         if offer.kind != .introductory { out.pair("referenceName", ifPresent: offer.referenceName) }
         out.pair("mode", ifPresent: offer.mode?.rawValue)
@@ -269,7 +271,7 @@ public enum CatalogYAMLWriter {
         if let batches = offer.oneTimeCodes {
             out.key("oneTimeCodes")
             out.list(batches) { batch in
-                out.beginMapping()
+                out.beginMapping(CatalogFormat.oneTimeCodeBatch)
                 if let count = batch.count { out.pair("count", number: count) }
                 out.pair("expires", ifPresent: batch.expires)
                 if let active = batch.active { out.pair("active", flag: active) }
@@ -280,7 +282,7 @@ public enum CatalogYAMLWriter {
         if let codes = offer.customCodes {
             out.key("customCodes")
             out.list(codes) { code in
-                out.beginMapping()
+                out.beginMapping(CatalogFormat.customOfferCode)
                 out.pair("code", code.code)
                 if let count = code.count { out.pair("count", number: count) }
                 out.pair("expires", ifPresent: code.expires)
@@ -294,11 +296,11 @@ public enum CatalogYAMLWriter {
     static func winBackSettings(_ settings: WinBackSettings, into out: YAMLWriter) {
         if settings.paidMonths != nil || settings.lapsedMinimum != nil || settings.monthsBetweenOffers != nil {
             out.key("eligibility")
-            out.beginMapping()
+            out.beginMapping(CatalogFormat.winBackEligibility)
             if let months = settings.paidMonths { out.pair("paidMonths", number: months) }
             if let minimum = settings.lapsedMinimum, let maximum = settings.lapsedMaximum {
                 out.key("lapsedMonths")
-                out.beginMapping()
+                out.beginMapping(CatalogFormat.monthRange)
                 out.pair("min", number: minimum)
                 out.pair("max", number: maximum)
                 out.endMapping()
@@ -362,7 +364,6 @@ public enum CatalogYAMLWriter {
 /// The catalog's scalar forms: keys and numbers plain, text plain when unambiguous and double-quoted when a YAML
 /// 1.1 or 1.2 reader could take it for a number, a boolean, null, or structure.
 extension YAMLWriter {
-    func key(_ key: String) { scalar(key) }
     func text(_ value: String?) {
         let string = value ?? ""
         scalar(string, quoted: CatalogYAMLWriter.needsQuotes(string))

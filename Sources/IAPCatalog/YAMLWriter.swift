@@ -7,6 +7,13 @@ public final class YAMLWriter {
     private var emitter = yaml_emitter_t()
     private let output = Output()
     private var failed: String?
+    #if DEBUG
+    /// The declared objects being written (nil for a mapping no declaration describes), each with the position of
+    /// its last key: in debug builds, and so in every test, a key written out of the order `CatalogFormat` declares
+    /// fails the write.
+    private var objects: [(object: CatalogObject?, last: Int)] = []
+    private var misordered: String?
+    #endif
 
     /// Where libyaml hands its bytes.
     private final class Output {
@@ -38,13 +45,20 @@ public final class YAMLWriter {
 
     deinit { yaml_emitter_delete(&emitter) }
 
-    public func beginMapping() {
+    /// A mapping; `object` is the declaration whose key order it follows.
+    public func beginMapping(_ object: CatalogObject? = nil) {
+        #if DEBUG
+        objects.append((object, -1))
+        #endif
         var event = yaml_event_t()
         yaml_mapping_start_event_initialize(&event, nil, nil, 1, YAML_ANY_MAPPING_STYLE)
         emit(&event)
     }
 
     public func endMapping() {
+        #if DEBUG
+        objects.removeLast()
+        #endif
         var event = yaml_event_t()
         yaml_mapping_end_event_initialize(&event)
         emit(&event)
@@ -79,8 +93,25 @@ public final class YAMLWriter {
         emit(&event)
     }
 
+    /// A key of the mapping being written.
+    public func key(_ name: String) {
+        #if DEBUG
+        if let object = objects.last?.object, misordered == nil {
+            let position = object.position(of: name) ?? -1
+            if position <= objects[objects.count - 1].last {
+                misordered = "`\(name)` was written where the catalog format does not declare it (\(object.names.joined(separator: ", ")))"
+            }
+            objects[objects.count - 1].last = position
+        }
+        #endif
+        scalar(name)
+    }
+
     /// Ends the document and returns the YAML.
     public func finish() throws(IAPKitError) -> [UInt8] {
+        #if DEBUG
+        if let misordered { throw .io(path: "catalog", reason: "could not write YAML: \(misordered)") }
+        #endif
         var event = yaml_event_t()
         yaml_document_end_event_initialize(&event, 1)
         emit(&event)

@@ -9,6 +9,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import IAPCatalog
 import IAPCore
 
 struct InitCommand: ParsableCommand {
@@ -35,10 +36,8 @@ struct InitCommand: ParsableCommand {
             throw IAPKitError.alreadyExists(path: catalogPath, hint: "pass --force to replace it")
         }
         let template = try Resources.templates() + "/catalog.yaml"
-        let schema = try Resources.schemas() + "/catalog.schema.json"
         let catalog = try InputFile.read(template, limit: InputFile.Limit.templateFile)
-        let schemaData = try InputFile.read(schema, limit: InputFile.Limit.templateFile)
-        try AtomicFile.write(schemaData, to: Path.join(directory, "catalog.schema.json"))
+        try AtomicFile.write(Array(CatalogFormat.schema.serialized(.pretty).utf8), to: Path.join(directory, CatalogSchemaFile.name))
         try AtomicFile.write(catalog, to: catalogPath)
         try Terminal.output("wrote \(catalogPath)\nnext: edit it, then run `iapkit lint catalog \(catalogPath)`\n")
     }

@@ -17,7 +17,7 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check a catalog, or hosted-content folders, the way App Store Connect would.",
-        subcommands: [Catalog.self, Content.self, Rules.self],
+        subcommands: [Catalog.self, Content.self, Rules.self, Schema.self],
         defaultSubcommand: Catalog.self
     )
 
@@ -221,6 +221,24 @@ struct LintCommand: ParsableCommand {
                 if rule != nil { throw IAPKitError.invalidArgument("--format markdown writes the page of every rule; leave out `\(rule!)`") }
                 try Terminal.output(RuleDocumentation.markdown())
             }
+        }
+    }
+    struct Schema: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "schema",
+            abstract: "Print the catalog's JSON Schema, for editors and for checking a catalog with other tools.",
+            discussion: """
+                The schema comes from the same declarations of the catalog's keys that `lint catalog` reads the catalog \
+                with. `iapkit init` writes it beside a new catalog as catalog.schema.json; schemas/catalog.schema.json \
+                is this command's output.
+
+                Examples:
+                  iapkit lint schema > catalog.schema.json
+                """
+        )
+
+        func run() throws {
+            try Terminal.output(CatalogFormat.schema.serialized(.pretty))
         }
     }
 }

@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import IAPCatalog
 import IAPCore
 
 /// Finds the files iapkit ships beside its executable: `templates/` and `schemas/`.
@@ -45,7 +46,6 @@ enum Resources {
     }
 
     static func templates() throws(IAPKitError) -> String { try home() + "/templates" }
-    static func schemas() throws(IAPKitError) -> String { try home() + "/schemas" }
 
     private static func isHome(_ folder: String) -> Bool {
         Path.isDirectory(folder + "/templates/content")
@@ -78,7 +78,8 @@ enum Resources {
     }
 }
 
-/// The catalog's JSON Schema beside a catalog, so the `$schema` comment written at its top names a file that exists.
+/// The catalog's JSON Schema beside a catalog, so the `$schema` comment written at its top names a file that exists:
+/// written from the declarations this iapkit reads catalogs with (`schemas/catalog.schema.json` holds the same).
 enum CatalogSchemaFile {
     static let name = "catalog.schema.json"
 
@@ -87,7 +88,7 @@ enum CatalogSchemaFile {
     static func ensure(beside catalogPath: String, staging files: FileTransaction? = nil) throws {
         let destination = Path.join(Path.parent(catalogPath), name)
         guard !FileManager.default.fileExists(atPath: destination) else { return }
-        let schema = try InputFile.read(try Resources.schemas() + "/" + name, limit: InputFile.Limit.templateFile)
+        let schema = Array(CatalogFormat.schema.serialized(.pretty).utf8)
         if let files { try files.stage(destination).write(schema) } else { try AtomicFile.write(schema, to: destination) }
     }
 

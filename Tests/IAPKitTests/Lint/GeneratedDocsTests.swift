@@ -1,11 +1,13 @@
 import Foundation
+import IAPCatalog
 import IAPCore
 @testable import IAPLint
 import TestSupport
 import Testing
 
-/// The pages `make docs` writes: docs/lint-rules.md from the rules (and `iapkit lint rules` shows the same
-/// declarations), docs/catalog-reference.md from the catalog schema.
+/// The files `make docs` writes: docs/lint-rules.md from the rules (and `iapkit lint rules` shows the same
+/// declarations), schemas/catalog.schema.json from the declarations of the catalog's keys (`iapkit lint schema`), and
+/// docs/catalog-reference.md from that schema.
 @Suite struct GeneratedDocsTests {
     @Test func thePageIsWhatTheRulesWrite() throws {
         let page = try String(contentsOfFile: Paths.repository + "/docs/lint-rules.md", encoding: .utf8)
@@ -25,6 +27,31 @@ import Testing
             #expect(page.contains("\n## \(rule.id)\n"), "no section for \(rule.id)")
             #expect(!rule.rationale.isEmpty && !rule.summary.isEmpty, "\(rule.id) says nothing")
         }
+    }
+
+    @Test func theSchemaIsWhatTheKeyDeclarationsWrite() throws {
+        let file = try String(contentsOfFile: Paths.catalogSchema, encoding: .utf8)
+        let written = CatalogFormat.schema.serialized(.pretty)
+        let fileLines = file.components(separatedBy: "\n"), writtenLines = written.components(separatedBy: "\n")
+        let first = zip(fileLines, writtenLines).enumerated().first { $1.0 != $1.1 }?.offset ?? min(fileLines.count, writtenLines.count)
+        #expect(file == written, "schemas/catalog.schema.json differs from the declarations at line \(first + 1) (run `make docs`)")
+        let printed = try iapkit(["lint", "schema"])
+        #expect(printed.status == 0 && printed.stdout == written)
+        // A schema Python's jsonschema takes as draft 2020-12, whose every object refuses keys it does not declare.
+        let check = try python(
+            """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            def objects(node):
+                if isinstance(node, dict):
+                    if node.get('type') == 'object' and 'properties' in node: yield node
+                    for value in node.values(): yield from objects(value)
+                elif isinstance(node, list):
+                    for value in node: yield from objects(value)
+            print(all(o.get('additionalProperties') is False for o in objects(schema)), sum(1 for _ in objects(schema)))
+            """, [Paths.catalogSchema])
+        #expect(check == "True 27\n", "\(check)")
     }
 
     @Test func theCatalogReferenceIsWhatTheSchemaWrites() throws {

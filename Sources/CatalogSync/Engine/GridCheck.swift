@@ -5,20 +5,19 @@ import IAPCore
 /// only through a product, so a hand-set territory price of an app's first in-app purchase or subscription can be
 /// checked only once that product exists.
 protocol PriceGridProbe: WriteOperation {
-    /// `inAppPurchase` or `subscription`, as `UncheckedPrice.kind`.
-    var gridKind: String { get }
+    var gridKind: PriceGrid { get }
     /// The resource the create needs first (a subscription's group), when the same push creates it.
     var prerequisite: ResourceRef? { get }
     var createdRef: String? { get }
 }
 
 extension InAppPurchaseKind.Create: PriceGridProbe {
-    var gridKind: String { "inAppPurchase" }
+    var gridKind: PriceGrid { .inAppPurchase }
     var prerequisite: ResourceRef? { nil }
 }
 
 extension SubscriptionKind.Create: PriceGridProbe {
-    var gridKind: String { "subscription" }
+    var gridKind: PriceGrid { .subscription }
     var prerequisite: ResourceRef? { group }
 }
 
@@ -26,7 +25,7 @@ extension PlanExecutor {
     /// A check push makes in the middle of a plan: after `operations` operations, read `kind`'s grid through `product`.
     struct GridCheck {
         var operations: Int
-        var kind: String
+        var kind: PriceGrid
         var product: ResourceRef
     }
 
@@ -35,7 +34,7 @@ extension PlanExecutor {
     /// exists, so every unchecked price of every kind is checked in one run, and nothing else is written before. Only the create operations move; what else their changes
     /// hold (localizations, deferred group levels) stays where the plan put it.
     static func probingFirst(_ plan: Plan) -> (plan: Plan, checks: [GridCheck]) {
-        var kinds: [String] = []
+        var kinds: [PriceGrid] = []
         for price in plan.uncheckedPrices where !kinds.contains(price.kind) { kinds.append(price.kind) }
         var changes = plan.changes
         var front: [Change] = []
@@ -72,7 +71,7 @@ extension PlanExecutor {
     static func refusals(_ plan: Plan, _ check: GridCheck, context: WriteContext) async throws(ASCError) -> [String] {
         let prices = plan.uncheckedPrices.filter { $0.kind == check.kind }
         let grids = try await context.priceGrids(
-            of: check.product, subscription: check.kind == "subscription",
+            of: check.product, subscription: check.kind == .subscription,
             territories: Array(Set(prices.map(\.territory))).sorted())
         var refusals: [String] = []
         for price in prices {

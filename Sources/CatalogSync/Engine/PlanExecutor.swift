@@ -169,7 +169,7 @@ public final class PushLedger: @unchecked Sendable {
     func start(_ plan: Plan) {
         lock.withLock {
             changes = plan.changes.filter { !$0.operations.isEmpty }.map { change in
-                (change.resource + (change.productID.map { " " + $0 } ?? ""), change.operations.count)
+                (change.resource.rawValue + (change.productID.map { " " + $0 } ?? ""), change.operations.count)
             }
             done = 0
         }

@@ -104,15 +104,15 @@ public struct Planner: Sendable {
         // What App Store Connect has and the catalog does not: listed, or deleted when asked to prune.
         let wanted = Set(desired.allProducts.map(\.productID))
         for live in store.inAppPurchases where !wanted.contains(live.record.productID) && inScope(live.record.productID) {
-            if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged("inAppPurchase", live.record) }
+            if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged(.inAppPurchase, live.record) }
         }
         let wantedGroups = Set(desired.groups.map(\.referenceName))
         for group in store.groups {
             if scope == nil, !wantedGroups.contains(group.record.referenceName) {
-                builder.unmanaged("subscriptionGroup", nil, detail: group.record.referenceName)
+                builder.unmanaged(.subscriptionGroup, nil, detail: group.record.referenceName)
             }
             for live in group.subscriptions where !wanted.contains(live.record.productID) && inScope(live.record.productID) {
-                if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged("subscription", live.record) }
+                if prune { Self.prune(live, builder: &builder) } else { builder.unmanaged(.subscription, live.record) }
             }
         }
         return Plan(
@@ -127,7 +127,7 @@ public struct Planner: Sendable {
 
     /// A product only App Store Connect has, deleted when it was never submitted, refused otherwise.
     static func prune(_ live: StoreProduct, builder: inout PlanBuilder) {
-        let resource = live.record.isSubscription ? "subscription" : "inAppPurchase"
+        let resource = live.record.isSubscription ? ResourceName.subscription : .inAppPurchase
         let state = live.state ?? "unknown"
         guard deletableStates.contains(state) else {
             // Left as is rather than refused, so one old product does not stop the rest of a pruning push.

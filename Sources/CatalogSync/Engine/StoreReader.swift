@@ -107,7 +107,7 @@ public struct StoreReader: Sendable {
         snapshot.appNotes = listings.duplicates
         snapshot.inAppPurchases = try await concurrently(listings.inAppPurchases) { listing throws(SyncError) in
             guard var product = InAppPurchaseKind.record(listing.resource) else { return nil }
-            UnreadAttributes.note(&product, type: "inAppPurchases", resource: "inAppPurchase", asc: asc)
+            UnreadAttributes.note(&product, type: "inAppPurchases", resource: .inAppPurchase, asc: asc)
             guard selection.reads(product.record.productID) else { return product }
             return try await readInDetail(product, listing: listing, kinds: InAppPurchaseKinds.all, pacer: pacer)
         }.compactMap { $0 }
@@ -118,7 +118,7 @@ public struct StoreReader: Sendable {
             }
             live.subscriptions = try await concurrently(subscriptions) { listing throws(SyncError) in
                 guard var product = SubscriptionKind.record(listing.resource) else { return nil }
-                UnreadAttributes.note(&product, type: "subscriptions", resource: "subscription", asc: asc)
+                UnreadAttributes.note(&product, type: "subscriptions", resource: .subscription, asc: asc)
                 guard selection.reads(product.record.productID) else { return product }
                 var read = try await readInDetail(product, listing: listing, kinds: SubscriptionKinds.all, pacer: pacer)
                 Self.settlePlans(&read.record)
@@ -144,7 +144,7 @@ public struct StoreReader: Sendable {
             // A relationship asked for and answered with links only that no kind said more of: unknown, not none.
             for relation in listing.unanswered.sorted() where !product.unanswered.contains(relation) {
                 product.unanswered(
-                    relation, of: relation,
+                    relation, of: ResourceName(rawValue: relation) ?? (product.record.isSubscription ? .subscription : .inAppPurchase),
                     "App Store Connect answered its \(relation) with links only, though iapkit asked for it; it is unknown, not none")
             }
             return product
@@ -165,7 +165,7 @@ public struct StoreReader: Sendable {
             } next: {
                 $0.links.next
             }.flatMap(\.data)
-            Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: "inAppPurchase", to: &snapshot)
+            Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: .inAppPurchase, to: &snapshot)
         }
         if let first = snapshot.groups.lazy.flatMap(\.subscriptions).first?.ids.resource {
             let points = try await pages(what) {
@@ -175,14 +175,14 @@ public struct StoreReader: Sendable {
             } next: {
                 $0.links.next
             }.flatMap(\.data)
-            Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: "subscription", to: &snapshot)
+            Self.addGrid(points.map { ($0.relationships?.territory?.data?.id, $0.attributes?.customerPrice) }, kind: .subscription, to: &snapshot)
         }
     }
 
-    static func addGrid(_ points: [(territory: String?, price: String?)], kind: String, to snapshot: inout StoreSnapshot) {
+    static func addGrid(_ points: [(territory: String?, price: String?)], kind: PriceGrid, to snapshot: inout StoreSnapshot) {
         for point in points {
             guard let territory = point.territory, let price = point.price.flatMap(LocalPrice.canonical) else { continue }
-            snapshot.priceGrids["\(kind)|\(territory)", default: []].append(price)
+            snapshot.priceGrids["\(kind.rawValue)|\(territory)", default: []].append(price)
         }
     }
 

@@ -38,15 +38,14 @@ public struct Plan: Sendable {
 
 /// A hand-set territory price plan could not check against the territory's price points.
 public struct UncheckedPrice: Sendable, Equatable {
-    /// `inAppPurchase` or `subscription`: the two grids App Store Connect has.
-    public var kind: String
+    public var kind: PriceGrid
     public var productID: String
     public var territory: String
     /// The customer price, canonical (`100`, `5.9`).
     public var price: String
     public var location: SourceLocation?
 
-    public init(kind: String, productID: String, territory: String, price: String, location: SourceLocation?) {
+    public init(kind: PriceGrid, productID: String, territory: String, price: String, location: SourceLocation?) {
         self.kind = kind
         self.productID = productID
         self.territory = territory
@@ -57,7 +56,7 @@ public struct UncheckedPrice: Sendable, Equatable {
     /// As plan's JSON and a saved plan write it.
     public var json: JSONValue {
         .object([
-            ("kind", .string(kind)), ("productId", .string(productID)), ("territory", .string(territory)),
+            ("kind", .string(kind.rawValue)), ("productId", .string(productID)), ("territory", .string(territory)),
             ("price", .string(price)), ("location", location.map { .string($0.description) } ?? .null),
         ])
     }
@@ -105,7 +104,7 @@ public struct Change: Sendable {
 
     public var action: Action
     /// `inAppPurchase`, `inAppPurchaseLocalization`, `subscriptionPrices`, … (App Store Connect's resource names).
-    public var resource: String
+    public var resource: ResourceName
     public var productID: String?
     /// The catalog path of the value behind the change (`products[0].localizations[1]`).
     public var path: String?
@@ -119,7 +118,7 @@ public struct Change: Sendable {
     public var operations: [any PlannedOperation]
 
     public init(
-        action: Action, resource: String, productID: String? = nil, path: String? = nil,
+        action: Action, resource: ResourceName, productID: String? = nil, path: String? = nil,
         location: SourceLocation? = nil, detail: String? = nil, fields: [Field] = [], reason: String? = nil,
         operations: [any PlannedOperation] = []
     ) {

@@ -20,10 +20,10 @@ public struct PlanBuilder: Sendable {
     public var today: Int = CalendarDay.today
     /// Territories' customer prices (`StoreSnapshot.priceGrids`), to refuse a price a territory does not offer.
     public var priceGrids: [String: [String]] = [:] {
-        didSet { gridKinds = Set(priceGrids.keys.compactMap { $0.split(separator: "|").first.map(String.init) }) }
+        didSet { gridKinds = Set(priceGrids.keys.compactMap { $0.split(separator: "|").first.flatMap { PriceGrid(rawValue: String($0)) } }) }
     }
-    /// The kinds (`inAppPurchase`, `subscription`) a grid was read for, so each product's prices know at once.
-    public private(set) var gridKinds: Set<String> = []
+    /// The grids read, so each product's prices know at once.
+    public private(set) var gridKinds: Set<PriceGrid> = []
     /// Territory prices of a kind with no grid read (no product of that kind exists yet).
     public internal(set) var uncheckedPrices: [UncheckedPrice] = []
 
@@ -33,10 +33,10 @@ public struct PlanBuilder: Sendable {
     public var replacesUnanswered = false
 
     /// The unanswered field whose values a resource writes.
-    static let unansweredField = [
-        "inAppPurchasePriceSchedule": "price", "subscriptionPrices": "price", "inAppPurchaseAvailability": "availability",
-        "subscriptionPlanAvailability": "availability",
-        "inAppPurchaseAppStoreReviewScreenshot": "appStoreReviewScreenshot", "subscriptionAppStoreReviewScreenshot": "appStoreReviewScreenshot",
+    static let unansweredField: [ResourceName: String] = [
+        .inAppPurchasePriceSchedule: "price", .subscriptionPrices: "price", .inAppPurchaseAvailability: "availability",
+        .subscriptionPlanAvailability: "availability",
+        .inAppPurchaseAppStoreReviewScreenshot: "appStoreReviewScreenshot", .subscriptionAppStoreReviewScreenshot: "appStoreReviewScreenshot",
     ]
 
     public init(catalog: Catalog, app: StoreApp, territories: [String]) {
@@ -48,7 +48,7 @@ public struct PlanBuilder: Sendable {
     public func location(_ path: CatalogPath?) -> SourceLocation? { path.map { catalog.location(of: $0) } }
 
     public mutating func add(
-        _ action: Change.Action, _ resource: String, _ product: ProductRecord?, path: CatalogPath? = nil,
+        _ action: Change.Action, _ resource: ResourceName, _ product: ProductRecord?, path: CatalogPath? = nil,
         detail: String? = nil, fields: [Change.Field] = [], reason: String? = nil,
         operations: [any PlannedOperation] = []
     ) {
@@ -84,11 +84,11 @@ public struct PlanBuilder: Sendable {
 
     public mutating func refuse(_ product: ProductRecord, field: Change.Field? = nil, reason: String) {
         add(
-            .refused, product.isSubscription ? "subscription" : "inAppPurchase", product, fields: field.map { [$0] } ?? [],
+            .refused, product.isSubscription ? ResourceName.subscription : .inAppPurchase, product, fields: field.map { [$0] } ?? [],
             reason: reason)
     }
 
-    public mutating func unmanaged(_ resource: String, _ product: ProductRecord?, detail: String? = nil) {
+    public mutating func unmanaged(_ resource: ResourceName, _ product: ProductRecord?, detail: String? = nil) {
         add(.unmanaged, resource, product, detail: detail, reason: Self.unmanagedReason)
     }
 
@@ -99,7 +99,7 @@ public struct PlanBuilder: Sendable {
     /// The localizations to create or update (with the live one they replace), and the live locales the catalog
     /// does not list, which are reported and left alone.
     public mutating func diffLocalizations(
-        _ wanted: [LocalizationRecord], live: [LocalizationRecord], resource: String,
+        _ wanted: [LocalizationRecord], live: [LocalizationRecord], resource: ResourceName,
         product: ProductRecord?, detailPrefix: String? = nil
     )
         -> [(wanted: LocalizationRecord, old: LocalizationRecord?)]

@@ -14,7 +14,7 @@ extension PlanReport {
             + "\(plan.estimatedRequests) |\n\n"
         var sections: [(name: String, changes: [Change])] = []
         for change in plan.changes where change.action != .unchanged {
-            let name = change.productID ?? (change.resource.hasPrefix("subscriptionGroup") ? "Subscription groups" : "App")
+            let name = change.productID ?? (change.resource.isGroupResource ? "Subscription groups" : "App")
             if let index = sections.firstIndex(where: { $0.name == name }) {
                 sections[index].changes.append(change)
             } else {
@@ -39,7 +39,7 @@ extension PlanReport {
                 + counts.joined(separator: ", ") + "</summary>\n\n"
             out += "| | Resource | Field | Before | After | Catalog |\n|---|---|---|---|---|---|\n"
             for change in rows {
-                let resource = cell(change.resource + (change.detail.map { " [\($0)]" } ?? ""))
+                let resource = cell(change.resource.rawValue + (change.detail.map { " [\($0)]" } ?? ""))
                 let location = change.location.map { "`\(cell($0.description))`" } ?? ""
                 if change.fields.isEmpty {
                     out += "| \(symbols[change.action] ?? "") | \(resource) | | | | \(location) |\n"

@@ -29,7 +29,7 @@ public enum PlanReport {
 
     /// One change as plan prints it: `! inAppPurchase com.example.gems: type "consumable" -> ... (why)  at catalog.yaml:12:5`.
     public static func line(_ change: Change, marker: String) -> String {
-        var line = "\(marker) \(change.resource)"
+        var line = "\(marker) \(change.resource.rawValue)"
         if let id = change.productID { line += " \(id)" }
         if let detail = change.detail { line += " [\(detail)]" }
         if !change.fields.isEmpty {
@@ -43,10 +43,10 @@ public enum PlanReport {
     /// Prices no grid could be read for yet: per kind, how push checks them, then one line per price. Push checks
     /// them all before anything else is written.
     static func uncheckedLines(_ plan: Plan) -> [String] {
-        let kinds = plan.uncheckedPrices.reduce(into: [String]()) { if !$0.contains($1.kind) { $0.append($1.kind) } }
+        let kinds = plan.uncheckedPrices.reduce(into: [PriceGrid]()) { if !$0.contains($1.kind) { $0.append($1.kind) } }
         return kinds.flatMap { kind in
             let prices = plan.uncheckedPrices.filter { $0.kind == kind }
-            let noun = kind == "subscription" ? "subscription" : "in-app purchase"
+            let noun = kind.noun
             return [
                 "unchecked: \(Format.count(prices.count, "territory price")) of \(noun)s: the app has no \(noun) yet to read "
                     + "price points through; push creates the first one, checks each of these against its price points "
@@ -123,7 +123,7 @@ public enum PlanReport {
 
     static func change(_ change: Change) -> JSONValue {
         var fields: [(String, JSONValue)] = [
-            ("action", .string(change.action.rawValue)), ("resource", .string(change.resource)),
+            ("action", .string(change.action.rawValue)), ("resource", .string(change.resource.rawValue)),
             ("productId", .optional(change.productID)), ("path", .optional(change.path)),
         ]
         if let location = change.location { fields.append(("location", .string(location.description))) }

@@ -76,7 +76,7 @@ public struct SavedPlan: Sendable {
         for saved in changes where Self.reviewed.contains(saved.change.action) {
             if let id = saved.change.productID {
                 products.insert(id)
-            } else if saved.change.resource.hasPrefix("subscriptionGroup"), let detail = saved.change.detail {
+            } else if saved.change.resource.isGroupResource, let detail = saved.change.detail {
                 // `Fruit Club` or `Fruit Club en-US`: group names hold spaces.
                 for group in groups where detail == group.name || detail.hasPrefix(group.name + " ") {
                     products.formUnion(group.subscriptions)
@@ -90,7 +90,7 @@ public struct SavedPlan: Sendable {
     /// the grace period) only when the plan changes one, so a plan made with `--product` is compared as it was made.
     public func scope(touched: Set<String>) -> PlanScope {
         let appLevel = changes.contains { saved in
-            Self.reviewed.contains(saved.change.action) && saved.change.productID == nil && !saved.change.resource.hasPrefix("subscriptionGroup")
+            Self.reviewed.contains(saved.change.action) && saved.change.productID == nil && !saved.change.resource.isGroupResource
         }
         return appLevel || touched.isEmpty ? PlanScope(changed: touched) : PlanScope(patterns: touched.sorted())
     }
@@ -116,7 +116,7 @@ public struct SavedPlan: Sendable {
     /// One change's identity and content, without its catalog location (the same catalog read from another folder).
     static func signature(_ change: Change) -> String {
         var text = [
-            change.action.rawValue, change.resource, change.productID ?? "", change.path ?? "", change.detail ?? "",
+            change.action.rawValue, change.resource.rawValue, change.productID ?? "", change.path ?? "", change.detail ?? "",
             change.reason ?? "",
         ].joined(separator: "\u{1F}")
         // By name: the order is presentation.
@@ -144,12 +144,12 @@ public struct SavedPlan: Sendable {
         // what they write, not to what they found.
         let created = Set(
             changes.filter { saved in
-                saved.change.action == .create && (saved.change.resource == "inAppPurchase" || saved.change.resource == "subscription")
+                saved.change.action == .create && (saved.change.resource == .inAppPurchase || saved.change.resource == .subscription)
                     && (done[saved.signatureDigest] ?? 0) > 0
             }.compactMap(\.change.productID))
         // A created product's create change, by resource and product: what finishes it may sit at a key's line.
         let creates = Dictionary(
-            changes.filter { $0.change.action == .create }.map { ([$0.change.resource, $0.change.productID ?? ""], $0.change) },
+            changes.filter { $0.change.action == .create }.map { ([$0.change.resource.rawValue, $0.change.productID ?? ""], $0.change) },
             uniquingKeysWith: { first, _ in first })
         var reasons: [String] = []
         var unmatched: [Change] = []
@@ -164,7 +164,7 @@ public struct SavedPlan: Sendable {
         var explained = Set<String>()
         for change in unmatched {
             let key = Self.key(change)
-            if let id = change.productID, created.contains(id), let before = savedByKey[key] ?? creates[[change.resource, id]],
+            if let id = change.productID, created.contains(id), let before = savedByKey[key] ?? creates[[change.resource.rawValue, id]],
                 Self.writes(change, within: before)
             {
                 explained.insert(key)
@@ -195,12 +195,12 @@ public struct SavedPlan: Sendable {
     }
 
     static func key(_ change: Change) -> String {
-        [change.resource, change.productID ?? "", change.detail ?? "", change.path ?? ""].joined(separator: "\u{1F}")
+        [change.resource.rawValue, change.productID ?? "", change.detail ?? "", change.path ?? ""].joined(separator: "\u{1F}")
     }
 
     /// `com.example.gems inAppPurchaseLocalization [fr-FR]`
     static func name(_ change: Change) -> String {
-        [change.productID, change.resource, change.detail.map { "[\($0)]" }].compactMap { $0 }.joined(separator: " ")
+        [change.productID, change.resource.rawValue, change.detail.map { "[\($0)]" }].compactMap { $0 }.joined(separator: " ")
     }
 
     static func describe(_ change: Change) -> String {
@@ -339,8 +339,11 @@ public struct SavedPlan: Sendable {
                         try int(operation["requests"], "\(at).operations[\(number)].requests")
                     ))
             }
+            guard let resource = ResourceName(rawValue: try string(item["resource"], at + ".resource")) else {
+                throw Damaged(file: file, reason: "has an unknown resource at \(at)")
+            }
             let change = Change(
-                action: action, resource: try string(item["resource"], at + ".resource"),
+                action: action, resource: resource,
                 productID: item["productId"].flatMap(Self.text), path: item["path"].flatMap(Self.text),
                 location: item["location"].flatMap(Self.text).flatMap(Self.location),
                 detail: item["detail"].flatMap(Self.text), fields: fields, reason: item["reason"].flatMap(Self.text))
@@ -353,7 +356,7 @@ public struct SavedPlan: Sendable {
         plan.changes = changes
         if case let .array(items)? = root["uncheckedPrices"] {
             plan.uncheckedPrices = items.compactMap { item in
-                guard let kind = item["kind"].flatMap(text), let id = item["productId"].flatMap(text),
+                guard let kind = item["kind"].flatMap(text).flatMap(PriceGrid.init), let id = item["productId"].flatMap(text),
                     let territory = item["territory"].flatMap(text), let price = item["price"].flatMap(text)
                 else { return nil }
                 return UncheckedPrice(

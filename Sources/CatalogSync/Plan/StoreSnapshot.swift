@@ -81,7 +81,7 @@ public struct StoreProduct: Sendable {
 
     /// Records that App Store Connect did not answer `field` of `resource`: a note (pull's comment and warning, plan's
     /// `?`), and no value in the record.
-    public mutating func unanswered(_ field: String, of resource: String, _ text: String) {
+    public mutating func unanswered(_ field: String, of resource: ResourceName, _ text: String) {
         unanswered.insert(field)
         notes.append(StoreNote(resource: resource, managed: false, text: text))
     }
@@ -173,7 +173,7 @@ public struct StoreGroup: Sendable {
 /// catalog cannot hold it.
 public struct StoreNote: Sendable, Equatable {
     /// App Store Connect's resource the note is about (`inAppPurchaseAppStoreReviewScreenshot`, `winBackOffer`, …).
-    public var resource: String
+    public var resource: ResourceName
     /// True when the catalog still says exactly what App Store Connect holds and the note only explains how; false
     /// when something was left out, so the product is not fully managed.
     public var managed: Bool
@@ -182,7 +182,7 @@ public struct StoreNote: Sendable, Equatable {
     /// about (plan shows it as `?`).
     public var field: String?
 
-    public init(resource: String, managed: Bool, text: String, field: String? = nil) {
+    public init(resource: ResourceName, managed: Bool, text: String, field: String? = nil) {
         self.resource = resource
         self.managed = managed
         self.text = text
@@ -191,7 +191,7 @@ public struct StoreNote: Sendable, Equatable {
 
     /// `count` resources (`price`, `introductory offer`) answered without the linkage iapkit asked for (`its territory
     /// or price point`): left out of the records, never taken for the USA's or dropped in silence.
-    public static func unlinked(_ count: Int, _ what: String, without linkage: String, resource: String) -> StoreNote {
+    public static func unlinked(_ count: Int, _ what: String, without linkage: String, resource: ResourceName) -> StoreNote {
         StoreNote(
             resource: resource, managed: false,
             text: "App Store Connect answered " + Format.count(count, what)

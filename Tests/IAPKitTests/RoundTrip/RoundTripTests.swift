@@ -396,7 +396,7 @@ struct CatalogEdit: CustomStringConvertible {
     var replacement: String
     /// Where plan must locate the change (1-based).
     var line: Int
-    var resources: Set<String>
+    var resources: Set<ResourceName>
 
     var description: String { "\(what) (line \(index + 1): `\(replacement.trimmingCharacters(in: .whitespaces))`)" }
 
@@ -426,20 +426,20 @@ struct CatalogEdit: CustomStringConvertible {
                 edits.append(
                     CatalogEdit(
                         what: "the name of \(product)", index: index, replacement: "\(match.1)name: \(match.2) Plus",
-                        line: index + 1, resources: ["inAppPurchaseLocalization", "subscriptionLocalization", "subscriptionGroupLocalization"]))
+                        line: index + 1, resources: [.inAppPurchaseLocalization, .subscriptionLocalization, .subscriptionGroupLocalization]))
             }
             if let match = line.firstMatch(of: #/^  price: ([0-9]{1,2})\.99$/#), let dollars = Int(match.1) {
                 edits.append(
                     CatalogEdit(
                         what: "the USD price of \(product)", index: index, replacement: "  price: \(dollars + 1).99",
-                        line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
+                        line: index + 1, resources: [.inAppPurchasePriceSchedule]))
             }
             if let match = line.firstMatch(of: #/^(\s+)priority: (high|normal)$/#) {
                 edits.append(
                     CatalogEdit(
                         what: "a win-back offer's priority of \(product)", index: index,
                         replacement: "\(match.1)priority: \(match.2 == "high" ? "normal" : "high")", line: index + 1,
-                        resources: ["winBackOffer"]))
+                        resources: [.winBackOffer]))
             }
             if line == "  availability:", lines.count > index + 2, lines[index + 1] == "    territories:",
                 !block(of: index, in: lines).contains("  offerCodes:")
@@ -451,7 +451,7 @@ struct CatalogEdit: CustomStringConvertible {
                         CatalogEdit(
                             what: "the territories of \(product)", index: index + 1 + listed.count,
                             replacement: "    - \(last)\n    - \(added)", line: index + 2,
-                            resources: ["inAppPurchaseAvailability"]))
+                            resources: [.inAppPurchaseAvailability]))
                 }
             }
             if let match = line.firstMatch(of: #/^(\s+)multiSeat: (true|false)$/#), !familyShared {
@@ -460,7 +460,7 @@ struct CatalogEdit: CustomStringConvertible {
                     CatalogEdit(
                         what: "the multiseat setting of \(product)", index: index,
                         replacement: "\(match.1)multiSeat: \(match.2 == "true" ? "false" : "true")", line: index + 1,
-                        resources: ["subscription"]))
+                        resources: [.subscription]))
             }
             if let match = line.firstMatch(of: #/^  baseTerritory: ([A-Z]{3})$/#) {
                 // Another territory the product prices by hand becomes the base.
@@ -470,7 +470,7 @@ struct CatalogEdit: CustomStringConvertible {
                     edits.append(
                         CatalogEdit(
                             what: "the base territory of \(product)", index: index, replacement: "  baseTerritory: \(other)",
-                            line: index + 1, resources: ["inAppPurchasePriceSchedule"]))
+                            line: index + 1, resources: [.inAppPurchasePriceSchedule]))
                 }
             }
         }

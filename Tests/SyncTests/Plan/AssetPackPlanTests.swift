@@ -16,7 +16,7 @@ import Testing
         var store = StoreSnapshot(app: app, territories: ["USA"])
         if let versions { store.assetPacks = [StoreAssetPack(id: "level1", resourceID: "pack-1", versions: versions)] }
         let catalog = Catalog(file: "catalog.yaml")
-        return Planner(catalog: catalog, desired: desired).plan(against: store).changes.filter { $0.resource.hasPrefix("backgroundAsset") }
+        return Planner(catalog: catalog, desired: desired).plan(against: store).changes.filter { $0.resource.rawValue.hasPrefix("backgroundAsset") }
     }
 
     static func version(_ number: Int, _ state: String, _ digest: String?) -> StoreAssetPackVersion {

@@ -56,14 +56,14 @@ import Testing
         let (catalog, desired) = try Self.examples()
         let live = Self.live(desired) { snapshot in
             snapshot.groups[0].subscriptions[0].notes = [
-                StoreNote(resource: "winBackOffer", managed: false, text: "win-back offer back has an end date the catalog does not hold yet"),
-                StoreNote(resource: "subscriptionAppStoreReviewScreenshot", managed: true, text: "its review screenshot was never finished"),
+                StoreNote(resource: .winBackOffer, managed: false, text: "win-back offer back has an end date the catalog does not hold yet"),
+                StoreNote(resource: .subscriptionAppStoreReviewScreenshot, managed: true, text: "its review screenshot was never finished"),
             ]
         }
         let plan = Planner(catalog: catalog, desired: desired).plan(against: live)
         let partial = plan.changes.filter { $0.detail == "not fully managed" }
         #expect(partial.count == 1)
-        #expect(partial.first?.action == .unmanaged && partial.first?.resource == "winBackOffer")
+        #expect(partial.first?.action == .unmanaged && partial.first?.resource == .winBackOffer)
         #expect(partial.first?.productID == desired.groups[0].subscriptions[0].productID)
         let text = PlanReport.text(plan)
         #expect(text.contains("? winBackOffer \(desired.groups[0].subscriptions[0].productID) [not fully managed]"), "\(text)")
@@ -72,7 +72,7 @@ import Testing
 
     @Test func planLinesEscapeInnerQuotesAndBackslashes() {
         let change = Change(
-            action: .update, resource: "inAppPurchaseLocalization", productID: "com.example.fruitstand.banana",
+            action: .update, resource: .inAppPurchaseLocalization, productID: "com.example.fruitstand.banana",
             detail: "en-US", fields: [Change.Field("name", from: #"The "Big" Pack"#, to: #"C:\Packs"#)])
         let text = PlanReport.text(Plan(app: Self.app, changes: [change]))
         #expect(text.contains(#"name "The \"Big\" Pack" -> "C:\\Packs""#), "\(text)")
@@ -120,13 +120,13 @@ import Testing
         try golden("asc-plan-update.json", PlanReport.json(plan).serialized(.pretty))
         #expect(plan.count(.refused) == 2 && plan.count(.unmanaged) == 1 && plan.count(.update) == 3)
         // The replaced introductory offer: its 175 territories removed in one request, created again in one.
-        let intro = plan.changes.first { $0.resource == "subscriptionIntroductoryOffer" && $0.action == .update }
+        let intro = plan.changes.first { $0.resource == .subscriptionIntroductoryOffer && $0.action == .update }
         let replace = intro?.operations.first as? IntroductoryOfferKind.Replace
         #expect(replace?.removing.count == 175 && replace?.territories.count == 175 && replace?.estimatedRequests == 2)
         // A localization of an editable version is updated in place.
         #expect(
             plan.changes.contains {
-                $0.resource == "inAppPurchaseLocalization" && $0.operations.first is VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.Update
+                $0.resource == .inAppPurchaseLocalization && $0.operations.first is VersionLocalizationsKind<InAppPurchaseLocalizationAPI>.Update
             })
     }
 

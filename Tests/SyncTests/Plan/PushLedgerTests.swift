@@ -8,8 +8,8 @@ import Testing
     static func ledger(doneAfter done: Int) -> PushLedger {
         // 17 one-write products, then two subscriptions of two writes each: 21 operations.
         let changes =
-            (1...17).map { Change(action: .create, resource: "inAppPurchase", productID: "p\($0)", operations: [Write()]) }
-            + ["s", "t"].map { Change(action: .create, resource: "subscription", productID: $0, operations: [Write(), Write()]) }
+            (1...17).map { Change(action: .create, resource: .inAppPurchase, productID: "p\($0)", operations: [Write()]) }
+            + ["s", "t"].map { Change(action: .create, resource: .subscription, productID: $0, operations: [Write(), Write()]) }
         let ledger = PushLedger()
         ledger.start(Plan(app: StoreApp(id: "1", bundleID: "com.example"), changes: changes))
         for _ in 0..<done { ledger.operationDone() }

@@ -27,7 +27,7 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
                 ? "App Store Connect answered its availability with links only, though iapkit asked for it"
                 : "App Store Connect answered no availability for it (as it answers in-app purchases made before 2023, "
                     + "sold by the retired all-territories setting)"
-            product.unanswered("availability", of: "inAppPurchaseAvailability", why + "; the catalog names none: add `availability` to manage it")
+            product.unanswered("availability", of: .inAppPurchaseAvailability, why + "; the catalog names none: add `availability` to manage it")
             product.unanswered.insert("inAppPurchaseAvailability")
             return
         }
@@ -62,7 +62,7 @@ enum InAppPurchaseAvailabilityKind: ProductResourceKind {
         // The line of the value shown: the availability, or the one key of it that changed.
         let path = wanted.path.map { fields.count == 1 ? $0 / "availability" / fields[0].name : $0 / "availability" }
         builder.add(
-            live?.ids.availability == nil ? .create : .update, "inAppPurchaseAvailability", wanted, path: path,
+            live?.ids.availability == nil ? .create : .update, .inAppPurchaseAvailability, wanted, path: path,
             fields: fields, operations: [Set(product: product, availability: availability)])
     }
 

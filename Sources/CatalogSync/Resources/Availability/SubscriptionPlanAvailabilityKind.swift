@@ -22,7 +22,7 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
     static func read(into product: inout StoreProduct, listing: SubscriptionListing, reader: StoreReader) async throws(SyncError) {
         if listing.unanswered.contains("planAvailabilities") {
             product.unanswered(
-                "availability", of: "subscriptionPlanAvailability",
+                "availability", of: .subscriptionPlanAvailability,
                 "App Store Connect answered its plan availabilities with links only, though iapkit asked for them; "
                     + "where it is sold is unknown, not nowhere")
             product.unanswered.insert("planAvailabilities")
@@ -58,7 +58,7 @@ enum SubscriptionPlanAvailabilityKind: ProductResourceKind {
             guard let availability = slice.availability, availability != old else { continue }
             let existing = planType == "MONTHLY" ? live?.ids.monthlyAvailability : live?.ids.availability
             builder.add(
-                existing == nil ? .create : .update, "subscriptionPlanAvailability", wanted, detail: slice.detail,
+                existing == nil ? .create : .update, .subscriptionPlanAvailability, wanted, detail: slice.detail,
                 fields: PlanBuilder.availabilityFields(from: old, to: availability),
                 operations: [Set(subscription: product, existing: existing, availability: availability, planType: planType)])
         }

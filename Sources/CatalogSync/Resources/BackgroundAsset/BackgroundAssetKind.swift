@@ -94,7 +94,7 @@ enum BackgroundAssetKind: AppResourceKind {
     static func plan(_ desired: CatalogRecords, store: StoreSnapshot, builder: inout PlanBuilder) {
         let live = Dictionary(store.assetPacks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         if let reason = overLimit(desired, live: store.assetPacks) {
-            builder.add(.refused, "backgroundAssets", nil, detail: "\(desired.assetPacks.count) packs", reason: reason)
+            builder.add(.refused, .backgroundAsset, nil, detail: "\(desired.assetPacks.count) packs", reason: reason)
             return
         }
         for pack in desired.assetPacks {
@@ -103,11 +103,11 @@ enum BackgroundAssetKind: AppResourceKind {
             }
             guard let existing = live[pack.id] else {
                 builder.add(
-                    .create, "backgroundAsset", nil, path: pack.path, detail: pack.id,
+                    .create, .backgroundAsset, nil, path: pack.path, detail: pack.id,
                     fields: [Change.Field("assetPackIdentifier", from: nil, to: pack.id)],
                     operations: [Create(identifier: pack.id, app: store.app.id)])
                 builder.add(
-                    .create, "backgroundAssetVersion", nil, path: pack.path, detail: pack.id, fields: [digestField(nil)],
+                    .create, .backgroundAssetVersion, nil, path: pack.path, detail: pack.id, fields: [digestField(nil)],
                     operations: [UploadVersion(pack: .created(ref(pack.id)), record: pack)])
                 continue
             }
@@ -115,7 +115,7 @@ enum BackgroundAssetKind: AppResourceKind {
             // The newest version that did not fail: what customers get (or will, once it is processed).
             let current = existing.versions.last { $0.state != "FAILED" && $0.state != "AWAITING_UPLOAD" }
             if current?.contentDigest == pack.contentDigest {
-                builder.add(.unchanged, "backgroundAssetVersion", nil, path: pack.path, detail: pack.id)
+                builder.add(.unchanged, .backgroundAssetVersion, nil, path: pack.path, detail: pack.id)
                 continue
             }
             var reason: String?
@@ -125,13 +125,13 @@ enum BackgroundAssetKind: AppResourceKind {
                 reason = "version \(latest.number) never got its upload; a new version replaces it"
             }
             builder.add(
-                current == nil ? .create : .update, "backgroundAssetVersion", nil, path: pack.path, detail: pack.id,
+                current == nil ? .create : .update, .backgroundAssetVersion, nil, path: pack.path, detail: pack.id,
                 fields: [digestField(current?.contentDigest)], reason: reason,
                 operations: [UploadVersion(pack: .id(existing.resourceID), record: pack)])
         }
         let wanted = Set(desired.assetPacks.map(\.id))
         for pack in store.assetPacks where !wanted.contains(pack.id) {
-            builder.unmanaged("backgroundAsset", nil, detail: pack.id)
+            builder.unmanaged(.backgroundAsset, nil, detail: pack.id)
         }
     }
 
@@ -324,7 +324,7 @@ public enum AssetPackPush {
     /// so plan shows it (and a saved plan, and `plan --check`, refuse it) before push runs.
     static func refusals(_ plan: Plan, catalogPath: String) -> [Change] {
         unbuilt(plan).map { id in
-            Change(action: .refused, resource: "backgroundAssetVersion", detail: id, reason: unbuiltReason(catalogPath: catalogPath))
+            Change(action: .refused, resource: .backgroundAssetVersion, detail: id, reason: unbuiltReason(catalogPath: catalogPath))
         }
     }
 

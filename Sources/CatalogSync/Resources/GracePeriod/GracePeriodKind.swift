@@ -29,20 +29,20 @@ enum GracePeriodKind: AppResourceKind {
             // Off in production and sandbox, its duration and renewals do nothing: whatever App Store Connect
             // answers for an app that never turned it on, it is nothing the catalog leaves out.
             if let live, live.record.optIn || live.record.sandboxOptIn {
-                builder.unmanaged("subscriptionGracePeriod", nil, detail: "optIn \(live.record.optIn), \(live.record.duration)")
+                builder.unmanaged(.subscriptionGracePeriod, nil, detail: "optIn \(live.record.optIn), \(live.record.duration)")
             }
             return
         }
         let before = live?.record ?? GracePeriodRecord()
         guard before != wanted || live == nil else {
-            builder.add(.unchanged, "subscriptionGracePeriod", nil, path: wanted.path)
+            builder.add(.unchanged, .subscriptionGracePeriod, nil, path: wanted.path)
             return
         }
         let fields = wanted.fields.keys.sorted().compactMap { key in
             before.fields[key] == wanted.fields[key] ? nil : Change.Field(key, from: live == nil ? nil : before.fields[key], to: wanted.fields[key])
         }
         builder.add(
-            .update, "subscriptionGracePeriod", nil, path: wanted.path, fields: fields,
+            .update, .subscriptionGracePeriod, nil, path: wanted.path, fields: fields,
             operations: [Update(id: live?.id, app: store.app.id, record: wanted)])
     }
 

@@ -5,7 +5,7 @@ import IAPCatalog
 /// Localizations of a subscription group version (`subscriptionGroupVersions`, `subscriptionGroupLocalizations` v2).
 enum GroupLocalizationAPI: LocalizationAPI {
     typealias Listing = Never
-    static let resource = "subscriptionGroupLocalization"
+    static let resource = ResourceName.subscriptionGroupLocalization
     static let owner = "subscription group"
     static let versionPrefix = "group-version"
 

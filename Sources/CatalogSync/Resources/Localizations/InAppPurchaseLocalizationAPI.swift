@@ -5,7 +5,7 @@ import IAPCatalog
 /// Localizations of an in-app purchase version (`inAppPurchaseVersions`, `inAppPurchaseLocalizations` v2).
 enum InAppPurchaseLocalizationAPI: LocalizationAPI {
     typealias Listing = InAppPurchaseListing
-    static let resource = "inAppPurchaseLocalization"
+    static let resource = ResourceName.inAppPurchaseLocalization
     static let owner = "in-app purchase"
     static let versionPrefix = "iap-version"
 

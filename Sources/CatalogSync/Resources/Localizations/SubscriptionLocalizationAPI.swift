@@ -5,7 +5,7 @@ import IAPCatalog
 /// Localizations of a subscription version (`subscriptionVersions`, `subscriptionLocalizations` v2).
 enum SubscriptionLocalizationAPI: LocalizationAPI {
     typealias Listing = SubscriptionListing
-    static let resource = "subscriptionLocalization"
+    static let resource = ResourceName.subscriptionLocalization
     static let owner = "subscription"
     static let versionPrefix = "subscription-version"
 

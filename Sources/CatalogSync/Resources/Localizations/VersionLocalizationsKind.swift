@@ -8,7 +8,7 @@ import IAPCatalog
 protocol LocalizationAPI: Sendable {
     associatedtype Listing: Sendable
     /// `inAppPurchaseLocalization`, `subscriptionLocalization`, `subscriptionGroupLocalization`.
-    static var resource: String { get }
+    static var resource: ResourceName { get }
     /// `in-app purchase`, `subscription`, `subscription group`: for people.
     static var owner: String { get }
     /// The name a version created in the push goes by (`iap-version:PRODUCT`).

@@ -7,7 +7,7 @@ import IAPCatalog
 /// names.
 enum InAppPurchaseOfferCodeAPI: OfferCodeAPI {
     typealias Schemas = Components.Schemas
-    static let resource = "inAppPurchaseOfferCode"
+    static let resource = ResourceName.inAppPurchaseOfferCode
     static let owner = "in-app purchase"
     static let namesTerritories = true
 

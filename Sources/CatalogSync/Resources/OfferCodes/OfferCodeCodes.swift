@@ -49,7 +49,7 @@ enum OfferCodeCodes {
         /// says iapkit read the first ones.
         func record(
             name: String, active: Bool?, batchIDs: [String], batchesMeta: Components.Schemas.PagingInformation?,
-            customIDs: [String], customsMeta: Components.Schemas.PagingInformation?, resource: String,
+            customIDs: [String], customsMeta: Components.Schemas.PagingInformation?, resource: ResourceName,
             into product: inout StoreProduct
         ) -> OfferCodesRecord {
             var batchRecords: [OfferCodesRecord.Batch] = []

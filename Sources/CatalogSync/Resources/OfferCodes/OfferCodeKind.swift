@@ -82,7 +82,7 @@ protocol OfferCodeAPI: OfferCodeCodesAPI {
     associatedtype Listing: Sendable
     associatedtype Listed: Sendable
     /// `inAppPurchaseOfferCode`, `subscriptionOfferCode`.
-    static var resource: String { get }
+    static var resource: ResourceName { get }
     /// `in-app purchase`, `subscription`: for people.
     static var owner: String { get }
     /// Whether the offer codes name their territories (a subscription's do; an in-app purchase's are set wherever

@@ -6,7 +6,7 @@ import IAPCatalog
 /// and terms, per billing plan.
 enum SubscriptionOfferCodeAPI: OfferCodeAPI {
     typealias Schemas = Components.Schemas
-    static let resource = "subscriptionOfferCode"
+    static let resource = ResourceName.subscriptionOfferCode
     static let owner = "subscription"
     static let namesTerritories = true
 

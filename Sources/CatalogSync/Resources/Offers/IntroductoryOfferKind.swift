@@ -45,7 +45,7 @@ enum IntroductoryOfferKind: ProductResourceKind {
                 covered[territory] = offer.id
             }
             if unread > 0 {
-                product.notes.append(.unlinked(unread, "introductory offer", without: "its territory", resource: "subscriptionIntroductoryOffer"))
+                product.notes.append(.unlinked(unread, "introductory offer", without: "its territory", resource: .subscriptionIntroductoryOffer))
             }
             guard let base = offers.first(where: { $0.relationships?.territory?.data?.id == Vocabulary.baseTerritory }) ?? offers.first,
                 let attributes = base.attributes, let mode = attributes.offerMode?.rawValue, let duration = attributes.duration?.rawValue
@@ -100,32 +100,32 @@ enum IntroductoryOfferKind: ProductResourceKind {
             let existing = (planType == "MONTHLY" ? live?.ids.monthlyIntroductoryOffers : live?.ids.introductoryOffers) ?? [:]
             guard let offer = slice.introductoryOffer else {
                 if old?.introductoryOffer != nil {
-                    builder.add(.unmanaged, "subscriptionIntroductoryOffer", wanted, detail: slice.detail, reason: PlanBuilder.unmanagedReason)
+                    builder.add(.unmanaged, .subscriptionIntroductoryOffer, wanted, detail: slice.detail, reason: PlanBuilder.unmanagedReason)
                 }
                 continue
             }
             let covered = Swift.Set(old?.introductoryOfferTerritories ?? [])
             if let liveOffer = old?.introductoryOffer, liveOffer != offer {
                 builder.add(
-                    .update, "subscriptionIntroductoryOffer", wanted, path: path, detail: slice.detail,
+                    .update, .subscriptionIntroductoryOffer, wanted, path: path, detail: slice.detail,
                     fields: PlanBuilder.termFields(from: liveOffer, to: offer),
                     operations: [Replace(subscription: product, offer: offer, territories: territories, removing: existing.values.sorted())])
             } else if old?.introductoryOffer == nil {
                 builder.add(
-                    .create, "subscriptionIntroductoryOffer", wanted, path: path, detail: slice.detail,
+                    .create, .subscriptionIntroductoryOffer, wanted, path: path, detail: slice.detail,
                     fields: PlanBuilder.termFields(from: nil, to: offer),
                     operations: [Replace(subscription: product, offer: offer, territories: territories, removing: [])])
             } else if !covered.isSubset(of: territories) {
                 // Set in a territory the catalog does not name: App Store Connect deletes offers, not territories.
                 let extra = covered.subtracting(territories).sorted()
                 builder.add(
-                    .update, "subscriptionIntroductoryOffer", wanted, path: path,
+                    .update, .subscriptionIntroductoryOffer, wanted, path: path,
                     detail: [slice.detail, "not in \(extra.joined(separator: ", "))"].compactMap { $0 }.joined(separator: ", "),
                     fields: [Change.Field("territories", from: String(covered.count), to: String(territories.count))],
                     operations: [Replace(subscription: product, offer: offer, territories: territories, removing: existing.values.sorted())])
             } else if case let missing = territories.filter({ !covered.contains($0) }), !missing.isEmpty {
                 builder.add(
-                    .update, "subscriptionIntroductoryOffer", wanted, path: path,
+                    .update, .subscriptionIntroductoryOffer, wanted, path: path,
                     detail: [slice.detail, "\(missing.count) territories without it"].compactMap { $0 }.joined(separator: ", "),
                     fields: [Change.Field("territories", from: String(covered.count), to: String(covered.count + missing.count))],
                     operations: [Replace(subscription: product, offer: offer, territories: missing, removing: [])])

@@ -79,7 +79,7 @@ enum OfferRequests {
 
     /// Marks a paid offer whose prices App Store Connect answered without their territory or point: its price is
     /// unknown, never free, and plan shows it as `?`.
-    static func pricesUnanswered(_ offer: inout OfferRecord, resource: String, of product: inout StoreProduct) {
+    static func pricesUnanswered(_ offer: inout OfferRecord, resource: ResourceName, of product: inout StoreProduct) {
         offer.pricesUnanswered = true
         product.notes.append(
             StoreNote(
@@ -92,7 +92,7 @@ enum OfferRequests {
     /// them), unmanaged when only in App Store Connect. An offer that names no territories is set in `territories`
     /// (where a new one is created), and so is a live one whose territories were not read.
     static func compare(
-        _ resource: String, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
+        _ resource: ResourceName, wanted: [OfferRecord], existing: [OfferRecord], product: ProductRecord, key: String,
         territories: [String]? = nil, gate: String? = nil, builder: inout PlanBuilder,
         update: ((OfferRecord, OfferRecord) -> [Update])? = nil,
         updatePrices: ((OfferRecord) -> any PlannedOperation)? = nil,
@@ -203,7 +203,7 @@ enum OfferRequests {
     /// territories it is set in, or a note when App Store Connect answered its prices without their linkage.
     static func apply(
         _ prices: (cents: Int?, territoryPrices: [String: String], territories: [String], complete: Bool),
-        to offer: inout OfferRecord, resource: String, of product: inout StoreProduct
+        to offer: inout OfferRecord, resource: ResourceName, of product: inout StoreProduct
     ) {
         if offer.mode != "FREE_TRIAL" {
             offer.priceCents = prices.cents

@@ -50,7 +50,7 @@ enum PromotionalOfferKind: ProductResourceKind {
             var promotion = OfferRecord(
                 kind: .promotional, identifier: code, referenceName: attributes.name, mode: mode,
                 duration: duration, periods: attributes.numberOfPeriods ?? 1, planType: plan)
-            OfferRequests.apply(prices, to: &promotion, resource: "subscriptionPromotionalOffer", of: &product)
+            OfferRequests.apply(prices, to: &promotion, resource: .subscriptionPromotionalOffer, of: &product)
             if plan == "MONTHLY" {
                 product.record.monthlyPlan = product.record.monthlyPlan ?? MonthlyPlanRecord()
                 product.record.monthlyPlan?.promotionalOffers.append(promotion)
@@ -65,7 +65,7 @@ enum PromotionalOfferKind: ProductResourceKind {
         for (planType, slice) in PlanSlice.slices(of: wanted).sorted(by: { $0.key > $1.key }) {
             let territories = (slice.key == nil ? wanted.pricedTerritories : nil) ?? slice.availability?.territories ?? builder.territories
             OfferRequests.compare(
-                "subscriptionPromotionalOffer", wanted: slice.promotionalOffers,
+                .subscriptionPromotionalOffer, wanted: slice.promotionalOffers,
                 existing: liveSlices[planType]?.promotionalOffers ?? [], product: wanted,
                 key: slice.key ?? "promotionalOffers", territories: territories, builder: &builder,
                 updatePrices: {

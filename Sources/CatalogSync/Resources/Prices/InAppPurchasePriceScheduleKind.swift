@@ -9,7 +9,7 @@ import IAPCore
 enum InAppPurchasePriceScheduleKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
     static let listRelations = ["iapPriceSchedule"]
-    static let resource = "inAppPurchasePriceSchedule"
+    static let resource = ResourceName.inAppPurchasePriceSchedule
 
     /// The price schedule sent with the list.
     static func listed(_ listing: InAppPurchaseListing) -> Schemas.InAppPurchasePriceSchedule? {
@@ -120,7 +120,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                     path: wanted.path.map { $0 / "baseTerritory" }), at: 0)
         }
         guard !lines.isEmpty else { return }
-        let refusals = builder.priceRefusals(kind: "inAppPurchase", wanted)
+        let refusals = builder.priceRefusals(kind: .inAppPurchase, wanted)
         guard refusals.isEmpty else {
             builder.add(.refused, resource, wanted, path: path, reason: refusals.joined(separator: "; "))
             return

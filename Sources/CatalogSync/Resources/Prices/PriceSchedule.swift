@@ -373,7 +373,7 @@ extension PlanBuilder {
     /// Why App Store Connect would refuse a territory price of `record`: the territory offers no such price (from its
     /// grid, read when a product of `kind` exists), naming the nearest prices. With no product of `kind` yet there
     /// is no grid: the price is kept as unchecked, for push to check before its other writes.
-    public mutating func priceRefusals(kind: String, _ record: ProductRecord) -> [String] {
+    public mutating func priceRefusals(kind: PriceGrid, _ record: ProductRecord) -> [String] {
         var messages: [String] = []
         var pairs = record.territoryPrices.map { ($0.key, $0.value) }
         for change in record.priceChanges { pairs += change.territoryPrices.map { ($0.key, $0.value) } }
@@ -386,7 +386,7 @@ extension PlanBuilder {
                 if !uncheckedPrices.contains(unchecked) { uncheckedPrices.append(unchecked) }
                 continue
             }
-            guard let grid = priceGrids["\(kind)|\(territory)"], let message = LocalPrice.refusal(price, territory: territory, grid: grid)
+            guard let grid = priceGrids["\(kind.rawValue)|\(territory)"], let message = LocalPrice.refusal(price, territory: territory, grid: grid)
             else { continue }
             if !messages.contains(message) { messages.append(message) }
         }

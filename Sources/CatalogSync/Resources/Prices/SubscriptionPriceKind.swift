@@ -9,7 +9,7 @@ import IAPCore
 /// with inline creates, which is also the only way App Store Connect takes the first prices of a new subscription.
 enum SubscriptionPriceKind: ProductResourceKind {
     typealias Schemas = Components.Schemas
-    static let resource = "subscriptionPrices"
+    static let resource = ResourceName.subscriptionPrices
 
     /// One request (or a page per 200 prices): every price with its territory and point; plus, once per USD price
     /// and billing plan for the whole app, what it equalizes to, to tell hand-set territory prices from equalized ones.
@@ -119,7 +119,7 @@ enum SubscriptionPriceKind: ProductResourceKind {
         let overrides = Swift.Set(wanted.territoryPrices.keys)
         // Without a USD price nothing is equalized: the subscription is priced where the catalog names a price.
         let equalized = cents == nil ? [] : territories.filter { !overrides.contains($0) }
-        var refusals = builder.priceRefusals(kind: "subscription", wanted)
+        var refusals = builder.priceRefusals(kind: .subscription, wanted)
         let unpriced = Swift.Set(old?.currentPrices.keys.map { $0 } ?? []).subtracting(territories).subtracting(overrides)
         if !unpriced.isEmpty {
             refusals.append(

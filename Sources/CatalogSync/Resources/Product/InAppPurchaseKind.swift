@@ -29,21 +29,21 @@ enum InAppPurchaseKind: ProductResourceKind {
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         guard let live else {
             builder.add(
-                .create, "inAppPurchase", wanted, fields: PlanBuilder.creationFields(wanted),
+                .create, .inAppPurchase, wanted, fields: PlanBuilder.creationFields(wanted),
                 operations: [Create(ref: ref(wanted.productID), app: builder.app.id, record: wanted)])
             return
         }
-        let update = ProductAttributes.compare(wanted, live: live.record, resource: "inAppPurchase", builder: &builder)
+        let update = ProductAttributes.compare(wanted, live: live.record, resource: .inAppPurchase, builder: &builder)
         if !update.fields.isEmpty {
             builder.add(
-                .update, "inAppPurchase", wanted, fields: update.fields,
+                .update, .inAppPurchase, wanted, fields: update.fields,
                 operations: [
                     Update(
                         product: product, referenceName: update.referenceName, reviewNote: update.reviewNote,
                         familySharable: update.familySharable)
                 ])
-        } else if !builder.changes.contains(where: { $0.productID == wanted.productID && $0.resource == "inAppPurchase" }) {
-            builder.add(.unchanged, "inAppPurchase", wanted)
+        } else if !builder.changes.contains(where: { $0.productID == wanted.productID && $0.resource == .inAppPurchase }) {
+            builder.add(.unchanged, .inAppPurchase, wanted)
         }
     }
 

@@ -12,7 +12,7 @@ enum ProductAttributes {
     }
 
     /// Adds a refused change for family sharing turned off; returns the update of the shared attributes.
-    static func compare(_ wanted: ProductRecord, live: ProductRecord, resource: String, builder: inout PlanBuilder) -> Update {
+    static func compare(_ wanted: ProductRecord, live: ProductRecord, resource: ResourceName, builder: inout PlanBuilder) -> Update {
         if live.familySharable && !wanted.familySharable {
             builder.add(
                 .refused, resource, wanted, path: wanted.path.map { $0 / "familySharable" },

@@ -124,7 +124,7 @@ enum SubscriptionKind: ProductResourceKind {
     ) -> (fields: [Change.Field], send: SubscriptionAttributes) {
         if let period = wanted.period, let livePeriod = live.period, period != livePeriod {
             builder.add(
-                .refused, "subscription", wanted, path: wanted.path.map { $0 / "period" },
+                .refused, .subscription, wanted, path: wanted.path.map { $0 / "period" },
                 fields: [Change.Field("period", from: livePeriod, to: period)],
                 reason: "App Store Connect cannot change a subscription's period once it is set")
         }
@@ -137,7 +137,7 @@ enum SubscriptionKind: ProductResourceKind {
         let (wantedOwn, liveOwn) = (wanted.subscription, live.subscription)
         if wantedOwn.multiSeat == true, wanted.familySharable || live.familySharable {
             builder.add(
-                .refused, "subscription", wanted, path: wanted.path.map { $0 / "multiSeat" },
+                .refused, .subscription, wanted, path: wanted.path.map { $0 / "multiSeat" },
                 fields: [Change.Field("multiSeat", from: liveOwn.multiSeat.map(String.init), to: "true")],
                 reason: "App Store Connect turns multiseat off for a family-shared subscription "
                     + "(Apple's documentation of the subscription update request, multiSeatStatus)")
@@ -167,7 +167,7 @@ enum SubscriptionKind: ProductResourceKind {
             // Created, then updated with what the create request cannot carry, as one change.
             let afterCreate = Update(subscription: product, own: wanted.subscription.afterCreate)
             builder.add(
-                .create, "subscription", wanted,
+                .create, .subscription, wanted,
                 fields: PlanBuilder.creationFields(wanted, own: creationFields(wanted.subscription)),
                 operations: [Create(ref: ref(wanted.productID), group: groupRef(builder), record: created)]
                     + (afterCreate.sends ? [afterCreate] : []))
@@ -175,7 +175,7 @@ enum SubscriptionKind: ProductResourceKind {
         }
         let before = builder.changes.count
         var (fields, own) = compare(wanted, live: live.record, unanswered: live.unanswered, builder: &builder)
-        let shared = ProductAttributes.compare(wanted, live: live.record, resource: "subscription", builder: &builder)
+        let shared = ProductAttributes.compare(wanted, live: live.record, resource: .subscription, builder: &builder)
         fields = shared.fields + fields
         if !fields.isEmpty {
             // The same for a level raised past the group's size now (its other subscriptions are created later).
@@ -187,10 +187,10 @@ enum SubscriptionKind: ProductResourceKind {
             // A change of one of the subscription's own keys is shown at that key's line.
             let key = fields.count == 1 && ownKeys.contains(fields[0].name) ? fields[0].name : nil
             builder.add(
-                .update, "subscription", wanted, path: key.flatMap { key in wanted.path.map { $0 / key } }, fields: fields,
+                .update, .subscription, wanted, path: key.flatMap { key in wanted.path.map { $0 / key } }, fields: fields,
                 operations: update.sends ? [update] : [])
         } else if builder.changes.count == before {
-            builder.add(.unchanged, "subscription", wanted)
+            builder.add(.unchanged, .subscription, wanted)
         }
     }
 

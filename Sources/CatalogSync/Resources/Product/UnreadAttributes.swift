@@ -27,7 +27,7 @@ enum UnreadAttributes {
     static let fields = ProductAttributes.unreadFields + SubscriptionKind.unreadFields
 
     /// Notes each unread attribute of `product`, a resource of `type` (`inAppPurchases`, `subscriptions`).
-    static func note(_ product: inout StoreProduct, type: String, resource: String, asc: AppStoreConnectClient) {
+    static func note(_ product: inout StoreProduct, type: String, resource: ResourceName, asc: AppStoreConnectClient) {
         for unread in asc.unreadAttributes(type: type, id: product.ids.resource) {
             let said = "App Store Connect answered its \(unread.attribute) with \(unread.value), a value this iapkit does not know"
             if let field = fields.first(where: { $0.api == unread.attribute }) {

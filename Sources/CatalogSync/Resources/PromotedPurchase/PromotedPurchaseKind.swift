@@ -56,7 +56,7 @@ enum PromotedPurchaseKind: AppResourceKind {
 
     static func plan(_ desired: CatalogRecords, store: StoreSnapshot, builder: inout PlanBuilder) {
         guard let wanted = desired.promotedPurchases else {
-            for live in store.promotedPurchases { builder.unmanaged("promotedPurchase", nil, detail: live.record.productID) }
+            for live in store.promotedPurchases { builder.unmanaged(.promotedPurchase, nil, detail: live.record.productID) }
             return
         }
         let live = Dictionary(store.promotedPurchases.map { ($0.record.productID, $0) }, uniquingKeysWith: { a, _ in a })
@@ -65,13 +65,13 @@ enum PromotedPurchaseKind: AppResourceKind {
         for entry in wanted {
             guard let product = products[entry.productID] else {
                 builder.add(
-                    .refused, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
+                    .refused, .promotedPurchase, nil, path: entry.path, detail: entry.productID,
                     reason: "no product of the catalog or of App Store Connect has this ID")
                 continue
             }
             guard let existing = live[entry.productID] else {
                 builder.add(
-                    .create, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
+                    .create, .promotedPurchase, nil, path: entry.path, detail: entry.productID,
                     fields: fields(from: nil, to: entry),
                     operations: [Create(app: store.app.id, product: product.ref, subscription: product.subscription, record: entry)])
                 order.append(.created(ref(entry.productID)))
@@ -79,10 +79,10 @@ enum PromotedPurchaseKind: AppResourceKind {
             }
             order.append(.id(existing.id))
             if existing.record == entry {
-                builder.add(.unchanged, "promotedPurchase", nil, path: entry.path, detail: entry.productID)
+                builder.add(.unchanged, .promotedPurchase, nil, path: entry.path, detail: entry.productID)
             } else {
                 builder.add(
-                    .update, "promotedPurchase", nil, path: entry.path, detail: entry.productID,
+                    .update, .promotedPurchase, nil, path: entry.path, detail: entry.productID,
                     fields: fields(from: existing.record, to: entry), operations: [Update(id: existing.id, record: entry)])
             }
         }
@@ -90,7 +90,7 @@ enum PromotedPurchaseKind: AppResourceKind {
         let removed = store.promotedPurchases.filter { !kept.contains($0.record.productID) }
         for old in removed {
             builder.add(
-                .update, "promotedPurchase", nil, detail: old.record.productID,
+                .update, .promotedPurchase, nil, detail: old.record.productID,
                 fields: [Change.Field("promoted", from: "true", to: "false")], operations: [Delete(id: old.id)])
         }
         // The order App Store Connect will have after the push (new entries go to the end); sent only when it is not the catalog's.
@@ -99,7 +99,7 @@ enum PromotedPurchaseKind: AppResourceKind {
             + order.filter(\.isCreated)
         if order != after {
             builder.add(
-                .update, "promotedPurchases", nil, path: CatalogPath.root / "promotedPurchases",
+                .update, .promotedPurchases, nil, path: CatalogPath.root / "promotedPurchases",
                 detail: "order",
                 fields: [
                     Change.Field(

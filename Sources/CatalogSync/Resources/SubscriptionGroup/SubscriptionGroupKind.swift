@@ -29,11 +29,11 @@ enum SubscriptionGroupKind {
         let ref: ResourceRef
         if let live {
             ref = .id(live.id)
-            builder.add(.unchanged, "subscriptionGroup", nil, path: group.path, detail: group.referenceName)
+            builder.add(.unchanged, .subscriptionGroup, nil, path: group.path, detail: group.referenceName)
         } else {
             ref = .created(Self.ref(group.referenceName))
             builder.add(
-                .create, "subscriptionGroup", nil, path: group.path, detail: group.referenceName,
+                .create, .subscriptionGroup, nil, path: group.path, detail: group.referenceName,
                 fields: [Change.Field("referenceName", from: nil, to: group.referenceName)],
                 operations: [Create(ref: Self.ref(group.referenceName), app: builder.app.id, referenceName: group.referenceName)])
         }

@@ -13,7 +13,7 @@ import IAPCore
 protocol UploadedImageAPI: Sendable {
     associatedtype Listing: Sendable
     /// `inAppPurchaseAppStoreReviewScreenshot`, `subscriptionImage`, ….
-    static var resource: String { get }
+    static var resource: ResourceName { get }
     /// `review screenshot`, `promotional image`: for people.
     static var what: String { get }
     /// Where the image is in a product's records and ids, and in the catalog.
@@ -128,7 +128,7 @@ enum UploadedImageKind<API: UploadedImageAPI>: ProductResourceKind {
 /// The review screenshot of an in-app purchase.
 enum InAppPurchaseScreenshotAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
-    static let resource = "inAppPurchaseAppStoreReviewScreenshot"
+    static let resource = ResourceName.inAppPurchaseAppStoreReviewScreenshot
     static let listRelation = "appStoreReviewScreenshot"
     static let what = "review screenshot"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.screenshot }
@@ -177,7 +177,7 @@ enum InAppPurchaseScreenshotAPI: UploadedImageAPI {
 /// The review screenshot of a subscription.
 enum SubscriptionScreenshotAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
-    static let resource = "subscriptionAppStoreReviewScreenshot"
+    static let resource = ResourceName.subscriptionAppStoreReviewScreenshot
     static let listRelation = "appStoreReviewScreenshot"
     static let what = "review screenshot"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.screenshot }
@@ -226,7 +226,7 @@ enum SubscriptionScreenshotAPI: UploadedImageAPI {
 /// The promotional image of an in-app purchase (`inAppPurchaseImages`).
 enum InAppPurchaseImageAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
-    static let resource = "inAppPurchaseImage"
+    static let resource = ResourceName.inAppPurchaseImage
     static let listRelation = "images"
     static let what = "promotional image"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.image }
@@ -275,7 +275,7 @@ enum InAppPurchaseImageAPI: UploadedImageAPI {
 /// The promotional image of a subscription (`subscriptionImages`).
 enum SubscriptionImageAPI: UploadedImageAPI {
     typealias Schemas = Components.Schemas
-    static let resource = "subscriptionImage"
+    static let resource = ResourceName.subscriptionImage
     static let listRelation = "images"
     static let what = "promotional image"
     static var record: WritableKeyPath<ProductRecord, ScreenshotRecord?> { \.image }

@@ -47,7 +47,7 @@ enum WinBackOfferKind: ProductResourceKind {
             var winBack = OfferRecord(
                 kind: .winBack, identifier: offerID, referenceName: attributes.referenceName, mode: mode, duration: duration,
                 periods: attributes.periodCount ?? 1, planType: attributes.targetSubscriptionPlanType?.rawValue)
-            OfferRequests.apply(prices, to: &winBack, resource: "winBackOffer", of: &product)
+            OfferRequests.apply(prices, to: &winBack, resource: .winBackOffer, of: &product)
             winBack.winBack = record(attributes).started(by: reader.today)
             product.record.winBackOffers.append(winBack)
         }
@@ -81,7 +81,7 @@ enum WinBackOfferKind: ProductResourceKind {
             }
         }
         OfferRequests.compare(
-            "winBackOffer", wanted: started(wanted.winBackOffers), existing: started(live?.record.winBackOffers ?? []),
+            .winBackOffer, wanted: started(wanted.winBackOffers), existing: started(live?.record.winBackOffers ?? []),
             product: wanted, key: "winBackOffers", territories: territories, gate: ReviewGate.winBackOffer(live),
             builder: &builder,
             update: { update($0, to: $1, id: live?.ids.winBackOffers[$1.identifier ?? ""], today: today) }

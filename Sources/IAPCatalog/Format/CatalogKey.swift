@@ -24,16 +24,18 @@ public struct CatalogObject: Sendable {
     /// An object that names exactly one of its keys (an asset pack's file or directory).
     public let exactlyOne: Bool
 
+    /// The key names, in the writer's order: what the loader allows in this object. Stored, not computed: the
+    /// loader asks for them at every object it reads.
+    public let names: [String]
+
     public init(_ keys: [CatalogKey], exactlyOne: Bool = false) {
         self.keys = keys
         self.exactlyOne = exactlyOne
+        names = keys.map(\.name)
     }
 
-    /// The key names, in the writer's order: what the loader allows in this object.
-    public var names: [String] { keys.map(\.name) }
-
     /// Where `name` comes in the writer's order.
-    public func position(of name: String) -> Int? { keys.firstIndex { $0.name == name } }
+    public func position(of name: String) -> Int? { names.firstIndex(of: name) }
 }
 
 /// What a key's value may be, in the terms of JSON Schema (draft 2020-12), which the schema is written in.

@@ -12,6 +12,8 @@ extension CatalogTextEditor {
         var step = 2
         /// Columns a block list's dashes stand right of the key that holds it (0: `key:` then `- item` below it).
         var listOffset = 2
+        /// Columns an item stands right of its dash (2: `- item`; a file may write `-   item`).
+        var itemOffset = 2
         var json = false
     }
 
@@ -25,7 +27,11 @@ extension CatalogTextEditor {
             case .scalar: return
             case .sequence:
                 if let keyColumn, !foundList {
-                    layout.listOffset = max(0, spans[Int(node.index)].column - keyColumn)
+                    let dash = spans[Int(node.index)].column
+                    layout.listOffset = max(0, dash - keyColumn)
+                    if let first = document.items(node).first, spans[Int(first.index)].column > dash {
+                        layout.itemOffset = spans[Int(first.index)].column - dash
+                    }
                     foundList = true
                 }
                 for item in document.items(node) { visit(item, keyColumn: nil) }
@@ -219,23 +225,25 @@ struct YAMLTreeText {
         return lines
     }
 
-    /// `- item` lines, dashes at `dash`.
+    /// `- item` lines, dashes at `dash`, each item as far right of its dash as the file writes them.
     func itemLines(_ items: [YAMLTree], dash: Int) -> [String] {
         let indent = String(repeating: " ", count: dash)
         if layout.json { return items.map { indent + flow($0) } }
+        let content = dash + layout.itemOffset
+        let marker = indent + "-" + String(repeating: " ", count: layout.itemOffset - 1)
         var lines: [String] = []
         for item in items {
             switch item {
             case .map(let pairs) where !pairs.isEmpty:
-                let nested = pairLines(pairs, column: dash + 2)
-                lines.append(indent + "- " + nested[0].dropFirst(dash + 2))
+                let nested = pairLines(pairs, column: content)
+                lines.append(marker + nested[0].dropFirst(content))
                 lines += nested.dropFirst()
             case .list(let inner) where !inner.isEmpty:
-                let nested = itemLines(inner, dash: dash + 2)
-                lines.append(indent + "- " + nested[0].dropFirst(dash + 2))
+                let nested = itemLines(inner, dash: content)
+                lines.append(marker + nested[0].dropFirst(content))
                 lines += nested.dropFirst()
             default:
-                lines.append(indent + "- " + flow(item))
+                lines.append(marker + flow(item))
             }
         }
         return lines

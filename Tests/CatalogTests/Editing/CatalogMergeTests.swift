@@ -99,6 +99,34 @@ import Testing
         #expect(text.contains("\n      localizations:\n          - locale: en-US\n            name: B\n"), "\(text)")
     }
 
+    @Test func itemsStandAsFarFromTheirDashAsTheFileWritesThem() throws {
+        // Four-space indentation with items four columns right of their dash, as some formatters write YAML.
+        let kept = """
+            schemaVersion: 1
+            app:
+                bundleId: com.example.app
+            products:
+                -   productId: com.example.app.a
+                    type: consumable
+                    referenceName: A
+                    price: 0.99
+                    localizations:
+                        -   locale: en-US
+                            name: A
+                            description: The A.
+
+            """
+        let before = Self.canonical.replacingOccurrences(of: "  - locale: fr-FR\n    name: A fr\n    description: Le A.\n", with: "")
+        let after =
+            before + "  - locale: de-DE\n    name: A de\n    description: Das A.\n"
+            + "- productId: com.example.app.b\n  referenceName: B\n  type: consumable\n  price: 0.99\n  localizations:\n  - locale: en-US\n    name: B\n    description: The B.\n"
+        let (text, summary) = try merged(kept, before: before, after: after)
+        #expect(summary.added == ["localization": 1, "product": 1], "\(summary)")
+        #expect(text.contains("\n            -   locale: de-DE\n                name: A de\n"), "\(text)")
+        #expect(text.contains("\n    -   productId: com.example.app.b\n        referenceName: B\n"), "\(text)")
+        #expect(text.contains("\n        localizations:\n            -   locale: en-US\n                name: B\n"), "\(text)")
+    }
+
     @Test func aProductTheOtherSideLacksIsKeptUnlessRemovalsAreAllowed() throws {
         let empty = "schemaVersion: 1\napp:\n  bundleId: com.example.app\n"
         let (kept, summary) = try merged(Self.kept, before: Self.canonical, after: empty)

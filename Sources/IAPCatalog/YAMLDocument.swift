@@ -170,6 +170,15 @@ struct PlainBuffer<Element: BitwiseCopyable> {
         count += elements.count
     }
 
+    /// Moves the elements from `index` on `count` places right and returns the gap before them, for the caller to
+    /// fill (every element of it) before the buffer is read again.
+    mutating func openGap(at index: Int, count gap: Int) -> UnsafeMutablePointer<Element> {
+        if count + gap > capacity { grow(toHold: count + gap) }
+        (base + index + gap).moveInitialize(from: base + index, count: count - index)
+        count += gap
+        return base + index
+    }
+
     /// Lets the memory go; the buffer must not be used afterwards.
     func deallocate() { base.deallocate() }
 
@@ -185,9 +194,9 @@ struct PlainBuffer<Element: BitwiseCopyable> {
 /// An arena under construction and the two ways a node enters it, shared by both builders (libyaml's events for YAML,
 /// yajl's callbacks for JSON).
 struct ArenaBuilder {
-    private(set) var records: PlainBuffer<YAMLDocument.Record>
-    private(set) var children: PlainBuffer<YAMLDocument.NodeID>
-    private(set) var text: PlainBuffer<UInt8>
+    var records: PlainBuffer<YAMLDocument.Record>
+    var children: PlainBuffer<YAMLDocument.NodeID>
+    var text: PlainBuffer<UInt8>
 
     /// Sized from the input, generously: pages that are reserved but never written cost no memory, and growing a
     /// large buffer costs a copy.
@@ -266,8 +275,10 @@ enum YAMLDocumentBuilder {
         var reason: String
     }
 
-    private struct OpenContainer {
+    struct OpenContainer {
         var kind: YAMLDocument.Kind
+        /// A `[...]` or `{...}` container, not a block one.
+        var flow: Bool
         var line: Int32
         var column: Int32
         var anchor: String?
@@ -275,15 +286,40 @@ enum YAMLDocumentBuilder {
         var base: Int
     }
 
+    /// What one pass over libyaml's events made, before it becomes a document: the whole text's, or one part's when
+    /// a large text is read in parts (`YAMLDocumentBuilder+Parts.swift`). Its owner lets the arena go or hands it on.
+    struct Pass {
+        var arena: ArenaBuilder
+        var root: YAMLDocument.NodeID?
+        /// The line breaks libyaml counted to the end of the stream.
+        var lineBreaks: Int
+        var definesAnchors = false
+        var join: Join?
+    }
+
     /// Parses UTF-8 `bytes`; nil when the stream holds no document.
     static func build(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> YAMLDocument? {
+        if let document = buildInParts(bytes) { return document }
+        let pass = try read(bytes, reserving: bytes.count, depthLimit: maximumDepth, join: nil)
+        guard let root = pass.root else {
+            pass.arena.deallocate()
+            return nil
+        }
+        return pass.arena.document(root: root)
+    }
+
+    /// One pass over the events of `bytes` into an arena sized for `reserving` bytes of text. `join`, when the
+    /// bytes are a large text's first part, is checked as the pass goes and filled in.
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, reserving: Int, depthLimit: Int, join: Join?
+    ) throws(Failure) -> Pass {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { throw Failure(reason: "out of memory") }
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
 
-        var arena = ArenaBuilder(inputBytes: bytes.count)
+        var arena = ArenaBuilder(inputBytes: reserving)
         var handedOver = false
         defer { if !handedOver { arena.deallocate() } }
         var pending: [YAMLDocument.NodeID] = []
@@ -291,18 +327,21 @@ enum YAMLDocumentBuilder {
         var anchors: [String: YAMLDocument.NodeID] = [:]
         var root: YAMLDocument.NodeID?
         var documents = 0
+        var join = join
 
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(&parser, &event) == 1 else { throw failure(of: parser, bytes: bytes) }
             defer { yaml_event_delete(&event) }
             let line = Int32(event.start_mark.line + 1), column = Int32(event.start_mark.column + 1)
+            if join != nil { try join!.check(event, open: open, arena: arena) }
             var finished: YAMLDocument.NodeID?
             switch event.type {
             case YAML_STREAM_END_EVENT:
-                guard let root else { return nil }
                 handedOver = true
-                return arena.document(root: root)
+                return Pass(
+                    arena: arena, root: root, lineBreaks: Int(event.start_mark.line), definesAnchors: !anchors.isEmpty,
+                    join: join)
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
                 if documents > 1 {
@@ -325,21 +364,26 @@ enum YAMLDocumentBuilder {
                 finished = id
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
-                if open.count >= maximumDepth {
+                if open.count >= depthLimit {
                     throw Failure(
                         line: Int(line), column: Int(column),
                         reason: "is not valid YAML: nesting deeper than \(maximumDepth) levels; refusing to read it")
                 }
                 let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+                let flow =
+                    isMapping
+                    ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+                    : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
                 open.append(
                     OpenContainer(
-                        kind: isMapping ? .mapping : .sequence, line: line, column: column,
+                        kind: isMapping ? .mapping : .sequence, flow: flow, line: line, column: column,
                         anchor: anchor.map { String(cString: $0) }, base: pending.count))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let container = open.removeLast()
                 if container.kind == .mapping {
                     try checkDuplicateKeys(pending[container.base...], records: arena.records, text: arena.text)
                 }
+                if join != nil, open.count == 1 { join!.closing(arena: arena, items: pending.count - container.base) }
                 let id = arena.container(
                     container.kind, line: container.line, column: container.column, pending: &pending,
                     from: container.base)

@@ -2,8 +2,8 @@
 # Benchmarks iapkit against floors run in the same go and prints each ratio with its target and PASS or FAIL.
 #   lint, export storekit: 10,000 and 20,000 products (3 localizations each) against libyaml turning the same
 #            catalog into events (a tiny C program built here); import storekit against Python's json.load of the
-#            same .storekit file; peak resident memory of each. Lint of 10,000 products also in wall seconds, the
-#            median of 15 paired runs (floor, then lint), and of 100,000 products the median of 5.
+#            same .storekit file; peak resident memory of each. Lint of 10,000 products in wall seconds too (lint
+#            reads a large catalog on several threads), and of 100,000 products in wall seconds, the median of 5.
 #            export storekit over the file it wrote (as teams keep it beside the app), unchanged and with one price
 #            changed, against writing a new file (--fresh), in time and in peak memory.
 #   asc plan: the App Store Connect requests a plan of 1,000 products makes (scripts/bench/bench-asc.py), not seconds;
@@ -11,8 +11,9 @@
 #            the full plan's estimate against what it sends, a plan the hour's budget cannot pay for.
 #   package: a mixed corpus (media, text, many small files) against `zip -r -6`, `cat` and `sha256sum`;
 #            already-compressed media against `sha256sum`; peak resident memory of each run.
-# Catalog figures are CPU seconds (user + system), best of BENCH_RUNS (default 7): on a shared machine they vary
-# far less than wall time, and every tool here runs on one core. BENCH_MB sets the corpus size (default 1024);
+# Catalog ratios are medians of BENCH_RUNS (default 7; lint 15) pairs run one after the other, the floor or peer
+# then iapkit (scripts/bench/paired.py), in CPU seconds (user + system) unless marked wall; the seconds printed are
+# each one's best. BENCH_MB sets the corpus size (default 1024);
 # BENCH_PACKAGE=0 skips packaging; BENCH_IAPKIT measures another iapkit binary. Needs a release build: `make bench`
 # does it.
 set -euo pipefail
@@ -29,11 +30,6 @@ seconds() { # runs a command, prints its wall seconds; its peak RSS (KB) goes to
 best() { # best of 3 runs, wall seconds
   local best=999999 t
   for _ in 1 2 3; do t=$(seconds "$@"); best=$(echo "if ($t < $best) $t else $best" | bc -l); done
-  printf '%.3f' "$best"
-}
-best_cpu() { # best of $runs runs, CPU seconds
-  local best=999999 t
-  for _ in $(seq "$runs"); do seconds "$@" >/dev/null; t=$(cat "$work/cpu"); best=$(echo "if ($t < $best) $t else $best" | bc -l); done
   printf '%.3f' "$best"
 }
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
@@ -81,55 +77,63 @@ int main(int argc, char **argv) {
 C
 "${CC:-cc}" -O2 -o "$work/yaml-events" "$work/yaml-events.c" $(pkg-config --cflags --libs yaml-0.1)
 
-floor10=$(best_cpu "$work/yaml-events" "$work/c10000.yaml")
-lint10=$(best_cpu "$iapkit" lint catalog "$work/c10000.yaml"); rss_lint=$(cat "$work/rss")
-parse10=$(best_cpu "$iapkit" lint catalog "$work/c10000.yaml" --load-only)
-lint20=$(best_cpu "$iapkit" lint catalog "$work/c20000.yaml")
+# Each ratio is the median of pairs run one after the other (the floor or peer, then iapkit): on a shared machine
+# whose speed drifts, two runs seconds apart compare where the best of each, taken minutes apart, does not.
+paired() { # RUNS FLOOR SUBJECT [BEFORE]: sets cpu_ratio wall_ratio floor_cpu subject_cpu floor_rss subject_rss
+  read -r cpu_ratio wall_ratio floor_cpu subject_cpu floor_rss subject_rss \
+    < <(python3 scripts/bench/paired.py "$@") || { echo "bench: $2 / $3 failed" >&2; exit 1; }
+}
+two() { printf '%.2f' "$1"; }
+yaml_events=$work/yaml-events
+lint="$iapkit lint catalog"
+# 15 pairs: lint's wall time against the floor's is the goal (lint reads a large catalog on several threads).
+paired 15 "$yaml_events $work/c10000.yaml" "$lint $work/c10000.yaml"
+floor10=$floor_cpu; lint10=$subject_cpu; rss_lint=$subject_rss
+lint_cpu_ratio=$cpu_ratio; lint_wall_ratio=$wall_ratio
+# Twice the products: lint's growth against libyaml's own over the same two files (the larger file is a little more
+# than twice the text), so anything worse than linear shows.
+paired "$runs" "$lint $work/c10000.yaml" "$lint $work/c20000.yaml"
+lint20=$subject_cpu; lint_scale=$cpu_ratio
+paired "$runs" "$yaml_events $work/c10000.yaml" "$yaml_events $work/c20000.yaml"
+floor_scale=$cpu_ratio
 # --fresh: each run writes the file anew; later runs would otherwise update the first one's output.
-exp10=$(best_cpu "$iapkit" export storekit "$work/c10000.yaml" -o "$work/c10000.storekit" --fresh); rss_exp=$(cat "$work/rss")
+fresh="$iapkit export storekit $work/c10000.yaml -o $work/c10000.storekit --fresh"
+paired "$runs" "$yaml_events $work/c10000.yaml" "$fresh"
+exp10=$subject_cpu; rss_exp=$subject_rss; export_ratio=$cpu_ratio
 # Over the file it wrote, as teams run it: the catalog unchanged (the file is left as it is), then with one price
 # changed (each run updates a copy of the file made outside the timing).
 cp "$work/c10000.storekit" "$work/kept.storekit"
-over10=$(best_cpu "$iapkit" export storekit "$work/c10000.yaml" -o "$work/kept.storekit"); rss_over=$(cat "$work/rss")
+paired "$runs" "$fresh" "$iapkit export storekit $work/c10000.yaml -o $work/kept.storekit"
+over10=$subject_cpu; rss_over=$subject_rss; over_ratio=$cpu_ratio; over_rss_ratio=$(echo "$subject_rss / $floor_rss" | bc -l)
 sed '0,/price: 0.99/s//price: 1.49/' "$work/c10000.yaml" > "$work/c10000-changed.yaml"
-best=999999; rss_changed=0
-for _ in $(seq "$runs"); do
-  cp "$work/c10000.storekit" "$work/kept.storekit"
-  seconds "$iapkit" export storekit "$work/c10000-changed.yaml" -o "$work/kept.storekit" >/dev/null
-  t=$(cat "$work/cpu"); best=$(echo "if ($t < $best) $t else $best" | bc -l)
-  rss=$(cat "$work/rss"); [ "$rss" -gt "$rss_changed" ] && rss_changed=$rss
-done
-changed10=$(printf '%.3f' "$best")
-json10=$(best_cpu python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$work/c10000.storekit")
-imp10=$(best_cpu "$iapkit" import storekit "$work/c10000.storekit" --bundle-id com.example.big -o "$work/c10000-imported.yaml" --force)
-rss_imp=$(cat "$work/rss")
-echo "CPU seconds, best of $runs. libyaml events, 10,000 products: ${floor10}s; python3 json.load of the .storekit: ${json10}s"
-echo "lint 10,000 products: ${lint10}s (load only ${parse10}s), peak ${rss_lint} KB; 20,000 products: ${lint20}s"
+paired "$runs" "$fresh" "$iapkit export storekit $work/c10000-changed.yaml -o $work/kept.storekit" \
+  "cp $work/c10000.storekit $work/kept.storekit"
+changed10=$subject_cpu; rss_changed=$subject_rss; changed_ratio=$cpu_ratio
+changed_rss_ratio=$(echo "$subject_rss / $floor_rss" | bc -l)
+paired "$runs" "python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' $work/c10000.storekit" \
+  "$iapkit import storekit $work/c10000.storekit --bundle-id com.example.big -o $work/c10000-imported.yaml --force"
+json10=$floor_cpu; imp10=$subject_cpu; rss_imp=$subject_rss; import_ratio=$cpu_ratio; import_wall_ratio=$wall_ratio
+echo "CPU seconds, best of each; ratios are medians of paired runs ($runs pairs, lint against libyaml 15)."
+echo "libyaml events, 10,000 products: ${floor10}s; python3 json.load of the .storekit: ${json10}s"
+echo "lint 10,000 products: ${lint10}s, peak ${rss_lint} KB; 20,000 products: ${lint20}s"
 echo "export storekit 10,000: new file ${exp10}s, peak ${rss_exp} KB; over the file it wrote ${over10}s, peak ${rss_over} KB;"
 echo "  over it with one price changed ${changed10}s, peak ${rss_changed} KB"
-echo "import storekit 10,000: ${imp10}s, peak ${rss_imp} KB"
-check "lint 10k / libyaml events" "$(ratio "$lint10" "$floor10")" 3
-check "lint 20k / lint 10k" "$(ratio "$lint20" "$lint10")" 2.1
+echo "import storekit 10,000: ${imp10}s, peak ${rss_imp} KB (wall $(two "$import_wall_ratio") x json.load)"
+check "lint 10k / libyaml events (wall)" "$(two "$lint_wall_ratio")" 2
+check "lint 10k / libyaml events (CPU)" "$(two "$lint_cpu_ratio")" 3
+echo "20,000 products against 10,000: lint $(two "$lint_scale") x, libyaml events $(two "$floor_scale") x"
+check "lint's growth / libyaml's growth" "$(ratio "$lint_scale" "$floor_scale")" 1.15
 check "lint peak RSS (MB)" "$(ratio "$rss_lint" 1024)" 64
-check "export storekit 10k / libyaml events" "$(ratio "$exp10" "$floor10")" 4
+check "export storekit 10k / libyaml events" "$(two "$export_ratio")" 4
 check "export peak RSS (MB)" "$(ratio "$rss_exp" 1024)" 64
-check "export over its file / new file" "$(ratio "$over10" "$exp10")" 1.5
-check "export over its file, memory / new file" "$(ratio "$rss_over" "$rss_exp")" 1.5
-check "export over it, a price changed / new" "$(ratio "$changed10" "$exp10")" 1.5
-check "  memory / new file" "$(ratio "$rss_changed" "$rss_exp")" 1.5
-check "import storekit 10k / json.load" "$(ratio "$imp10" "$json10")" 1.5
+check "export over its file / new file" "$(two "$over_ratio")" 1.5
+check "export over its file, memory / new file" "$(two "$over_rss_ratio")" 1.5
+check "export over it, a price changed / new" "$(two "$changed_ratio")" 1.5
+check "  memory / new file" "$(two "$changed_rss_ratio")" 1.5
+check "import storekit 10k / json.load" "$(two "$import_ratio")" 1.5
 check "import peak RSS (MB)" "$(ratio "$rss_imp" 1024)" 96
 
-echo "== lint of 10,000 products (wall seconds, median of 15 paired runs)"
 median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
-pairs=()
-for _ in $(seq 15); do
-  f=$(seconds "$work/yaml-events" "$work/c10000.yaml")
-  l=$(seconds "$iapkit" lint catalog "$work/c10000.yaml")
-  pairs+=("$(echo "$l / $f" | bc -l)")
-done
-check "lint 10k / libyaml events (wall)" "$(printf '%.2f' "$(median "${pairs[@]}")")" 2
-
 echo "== lint of 100,000 products (wall seconds, median of 5 paired runs)"
 [ -f "$work/c100000.yaml" ] || python3 scripts/bench/generate-catalog.py 100000 "$work/c100000.yaml"
 floors=(); lints=(); pairs=(); rss_lint100=0

@@ -51,7 +51,8 @@ fuzz: setup-tests
 	$(ENV) swift build --build-tests
 	$(ENV) $(NO_THROW_BACKTRACES) IAPKIT_FUZZ_INPUTS=$(or $(FUZZ),5000) swift test --skip-build --filter FormatFuzzTests
 
-bench: build
+# Measures the binary users run, the release archive's: `make dist` first.
+bench: dist
 	bash scripts/setup/setup.sh --bench
 	bash scripts/bench/bench.sh
 

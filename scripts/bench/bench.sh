@@ -14,12 +14,20 @@
 # Catalog ratios are medians of BENCH_RUNS (default 7; lint 15) pairs run one after the other, the floor or peer
 # then iapkit (scripts/bench/paired.py), in CPU seconds (user + system) unless marked wall; the seconds printed are
 # each one's best. BENCH_MB sets the corpus size (default 1024);
-# BENCH_PACKAGE=0 skips packaging; BENCH_IAPKIT measures another iapkit binary. Needs a release build: `make bench`
-# does it.
+# BENCH_PACKAGE=0 skips packaging. It measures the binary users run: the one in the release archive (`make dist`,
+# which `make bench` runs first: the Swift runtime linked in, stripped), unpacked here; BENCH_IAPKIT measures another.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-iapkit=${BENCH_IAPKIT:-$PWD/.build/release/iapkit}
 work=${BENCH_DIR:-$PWD/.bench}
+if [ -n "${BENCH_IAPKIT:-}" ]; then
+  iapkit=$BENCH_IAPKIT
+else
+  archive=$(ls -t dist/iapkit-*-linux-*.tar.gz dist/iapkit-*-macos-*.tar.gz 2>/dev/null | head -1 || true)
+  [ -n "$archive" ] || { echo "bench: no release archive in dist/; run \`make dist\` (\`make bench\` does)" >&2; exit 2; }
+  rm -rf "$work/dist" && mkdir -p "$work/dist" && tar -xzf "$archive" -C "$work/dist"
+  iapkit=$(ls "$work"/dist/*/bin/iapkit)
+  echo "== measuring $(basename "$archive")'s bin/iapkit"
+fi
 size_mb=${BENCH_MB:-1024}
 runs=${BENCH_RUNS:-7}
 mkdir -p "$work"

@@ -337,7 +337,7 @@ public enum CatalogYAMLWriter {
         guard let first = bytes.first, let last = bytes.last else { return true }
         let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), colon = UInt8(ascii: ":")
         if first == space || last == space || first == tab || last == tab { return true }
-        if indicators.contains(first) { return true }
+        if isIndicator(first) { return true }
         if isReservedWord(bytes) { return true }
         var numberLike = true
         var previous = space
@@ -357,8 +357,19 @@ public enum CatalogYAMLWriter {
         return numberLike && (Double(string) != nil || bytes.allSatisfy { $0 == 0x2E || $0 == 0x5F || $0 == colon || (0x30...0x39).contains($0) })
     }
 
-    /// Characters that start YAML structure when they come first in a plain scalar.
-    private static let indicators: [UInt8] = Array("-?:,[]{}#&*!|>'\"%@`".utf8)
+    /// Whether a character starts YAML structure when it comes first in a plain scalar (`-?:,[]{}#&*!|>'"%@` and the
+    /// backquote): a switch, where a list would be searched for every value written.
+    private static func isIndicator(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"),
+            UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "%"), UInt8(ascii: "@"),
+            UInt8(ascii: "`"):
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 /// The catalog's scalar forms: keys and numbers plain, text plain when unambiguous and double-quoted when a YAML

@@ -117,7 +117,7 @@ public final class YAMLDocument: @unchecked Sendable {
 
         /// Whether a scalar's text is one of `candidates`. The scalar's bytes are found once, and a candidate of
         /// another length is ruled out before any bytes are compared: every key of every mapping is checked this way.
-        func scalar(_ node: NodeID, isOneOf candidates: [String]) -> Bool {
+        package func scalar(_ node: NodeID, isOneOf candidates: [String]) -> Bool {
             let record = records[Int(node.index)]
             guard record.kind == .scalar else { return false }
             let count = Int(record.count)
@@ -134,6 +134,23 @@ public final class YAMLDocument: @unchecked Sendable {
         package func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
             guard kind(mapping) == .mapping else { return nil }
             let items = items(mapping)
+            // The key's bytes found once, then each key of the mapping ruled out by its length and first byte: an
+            // import asks this a million times, for keys a few bytes long.
+            let found = key.utf8.withContiguousStorageIfAvailable { wanted -> Int? in
+                var index = 0
+                while index < items.count {
+                    let record = records[Int(items[index].index)]
+                    if record.kind == .scalar, Int(record.count) == wanted.count {
+                        let bytes = text + Int(record.start)
+                        var offset = 0
+                        while offset < wanted.count, bytes[offset] == wanted[offset] { offset += 1 }
+                        if offset == wanted.count { return index }
+                    }
+                    index += 2
+                }
+                return nil
+            }
+            if let found { return found.map { (items[$0], items[$0 + 1]) } }
             var index = 0
             while index < items.count {
                 if scalar(items[index], equals: key) { return (items[index], items[index + 1]) }

@@ -321,7 +321,9 @@ struct FileMerge {
             let itemPath = "\(path)[\(position)]"
             func read(_ reader: inout StoreKitImporter.Reader) throws(IAPKitError) -> Product {
                 let node = JSONNode(document: document, id: item)
-                if groupName != nil { return try reader.readSubscription(node, path: itemPath, groupPath: .root, index: position) }
+                if groupName != nil {
+                    return try reader.readSubscription(node, path: itemPath, in: CatalogPath.root.key("subscriptions"), index: position)
+                }
                 return try reader.readProduct(node, path: itemPath, forcedType: forcedType, index: position)
             }
             guard let match = index[identity(item, in: key) ?? ""] else {

@@ -66,41 +66,49 @@ public struct StoreKitImporter: Sendable {
         /// Each StoreKit locale met so far and its catalog code: a file names a few locales, each on thousands of
         /// localizations.
         var catalogLocales: [String: String?] = [:]
+        /// The first sixteen of them, looked for before the dictionary: comparing a short code with a few others costs
+        /// less than hashing it, once per localization.
+        var recentLocales: [(code: String, catalog: String?)] = []
+
+        /// `products`, the parent of every product's path: made once, not once per product.
+        let productsPath = CatalogPath.root.key("products")
 
         init(file: String) { self.file = file }
 
-        static let rootKeys: Set<String> = [
+        // Each kind's keys as a list: every object's keys are checked against its kind's in place, and a short list
+        // is scanned faster than a set's buckets.
+        static let rootKeys = [
             "appPolicies", "identifier", "nonRenewingSubscriptions", "products", "settings",
             "subscriptionGroups", "subscriptionOffersKeyPair", "version",
         ]
-        static let productKeys: Set<String> = [
+        static let productKeys = [
             "displayPrice", "familyShareable", "internalID", "localizations", "productID",
             "referenceName", "type",
         ]
-        static let subscriptionKeys = productKeys.union([
-            "adHocOffers", "billingPlans", "codeOffers", "groupNumber",
-            "introductoryOffer", "introductoryOffers", "recurringSubscriptionPeriod", "subscriptionGroupID", "winbackOffers",
-        ])
-        static let groupKeys: Set<String> = ["id", "localizations", "name", "subscriptions"]
-        static let localizationKeys: Set<String> = ["description", "displayName", "locale"]
-        static let offerKeys: Set<String> = [
+        static let subscriptionKeys =
+            productKeys + [
+                "adHocOffers", "billingPlans", "codeOffers", "groupNumber",
+                "introductoryOffer", "introductoryOffers", "recurringSubscriptionPeriod", "subscriptionGroupID", "winbackOffers",
+            ]
+        static let groupKeys = ["id", "localizations", "name", "subscriptions"]
+        static let localizationKeys = ["description", "displayName", "locale"]
+        static let offerKeys = [
             "billingPlanType", "displayPrice", "eligibility", "internalID", "isStackable",
             "numberOfPeriods", "offerID", "paymentMode", "referenceName", "subscriptionPeriod",
         ]
-        static let planKeys: Set<String> = ["billingPlanType", "commitmentDisplayPrice", "displayPrice", "internalID", "isEnabled"]
-        static let policyKeys: Set<String> = ["eula", "policies", "locale", "policyText", "policyURL"]
+        static let planKeys = ["billingPlanType", "commitmentDisplayPrice", "displayPrice", "internalID", "isEnabled"]
+        static let policyKeys = ["eula", "policies", "locale", "policyText", "policyURL"]
         /// Every key the reader knows, at any level.
-        static let knownKeys = rootKeys.union(subscriptionKeys).union(groupKeys).union(localizationKeys).union(offerKeys)
-            .union(planKeys).union(policyKeys)
+        static let knownKeys = Set(rootKeys + subscriptionKeys + groupKeys + localizationKeys + offerKeys + planKeys + policyKeys)
 
         /// Records the keys of `object` the catalog has no place for, as `KEY of PLACE`, with the owner when there is one.
         /// Runs once per product, offer and localization, so the owner is built only when a key is unread.
-        mutating func unread(_ object: JSONNode, known: Set<String>, at place: String, owner: @autoclosure () -> String?) {
+        mutating func unread(_ object: JSONNode, known: [String], at place: String, owner: @autoclosure () -> String?) {
             guard object.isObject else { return }
             let items = object.nodes.items(object.id)
             for index in stride(from: items.startIndex, to: items.endIndex, by: 2) {
                 // Nearly every key is known, and comparing its bytes in place makes no String and hashes nothing.
-                if known.contains(where: { object.nodes.scalar(items[index], equals: $0) }) { continue }
+                if object.nodes.scalar(items[index], isOneOf: known) { continue }
                 let key = object.nodes.string(items[index])
                 guard !known.contains(key) else { continue }
                 let name = "`\(key)` of \(place)"
@@ -115,9 +123,15 @@ public struct StoreKitImporter: Sendable {
 
         /// `StoreKitLocale.catalog(fromStoreKit:)`, worked out once per locale.
         mutating func catalogLocale(_ code: String) -> String? {
-            if let known = catalogLocales[code] { return known }
-            let mapped = StoreKitLocale.catalog(fromStoreKit: code)
-            catalogLocales[code] = mapped
+            if let recent = recentLocales.first(where: { $0.code == code }) { return recent.catalog }
+            let mapped: String?
+            if let known = catalogLocales[code] {
+                mapped = known
+            } else {
+                mapped = StoreKitLocale.catalog(fromStoreKit: code)
+                catalogLocales[code] = mapped
+            }
+            if recentLocales.count < 16 { recentLocales.append((code, mapped)) }
             return mapped
         }
 
@@ -378,7 +392,7 @@ public struct StoreKitImporter: Sendable {
             let id = try string(item["productID"], path + ".productID") ?? ""
             unread(item, known: Self.productKeys, at: "products", owner: "`\(id)`")
             placed(id, at: path)
-            var product = Product(path: CatalogPath.root.key("products").index(index), productID: id)
+            var product = Product(path: productsPath.index(index), productID: id)
             let type = try string(item["type"], path + ".type")
             switch forcedType
                 ?? (type == "Consumable"
@@ -412,9 +426,10 @@ public struct StoreKitImporter: Sendable {
 
         mutating func readGroup(_ item: JSONNode, path: String, index: Int) throws(IAPKitError) -> SubscriptionGroup {
             var group = try readGroupShell(item, path: path, index: index)
+            let subscriptionsPath = group.path.key("subscriptions")
             for (subIndex, sub) in try array(item["subscriptions"], path + ".subscriptions").enumerated() {
                 group.subscriptions.append(
-                    try readSubscription(sub, path: "\(path).subscriptions[\(subIndex)]", groupPath: group.path, index: subIndex))
+                    try readSubscription(sub, path: "\(path).subscriptions[\(subIndex)]", in: subscriptionsPath, index: subIndex))
             }
             return group
         }
@@ -429,12 +444,12 @@ public struct StoreKitImporter: Sendable {
             return group
         }
 
-        mutating func readSubscription(_ item: JSONNode, path: String, groupPath: CatalogPath, index: Int) throws(IAPKitError) -> Product {
+        mutating func readSubscription(_ item: JSONNode, path: String, in subscriptionsPath: CatalogPath, index: Int) throws(IAPKitError) -> Product {
             _ = try object(item, path)
             let id = try string(item["productID"], path + ".productID") ?? ""
             unread(item, known: Self.subscriptionKeys, at: "subscriptions", owner: "`\(id)`")
             placed(id, at: path)
-            var product = Product(path: groupPath.key("subscriptions").index(index), productID: id, type: .autoRenewableSubscription)
+            var product = Product(path: subscriptionsPath.index(index), productID: id, type: .autoRenewableSubscription)
             try fillCommon(&product, item, path: path)
             product.period = try string(item["recurringSubscriptionPeriod"], path + ".recurringSubscriptionPeriod")
             product.groupLevel = try int(item["groupNumber"], path + ".groupNumber")

@@ -51,6 +51,7 @@ struct ImportCommand: ParsableCommand {
                 throw IAPKitError.alreadyExists(path: output, hint: "pass --force to replace it")
             }
             let result = try StoreKitImporter(bundleID: bundleID).importFile(file)
+            defer { KeptUntilExit.keep(result) }
             result.notes.forEach(Terminal.warning)
             let header =
                 try CatalogSchemaFile.comment(for: output)

@@ -58,7 +58,8 @@ bench: dist
 
 # The release archive dist/iapkit-VERSION-PLATFORM.tar.gz (+ .sha256) and the plugin's artifact bundle; then the
 # archive tried as a new user would (README, Install). `make test` runs that check too when an archive is present.
-dist: setup
+dist:
+	bash scripts/setup/setup.sh --dist
 	bash scripts/dist/make-dist.sh
 
 dist-check:

@@ -5,8 +5,11 @@ set -euo pipefail
 
 need_tests=${IAPKIT_SETUP_TESTS:-0}
 need_bench=0
+need_dist=0
 [ "${1:-}" = "--tests" ] && need_tests=1
 [ "${1:-}" = "--bench" ] && { need_bench=1; need_tests=1; }
+# `make dist` links the C libraries in from Debian's static archives; libarchive's zip writer needs nettle's.
+[ "${1:-}" = "--dist" ] && need_dist=1
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "setup: Swift 6 is not installed. Install a Swift 6 toolchain (swift.org/install), then run this again." >&2
@@ -21,6 +24,9 @@ Linux)
   fi
   if [ "$need_bench" = 1 ]; then
     packages+=(python3 zip bc gcc)
+  fi
+  if [ "$need_dist" = 1 ]; then
+    packages+=(nettle-dev binutils)
   fi
   missing=()
   for package in "${packages[@]}"; do

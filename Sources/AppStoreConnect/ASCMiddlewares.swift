@@ -69,20 +69,23 @@ public struct ASCRetryMiddleware: ClientMiddleware {
     public let policy: ASCRetryPolicy
     public let clock: ASCClock
     let rateLimit: ASCRateLimitRecorder?
+    /// Where each answered request's time is kept, for the rolling hour.
+    let window: ASCRequestWindow?
     let waits: ASCWaitRecorder?
     let serverDate: ASCServerDateRecorder?
 
     public init(policy: ASCRetryPolicy = .default, clock: ASCClock = .system) {
-        self.init(policy: policy, clock: clock, rateLimit: nil, waits: nil, serverDate: nil)
+        self.init(policy: policy, clock: clock, rateLimit: nil, waits: nil, window: nil, serverDate: nil)
     }
 
     init(
-        policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?, waits: ASCWaitRecorder?,
+        policy: ASCRetryPolicy, clock: ASCClock, rateLimit: ASCRateLimitRecorder?, waits: ASCWaitRecorder?, window: ASCRequestWindow?,
         serverDate: ASCServerDateRecorder?
     ) {
         self.policy = policy
         self.clock = clock
         self.rateLimit = rateLimit
+        self.window = window
         self.waits = waits
         self.serverDate = serverDate
     }
@@ -100,8 +103,10 @@ public struct ASCRetryMiddleware: ClientMiddleware {
             let delay: Duration
             do {
                 let (response, responseBody) = try await next(request, body, baseURL)
-                if let limit = ASCRateLimit.parse(response.headerFields[ASCHeader.rateLimit]) {
+                let limit = ASCRateLimit.parse(response.headerFields[ASCHeader.rateLimit])
+                if let limit {
                     rateLimit?.set(limit)
+                    window?.record()
                 }
                 if let serverDate, let text = response.headerFields[.date], let date = HTTPDate.parse(text) {
                     serverDate.set(date)
@@ -109,6 +114,11 @@ public struct ASCRetryMiddleware: ClientMiddleware {
                 let status = response.status.code
                 guard status == 429 || status >= 500 else { return (response, responseBody) }
                 let retryAfter = ASCRetryAfter.parse(response.headerFields[.retryAfter], now: clock.now())
+                // Nothing left of the hour and no time to wait given: retrying only spends the wait.
+                if status == 429, retryAfter == nil, let left = limit?.remaining, left <= 0 {
+                    _ = await ASCResponseBody.collect(responseBody)
+                    throw ASCError.rateLimited(attempts: attempt, retryAfter: nil)
+                }
                 let decision =
                     body.isResendable
                     ? policy.decide(

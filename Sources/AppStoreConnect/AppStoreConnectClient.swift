@@ -55,6 +55,8 @@ public struct AppStoreConnectClient: Sendable {
     private let clock: ASCClock
     private let httpClient: HTTPClient
     private let rateLimitRecorder = ASCRateLimitRecorder(nil)
+    /// The times of the requests this client made within the rolling hour.
+    public let requestWindow = ASCRequestWindow()
     private let waitRecorder = ASCWaitRecorder(nil)
     private let toleranceRecorder = ASCToleranceRecorder()
     private let linkageRecorder = Locked<Set<String>>([])
@@ -102,7 +104,7 @@ public struct AppStoreConnectClient: Sendable {
             ASCLinkageMiddleware(unanswered: linkageRecorder, newer: newerFieldsRecorder),
             ASCPageLinkMiddleware(),
             ASCRetryMiddleware(
-                policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder,
+                policy: retryPolicy, clock: clock, rateLimit: rateLimitRecorder, waits: waitRecorder, window: requestWindow,
                 serverDate: serverDateRecorder),
             ASCAuthenticationMiddleware(tokens: tokens),
         ]
@@ -120,6 +122,13 @@ public struct AppStoreConnectClient: Sendable {
 
     /// Tells `observer` of every wait before a retry (a 429's `Retry-After`, a backoff); nil stops telling.
     public func observeWaits(_ observer: (@Sendable (Duration) -> Void)?) { waitRecorder.set(observer) }
+
+    /// How long until the hour's budget pays for `requests` more (zero when it does now): the rolling hour, from the
+    /// latest `X-Rate-Limit` and the times of this client's own requests.
+    public func budgetWait(for requests: Int) -> Duration {
+        guard let remaining = rateLimit?.remaining else { return .zero }
+        return requestWindow.wait(for: requests, remaining: remaining)
+    }
 
     /// After waiting for the hourly budget to refill: assume `remaining` until the next answer says otherwise.
     public func assumeRateLimit(remaining: Int) {

@@ -52,8 +52,10 @@ public enum UnifiedDiff {
         count == 1 ? "\(start + 1)" : "\(count == 0 ? start : start + 1),\(count)"
     }
 
+    /// Lines split at each `\n` byte: a `\r` before it stays in the line, as `diff` keeps it, so a file with CRLF line
+    /// ends diffs line by line (to Swift, `\r\n` is one character, never equal to `\n`).
     private static func lines(_ text: String) -> [Substring] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         if lines.last == "" { lines.removeLast() }
         return lines
     }

@@ -6,7 +6,7 @@ signed token, never through iapkit. The tests use it to make changes that start 
 
 The fake's address and key come from the environment a test passes iapkit (ASC_API_URL, ASC_KEY_ID, ASC_ISSUER_ID,
 ASC_PRIVATE_KEY_PATH). EDITS_JSON is a list of edits:
-    {"rename": PRODUCT_ID, "locale": L, "name": N}             a localization's display name
+    {"rename": PRODUCT_ID, "locale": L, "name": N}             a localization's display name (and/or "description": D)
     {"addLocalization": PRODUCT_ID, "locale": L, "name": N, "description": D}
     {"price": PRODUCT_ID, "usd": "2.99"}                        an in-app purchase's USD base price
     {"multiSeat": PRODUCT_ID, "status": S, "markets": M}         a subscription's multiseat purchases (API 4.5):
@@ -84,8 +84,9 @@ def localizations(version):
 def rename(app, edit):
     iap = in_app_purchase(app, edit["rename"])
     loc = next(l for l in localizations(latest_version(iap)) if l["attributes"]["locale"] == edit["locale"])
+    attributes = {key: edit[key] for key in ("name", "description") if key in edit}
     call("PATCH", "/v2/inAppPurchaseLocalizations/%s" % loc["id"],
-         {"data": {"type": "inAppPurchaseLocalizations", "id": loc["id"], "attributes": {"name": edit["name"]}}})
+         {"data": {"type": "inAppPurchaseLocalizations", "id": loc["id"], "attributes": attributes}})
 
 
 def add_localization(app, edit):

@@ -46,11 +46,16 @@ public final class PlanExecutor: Sendable {
 
     /// How long `.wait` may wait for the budget in all (`--wait-max`), shared with the plan's reads.
     let allowance: WaitAllowance
+    /// Start a push the hour cannot pay for whole, and stop where the budget ends (`--allow-partial`).
+    let allowsPartial: Bool
 
-    public init(asc: AppStoreConnectClient, budget: BudgetPolicy = .stop, allowance: WaitAllowance = WaitAllowance()) {
+    public init(
+        asc: AppStoreConnectClient, budget: BudgetPolicy = .stop, allowance: WaitAllowance = WaitAllowance(), allowsPartial: Bool = false
+    ) {
         self.asc = asc
         self.budget = budget
         self.allowance = allowance
+        self.allowsPartial = allowsPartial
     }
 
     /// Applies `plan`, recording in `ledger` each operation as App Store Connect accepts it, so a failure or an
@@ -74,6 +79,7 @@ public final class PlanExecutor: Sendable {
         asc.observeWaits { delay in progress?(.waiting(delay, reason: "App Store Connect asked to wait")) }
         context.onWait = { delay, reason in progress?(.waiting(delay, reason: reason)) }
         defer { asc.observeWaits(nil) }
+        if !context.isRecording, !allowsPartial { try await payBeforeStarting(left, total: total, progress: progress) }
         for change in plan.changes where !change.operations.isEmpty {
             for operation in change.operations {
                 if let check = pendingChecks.first, check.operations == index {
@@ -130,19 +136,40 @@ public final class PlanExecutor: Sendable {
         }
     }
 
+    /// A change is whole or not started: before the first write, the hour must pay for the estimate and a tenth. When
+    /// it cannot, nothing is written: exit 75 with when it can, or (`.wait`) a wait until then. A push larger than a
+    /// whole hour's budget cannot be whole within one; it is refused unless it may be paced across hours (`.wait`).
+    func payBeforeStarting(_ estimate: Int, total: Int, progress: Progress?) async throws(SyncError) {
+        guard let limit = asc.rateLimit, let remaining = limit.remaining else { return }
+        let needed = estimate + (estimate + 9) / 10
+        guard remaining < needed else { return }
+        let hourly = limit.limit ?? 3600
+        let wait = asc.budgetWait(for: min(needed, hourly))
+        guard budget == .wait else {
+            throw .budgetNotStarted(needed: needed, remaining: remaining, hourly: limit.limit, resumeAfter: wait, total: total)
+        }
+        // Larger than an hour's budget: paced across hours, operation by operation, as asked.
+        guard needed <= hourly else { return }
+        guard allowance.take(wait) else {
+            throw .budgetWait(context: "starting the push (about \(needed) requests)", resumeAfter: wait, waitMax: allowance.limit)
+        }
+        progress?(.waiting(wait, reason: "App Store Connect's hourly budget: \(remaining) requests left, about \(needed) needed to start"))
+        do { try await Task.sleep(for: wait) } catch {
+            throw .write(operation: "waiting for the hourly budget", productID: nil, location: nil, error: .cancelled, done: 0, total: total)
+        }
+        asc.assumeRateLimit(remaining: needed)
+    }
+
     /// Never starts an operation the hourly budget cannot pay for: stops at this consistent point, or waits.
     func pace(needed: Int, left: Int, done: Int, total: Int, changesDone: Int, progress: Progress?) async throws(SyncError) {
-        while let limit = asc.rateLimit, let remaining = limit.remaining, remaining < needed {
-            let hourly = max(limit.limit ?? 3600, 1)
-            // The budget is an hourly allowance: it comes back at about `hourly` requests an hour.
-            let perRequest = 3600.0 / Double(hourly)
-            let wait = Duration.milliseconds(Int64(Double(max(needed - remaining, 1)) * perRequest * 1000))
+        while let remaining = asc.rateLimit?.remaining, remaining < needed {
+            // A rolling hour: requests come back as the ones made an hour before age out.
+            let wait = asc.budgetWait(for: needed)
             switch budget {
             case .wait where !allowance.take(wait), .stop:
-                let refill = Duration.milliseconds(Int64(Double(max(left - remaining, 1)) * perRequest * 1000))
                 throw .budgetExhausted(
                     done: done, total: total, changesDone: changesDone, remaining: remaining,
-                    needed: left, resumeAfter: refill)
+                    needed: left, resumeAfter: asc.budgetWait(for: min(left, asc.rateLimit?.limit ?? 3600)))
             case .wait:
                 progress?(.waiting(wait, reason: "App Store Connect's hourly budget: \(remaining) requests left"))
                 do { try await Task.sleep(for: wait) } catch {
@@ -163,8 +190,13 @@ public final class PushLedger: @unchecked Sendable {
     /// Each change with operations, as `resource productID`, and how many operations it has.
     private var changes: [(name: String, operations: Int)] = []
     private var done = 0
+    /// The saved plan being pushed, if any: what finishes an interrupted push is that plan pushed again, never a
+    /// plain push, which would send what nobody reviewed.
+    private var savedPlan: String?
 
     public init() {}
+
+    func pushing(savedPlan file: String) { lock.withLock { savedPlan = file } }
 
     func start(_ plan: Plan) {
         lock.withLock {
@@ -207,7 +239,10 @@ public final class PushLedger: @unchecked Sendable {
                     ? names.joined(separator: ", ") : names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
             }
             guard done > 0 else {
-                return "Nothing was written to App Store Connect (\(Format.count(total, "operation")) planned)."
+                let nothing = "Nothing was written to App Store Connect (\(Format.count(total, "operation")) planned)."
+                // A write whose answer was lost may have been made all the same: the same saved plan finishes it.
+                return nothing
+                    + (savedPlan.map { " Run `iapkit asc push --plan \($0)` again to finish: it sends what is left of the reviewed plan." } ?? "")
             }
             // Every number adds up: the written operations are those of the complete changes plus the part written of
             // one change; the left ones are that change's rest plus those of the changes not started.
@@ -226,6 +261,10 @@ public final class PushLedger: @unchecked Sendable {
                 left.append("\(operations) in \(Format.count(untouched.count, "change")) not started: \(list(untouched))")
             }
             text += "Left: \(Format.count(total - done, "operation")) (" + left.joined(separator: "; ") + ")"
+            if let savedPlan {
+                return text + ". Run `iapkit asc push --plan \(savedPlan)` again to finish: it sends only what is left of the "
+                    + "reviewed plan (what reached App Store Connect is recorded in \(savedPlan).applied), so nothing is sent twice."
+            }
             return text + ". Run `iapkit asc push` again to finish: it plans against what App Store Connect holds then, "
                 + "so nothing is created twice."
         }

@@ -12,7 +12,7 @@ public enum ReadBudget: Sendable {
     case ignore
     /// Read nothing in detail and stop with `SyncError.readBudget` (exit 75).
     case stop
-    /// Pace the reads: wait for the budget to come back (at the hourly rate) whenever it runs low.
+    /// Pace the reads: wait for the budget to come back (as the rolling hour gives requests back) whenever it runs low.
     case wait
 }
 
@@ -68,9 +68,7 @@ final class ReadPacer: @unchecked Sendable {
     /// Before the first detail read: with `.stop`, refuses reads the hour cannot pay for, with their margin.
     func checkBeforeReading(products: Int) throws(SyncError) {
         guard budget == .stop, let limit = asc.rateLimit, let remaining = limit.remaining, remaining < needed else { return }
-        throw .readBudget(
-            products: products, needed: needed, remaining: remaining, hourly: limit.limit,
-            refill: Self.refill(needed - remaining, hourly: limit.limit))
+        throw .readBudget(products: products, needed: needed, remaining: remaining, hourly: limit.limit, refill: asc.budgetWait(for: needed))
     }
 
     /// Runs one product's reads (`requests` of them, by the estimate). With `.wait` it first waits until the budget
@@ -78,8 +76,8 @@ final class ReadPacer: @unchecked Sendable {
     /// the product again from the start. Concurrent reads share one wait, reported once.
     func run<Result>(_ requests: Int, _ read: () async throws(SyncError) -> Result) async throws(SyncError) -> Result {
         while true {
-            while let limit = asc.rateLimit, let remaining = limit.remaining, remaining < requests, budget != .ignore {
-                let refill = Self.refill(requests - remaining, hourly: limit.limit)
+            while let remaining = asc.rateLimit?.remaining, remaining < requests, budget != .ignore {
+                let refill = asc.budgetWait(for: requests)
                 // Never a product read half: with `.stop` the run ends here (exit 75), between two products.
                 guard budget == .wait else { throw .budgetWait(context: readingContext, resumeAfter: refill, waitMax: nil) }
                 try await waitForBudget(refill)
@@ -118,8 +116,4 @@ final class ReadPacer: @unchecked Sendable {
         }
     }
 
-    /// How long App Store Connect takes to give back `requests` of an hourly allowance of `hourly`.
-    static func refill(_ requests: Int, hourly: Int?) -> Duration {
-        .milliseconds(Int64(Double(max(requests, 1)) * 3600.0 / Double(max(hourly ?? 3600, 1)) * 1000))
-    }
 }

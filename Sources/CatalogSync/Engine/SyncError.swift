@@ -18,6 +18,8 @@ public enum SyncError: ToolError, Sendable {
     /// The hourly request budget left is smaller than the work left: push stopped before operation `done + 1`
     /// (a consistent point; `changesDone` whole changes are in place). Running push again later finishes.
     case budgetExhausted(done: Int, total: Int, changesDone: Int, remaining: Int, needed: Int, resumeAfter: Duration)
+    /// A push the hour's budget cannot pay for whole (its estimate and a tenth): nothing was written.
+    case budgetNotStarted(needed: Int, remaining: Int, hourly: Int?, resumeAfter: Duration, total: Int)
     /// A plan's detail reads cost more than the hour has left: nothing was read past the product lists.
     case readBudget(products: Int, needed: Int, remaining: Int, hourly: Int?, refill: Duration)
     /// App Store Connect's hourly budget cannot pay for `context` now, and `--wait` was not given or waiting for it
@@ -39,7 +41,7 @@ public enum SyncError: ToolError, Sendable {
     public var exitCode: Int32 {
         switch self {
         case .pricesRefused, .refused: return ExitStatus.refused
-        case .budgetExhausted, .readBudget, .budgetWait: return ExitStatus.budgetSpent
+        case .budgetExhausted, .budgetNotStarted, .readBudget, .budgetWait: return ExitStatus.budgetSpent
         case let .pushStopped(error, _): return error.exitCode
         // A 429 past the retries: the hour's budget is spent, nothing is wrong, and the next run goes on.
         case let .read(_, error), let .write(_, _, _, error, _, _): return error.isRateLimited ? ExitStatus.budgetSpent : ExitStatus.failed
@@ -68,7 +70,7 @@ public enum SyncError: ToolError, Sendable {
             return "no app with bundle ID \(bundleID) is visible to this API key; check app.bundleId or pass --app-id"
         case let .read(context, error):
             if let wait = error.rateLimitWait {
-                return "\(context): App Store Connect's hourly request budget is spent (429, Retry-After \(Self.limit(wait))). "
+                return "\(context): App Store Connect's hourly request budget is spent (\(error.refusal)). "
                     + "Run again \(Self.runAgain(after: wait)), or pass --wait to wait for it (up to --wait-max)"
             }
             return "\(context): \(error)"
@@ -78,8 +80,8 @@ public enum SyncError: ToolError, Sendable {
             text += "\(operation)"
             if let productID { text += " (\(productID))" }
             if let wait = error.rateLimitWait {
-                return text + " was refused: App Store Connect's hourly request budget is spent (429, Retry-After "
-                    + "\(Self.limit(wait))). \(done) of \(Format.count(total, "operation")) were done; run push again "
+                return text + " was refused: App Store Connect's hourly request budget is spent (\(error.refusal)). "
+                    + "\(done) of \(Format.count(total, "operation")) were done; run push again "
                     + "\(Self.runAgain(after: wait)) to finish, or pass --wait to wait for the budget"
             }
             text += " failed: \(error). \(done) of \(Format.count(total, "operation")) were done; run push again to finish"
@@ -108,6 +110,16 @@ public enum SyncError: ToolError, Sendable {
                 + "hourly budget has \(remaining) left\(hourly.map { " of \($0)" } ?? ""): nothing was read past the product lists. "
                 + "Plan only what changed (--changed-since REF, --product ID), run again \(Self.runAgain(after: refill)), "
                 + "or pass --wait to pace the reads across hours"
+        case let .budgetNotStarted(needed, remaining, hourly, resumeAfter, total):
+            let larger = hourly.map { needed > $0 } ?? false
+            return "the push needs about \(needed) requests (\(Format.count(total, "operation")), with a tenth to spare) and App Store "
+                + "Connect's hourly budget has \(remaining) left\(hourly.map { " of \($0)" } ?? ""): nothing was written, so the change "
+                + "is not left half made. "
+                + (larger
+                    ? "It is larger than one hour's budget: pass --wait to pace it across hours (it stops and resumes safely), or "
+                        + "--allow-partial to write what this hour pays for"
+                    : "Run again \(Self.runAgain(after: resumeAfter)) (a rolling hour: requests come back an hour after they were "
+                        + "made), pass --wait to wait for it, or --allow-partial to write what this hour pays for")
         case let .budgetExhausted(done, total, changesDone, remaining, needed, resumeAfter):
             return "App Store Connect's hourly request budget is nearly used up (\(remaining) left, about \(needed) needed): "
                 + "stopped after \(done) of \(Format.count(total, "operation")) (\(Format.count(changesDone, "change")) done, "
@@ -128,6 +140,15 @@ extension ASCError {
     }
 
     /// How long App Store Connect asked to wait, when it refused for the budget (an hour when it did not say).
+    /// `429, Retry-After 5m`, quoting a wait only when App Store Connect sent one.
+    var refusal: String {
+        switch self {
+        case let .rateLimited(_, retryAfter?): return "429, Retry-After \(SyncError.limit(retryAfter))"
+        case let .replayed(_, error): return error.refusal
+        default: return "429, with no time to wait given: within the rolling hour"
+        }
+    }
+
     var rateLimitWait: Duration? {
         switch self {
         case let .rateLimited(_, retryAfter): return retryAfter ?? .seconds(3600)

@@ -11,6 +11,8 @@ public struct Plan: Sendable {
     /// Territory prices no grid could be read for: the app has no product of their kind yet, and App Store Connect
     /// shows price points only through a product. Push checks them right after creating the first one.
     public var uncheckedPrices: [UncheckedPrice]
+    /// Where the base came from when the changes carry their origins (`ChangeOrigins`), else nil.
+    public var base: String?
 
     public init(
         app: StoreApp, changes: [Change], storefrontDifferences: [StorefrontDifference] = [],
@@ -116,6 +118,10 @@ public struct Change: Sendable {
     /// Why a change is refused or what an unmanaged resource is.
     public var reason: String?
     public var operations: [any PlannedOperation]
+    /// Whose change it is since the base (nil without one).
+    public var origin: ChangeOrigin?
+    /// For a conflict, the base's value of each field both sides changed (as `to`).
+    public var baseFields: [Field] = []
 
     public init(
         action: Action, resource: ResourceName, productID: String? = nil, path: String? = nil,

@@ -4,7 +4,13 @@ import IAPCore
 /// table, then one collapsible section per product with each field's old and new value and its catalog line.
 /// Products with refused or unmanaged changes come first, since those need someone's decision.
 extension PlanReport {
-    public static func markdown(_ plan: Plan, title: String = "iapkit plan") -> String {
+    /// What a plan posted as a pull-request comment may take: GitHub holds 65,536 characters in a comment (and 1 MiB in
+    /// a job summary), less room for the Action's marker.
+    public static let commentLimit = 60_000
+
+    /// The plan in Markdown; with `limit`, cut at a product's section to stay within it (counted in UTF-8 bytes,
+    /// never fewer than characters), the counts always whole, saying what was cut and where the whole plan is.
+    public static func markdown(_ plan: Plan, title: String = "iapkit plan", limit: Int? = nil) -> String {
         var out = "### \(title): App Store Connect app \(plan.app.id) (\(cell(plan.app.bundleID)))\n\n"
         out += "| Create | Update | Delete | Refused | Unmanaged | Waiting for review | Unchanged | Operations | Requests |\n"
         out += "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -12,6 +18,7 @@ extension PlanReport {
             "| \(plan.count(.create)) | \(plan.count(.update)) | \(plan.count(.delete)) | \(plan.count(.refused)) | "
             + "\(plan.count(.unmanaged)) | \(plan.count(.waiting)) | \(plan.count(.unchanged)) | \(plan.operations.count) | "
             + "\(plan.estimatedRequests) |\n\n"
+        if let origins = ChangeOrigins.summaryLine(plan) { out += origins + "\n\n" }
         var sections: [(name: String, changes: [Change])] = []
         for change in plan.changes where change.action != .unchanged {
             let name = change.productID ?? (change.resource.isGroupResource ? "Subscription groups" : "App")
@@ -24,7 +31,9 @@ extension PlanReport {
         if sections.isEmpty { out += "App Store Connect matches the catalog.\n" }
         let needsDecision = { (changes: [Change]) in changes.contains { $0.action == .refused || $0.action == .unmanaged } }
         let ordered = sections.filter { needsDecision($0.changes) } + sections.filter { !needsDecision($0.changes) }
+        var texts: [String] = []
         for section in ordered {
+            var out = ""
             let counts = Change.Action.allCases.compactMap { action -> String? in
                 let count = section.changes.filter { $0.action == action }.count
                 return count == 0 ? nil : "\(count) \(words[action] ?? action.rawValue)"
@@ -51,8 +60,25 @@ extension PlanReport {
                     }
                 }
                 if let reason = change.reason { out += "| | | | | _\(cell(reason))_ | |\n" }
+                if change.origin != .catalog, let tag = change.originTag { out += "| | | | | **\(cell(tag))** | |\n" }
             }
             out += "\n</details>\n\n"
+            texts.append(out)
+        }
+        guard let limit else { return out + texts.joined() }
+        var size = out.utf8.count + 600
+        var shown = 0
+        for text in texts {
+            guard size + text.utf8.count <= limit else { break }
+            out += text
+            size += text.utf8.count
+            shown += 1
+        }
+        if shown < texts.count {
+            out +=
+                "**Cut to fit where it is posted: \(shown) of \(texts.count) sections shown** (those needing a decision first; "
+                + "the counts above are the whole plan's). The whole plan is the `.md` file `iapkit asc plan --out FILE` writes "
+                + "beside the saved plan: keep it as the job's artifact.\n"
         }
         return out
     }

@@ -24,6 +24,7 @@ public enum PlanReport {
         }
         lines += uncheckedLines(plan)
         lines.append(summaryLine(plan))
+        if let origins = ChangeOrigins.summaryLine(plan) { lines.append(origins) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -37,6 +38,7 @@ public enum PlanReport {
         }
         if let reason = change.reason { line += " (\(reason))" }
         if let location = change.location { line += "  at \(location)" }
+        if let tag = change.originTag { line += "  " + tag }
         return line
     }
 
@@ -93,6 +95,9 @@ public enum PlanReport {
                         })
                 ),
             ]
+                + (plan.base.map { base in
+                    [("base", .object([("source", .string(base))] + ChangeOrigin.allCases.map { ($0.rawValue, .int(plan.count(origin: $0))) }))]
+                } ?? [])
                 + (plan.uncheckedPrices.isEmpty
                     ? []
                     : [
@@ -143,6 +148,8 @@ public enum PlanReport {
                     })
             ))
         if let reason = change.reason { fields.append(("reason", .string(reason))) }
+        if let origin = change.origin { fields.append(("origin", .string(origin.rawValue))) }
+        if !change.baseFields.isEmpty { fields.append(("base", .object(change.baseFields.map { ($0.name, .optional($0.to)) }))) }
         return .object(fields)
     }
 

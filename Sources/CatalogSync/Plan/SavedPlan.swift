@@ -54,6 +54,8 @@ public struct SavedPlan: Sendable {
     public var uncheckedPrices: [UncheckedPrice]
     /// The requests push sends (`export asc`'s shape, ids of resources created on the way as `${ref}`).
     public var requests: JSONValue
+    /// `--take catalog`: the plan was made to push the catalog's values over App Store Connect's changes since the base.
+    public var take: TakenSide?
 
     public init(plan: Plan, catalogPath: String, catalogSHA256: String, createdAt: String, uploads: [Upload], requests: JSONValue) {
         app = plan.app
@@ -177,15 +179,8 @@ public struct SavedPlan: Sendable {
                 reasons.append("\(Self.name(change)): not in the plan, now \(Self.describe(change))")
             }
         }
-        for saved in changes
-        where (expected[saved.signature] ?? 0) > 0 && !explained.contains(Self.key(saved.change))
-            && !(saved.change.productID.map(created.contains) ?? false)
-        {
-            expected[saved.signature]! -= 1
-            reasons.append(
-                "\(Self.name(saved.change)): planned as \(Self.describe(saved.change)), now nothing to do (App Store "
-                    + "Connect already has it)")
-        }
+        // A planned change with nothing left to do is done: App Store Connect holds the planned values (the catalog is
+        // the one planned, checked by its digest), as after a write it applied and whose answer was lost.
         return reasons
     }
 
@@ -241,33 +236,34 @@ public struct SavedPlan: Sendable {
     public var isAppliable: Bool { !changes.contains { $0.change.action == .refused } }
 
     public var json: JSONValue {
-        .object([
-            ("format", .string(Self.format)),
-            ("formatVersion", .int(Self.formatVersion)),
-            ("createdAt", .string(createdAt)),
-            // A plan with a change App Store Connect would refuse is kept for review, never pushed.
-            ("appliable", .bool(isAppliable)),
-            ("app", .object([("id", .string(app.id)), ("bundleId", .string(app.bundleID))])),
-            ("catalog", .object([("path", .string(catalogPath)), ("sha256", .string(catalogSHA256))])),
-            ("uploads", .array(uploads.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) })),
-            (
-                "changes",
-                .array(
-                    changes.map { saved in
-                        guard case var .object(fields) = PlanReport.change(saved.change) else { return .null }
-                        // JSON objects have no order: the fields' order as plan printed them.
-                        fields.append(("fieldOrder", .array(saved.change.fields.map { .string($0.name) })))
-                        fields.append(
-                            (
-                                "operations",
-                                .array(saved.operations.map { .object([("summary", .string($0.summary)), ("requests", .int($0.requests))]) })
-                            ))
-                        return .object(fields)
-                    })
-            ),
-            ("uncheckedPrices", .array(uncheckedPrices.map(\.json))),
-            ("requests", requests),
-        ])
+        .object(
+            [
+                ("format", .string(Self.format)),
+                ("formatVersion", .int(Self.formatVersion)),
+                ("createdAt", .string(createdAt)),
+                // A plan with a change App Store Connect would refuse is kept for review, never pushed.
+                ("appliable", .bool(isAppliable)),
+                ("app", .object([("id", .string(app.id)), ("bundleId", .string(app.bundleID))])),
+                ("catalog", .object([("path", .string(catalogPath)), ("sha256", .string(catalogSHA256))])),
+                ("uploads", .array(uploads.map { .object([("path", .string($0.path)), ("size", .int($0.size)), ("sha256", .string($0.sha256))]) })),
+                (
+                    "changes",
+                    .array(
+                        changes.map { saved in
+                            guard case var .object(fields) = PlanReport.change(saved.change) else { return .null }
+                            // JSON objects have no order: the fields' order as plan printed them.
+                            fields.append(("fieldOrder", .array(saved.change.fields.map { .string($0.name) })))
+                            fields.append(
+                                (
+                                    "operations",
+                                    .array(saved.operations.map { .object([("summary", .string($0.summary)), ("requests", .int($0.requests))]) })
+                                ))
+                            return .object(fields)
+                        })
+                ),
+                ("uncheckedPrices", .array(uncheckedPrices.map(\.json))),
+                ("requests", requests),
+            ] + (take.map { [("take", .string($0.rawValue))] } ?? []))
     }
 
     /// Why a file is not a plan this iapkit can apply.
@@ -342,11 +338,12 @@ public struct SavedPlan: Sendable {
             guard let resource = ResourceName(rawValue: try string(item["resource"], at + ".resource")) else {
                 throw Damaged(file: file, reason: "has an unknown resource at \(at)")
             }
-            let change = Change(
+            var change = Change(
                 action: action, resource: resource,
                 productID: item["productId"].flatMap(Self.text), path: item["path"].flatMap(Self.text),
                 location: item["location"].flatMap(Self.text).flatMap(Self.location),
                 detail: item["detail"].flatMap(Self.text), fields: fields, reason: item["reason"].flatMap(Self.text))
+            change.origin = item["origin"].flatMap(Self.text).flatMap(ChangeOrigin.init)
             changes.append(SavedChange(change: change, operations: operations))
         }
         var plan = SavedPlan(
@@ -354,6 +351,7 @@ public struct SavedPlan: Sendable {
             catalogSHA256: try string(root["catalog"]?["sha256"], "catalog.sha256"),
             createdAt: try string(root["createdAt"], "createdAt"), uploads: uploads, requests: root["requests"] ?? .array([]))
         plan.changes = changes
+        plan.take = root["take"].flatMap(Self.text).flatMap(TakenSide.init)
         if case let .array(items)? = root["uncheckedPrices"] {
             plan.uncheckedPrices = items.compactMap { item in
                 guard let kind = item["kind"].flatMap(text).flatMap(PriceGrid.init), let id = item["productId"].flatMap(text),

@@ -17,15 +17,13 @@ import IAPCore
 struct PullEdit {
     let file: String
     let keptText: Data
-    let kept: Catalog
     let directory: String
     let territories: [String]
     let bundleID: String
 
-    /// The edited text and what changed.
-    func apply(pulled: Catalog, allowsRemovals: Bool) throws -> (text: [UInt8], summary: CatalogMerge.Summary) {
-        let before = try canonical(kept)
-        let after = try canonical(pulled)
+    /// The edited text and what changed: the kept catalog, `before` in canonical form, made `after` (what App Store
+    /// Connect holds, merged with the catalog's own changes since the base).
+    func apply(before: YAMLTree, after: YAMLTree, allowsRemovals: Bool) throws -> (text: [UInt8], summary: CatalogMerge.Summary) {
         var whole: [String: YAMLTree] = [:]
         for attempt in 0..<2 {
             var merge = CatalogMerge(editor: try CatalogTextEditor(data: keptText, file: file))

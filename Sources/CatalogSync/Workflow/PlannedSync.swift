@@ -1,4 +1,5 @@
 import AppStoreConnect
+import IAPCatalog
 import IAPCore
 
 /// How a plan is printed: text (`+`, `~`, `-`, `!`, `?` lines), JSON, or Markdown for a pull request.
@@ -12,6 +13,8 @@ public struct PlannedSync: Sendable {
     var plan: Plan
     let client: AppStoreConnectClient?
     public let catalogPath: String
+    /// What a push of this plan records as the new base.
+    var recording: SyncBase.Recording?
 
     init(plan: Plan, client: AppStoreConnectClient?, catalogPath: String) {
         self.plan = plan
@@ -28,12 +31,17 @@ public struct PlannedSync: Sendable {
         case .json:
             return PlanReport.json(plan, limit: limit, remaining: remaining).serialized(.pretty)
         case .markdown:
-            return PlanReport.markdown(plan)
+            return PlanReport.markdown(plan, limit: PlanReport.commentLimit)
         }
     }
 
-    /// Whether App Store Connect differs from the catalog (`plan --check`): creates, updates or refused changes.
-    public var differs: Bool { plan.count(.create) + plan.count(.update) + plan.count(.refused) > 0 }
+    /// Whether App Store Connect differs from the catalog (`plan --check`): creates, updates or refused changes;
+    /// with a base, only refused changes and App Store Connect's own since the base (drift, conflicts), since the
+    /// catalog's changes are what the next push sends.
+    public var differs: Bool {
+        guard plan.base != nil else { return plan.count(.create) + plan.count(.update) + plan.count(.refused) > 0 }
+        return plan.count(.refused) + plan.count(origin: .appStoreConnect) + plan.count(origin: .conflict) > 0
+    }
 
     public var operationCount: Int { plan.operations.count }
 

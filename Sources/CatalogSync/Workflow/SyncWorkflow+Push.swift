@@ -32,15 +32,33 @@ extension SyncWorkflow {
         let catalog = try load(.full)
         let planned = try await plan(catalog, scope: scope, budget: wait ? .wait : .stop)
         try present(planned)
-        return try await apply(planned, wait: wait, ledger: ledger, confirm: confirm)
+        return try await apply(planned, wait: wait, ledger: ledger, take: scope.take, confirm: confirm)
     }
 
-    /// Sends a plan's operations once it passes: no refused change, and a yes.
+    /// Sends a plan's operations once it passes: no refused change, nothing of App Store Connect's own since the
+    /// base overwritten unless `take` is the catalog, and a yes. Once every operation is done, the catalog as pushed
+    /// is the new base.
     func apply(
-        _ planned: PlannedSync, wait: Bool, ledger: PushLedger, confirm: PushConfirmation,
+        _ planned: PlannedSync, wait: Bool, ledger: PushLedger, take: TakenSide?, confirm: PushConfirmation,
         journal: (@Sendable (Change) -> Void)? = nil
     ) async throws -> PushResult {
         if let refusal = planned.refusal { throw refusal }
+        if take != .catalog, let refusal = ChangeOrigins.refusal(planned.plan, file: catalogPath) { throw refusal }
+        let result = try await send(planned, wait: wait, ledger: ledger, confirm: confirm, journal: journal)
+        if case .declined = result { return result }
+        do {
+            if let recorded = try planned.recording?.record(for: catalogPath) {
+                events(.note("Recorded what App Store Connect now holds as the base, \(recorded): commit it with the catalog."))
+            }
+        } catch {
+            events(.warning("the base could not be recorded (\(error)); the next pull or plan compares with the one before"))
+        }
+        return result
+    }
+
+    private func send(
+        _ planned: PlannedSync, wait: Bool, ledger: PushLedger, confirm: PushConfirmation, journal: (@Sendable (Change) -> Void)?
+    ) async throws -> PushResult {
         let plan = planned.plan
         let waiting = plan.count(.waiting)
         let waitingNote =
@@ -56,7 +74,7 @@ extension SyncWorkflow {
         }
         guard try await confirm(planned) else { return .declined }
         let events = self.events
-        let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop, allowance: waitAllowance)
+        let executor = PlanExecutor(asc: asc, budget: wait ? .wait : .stop, allowance: waitAllowance, allowsPartial: allowsPartialPush)
         do {
             let outcome = try await executor.apply(plan, ledger: ledger) { event in
                 switch event {
@@ -82,10 +100,13 @@ extension SyncWorkflow {
         }
     }
 
-    /// Writes the plan for `push --plan`, atomically.
-    func save(_ planned: PlannedSync, to file: String) async throws {
-        let saved = try await PlanFile.make(planned.plan, catalogPath: catalogPath, createdAt: Date().formatted(.iso8601))
+    /// Writes the plan for `push --plan`, atomically; `take` is the side it was planned to take.
+    func save(_ planned: PlannedSync, to file: String, take: TakenSide? = nil) async throws {
+        var saved = try await PlanFile.make(planned.plan, catalogPath: catalogPath, createdAt: Date().formatted(.iso8601))
+        saved.take = take
         try AtomicFile.write(saved.json.serialized(.pretty), to: file)
+        // The whole plan in Markdown beside it, for where a comment must be cut.
+        try AtomicFile.write(PlanReport.markdown(planned.plan), to: Self.markdownPath(of: file))
         guard saved.isAppliable else {
             events(
                 .note(
@@ -100,6 +121,9 @@ extension SyncWorkflow {
                     + "\(Format.count(planned.operationCount, "operation")), or refuses if App Store Connect or the catalog changed."))
     }
 
+    /// `release.plan.md` beside `release.plan.json` (any other name: `NAME.md`).
+    static func markdownPath(of file: String) -> String { (file.hasSuffix(".json") ? String(file.dropLast(5)) : file) + ".md" }
+
     /// A plan saved with `plan --out`, read from the file alone (`asc show`).
     public static func savedPlan(_ file: String) throws -> SavedPlanView {
         SavedPlanView(saved: try SavedPlanFile(file).plan)
@@ -109,10 +133,11 @@ extension SyncWorkflow {
     /// Connect against what the plan was made from; sends its operations only when nothing changed, recording each
     /// change done in `FILE.applied` so an interrupted push is finished by the same command.
     public func push(
-        savedPlan file: String, wait: Bool, ledger: PushLedger,
+        savedPlan file: String, baseRevision: String? = nil, wait: Bool, ledger: PushLedger,
         present: @Sendable (PlannedSync) throws -> Void, confirm: PushConfirmation
     ) async throws -> PushResult {
         try connection.refuseReplay("push")
+        ledger.pushing(savedPlan: file)
         let planFile = try SavedPlanFile(file)
         let saved = planFile.plan
         var workflow = self
@@ -139,7 +164,8 @@ extension SyncWorkflow {
         // --replace-unanswered: it is planned again so, as it was approved.
         let scope = SyncScope(
             prune: saved.changes.contains { $0.change.action == .delete },
-            replaceUnanswered: saved.changes.contains { $0.change.action != .refused && $0.change.fields.contains(where: \.fromUnanswered) })
+            replaceUnanswered: saved.changes.contains { $0.change.action != .refused && $0.change.fields.contains(where: \.fromUnanswered) },
+            baseRevision: baseRevision, take: saved.take)
         let fresh = try await workflow.plan(loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched))
         guard fresh.plan.app == saved.app || fresh.plan.app.id == saved.app.id else {
             throw SyncError.refused(
@@ -156,7 +182,7 @@ extension SyncWorkflow {
         // A journal of this plan is added to; any other is replaced, atomically, by this plan's first line.
         if earlier?.plan != planFile.sha256 { try AtomicFile.write(journal.header, to: journalPath) }
         let recorder = try JournalWriter(path: journalPath, events: events)
-        return try await workflow.apply(fresh, wait: wait, ledger: ledger, confirm: confirm) { recorder.done($0) }
+        return try await workflow.apply(fresh, wait: wait, ledger: ledger, take: saved.take, confirm: confirm) { recorder.done($0) }
     }
 }
 

@@ -39,10 +39,22 @@ extension SyncWorkflow {
         public var diffOnly = false
         /// Remove products App Store Connect does not have, and pull even when fewer than half of them are left.
         public var allowRemovals = false
-        public init(fresh: Bool = false, diffOnly: Bool = false, allowRemovals: Bool = false) {
+        /// The side a value both changed since the base takes (`--take`); nil keeps the catalog's and names it.
+        public var take: TakenSide?
+        /// The catalog at this git revision is the base (`--base`), instead of the one recorded beside it.
+        public var baseRevision: String?
+        /// Pace the reads across hours when the hour's budget cannot pay for them (`--wait`), instead of exit 75.
+        public var wait = false
+        public init(
+            fresh: Bool = false, diffOnly: Bool = false, allowRemovals: Bool = false, take: TakenSide? = nil, baseRevision: String? = nil,
+            wait: Bool = false
+        ) {
+            self.wait = wait
             self.fresh = fresh
             self.diffOnly = diffOnly
             self.allowRemovals = allowRemovals
+            self.take = take
+            self.baseRevision = baseRevision
         }
     }
 
@@ -52,6 +64,9 @@ extension SyncWorkflow {
         public var diff: String
         /// The summary to print.
         public var line: String
+        /// Values both the catalog and App Store Connect changed since the base, left as the catalog has them
+        /// (exit 1), each with its three values.
+        public var conflicts: [String] = []
     }
 
     /// `asc pull`: writes the app's products as catalog YAML at `output`, with the review images beside it, all or
@@ -74,13 +89,16 @@ extension SyncWorkflow {
             }
         }
         let asc = try connection.client()
-        let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
+        // Its reads estimated and paid for within the hour's budget, as plan's are: refused before they start (exit
+        // 75), or paced with --wait.
+        let reader = self.reader(asc, budget: options.wait ? .wait : .stop)
         let app = try await namedApp(reader, bundleID: bundleID, naming: naming)
         // The images, the schema and the catalog are replaced as one set: a pull that fails leaves none of them,
         // nor a folder it made for them.
         try FileTransaction.recover(journalDirectory: folder)
         let files = FileTransaction(journalDirectory: folder)
-        let newFolders = [Path.join(folder, "review"), Path.join(folder, "images"), folder]
+        let baseFolder = Path.parent(SyncBase.recordedPath(for: output))
+        let newFolders = [Path.join(folder, "review"), Path.join(folder, "images"), baseFolder, Path.parent(baseFolder), folder]
             .filter { !FileManager.default.fileExists(atPath: $0.isEmpty ? "." : $0) }
         var committed = false
         defer {
@@ -127,13 +145,23 @@ extension SyncWorkflow {
         let pulledIDs = Set(result.catalog.allProducts.compactMap(\.productID))
         let text: [UInt8]
         var summary: String
+        let edit = PullEdit(
+            file: output, keptText: kept?.text ?? Data(), directory: folder, territories: result.snapshot.territories, bundleID: app.bundleID)
+        let pulledForm = try edit.canonical(result.catalog)
+        var newBase = pulledForm
+        var conflicts: [String] = []
         if let kept {
-            let edit = PullEdit(
-                file: output, keptText: kept.text, kept: kept.catalog, directory: folder, territories: result.snapshot.territories,
-                bundleID: app.bundleID)
             let keptIDs = kept.catalog.allProducts.compactMap(\.productID)
             try refuseRemovals(keptIDs, pulled: pulledIDs, app: app, file: output, options: options)
-            let edited = try edit.apply(pulled: result.catalog, allowsRemovals: options.allowRemovals)
+            let keptForm = try edit.canonical(kept.catalog)
+            var target = pulledForm
+            if let base = try pullBase(output, kept: kept.text, app: app, options: options) {
+                var merge = ThreeWayMerge(take: options.take)
+                (target, newBase) = merge.merge(base: try edit.canonical(base.catalog), catalog: keptForm, store: pulledForm)
+                report(merge, base: base.source, app: app, file: output)
+                conflicts = merge.conflicts.map(\.description)
+            }
+            let edited = try edit.apply(before: keptForm, after: target, allowsRemovals: options.allowRemovals)
             // Not in App Store Connect may mean not pushed yet (or waiting for App Review): kept unless asked.
             for entry in edited.summary.keptEntries {
                 events(
@@ -161,11 +189,51 @@ extension SyncWorkflow {
         }
         let old = existing.map { String(decoding: $0, as: UTF8.self) } ?? ""
         let diff = UnifiedDiff.text(old: old, new: String(decoding: text, as: UTF8.self), oldName: "a/" + output, newName: "b/" + output)
-        if options.diffOnly { return PullOutcome(diff: diff, line: summary + " (not written: --diff)\n") }
+        if !conflicts.isEmpty { summary += "; \(Format.count(conflicts.count, "conflict")) left as the catalog has it" }
+        if options.diffOnly { return PullOutcome(diff: diff, line: summary + " (not written: --diff)\n", conflicts: conflicts) }
         if existing.map({ Array($0) != text }) ?? true { try files.stage(output).write(Data(text)) }
+        try SyncBase.record(newBase, for: output, staging: files)
         try files.commit()
         committed = true
-        return PullOutcome(diff: diff, line: summary + "; check it with `iapkit asc plan \(output)`\n")
+        return PullOutcome(diff: diff, line: summary + "; check it with `iapkit asc plan \(output)`\n", conflicts: conflicts)
+    }
+
+    /// The base of a pull over `output`: `--base`, else the one recorded beside it, else, for a catalog with
+    /// uncommitted edits, its last commit (so the edits are kept as the catalog's changes), else none.
+    func pullBase(_ output: String, kept: Data, app: StoreApp, options: PullOptions) throws -> SyncBase? {
+        if let base = try SyncBase.find(for: output, revision: options.baseRevision) {
+            // A base is of one app: pulled from another (--bundle-id), the catalog is compared with it alone.
+            guard base.isOf(app) else {
+                events(.note(base.notOf(app)))
+                return nil
+            }
+            return base
+        }
+        if let committed = SyncBase.lastCommit(of: output, differingFrom: kept) {
+            events(.note("No base recorded for \(output): its uncommitted edits are kept, measured from its last commit (HEAD)."))
+            return committed
+        }
+        events(.note(SyncBase.absent(for: output)))
+        return nil
+    }
+
+    /// What the three-way merge kept and left, said as pull goes.
+    func report(_ merge: ThreeWayMerge, base: String, app: StoreApp, file: String) {
+        for pending in merge.pending {
+            // A product only the catalog has is named as pull always named it.
+            if pending.isNew, !pending.path.contains(":") {
+                events(
+                    .warning("\(pending.path): not in App Store Connect app \(app.named); kept in \(file) (pending push: push creates it)"))
+                continue
+            }
+            events(.note("pending push (the catalog's change since the base): \(pending.description)"))
+        }
+        for conflict in merge.conflicts {
+            events(
+                .warning(
+                    "conflict: \(conflict.description): both changed it since the base (\(base)); left as the catalog has it. "
+                        + "`--take asc` or `--take catalog` chooses"))
+        }
     }
 
     /// A pull that would leave fewer than half of the catalog's products, or none, is refused unless removals are

@@ -31,12 +31,21 @@ public struct SyncScope: Sendable {
     public var prune = false
     /// Send changes to values App Store Connect did not answer (`? -> new`), replacing what iapkit never read.
     public var replaceUnanswered = false
+    /// The base: the catalog at this git revision (`--base`), instead of the one recorded beside it.
+    public var baseRevision: String?
+    /// `--take catalog`: push the catalog's values over App Store Connect's changes since the base.
+    public var take: TakenSide?
 
-    public init(products: [String] = [], changedSince: String? = nil, prune: Bool = false, replaceUnanswered: Bool = false) {
+    public init(
+        products: [String] = [], changedSince: String? = nil, prune: Bool = false, replaceUnanswered: Bool = false,
+        baseRevision: String? = nil, take: TakenSide? = nil
+    ) {
         self.products = products
         self.changedSince = changedSince
         self.prune = prune
         self.replaceUnanswered = replaceUnanswered
+        self.baseRevision = baseRevision
+        self.take = take
     }
 }
 
@@ -50,6 +59,8 @@ public struct SyncWorkflow: Sendable {
     public var events: @Sendable (SyncEvent) -> Void
     /// How long `--wait` may wait for App Store Connect's hourly budget in all, reads and writes (`--wait-max`).
     public var waitAllowance = WaitAllowance()
+    /// Start a push the hour's budget cannot pay for whole, writing what it pays for (`--allow-partial`).
+    public var allowsPartialPush = false
 
     public init(catalogPath: String, connection: SyncConnection, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }) {
         self.catalogPath = catalogPath
@@ -92,7 +103,7 @@ public struct SyncWorkflow: Sendable {
                     throw SyncError.budgetWait(context: what, resumeAfter: wait, waitMax: waitAllowance.limit)
                 }
                 events(
-                    .note("waiting \(Self.minutes(wait)) for App Store Connect's hourly budget (429, Retry-After \(SyncError.limit(wait))): \(what)"))
+                    .note("waiting \(Self.minutes(wait)) for App Store Connect's hourly budget (\(refusal.refusal)): \(what)"))
                 do { try await Task.sleep(for: wait) } catch { throw SyncError.read(context: what, error: .cancelled) }
             }
         }
@@ -109,7 +120,7 @@ public struct SyncWorkflow: Sendable {
         let catalog = try load(.shape)
         let planned = try await plan(catalog, scope: scope, budget: budget)
         try present(planned)
-        if let file { try await save(planned, to: file) }
+        if let file { try await save(planned, to: file, take: scope.take) }
         return planned
     }
 
@@ -144,9 +155,30 @@ public struct SyncWorkflow: Sendable {
                 against: snapshot, scope: selection.compared, appResources: scope.includesAppResources, prune: options.prune,
                 replaceUnanswered: options.replaceUnanswered)
         plan.changes += AssetPackPush.refusals(plan, catalogPath: catalogPath)
+        PlanLint.refuseWhatLintRefuses(&plan, catalog: catalog, baseDirectory: baseDirectory)
+        var base = try SyncBase.find(for: catalogPath, revision: options.baseRevision)
+        if let other = base, !other.isOf(listings.app) {
+            events(.note(other.notOf(listings.app)))
+            base = nil
+        }
+        if let base {
+            let baseDesired = try CatalogRecords(
+                catalog: base.catalog, territories: territories, baseDirectory: baseDirectory, unreadableScreenshots: .skip)
+            let basePlan = Planner(catalog: base.catalog, desired: baseDesired).plan(
+                against: snapshot, scope: selection.compared, appResources: scope.includesAppResources, prune: options.prune,
+                replaceUnanswered: true)
+            ChangeOrigins.mark(&plan, basePlan: basePlan, base: base.source)
+        } else {
+            events(.note(SyncBase.absent(for: catalogPath)))
+        }
         reportAnswers(asc)
         StorefrontDifference.warnings(plan.storefrontDifferences).forEach { events(.warning($0)) }
-        return PlannedSync(plan: plan, client: asc, catalogPath: catalogPath)
+        var planned = PlannedSync(plan: plan, client: asc, catalogPath: catalogPath)
+        planned.recording = SyncBase.Recording(
+            desired: desired, territories: territories, bundleID: listings.app.bundleID, images: catalog.imagePathsByProduct,
+            products: override == nil ? selection.compared : nil, base: base?.catalog, baseDirectory: baseDirectory,
+            unsent: Set(plan.changes.filter { $0.action == .waiting }.compactMap(\.productID)))
+        return planned
     }
 
     /// What the catalog wants App Store Connect to hold, in `territories`: every command builds it here. Screenshots

@@ -36,7 +36,7 @@ public struct CatalogMerge {
     }
 
     /// What a list of each key holds, by the key that names its items.
-    static let identities: [String: String] = [
+    public static let identities: [String: String] = [
         "products": "productId", "subscriptions": "productId", "promotedPurchases": "productId",
         "subscriptionGroups": "referenceName", "localizations": "locale", "policies": "locale",
         "promotionalOffers": "offerId", "winBackOffers": "offerId", "offerCodes": "referenceName",
@@ -115,6 +115,12 @@ public struct CatalogMerge {
                 let kept = YAMLTree(editor.document, pairs[at].value)
                 if let old, old.sameValue(as: pair.value) { continue }
                 if old == nil, kept.sameValue(as: pair.value) { continue }
+                if let alias = editor.alias(key: pairs[at].key, value: pairs[at].value) {
+                    // A value shared through an anchor: this place gets its own, the others keep the shared one.
+                    editor.replace(alias: alias, with: pair.value)
+                    summary.changedValues += 1
+                    continue
+                }
                 if editor.document.string(pairs[at].key) != pair.key {
                     // Another spelling (`tier: 5` for `price: 4.99`): the pair is rewritten where it stands.
                     editor.replacePair(pairs[at], with: pair)

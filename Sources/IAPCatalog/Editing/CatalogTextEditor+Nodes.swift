@@ -63,6 +63,7 @@ extension CatalogTextEditor {
     /// A scalar replaced by `text`, quoted as the old one was where it was quoted.
     mutating func replaceScalar(_ node: Node, with tree: YAMLTree) {
         guard case let .scalar(text, quoted) = tree else { return replace(node, with: tree) }
+        keepAnchor(of: node)
         let span = spans[Int(node.index)]
         var end = span.end
         while end > span.start, original[end - 1] == UInt8(ascii: "\n") || original[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -73,6 +74,7 @@ extension CatalogTextEditor {
 
     /// Any value replaced by `tree`: a block container by block lines at its column, anything else inline.
     mutating func replace(_ node: Node, with tree: YAMLTree) {
+        keepAnchor(of: node)
         let span = spans[Int(node.index)]
         let writer = YAMLTreeText(layout: layout)
         let blockContainer = !span.flow && document.kind(node) != .scalar
@@ -115,6 +117,7 @@ extension CatalogTextEditor {
     mutating func remove(pairAt index: Int, of mapping: Node) -> Bool {
         let all = pairs(mapping)
         let (key, value) = all[index]
+        if alias(key: key, value: value) == nil { keepAnchor(of: value) }
         let keyStart = spans[Int(key.index)].start
         let start = lineStart(keyStart)
         let sharesLine = original[start..<keyStart].contains { $0 != UInt8(ascii: " ") }
@@ -133,6 +136,7 @@ extension CatalogTextEditor {
         let items = document.items(list)
         guard items.count > 1 else { return false }
         let item = items[index]
+        keepAnchor(of: item)
         // The dash stands before the item's first character, on its line.
         let start = lineStart(spans[Int(item.index)].start)
         let end = lineEnd(after: trimmedEnd(spans[Int(item.index)]))
@@ -141,7 +145,7 @@ extension CatalogTextEditor {
     }
 
     /// Where a node's text ends, before the line breaks a block scalar takes along.
-    private func trimmedEnd(_ span: YAMLSpans.Span) -> Int {
+    func trimmedEnd(_ span: YAMLSpans.Span) -> Int {
         var end = span.end
         while end > span.start, original[end - 1] == UInt8(ascii: "\n") || original[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         return end
@@ -161,7 +165,7 @@ extension CatalogTextEditor {
     }
 
     /// Whether `offset` lies inside a flow container (where `,[]{}` end a plain scalar).
-    private func enclosingFlow(_ offset: Int) -> Bool {
+    func enclosingFlow(_ offset: Int) -> Bool {
         spans.contains { $0.flow && $0.start < offset && offset < $0.end }
     }
 }

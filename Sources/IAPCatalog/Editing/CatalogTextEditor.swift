@@ -17,8 +17,15 @@ public struct CatalogTextEditor {
     let original: [UInt8]
     let document: YAMLDocument
     let spans: [YAMLSpans.Span]
+    /// Each alias (`*name`) in the text, in order: a value written as one is reached through its anchored node.
+    let aliases: [YAMLSpans.Alias]
     var edits: [(offset: Int, length: Int, text: String)] = []
+    /// Aliases whose text an edit replaces, by index, with that edit's index: a value of their own, or the anchored
+    /// value moved there so the other aliases keep it.
+    var aliasEdits: [Int: (edit: Int, definition: String?)] = [:]
     let json: Bool
+    /// The file's lines end with `\r\n`: every line an edit writes does too.
+    let crlf: Bool
 
     /// Loads the catalog from `data`; a text that is not a catalog throws as `CatalogLoader` does.
     public init(data: Data, file: String) throws(IAPKitError) {
@@ -28,8 +35,10 @@ public struct CatalogTextEditor {
             throw .malformed(location: SourceLocation(file: file), reason: "holds no YAML document")
         }
         self.document = document
-        original = Array(data)
-        spans = try YAMLSpans.read(original, file: file)
+        let bytes = Array(data)
+        original = bytes
+        (spans, aliases) = try YAMLSpans.read(bytes, file: file)
+        crlf = bytes.firstIndex(of: UInt8(ascii: "\n")).map { $0 > 0 && bytes[$0 - 1] == UInt8(ascii: "\r") } ?? false
         guard spans.count == document.nodeCount else {
             throw .malformed(location: SourceLocation(file: file), reason: "could not be mapped to its text for editing")
         }
@@ -83,7 +92,8 @@ public struct CatalogTextEditor {
         // ends up in front of it.
         let ordered = edits.enumerated().sorted { ($0.element.offset, $0.offset) > ($1.element.offset, $1.offset) }
         for (_, edit) in ordered {
-            result.replaceSubrange(edit.offset..<edit.offset + edit.length, with: Array(edit.text.utf8))
+            let text = crlf ? edit.text.replacingAll("\r\n", with: "\n").replacingAll("\n", with: "\r\n") : edit.text
+            result.replaceSubrange(edit.offset..<edit.offset + edit.length, with: Array(text.utf8))
         }
         return result
     }
@@ -171,21 +181,32 @@ enum YAMLSpans {
         /// The 0-based column where the node starts (a block list's dash, a block mapping's first key).
         var column: Int
         var flow: Bool
+        /// The anchor the node defines (`&name`, within its span), if any.
+        var anchor: String? = nil
     }
 
-    static func read(_ text: [UInt8], file: String) throws(IAPKitError) -> [Span] {
+    /// An alias (`*name`) where it stands.
+    struct Alias {
+        var start: Int
+        var end: Int
+        var anchor: String
+    }
+
+    static func read(_ text: [UInt8], file: String) throws(IAPKitError) -> (spans: [Span], aliases: [Alias]) {
         // The loader drops a byte-order mark before libyaml reads; so does this, and offsets move by its length.
         let skip = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { throw .io(path: file, reason: "out of memory") }
         defer { yaml_parser_delete(&parser) }
-        return try text.withUnsafeBufferPointer { buffer throws(IAPKitError) -> [Span] in
+        return try text.withUnsafeBufferPointer { buffer throws(IAPKitError) -> ([Span], [Alias]) in
             let body = UnsafeBufferPointer(rebasing: buffer[skip...])
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(&parser, body.baseAddress, body.count)
             var offsets = CharacterOffsets(body)
             var spans: [Span] = []
+            var aliases: [Alias] = []
             var open: [(span: Span, lastEnd: Int)] = []
+            func name(_ anchor: UnsafeMutablePointer<yaml_char_t>?) -> String? { anchor.map { String(cString: $0) } }
             var event = yaml_event_t()
             while true {
                 guard yaml_parser_parse(&parser, &event) == 1 else {
@@ -198,17 +219,20 @@ enum YAMLSpans {
                 var finished: Span?
                 switch event.type {
                 case YAML_STREAM_END_EVENT:
-                    return spans
+                    return (spans, aliases)
                 case YAML_SCALAR_EVENT:
-                    finished = Span(start: start, end: end, column: column, flow: false)
+                    finished = Span(start: start, end: end, column: column, flow: false, anchor: name(event.data.scalar.anchor))
                 case YAML_ALIAS_EVENT:
                     if !open.isEmpty { open[open.count - 1].lastEnd = end }
+                    aliases.append(Alias(start: start, end: end, anchor: name(event.data.alias.anchor) ?? ""))
                 case YAML_SEQUENCE_START_EVENT:
                     let flow = event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-                    open.append((Span(start: start, end: start, column: column, flow: flow), start))
+                    let anchor = name(event.data.sequence_start.anchor)
+                    open.append((Span(start: start, end: start, column: column, flow: flow, anchor: anchor), start))
                 case YAML_MAPPING_START_EVENT:
                     let flow = event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
-                    open.append((Span(start: start, end: start, column: column, flow: flow), start))
+                    let anchor = name(event.data.mapping_start.anchor)
+                    open.append((Span(start: start, end: start, column: column, flow: flow, anchor: anchor), start))
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     var (span, lastEnd) = open.removeLast()
                     // A flow container ends at its bracket; a block one where its last value ends.

@@ -109,9 +109,36 @@ struct AscCommand: ParsableCommand {
                     + "never read; without it they are refused."))
         var replaceUnanswered = false
 
+        @OptionGroup var sides: BaseOptions
+
         var scope: SyncScope {
-            SyncScope(products: products, changedSince: changedSince, prune: prune, replaceUnanswered: replaceUnanswered)
+            SyncScope(
+                products: products, changedSince: changedSince, prune: prune, replaceUnanswered: replaceUnanswered,
+                baseRevision: sides.base, take: sides.take)
         }
+
+        func validate() throws {
+            if sides.take == .asc {
+                throw ValidationError(
+                    "plan and push take only the catalog's side (`--take catalog`); `asc pull --take asc` takes App Store Connect's")
+            }
+        }
+    }
+
+    /// The base pull, plan and push measure changes from, and the side a value both authors changed takes.
+    struct BaseOptions: ParsableArguments {
+        @Option(
+            help: ArgumentHelp(
+                "Measure changes from the catalog at this git revision instead of the base recorded beside it "
+                    + "(.iapkit/base/), telling the catalog's changes from App Store Connect's.", valueName: "ref"))
+        var base: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The side a value both the catalog and App Store Connect changed since the base takes: `asc` or `catalog` "
+                    + "(pull); plan and push take `catalog` only, pushing its values over App Store Connect's changes.",
+                valueName: "side"))
+        var take: TakenSide?
     }
 
     /// Prints what the workflow says: notes and warnings, and on a terminal one line of push progress rewritten.
@@ -135,7 +162,11 @@ struct AscCommand: ParsableCommand {
             discussion: """
                 `+` create, `~` update (each field old -> new), `-` delete (--prune), `!` refused (App Store Connect forbids \
                 it), `?` unmanaged (in App Store Connect, not in the catalog; deleted only with --prune). --check exits 1 \
-                when anything differs.
+                when anything differs; with a base, when App Store Connect changed something since it (drift, a conflict) \
+                or a change is refused, and not for the catalog's own changes, which the next push sends.
+
+                With a base (.iapkit/base/, recorded by each push and pull), each change ends with whose it is since the \
+                base: [pending: the catalog's change], [drift: App Store Connect's change], or [conflict] with the base's value.
 
                 --out FILE saves the plan for review; `asc push --plan FILE` then sends exactly its operations, or refuses \
                 when App Store Connect, the catalog or a file to upload changed since. Inside GitHub Actions the plan is \
@@ -196,8 +227,11 @@ struct AscCommand: ParsableCommand {
             discussion: """
                 Refuses a catalog with lint errors or refused changes (exit 1). On a terminal it asks before writing; \
                 elsewhere it needs --yes. Running it again after a failure finishes the work without duplicates. \
-                It never spends more of App Store Connect's hourly request budget than is left: when the budget is too \
-                small for the rest, it stops between two operations with exit 75 (--wait waits for it instead).
+                A change is whole or not started: when the hour's request budget (a rolling 60 minutes) cannot pay for the \
+                whole push and a tenth, it writes nothing and exits 75 with when it can (--wait waits for it instead; \
+                --allow-partial starts anyway); it never spends more than is left, stopping between two operations. \
+                It never overwrites what App Store Connect changed since the base (a colleague's web edit) unless told \
+                --take catalog; once every operation is done it records the base, .iapkit/base/CATALOG, to commit.
 
                 Example:
                   iapkit asc push --yes
@@ -216,6 +250,12 @@ struct AscCommand: ParsableCommand {
         @Option(help: waitMaxHelp)
         var waitMax: WaitLimit = WaitLimit()
 
+        @Flag(
+            help: ArgumentHelp(
+                "Start even when the hour's request budget cannot pay for the whole push, and stop where it ends (exit 75); "
+                    + "without it such a push writes nothing."))
+        var allowPartial = false
+
         @Option(
             help: ArgumentHelp(
                 "Send exactly the operations of a plan saved with `asc plan --out`, refusing (exit 1, nothing "
@@ -229,6 +269,7 @@ struct AscCommand: ParsableCommand {
         func run() async throws {
             var workflow = connection.workflow(catalog)
             workflow.waitAllowance = WaitAllowance(limit: waitMax.duration)
+            workflow.allowsPartialPush = allowPartial
             let ledger = PushLedger()
             SignalCleanup.setInterruptionNote { ledger.report() }
             defer { SignalCleanup.setInterruptionNote(nil) }
@@ -245,7 +286,8 @@ struct AscCommand: ParsableCommand {
             let result: PushResult
             do {
                 if let plan {
-                    result = try await workflow.push(savedPlan: plan, wait: wait, ledger: ledger, present: present, confirm: confirm)
+                    result = try await workflow.push(
+                        savedPlan: plan, baseRevision: scope.sides.base, wait: wait, ledger: ledger, present: present, confirm: confirm)
                 } else {
                     result = try await workflow.push(scope.scope, wait: wait, ledger: ledger, present: present, confirm: confirm)
                 }
@@ -284,4 +326,5 @@ struct WaitLimit: ExpressibleByArgument {
 }
 
 extension PlanFormat: ExpressibleByArgument {}
+extension TakenSide: ExpressibleByArgument {}
 extension TraceFormat: ExpressibleByArgument {}

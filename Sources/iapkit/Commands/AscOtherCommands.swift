@@ -46,7 +46,11 @@ extension AscCommand {
                 means the same stay. A product App Store Connect does not have is kept and named; a pull that would leave \
                 fewer than half of the catalog's products, or none, is refused (exit 1) unless --allow-removals is given. \
                 --diff prints the change as a unified diff and writes nothing (exit 0 when there is none, 1 otherwise). \
-                --fresh writes the catalog anew. Review screenshots and promotional images go to review/ and images/ \
+                --fresh writes the catalog anew. \
+                With a base (.iapkit/base/CATALOG, recorded by each push and pull; else the last commit of a catalog with \
+                uncommitted edits), pull is a three-way merge: a value App Store Connect changed since the base is taken, \
+                one only the catalog changed is kept (pending push), and one both changed is a conflict: left as the \
+                catalog has it, named with its three values, exit 1; --take asc or --take catalog chooses. Review screenshots and promotional images go to review/ and images/ \
                 beside the catalog, one file per distinct image. What the catalog cannot hold is reported. \
                 The app is the one the catalog names (--catalog, else the catalog.yaml beside the output or in the folder \
                 above it), as for every asc command, unless --bundle-id or --app-id names another.
@@ -75,6 +79,14 @@ extension AscCommand {
         @Flag(help: "Remove products App Store Connect does not have, even when fewer than half of the catalog's are left.")
         var allowRemovals = false
 
+        @OptionGroup var sides: AscCommand.BaseOptions
+
+        @Flag(help: "When the hourly request budget cannot pay for the reads, pace them across hours instead of stopping (exit 75).")
+        var wait = false
+
+        @Option(help: AscCommand.waitMaxHelp)
+        var waitMax: WaitLimit = WaitLimit()
+
         /// Pull used to need it to write over a catalog; editing one needs nothing.
         @Flag(help: .hidden)
         var force = false
@@ -92,8 +104,11 @@ extension AscCommand {
                         + looked.joined(separator: " or ") + "): pass --catalog PATH, --bundle-id ID or --app-id ID")
             }
             let output = self.output
-            let options = SyncWorkflow.PullOptions(fresh: fresh, diffOnly: diff, allowRemovals: allowRemovals)
-            let outcome = try await connection.workflow(namingPath ?? output).pull(
+            let options = SyncWorkflow.PullOptions(
+                fresh: fresh, diffOnly: diff, allowRemovals: allowRemovals, take: sides.take, baseRevision: sides.base, wait: wait)
+            var workflow = connection.workflow(namingPath ?? output)
+            workflow.waitAllowance = WaitAllowance(limit: waitMax.duration)
+            let outcome = try await workflow.pull(
                 to: output, bundleID: bundleID, namedByCatalog: namingPath != nil, options: options
             ) {
                 try CatalogSchemaFile.comment(for: output, staging: $0)
@@ -107,6 +122,8 @@ extension AscCommand {
             } else {
                 try Terminal.output(outcome.line)
             }
+            // A conflict is left for someone to choose: the rest was taken, and the job says so.
+            if !outcome.conflicts.isEmpty { Terminal.exit(1) }
         }
     }
 

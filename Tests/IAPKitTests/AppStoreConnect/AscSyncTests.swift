@@ -389,7 +389,13 @@ struct AscSyncTests {
         let project = try Self.project()
         let catalog = project.file("catalog.yaml")
         try fake.control("POST", "settings", ["rateLimit": 3600, "rateLimitRemaining": 25])
-        let stopped = try Self.push(fake, catalog)
+        // Whole or not started: the hour cannot pay for the push, so nothing is written.
+        let refused = try Self.push(fake, catalog)
+        #expect(refused.status == 75, "\(refused.stderr)")
+        #expect(refused.stderr.contains("nothing was written") && refused.stderr.contains("--allow-partial"), "\(refused.stderr)")
+        #expect(try Self.productIDs(fake, "inAppPurchases").isEmpty)
+        // Asked to start anyway, it writes what the hour pays for and stops between two operations.
+        let stopped = try Self.push(fake, catalog, extra: ["--allow-partial"])
         #expect(stopped.status == 75, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("hourly request budget") && stopped.stderr.contains("operations left"))
         #expect(stopped.stdout.contains("Push would send about"), "the plan is the report, on standard output")

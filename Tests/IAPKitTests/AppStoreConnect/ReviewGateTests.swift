@@ -86,7 +86,10 @@ import Testing
             plan.stdout.contains("+ inAppPurchaseOfferCode \(Self.gems) [Launch]") && plan.stdout.contains("\"3 sandbox codes until \(later)\""),
             "\(plan.stdout)")
         #expect(plan.stdout.contains("3 waiting for App Review") == false && plan.stdout.contains("2 waiting for App Review"), "\(plan.stdout)")
-        #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 1, "the localization is still to push")
+        // The localization is still to push: with the base the first push recorded, it is the catalog's change, pending,
+        // which --check does not count (the nightly job's drift check).
+        let pending = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
+        #expect(pending.status == 0 && pending.stdout.contains("[pending: the catalog's change]"), "\(pending.stdout)")
 
         let push = try AscSyncTests.push(fake, catalog)
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")

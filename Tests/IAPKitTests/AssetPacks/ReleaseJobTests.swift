@@ -105,7 +105,25 @@ import Testing
             #expect(built.status == 0, "\(built.stderr)")
         }
         try? FileManager.default.removeItem(atPath: repository.file("build"))
+        // In git, on the release branch, with the team's remote (a bare repository beside it) as `origin`.
+        for arguments in [["init", "-q", "-b", "release"], ["add", "."], ["commit", "-q", "-m", "the catalog"]] {
+            try git(repository.path, arguments)
+        }
+        try git(repository.path, ["init", "-q", "--bare", "-b", "release", Self.origin(repository)])
+        for arguments in [["remote", "add", "origin", Self.origin(repository)], ["push", "-q", "origin", "release"]] {
+            try git(repository.path, arguments)
+        }
         return repository
+    }
+
+    /// The team's remote: what a job pushes reaches it.
+    static func origin(_ repository: TemporaryDirectory) -> String { repository.file(".origin.git") }
+
+    @discardableResult
+    static func git(_ folder: String, _ arguments: [String]) throws -> ProcessResult {
+        let result = try run("/usr/bin/env", ["git", "-C", folder, "-c", "user.name=Team", "-c", "user.email=team@example.com"] + arguments)
+        #expect(result.status == 0, "git \(arguments.joined(separator: " ")): \(result.stderr)")
+        return result
     }
 
     /// A fresh checkout: the repository's files with the modes git gives them (644, or 755 when executable).
@@ -133,8 +151,12 @@ import Testing
             switch step.kind {
             case "checkout":
                 try checkout(repository, into: job)
+            case "run" where step.script.contains("git add .iapkit"):
+                // The push job commits the base it recorded, as written.
+                let script = try run("/bin/bash", ["-euo", "pipefail", "-c", step.script], in: job.path)
+                #expect(script.status == 0, "the base step: \(script.stdout)\(script.stderr)")
             case "run":
-                // The one script step fetches Apple's packaging tool, when the repository names it.
+                // The other script step fetches Apple's packaging tool, when the repository names it.
                 #expect(step.script.contains("IAPKIT_BA_PACKAGE=") && step.condition.contains("vars.BA_PACKAGE_URL"), "\(step.script)")
                 if app == .assetPacks || app == .both {
                     environment.merge(AssetPackFixture.toolEnvironment(log: job.file("tool.log"))) { $1 }
@@ -207,11 +229,19 @@ import Testing
         }
         #expect(versions == (packs ? ["COMPLETE", "COMPLETE", "COMPLETE"] : []), "\(versions)")
 
-        // The push job run again (a re-run) fetches the journal the first run kept, so nothing is sent twice.
+        // The base the push recorded is on the release branch, for the nightly job and the next release.
+        let origin = Self.origin(repository)
+        let base = try run("/usr/bin/env", ["git", "--git-dir", origin, "show", "release:.iapkit/base/catalog.yaml"])
+        #expect(base.status == 0 && base.stdout.contains("com.example.packs.level1"), "\(base.stderr)")
+
+        // The push job run again (a re-run) fetches the journal the first run kept, so nothing is sent twice, and
+        // finds the base already on the release branch.
         #expect(FileManager.default.fileExists(atPath: artifacts.file("release-push-journal/release.plan.json.applied")))
         let again = try Self.runJob(push, app: app, repository: repository, artifacts: artifacts, fake: fake)
         #expect(again["asc push"]?.status == 0)
         #expect(try AscSyncTests.resources(fake, "backgroundAssetVersions").count == versions.count)
+        let commits = try run("/usr/bin/env", ["git", "--git-dir", origin, "rev-list", "--count", "release"])
+        #expect(commits.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "the catalog, then its base once")
     }
 
     /// Each pack's content digest in a lock's text.

@@ -343,7 +343,9 @@ enum NewFormats {
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled/review")).count == 3)
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled")).sorted() == ["catalog.schema.json", "catalog.yaml", "review"])
+            try FileManager.default.contentsOfDirectory(atPath: dir.file("pulled")).sorted() == [
+                ".iapkit", "catalog.schema.json", "catalog.yaml", "review",
+            ])
     }
 
     @Test func anUndeclaredEntityUnderAnExternalDoctypeIsAFinding() throws {

@@ -173,9 +173,16 @@ struct RoundTripTests {
             let lint = try iapkit(["lint", "catalog", folder.file("catalog.yaml")], environment: environment)
             #expect(lint.status == 0, "seed \(seed): \(lint.stdout)\(lint.stderr)")
             // The same catalog kept in another style (twice the indentation, a comment at each product, one reference
-            // name edited by hand): a pull over it moves only that value back.
+            // name edited by hand). The pull recorded its base, so the hand edit is the catalog's change: a pull over it
+            // keeps it, names it as pending, and changes nothing.
             let kept = try Self.restyled(String(contentsOfFile: folder.file("catalog.yaml"), encoding: .utf8))
             try kept.text.write(toFile: folder.file("catalog.yaml"), atomically: true, encoding: .utf8)
+            let stays = try iapkit(["asc", "pull", "-o", folder.file("catalog.yaml"), "--diff"], environment: environment)
+            #expect(stays.status == 0 && stays.stdout.isEmpty, "seed \(seed): \(stays.stdout)\(stays.stderr)")
+            #expect(kept.edited == nil || stays.stderr.contains("pending push"), "seed \(seed): \(stays.stderr)")
+            // Without the base (a repository from before it), App Store Connect's value is taken, as it always was:
+            // only that value moves back.
+            try FileManager.default.removeItem(atPath: folder.file(".iapkit"))
             let over = try iapkit(["asc", "pull", "-o", folder.file("catalog.yaml"), "--diff"], environment: environment)
             let moved = over.stdout.split(separator: "\n").map(String.init).filter {
                 ($0.hasPrefix("-") || $0.hasPrefix("+")) && !$0.hasPrefix("---") && !$0.hasPrefix("+++")

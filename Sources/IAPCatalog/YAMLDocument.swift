@@ -134,26 +134,26 @@ public final class YAMLDocument: @unchecked Sendable {
         package func pair(_ mapping: NodeID, key: String) -> (key: NodeID, value: NodeID)? {
             guard kind(mapping) == .mapping else { return nil }
             let items = items(mapping)
-            // The key's bytes found once, then each key of the mapping ruled out by its length and first byte: an
-            // import asks this a million times, for keys a few bytes long.
-            let found = key.utf8.withContiguousStorageIfAvailable { wanted -> Int? in
-                var index = 0
-                while index < items.count {
-                    let record = records[Int(items[index].index)]
-                    if record.kind == .scalar, Int(record.count) == wanted.count {
-                        let bytes = text + Int(record.start)
-                        var offset = 0
-                        while offset < wanted.count, bytes[offset] == wanted[offset] { offset += 1 }
-                        if offset == wanted.count { return index }
-                    }
-                    index += 2
-                }
-                return nil
-            }
-            if let found { return found.map { (items[$0], items[$0 + 1]) } }
+            // The key's bytes found once (in place, as a native or literal string has them; copied from any other),
+            // then each key of the mapping ruled out by its length and first byte: an import asks this a million
+            // times, for keys a few bytes long.
+            let found =
+                key.utf8.withContiguousStorageIfAvailable { keyIndex(in: items, of: $0) }
+                ?? Array(key.utf8).withUnsafeBufferPointer { keyIndex(in: items, of: $0) }
+            return found.map { (items[$0], items[$0 + 1]) }
+        }
+
+        /// The index in a mapping's `items` of the key whose bytes are `wanted`.
+        private func keyIndex(in items: UnsafeBufferPointer<NodeID>, of wanted: UnsafeBufferPointer<UInt8>) -> Int? {
             var index = 0
             while index < items.count {
-                if scalar(items[index], equals: key) { return (items[index], items[index + 1]) }
+                let record = records[Int(items[index].index)]
+                if record.kind == .scalar, Int(record.count) == wanted.count {
+                    let bytes = text + Int(record.start)
+                    var offset = 0
+                    while offset < wanted.count, bytes[offset] == wanted[offset] { offset += 1 }
+                    if offset == wanted.count { return index }
+                }
                 index += 2
             }
             return nil

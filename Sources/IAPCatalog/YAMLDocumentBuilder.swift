@@ -90,7 +90,7 @@ enum YAMLDocumentBuilder {
             guard yaml_parser_parse(&parser, &event) == 1 else { throw failure(of: parser, bytes: bytes) }
             defer { yaml_event_delete(&event) }
             let line = Int32(event.start_mark.line + 1), column = Int32(event.start_mark.column + 1)
-            if join != nil { try join!.check(event, open: open, arena: arena) }
+            if join != nil { try join!.check(event, open: open) }
             var finished: YAMLDocument.NodeID?
             switch event.type {
             case YAML_STREAM_END_EVENT:

@@ -89,7 +89,18 @@ extension StoreKitImporter.Reader {
             bundleID == nil
             ? inferBundleID(catalog.products.compactMap(\.productID) + groups.flatMap { $0.subscriptions.compactMap(\.productID) }) : nil
         catalog.app = App(bundleID: bundleID ?? guessedBundleID ?? App.placeholderBundleID, primaryLocale: primary)
-        catalog.app.appID = appID.flatMap { $0.isEmpty ? nil : $0 }
+        // A synced file names the app by App Store Connect's id for it; one edited by hand may hold any text, which the
+        // catalog's `appId` does not take.
+        if let appID, !appID.isEmpty {
+            if Self.isAppleID(appID) {
+                catalog.app.appID = appID
+            } else {
+                notes.append(
+                    "the application ID `\(appID)` (settings._applicationInternalID) is not an App Store Connect app ID, "
+                        + "which is digits: left out of the catalog (`export storekit` over this file keeps it); the asc "
+                        + "commands find the app by its bundle ID, or set `appId` to the app's Apple ID")
+            }
+        }
         let storeKitLocale = simulatorLocale == primary ? nil : simulatorLocale
         // Export writes the file's own format again; 4.0, its default, needs no setting.
         let formatVersion = format == .v4_0 ? nil : format.rawValue
@@ -146,5 +157,11 @@ extension StoreKitImporter.Reader {
             joined = prefix.joined(separator: ".") + "."
         }
         return prefix.count >= 2 ? prefix.joined(separator: ".") : nil
+    }
+
+    /// Whether `id` is App Store Connect's id for an app, its Apple ID: ASCII digits, as the catalog's schema has
+    /// `appId` (`^[0-9]+$`).
+    static func isAppleID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }

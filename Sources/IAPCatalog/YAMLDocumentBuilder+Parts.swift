@@ -72,7 +72,7 @@ extension YAMLDocumentBuilder {
 
         /// Refuses an event that runs over the cut, a list that is not open there, and anything but block ends
         /// between the cut and the list's end.
-        mutating func check(_ event: yaml_event_t, open: [OpenContainer], arena: ArenaBuilder) throws(Failure) {
+        mutating func check(_ event: yaml_event_t, open: [OpenContainer]) throws(Failure) {
             if !seen {
                 let start = Int(event.start_mark.line) + 1
                 if start < line, event.type != YAML_STREAM_END_EVENT {

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// The package's shape, read from its files: each target declares in Package.swift exactly the modules its sources
-/// import, and no target imports one above it in the layering. Each failure names the file and the import.
+/// import, no target imports one above it in the layering, and no hand-written source runs past 450 lines. Each
+/// failure names the file, and the import.
 @Suite struct LayoutTests {
     @Test func everyTargetDeclaresExactlyWhatItImports() throws {
         let layout = try PackageLayout.read(repository: Paths.repository)
@@ -20,14 +21,10 @@ import Testing
     /// The generated API client is left out: it names only types FoundationEssentials holds (`Foundation.URL`, `Data`,
     /// `Date`), which bring in no code of full Foundation.
     @Test func noSourceImportsFullFoundationWhereFoundationEssentialsExists() throws {
-        let sources = Paths.repository + "/Sources"
-        let files = try #require(FileManager.default.enumerator(atPath: sources)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") && !$0.contains("/Generated/") }
-        #expect(files.count > 50)
         let fullFoundation = try Regex(
             #"^\s*(@\w+\s+)*(public\s+|internal\s+)?import\s+(\w+\s+)?Foundation(Networking|XML|Internationalization)?(\.|\s|$)"#)
-        for file in files {
-            let lines = try String(contentsOfFile: sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+        for file in try Self.handWrittenSources() {
+            let lines = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8).components(separatedBy: "\n")
             for (index, line) in lines.enumerated() where line.firstMatch(of: fullFoundation) != nil {
                 let guarded =
                     index >= 2 && lines[index - 1].trimmingCharacters(in: .whitespaces) == "#else"
@@ -35,6 +32,32 @@ import Testing
                 #expect(guarded, "Sources/\(file):\(index + 1): \(line) outside `#if canImport(FoundationEssentials) ... #else`")
             }
         }
+    }
+
+    /// A source file past this many lines holds more than one concern: it is split along what its code does, as
+    /// `Type+Concern.swift` extensions beside it.
+    static let maximumLines = 450
+
+    @Test func noSourceFileRunsPastTheMaximumLength() throws {
+        var long: [String] = []
+        for file in try Self.handWrittenSources() {
+            let text = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8)
+            let lines = text.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            if lines > Self.maximumLines { long.append("Sources/\(file) (\(lines))") }
+        }
+        #expect(
+            long.isEmpty,
+            "past \(Self.maximumLines) lines, to be split along what the code does: \(long.joined(separator: ", "))")
+    }
+
+    static let sources = Paths.repository + "/Sources"
+
+    /// Every Swift file under Sources/ but the generated API client, as paths inside Sources/, in order.
+    static func handWrittenSources() throws -> [String] {
+        let files = try #require(FileManager.default.enumerator(atPath: sources)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.contains("/Generated/") }.sorted()
+        #expect(files.count > 50)
+        return files
     }
 
     // The checker itself, on a package made up here.

@@ -51,6 +51,9 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     "rateRemaining": 3600, "rateLimitWindowSeconds": 3600, "autoCreateVersions": False,
                     "assetProcessingReads": 0, "strictOfferRules": True, "emptyToOne": "null",
                     "firstPriceByPostFails": True, "latencyMs": 0,
+                    # A 429 for the spent hour with a Retry-After (Apple documents none: "Identifying Rate Limits"
+                    # names the 429 and RATE_LIMIT_EXCEEDED only); false answers without one.
+                    "rateLimitRetryAfter": True,
                     # The write (counted from 1 since the fake started) whose answer waits until this is cleared.
                     "holdWrite": None,
                     # Attributes without a value answered as `null`, as App Store Connect does, instead of left out.

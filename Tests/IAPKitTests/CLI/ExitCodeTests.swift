@@ -59,6 +59,11 @@ struct ExitCodeTests {
 
         let (fake, project) = try Self.pushed()
         try AscScopeTests.rename(project, [AscScopeTests.bananaName])
+        // With the base the push recorded, a change of the catalog's own is pending, not a failure of --check.
+        let pending = try iapkit(["asc", "plan", project.file("catalog.yaml"), "--check"], environment: fake.environment)
+        #expect(pending.status == 0 && pending.stdout.contains("[pending: the catalog's change]"), "\(pending.stdout)\(pending.stderr)")
+        // Without one, any difference is.
+        try FileManager.default.removeItem(atPath: project.file(".iapkit"))
         let check = try iapkit(["asc", "plan", project.file("catalog.yaml"), "--check"], environment: fake.environment)
         #expect(check.status == 1 && check.stdout.contains("~ inAppPurchaseLocalization"), "\(check.stdout)\(check.stderr)")
     }

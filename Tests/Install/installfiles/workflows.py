@@ -127,7 +127,8 @@ def check_ci_example_journal(jobs):
 
 def check_ci_example_permissions(workflow):
     """The least permissions: nothing for the workflow, each job `contents: read`, code scanning's write only where
-    SARIF is uploaded, pull requests' write only where the plan is commented, and nothing else."""
+    SARIF is uploaded, pull requests' write only where the plan is commented, contents' write only where a step pushes
+    a commit (the base push records), and nothing else."""
     check("README CI example: the workflow grants no permission by default", workflow.get("permissions") == {},
           workflow.get("permissions"))
     for name, job in workflow.get("jobs", {}).items():
@@ -137,6 +138,8 @@ def check_ci_example_permissions(workflow):
             needed["security-events"] = "write"
         if any(str(step.get("with", {}).get("comment")).lower() == "true" for step in steps):
             needed["pull-requests"] = "write"
+        if any("git push" in str(step.get("run", "")) for step in steps):
+            needed["contents"] = "write"
         check("README CI example: job `%s` has exactly the permissions it needs" % name, job.get("permissions") == needed,
               (job.get("permissions"), needed))
 

@@ -171,9 +171,10 @@ class Dispatcher:
                 allowed, remaining = fake.budget.take(call["keyId"], now)
                 headers["X-Rate-Limit"] = "user-hour-lim:%d;user-hour-rem:%d;" % (fake.budget.limit, remaining)
                 if not allowed:
+                    retry = ({"Retry-After": str(fake.budget.retry_after(call["keyId"], now))}
+                             if fake.settings.get("rateLimitRetryAfter", True) else {})
                     raise ApiError(429, "RATE_LIMIT_EXCEEDED", "The request rate limit has been reached.",
-                                   "The request budget of this API key is used up",
-                                   headers={"Retry-After": str(fake.budget.retry_after(call["keyId"], now))})
+                                   "The request budget of this API key is used up", headers=retry)
                 fault = fake.faults.match(method, path)
             if fault and fault["when"] == "before":
                 raise fault_error(fault, headers)

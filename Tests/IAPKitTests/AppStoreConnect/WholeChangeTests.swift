@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A change is whole or not started: plan refuses what push would, and a spent hour is said at once, as Apple
+/// counts it, with nothing sent into it.
+@Suite(.showsFakeLog)
+struct WholeChangeTests {
+    @Test func aPriceLintRefusesIsRefusedByPlanAndASavedPlanOfItIsNotAppliable() throws {
+        let (fake, _, dir, catalog) = try BaseSyncTests.pushed()
+        try BaseSyncTests.edit(catalog, "price: 1.49", "price: 0.19")
+        let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
+        #expect(plan.status == 1, "\(plan.stdout)\(plan.stderr)")
+        let line = plan.stdout.split(separator: "\n").first { $0.hasPrefix("! inAppPurchasePriceSchedule com.example.twoauthors.gems") }
+        #expect(line?.contains("price: $0.19 is not a USD price point") == true, "\(plan.stdout)")
+        let saved = dir.file("off-grid.plan.json")
+        let out = try iapkit(["asc", "plan", catalog, "--out", saved], environment: fake.environment)
+        #expect(out.status == 1, "\(out.stderr)")
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved))) as? [String: Any]
+        #expect(root?["appliable"] as? Bool == false)
+        #expect(FileManager.default.fileExists(atPath: dir.file("off-grid.plan.md")), "the whole plan's Markdown beside it")
+    }
+
+    @Test func aSpentHourWithoutRetryAfterIsExit75AtOnceAndQuotesNoRetryAfter() throws {
+        let (fake, _, dir, catalog) = try BaseSyncTests.pushed()
+        try fake.control("POST", "settings", ["rateLimit": 3600, "rateLimitRemaining": 0, "rateLimitRetryAfter": false])
+        let started = Date()
+        let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
+        #expect(plan.status == 75, "\(plan.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30, "no retries into a spent hour")
+        #expect(!plan.stderr.contains("Retry-After"), "none was sent: \(plan.stderr)")
+        #expect(ExitCodeTests.saysWhenToRunAgain(plan.stderr), "\(plan.stderr)")
+        let answered429 = try fake.requests().filter { ($0["status"] as? Int) == 429 }.count
+        #expect(answered429 == 1, "one request found the hour spent, and nothing more was sent")
+        withExtendedLifetime(dir) {}
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import IAPCatalog
+import IAPCore
+import IAPLint
+import TestSupport
+import Testing
+
+/// What lint says about prices, word for word where the words are the point: a territory's price is in its own
+/// currency, and the message says which.
+@Suite struct TerritoryPriceMessageTests {
+    func lint(_ yaml: String) throws -> [Finding] {
+        let dir = TemporaryDirectory()
+        dir.write("shot.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]))
+        let path = dir.write("catalog.yaml", yaml)
+        let collector = FindingCollector()
+        try CatalogLinter(threads: 1).lint(catalogAt: path, consumer: collector.consumer)
+        return collector.findings
+    }
+
+    func messages(_ yaml: String, rule: String) throws -> [String] {
+        try lint(yaml).filter { $0.ruleID == rule }.map(\.message)
+    }
+
+    @Test func aTerritoryPriceThatIsNoAmountNamesTheTerritorysCurrency() throws {
+        let found = try messages(Example.product("  territoryPrices:\n    GBR: \"£1.99\"\n    JPN: 150円"), rule: "schema")
+        #expect(found.count == 2, "\(found)")
+        #expect(found.contains { $0.hasPrefix("`GBR` must be an amount in GBP") && $0.contains("without its currency") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("`JPN` must be an amount in JPY") && $0.contains("a whole number") }, "\(found)")
+        #expect(!found.contains { $0.contains("USD") }, "\(found)")
+        // The USD price is still a USD amount.
+        let usd = try messages(Example.product("  price: $0.99"), rule: "schema")
+        #expect(usd.first?.hasPrefix("`price` must be a USD amount such as 0.99") == true, "\(usd)")
+    }
+
+    @Test func anOfferPricedAsTheSubscriptionNamesTheTerritorysCurrency() throws {
+        let found = try messages(
+            Example.subscription(
+                "  price: 4.99\n  territoryPrices: {IND: 399}\n  introductoryOffer:\n    mode: pay-as-you-go\n    periods: 3\n    price: 2.99\n    territoryPrices: {IND: 399}"
+            ), rule: "offer-price-change")
+        #expect(found.first?.hasPrefix("the introductory offer costs 399 INR in IND") == true, "\(found)")
+    }
+
+    @Test func anIncreaseThatMovesSubscribersNamesEachTerritorysCurrency() throws {
+        let found = try messages(
+            Example.subscription(
+                "  territoryPrices: {IND: 399}\n  priceChanges:\n    - startDate: 2099-01-15\n      territoryPrices: {IND: 499}\n      existingSubscribers: move"
+            ), rule: "price-change-subscribers")
+        #expect(found.first?.hasPrefix("this increase (IND INR 399 → 499) moves existing subscribers") == true, "\(found)")
+    }
+}

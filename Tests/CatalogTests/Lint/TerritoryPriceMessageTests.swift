@@ -47,4 +47,10 @@ import Testing
             ), rule: "price-change-subscribers")
         #expect(found.first?.hasPrefix("this increase (IND INR 399 → 499) moves existing subscribers") == true, "\(found)")
     }
+
+    @Test func decimalsAreCountedAsWritten() throws {
+        let found = try messages(Example.product("  territoryPrices:\n    KOR: 13.50\n    BRA: 14.905"), rule: "territory-price-decimals")
+        #expect(found.contains("KOR prices in KRW, which the App Store writes in whole numbers; `13.50` has 2"), "\(found)")
+        #expect(found.contains("BRA prices in BRL, which the App Store writes in at most 2 decimals; `14.905` has 3"), "\(found)")
+    }
 }

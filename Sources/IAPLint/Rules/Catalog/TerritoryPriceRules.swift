@@ -155,7 +155,7 @@ struct TerritoryPriceDecimalsRule: ProductRule {
             context.report(
                 Self.self,
                 "\(entry.territory) prices in \(currency), which the App Store writes in \(what); "
-                    + "`\(price.text)` has \(price.significantDecimals)", at: entry.path, product: product)
+                    + "`\(price.text)` has \(price.writtenDecimals)", at: entry.path, product: product)
         }
     }
 }

@@ -53,4 +53,18 @@ import Testing
         #expect(found.contains("KOR prices in KRW, which the App Store writes in whole numbers; `13.50` has 2"), "\(found)")
         #expect(found.contains("BRA prices in BRL, which the App Store writes in at most 2 decimals; `14.905` has 3"), "\(found)")
     }
+
+    @Test func aPriceBelowTheLowestPointNamesItAndNeverOffersFreeToAProductThatCannotBeFree() throws {
+        let consumable = try messages(Example.product("  price: 0.10", type: "consumable"), rule: "price")
+        #expect(consumable == ["$0.10 is below $0.29, the lowest USD price point"], "\(consumable)")
+        let subscription = try messages(
+            Example.subscription("  priceChanges:\n    - startDate: 2099-01-15\n      price: 0.05\n      existingSubscribers: keep"),
+            rule: "price")
+        #expect(subscription == ["$0.05 is below $0.29, the lowest USD price point"], "\(subscription)")
+        // A non-consumable may be free: free is named, beside the lowest, never as the nearest price.
+        let nonConsumable = try messages(Example.product("  price: 0.10"), rule: "price")
+        #expect(nonConsumable == ["$0.10 is below $0.29, the lowest USD price point (0 is free)"], "\(nonConsumable)")
+        let between = try messages(Example.product("  price: 0.98", type: "consumable"), rule: "price")
+        #expect(between == ["$0.98 is not a USD price point; the nearest are $0.95 and $0.99"], "\(between)")
+    }
 }

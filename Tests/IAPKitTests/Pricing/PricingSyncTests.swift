@@ -157,6 +157,34 @@ struct PricingSyncTests {
         #expect(push.status != 0)
     }
 
+    /// A consumable cannot be free: a price below a territory's lowest is called that, naming the lowest, and the free
+    /// point is never offered as the nearest, by plan (the grid read through the product) or by push (the grid read
+    /// through the first product it creates).
+    @Test func aPriceBelowATerritorysLowestNamesItAndNeverOffersFree() throws {
+        let wrong = Self.catalog(iap: "    territoryPrices:\n      IND: 5\n      JPN: 5\n")
+        let first = try Self.fake()
+        let dir = TemporaryDirectory()
+        let push = try AscSyncTests.push(first, try Self.write(wrong, in: dir))
+        #expect(push.status == 1, "\(push.stderr)")
+        let refusals = push.stderr.split(separator: "\n").filter { $0.contains("has no price point") }
+        #expect(
+            refusals.contains { $0.hasSuffix("com.example.prices.gems: IND has no price point of 5 INR; the lowest there is 29 INR") },
+            "\(push.stderr)")
+        #expect(
+            refusals.contains { $0.hasSuffix("com.example.prices.gems: JPN has no price point of 5 JPY; the lowest there is 40 JPY") },
+            "\(push.stderr)")
+
+        let fake = try Self.fake()
+        #expect(try AscSyncTests.push(fake, try Self.write(Self.catalog(), in: dir)).status == 0)
+        let plan = try Self.plan(fake, try Self.write(wrong, in: dir))
+        #expect(plan.status == 1, "\(plan.text)")
+        #expect(
+            plan.text.contains(
+                "IND has no price point of 5 INR; the lowest there is 29 INR; JPN has no price point of 5 JPY; the lowest there is 40 JPY"),
+            "\(plan.text)")
+        #expect(!plan.text.contains("nearest"), "free is never a nearest price of a consumable: \(plan.text)")
+    }
+
     /// An app's first in-app purchase and first subscription: no product gives access to a grid when plan runs, so
     /// plan says the prices are unchecked, and push creates the first product of each kind, checks every unchecked
     /// price against the grid read through it, and writes nothing else when one is off the grid.

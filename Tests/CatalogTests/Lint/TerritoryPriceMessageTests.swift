@@ -67,4 +67,29 @@ import Testing
         let between = try messages(Example.product("  price: 0.98", type: "consumable"), rule: "price")
         #expect(between == ["$0.98 is not a USD price point; the nearest are $0.95 and $0.99"], "\(between)")
     }
+
+    @Test func aPriceFarFromItsEqualizationIsAWarningWhereTheOfflineDataKnowsIt() throws {
+        let findings = try lint(Example.product("  price: 2.99\n  territoryPrices:\n    ARG: 999\n    ISL: 0.49\n    KEN: 3.49\n    IND: 9999"))
+            .filter { $0.ruleID == "territory-price-equalization" }
+        #expect(findings.allSatisfy { $0.severity == .warning })
+        #expect(
+            findings.map(\.message) == [
+                "ARG's price, 999 USD, is over three times what App Store Connect's equalization of the base price gives there "
+                    + "(about 2.99 USD: ARG is priced in USD, as the base price is); check the amount, or remove it to take the equalized price",
+                "ISL's price, 0.49 USD, is under a third of what App Store Connect's equalization of the base price gives there "
+                    + "(about 2.99 USD: ISL is priced in USD, as the base price is); check the amount, or remove it to take the equalized price",
+            ], "KEN is close to 2.99; IND prices in rupees, which the offline data cannot equalize: \(findings.map(\.message))")
+        // A scheduled change is checked against the base price in force from its day.
+        let changed = try messages(
+            Example.product(
+                "  price: 2.99\n  territoryPrices: {ARG: 3.49}\n  priceChanges:\n    - startDate: 2099-01-15\n      price: 19.99\n      territoryPrices: {ARG: 3.99}"
+            ), rule: "territory-price-equalization")
+        #expect(changed.count == 1 && changed[0].hasPrefix("ARG's price from 2099-01-15, 3.99 USD, is under a third"), "\(changed)")
+        #expect(changed.first?.contains("about 19.99 USD") == true, "\(changed)")
+        // From another base territory, in the base territory's currency.
+        let euro = try messages(
+            Example.product("  price: ~\n  baseTerritory: FRA\n  territoryPrices: {FRA: 1.99, DEU: 19.99, ARG: 99}"),
+            rule: "territory-price-equalization")
+        #expect(euro.count == 1 && euro[0].hasPrefix("DEU's price, 19.99 EUR, is over three times") && euro[0].contains("about 1.99 EUR"), "\(euro)")
+    }
 }

@@ -338,13 +338,26 @@ final class NodeReader {
         return nil
     }
 
-    func price(_ node: Node, at path: @autoclosure () -> CatalogPath) -> Price? {
+    /// A USD amount, or with `territory` an amount in that territory's own currency (`GBR: 4.99` is pounds).
+    func price(_ node: Node, at path: @autoclosure () -> CatalogPath, territory: String? = nil) -> Price? {
         guard document.isScalar(node), let price = Price(text: document.string(node)) else {
             let path = path()
-            report("`\(path.lastKey)` must be a USD amount such as 0.99, not \(describe(node))", at: path)
+            let what = territory.map(Storefronts.amountDescription(in:)) ?? "a USD amount such as 0.99"
+            let hint = Self.amountHint(document.isScalar(node) ? document.string(node) : "")
+            report("`\(path.lastKey)` must be \(what), not \(describe(node))\(hint)", at: path)
             return nil
         }
         return price
+    }
+
+    /// What to write instead of an amount that holds a number: `14,90` takes a point, `£1.99` or `99 INR` the
+    /// number alone.
+    static func amountHint(_ text: String) -> String {
+        guard text.contains(where: \.isNumber) else { return "" }
+        let rest = text.filter { !$0.isNumber && $0 != "." && $0 != " " }
+        if rest == "," { return "; write the decimal separator as a point (14.90)" }
+        let currency = !rest.isEmpty && rest.allSatisfy { $0.isLetter || $0.isCurrencySymbol }
+        return currency && Price(text: text.filter { $0.isNumber || $0 == "." }) != nil ? "; write the number alone, without its currency" : ""
     }
 
     func describe(_ node: Node) -> String {

@@ -108,7 +108,9 @@ extension NodeReader {
                 continue
             }
             let territory = document.string(items[index])
-            result.append(TerritoryPrice(path: path / territory, territory: territory, price: price(items[index + 1], at: path / territory)))
+            result.append(
+                TerritoryPrice(
+                    path: path / territory, territory: territory, price: price(items[index + 1], at: path / territory, territory: territory)))
         }
         return result
     }
@@ -161,7 +163,9 @@ extension NodeReader {
             let price = Price(text: priceText)
             if price == nil {
                 let hint = priceText.contains(",") ? "; write the decimal separator as a point (14.90)" : ""
-                report("`\(priceText)` in the price column is not a price\(hint)", at: rowPath)
+                let territory = field(territoryColumn)
+                let what = Storefronts.isTerritory(territory) ? " in \(Storefronts.currencies[territory] ?? "")" : ""
+                report("`\(priceText)` in the price column is not a price\(what)\(hint)", at: rowPath)
             }
             let date = dateColumn.map(field).flatMap { $0.isEmpty ? nil : $0 }
             rows.append(TerritoryPrice(path: rowPath, territory: field(territoryColumn), price: price, startDate: date))

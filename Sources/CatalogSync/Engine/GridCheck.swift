@@ -1,4 +1,5 @@
 import AppStoreConnect
+import IAPCatalog
 import IAPCore
 
 /// A create operation whose product gives access to its kind's price grid: App Store Connect lists price points
@@ -73,9 +74,13 @@ extension PlanExecutor {
         let grids = try await context.priceGrids(
             of: check.product, subscription: check.kind == .subscription,
             territories: Array(Set(prices.map(\.territory))).sorted())
+        // Only a non-consumable may be free; the products of unchecked prices are the ones this plan creates.
+        let free = Set(
+            plan.operations.compactMap { ($0 as? InAppPurchaseKind.Create)?.record }.filter { $0.type == .nonConsumable }.map(\.productID))
         var refusals: [String] = []
         for price in prices {
-            guard let message = LocalPrice.refusal(price.price, territory: price.territory, grid: Array((grids[price.territory] ?? [:]).keys))
+            let grid = Array((grids[price.territory] ?? [:]).keys)
+            guard let message = LocalPrice.refusal(price.price, territory: price.territory, grid: grid, free: free.contains(price.productID))
             else { continue }
             let located = (price.location.map { "\($0): " } ?? "") + "\(price.productID): " + message
             if !refusals.contains(located) { refusals.append(located) }

@@ -234,8 +234,9 @@ final class WriteContext: @unchecked Sendable {
             territories: Array(Swift.Set(prices.map(\.territory))).sorted())
         for pair in prices {
             guard let point = grids[pair.territory]?[pair.price] else {
+                // Plan and the grid check refused what they could; this names no free point, whatever the product.
                 let reason =
-                    LocalPrice.refusal(pair.price, territory: pair.territory, grid: Array((grids[pair.territory] ?? [:]).keys))
+                    LocalPrice.refusal(pair.price, territory: pair.territory, grid: Array((grids[pair.territory] ?? [:]).keys), free: false)
                     ?? "\(pair.territory) has no price point of \(pair.price)"
                 throw .unexpectedResponse(operation: "price points of \(productID)", status: nil, reason: reason)
             }

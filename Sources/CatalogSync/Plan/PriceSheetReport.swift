@@ -11,6 +11,9 @@ public struct PriceSheetRow: Sendable, Equatable {
     public var currency: String
     /// nil: today's price.
     public var startDate: String?
+    /// The day the row's price is in force from, as the sheet shows it: its start date, or for today's price today
+    /// (App Store Connect's calendar day, `YYYY-MM-DD`).
+    public var from: String
     public var customerPrice: String
     public var proceeds: String?
     /// Set by hand in App Store Connect (a manual price, or a subscription price that is not the equalization).
@@ -19,8 +22,9 @@ public struct PriceSheetRow: Sendable, Equatable {
     /// point), or answered the product's price schedule with links only. The row stands for it, never left out.
     public var unanswered: String?
 
+    /// `today`: App Store Connect's calendar day (`20261123`), the `from` of today's price.
     public init(
-        productID: String, plan: String? = nil, territory: String, startDate: String?, customerPrice: String,
+        productID: String, plan: String? = nil, territory: String, startDate: String?, today: Int, customerPrice: String,
         proceeds: String?, byHand: Bool
     ) {
         self.productID = productID
@@ -28,6 +32,7 @@ public struct PriceSheetRow: Sendable, Equatable {
         self.territory = territory
         currency = Storefronts.currencies[territory] ?? ""
         self.startDate = startDate
+        from = startDate ?? CalendarDay.format(today)
         self.customerPrice = customerPrice
         self.proceeds = proceeds
         self.byHand = byHand
@@ -39,7 +44,7 @@ public enum PriceSheetReport {
 
     static func cells(_ row: PriceSheetRow) -> [String] {
         [
-            row.productID, row.plan ?? "", row.territory, row.currency, row.startDate ?? "now",
+            row.productID, row.plan ?? "", row.territory, row.currency, row.from,
             LocalPrice.canonical(row.customerPrice).map { LocalPrice.display($0, territory: row.territory) } ?? row.customerPrice,
             row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.rounded($0, territory: row.territory) } ?? $0 } ?? "",
             row.unanswered != nil ? "not answered" : row.byHand ? "by hand" : "equalized",
@@ -60,7 +65,8 @@ public enum PriceSheetReport {
                         .object(
                             [
                                 ("productId", .string(row.productID)), ("plan", .optional(row.plan)), ("territory", .string(row.territory)),
-                                ("currency", .string(row.currency)), ("startDate", .optional(row.startDate)),
+                                ("currency", .string(row.currency)), ("from", .string(row.from)),
+                                ("startDate", .optional(row.startDate)),
                                 ("customerPrice", .string(row.customerPrice)), ("proceeds", .optional(row.proceeds)),
                                 ("byHand", .bool(row.byHand)),
                             ] + (row.unanswered.map { [("unanswered", JSONValue.string($0))] } ?? []))
@@ -84,9 +90,10 @@ public enum PriceSheetReport {
 
 extension PriceSheetRow {
     /// A price App Store Connect did not answer: `?` where the territory or the price would stand.
-    static func unanswered(productID: String, plan: String? = nil, territory: String?, why: String) -> PriceSheetRow {
+    static func unanswered(productID: String, plan: String? = nil, territory: String?, today: Int, why: String) -> PriceSheetRow {
         var row = PriceSheetRow(
-            productID: productID, plan: plan, territory: territory ?? "?", startDate: nil, customerPrice: "?", proceeds: nil, byHand: false)
+            productID: productID, plan: plan, territory: territory ?? "?", startDate: nil, today: today, customerPrice: "?",
+            proceeds: nil, byHand: false)
         row.unanswered = why
         return row
     }

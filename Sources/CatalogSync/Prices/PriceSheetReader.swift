@@ -26,10 +26,13 @@ public struct PriceSheetReader: Sendable {
         var plan: String?
     }
 
-    public func rows(app: StoreApp) async throws(SyncError) -> [PriceSheetRow] {
+    /// The rows of the products `scope` matches (`--product` patterns, as `asc plan` matches them): the product
+    /// lists are read whole, the prices of those products alone.
+    public func rows(app: StoreApp, scope: PlanScope = .everything) async throws(SyncError) -> [PriceSheetRow] {
         let today = reader.today
         var rows: [PriceSheetRow] = []
-        let purchases = try await reader.concurrently(try await reader.inAppPurchaseListings(app: app)) { listing throws(SyncError) in
+        let listed = try await reader.inAppPurchaseListings(app: app).filter { scope.matches($0.resource.attributes?.productId ?? "") }
+        let purchases = try await reader.concurrently(listed) { listing throws(SyncError) in
             try await Self.inAppPurchaseRows(listing, reader: reader, today: today)
         }
         rows += purchases.flatMap { $0 }
@@ -39,7 +42,8 @@ public struct PriceSheetReader: Sendable {
             $0.links.next
         }.flatMap(\.data)
         for group in groups {
-            let subscriptions = try await reader.concurrently(try await reader.subscriptionListings(group: group.id)) { listing throws(SyncError) in
+            let listed = try await reader.subscriptionListings(group: group.id).filter { scope.matches($0.resource.attributes?.productId ?? "") }
+            let subscriptions = try await reader.concurrently(listed) { listing throws(SyncError) in
                 try await Self.subscriptionRows(listing, reader: reader, today: today)
             }
             rows += subscriptions.flatMap { $0 }
@@ -50,7 +54,7 @@ public struct PriceSheetReader: Sendable {
     static func inAppPurchaseRows(_ listing: InAppPurchaseListing, reader: StoreReader, today: Int) async throws(SyncError) -> [PriceSheetRow] {
         guard let productID = listing.resource.attributes?.productId else { return [] }
         if listing.unanswered.contains("iapPriceSchedule") {
-            return [.unanswered(productID: productID, territory: nil, why: Self.scheduleUnanswered)]
+            return [.unanswered(productID: productID, territory: nil, today: today, why: Self.scheduleUnanswered)]
         }
         guard let schedule = InAppPurchasePriceScheduleKind.listed(listing) else { return [] }
         let context = "reading the prices of in-app purchase \(productID)"
@@ -78,7 +82,9 @@ public struct PriceSheetReader: Sendable {
                     let territory = price.relationships?.territory?.data?.id ?? point.relationships?.territory?.data?.id,
                     let customer = point.attributes?.customerPrice
                 else {
-                    unread.append(.unanswered(productID: productID, territory: price.relationships?.territory?.data?.id, why: Self.priceUnanswered))
+                    unread.append(
+                        .unanswered(
+                            productID: productID, territory: price.relationships?.territory?.data?.id, today: today, why: Self.priceUnanswered))
                     continue
                 }
                 prices.append(
@@ -112,7 +118,9 @@ public struct PriceSheetReader: Sendable {
             guard let pointID = price.relationships?.subscriptionPricePoint?.data?.id, let point = points[pointID],
                 let territory = price.relationships?.territory?.data?.id, let customer = point.attributes?.customerPrice
             else {
-                unread.append(.unanswered(productID: productID, territory: price.relationships?.territory?.data?.id, why: Self.priceUnanswered))
+                unread.append(
+                    .unanswered(
+                        productID: productID, territory: price.relationships?.territory?.data?.id, today: today, why: Self.priceUnanswered))
                 continue
             }
             let plan = price.attributes?.planType?.rawValue ?? "UPFRONT"
@@ -151,7 +159,7 @@ public struct PriceSheetReader: Sendable {
                 rows.append(
                     PriceSheetRow(
                         productID: productID, plan: price.plan, territory: price.territory,
-                        startDate: (price.day ?? 0) > today ? price.day.map(CalendarDay.format) : nil,
+                        startDate: (price.day ?? 0) > today ? price.day.map(CalendarDay.format) : nil, today: today,
                         customerPrice: price.price, proceeds: price.proceeds, byHand: price.byHand))
             }
         }

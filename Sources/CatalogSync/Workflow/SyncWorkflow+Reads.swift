@@ -253,14 +253,18 @@ extension SyncWorkflow {
         return data
     }
 
-    /// `asc prices`: every product's price and proceeds in every territory, in `format` (text, csv or json).
-    public func prices(bundleID: String?, format: PriceSheetFormat) async throws -> String {
+    /// `asc prices`: every product's price and proceeds in every territory, in `format` (text, csv or json); with
+    /// `products` (IDs or glob patterns, as `asc plan --product` takes them), only the products they match are read.
+    public func prices(bundleID: String?, format: PriceSheetFormat, products: [String] = []) async throws -> String {
         let naming = bundleID == nil && connection.appID == nil ? try namingCatalog() : nil
         let asc = try connection.client()
         let reader = StoreReader(asc: asc, concurrency: connection.concurrency)
         let named = naming?.app ?? App(bundleID: bundleID)
         let app = try await connection.app(reader, bundleID: named.bundleID, catalogAppID: named.appID, catalog: naming)
-        let rows = try await PriceSheetReader(reader: reader).rows(app: app)
+        let rows = try await PriceSheetReader(reader: reader).rows(app: app, scope: PlanScope(patterns: products))
+        if !products.isEmpty, rows.isEmpty {
+            events(.warning("no product of app \(app.named) with prices matches \(products.map { "`\($0)`" }.joined(separator: ", "))"))
+        }
         // What the sheet marks "not answered" is said once per product, as pull says it.
         for (productID, unread) in Dictionary(grouping: rows.filter { $0.unanswered != nil }, by: \.productID).sorted(by: { $0.key < $1.key }) {
             let reasons = Swift.Set(unread.compactMap(\.unanswered)).sorted().joined(separator: "; ")

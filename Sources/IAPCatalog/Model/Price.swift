@@ -59,6 +59,12 @@ public struct Price: Sendable, Hashable, CustomStringConvertible {
         return text[text.index(after: point)...].reversed().drop { $0 == "0" }.count
     }
 
+    /// Decimals as written: `13.50` has 2, `150` none. For messages, which quote the text.
+    public var writtenDecimals: Int {
+        guard let point = text.firstIndex(of: ".") else { return 0 }
+        return text.distance(from: text.index(after: point), to: text.endIndex)
+    }
+
     /// `0.99` for messages and JSON: two decimals when exact.
     public var description: String { cents.map(Price.format(cents:)) ?? text }
 }

@@ -25,6 +25,8 @@ public enum PriceGrid {
     }
 
     public static let highestCents = ReferenceData.usdPricePointCents.last ?? 100_000
+    /// The lowest paid point ($0.29): only a product that may be free goes lower, to free.
+    public static let lowestCents = ReferenceData.usdPricePointCents.first ?? 29
 }
 
 /// App Store Connect's locale codes and the corrections iapkit suggests.

@@ -58,6 +58,14 @@ public enum Storefronts {
 
     /// The base territory: catalog prices without a territory are USD prices there.
     public static let base = "USA"
+
+    /// What a price in `territory` is, for messages: "an amount in GBP (GBR's currency on the App Store) such as
+    /// 4.99"; a whole number for a whole-number currency.
+    public static func amountDescription(in territory: String) -> String {
+        guard let currency = currencies[territory] else { return "an amount in the territory's own currency, such as 4.99" }
+        let example = wholeNumberCurrencies.contains(currency) ? "a whole number such as 150" : "such as 4.99"
+        return "an amount in \(currency) (\(territory)'s currency on the App Store), \(example)"
+    }
 }
 
 /// Where App Store Connect's storefronts, as it answers them, differ from the table lint checks prices with offline.

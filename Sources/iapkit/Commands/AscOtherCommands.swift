@@ -133,11 +133,15 @@ extension AscCommand {
             abstract: "Print every product's price and proceeds in every territory, today and at each scheduled change.",
             discussion: """
                 As App Store Connect reports them: the customer price in the territory's currency, the proceeds after \
-                Apple's commission, and whether the price was set by hand or equalized from the USD base price.
+                Apple's commission, and whether the price was set by hand or equalized from the USD base price. Each \
+                row's `from` is the day its price applies from: today (App Store Connect's calendar day) for today's \
+                price, else the scheduled change's start date. --product narrows the sheet to the products it \
+                matches, and reads only their prices.
 
                 Examples:
                   iapkit asc prices
                   iapkit asc prices --format csv -o prices.csv
+                  iapkit asc prices --product 'com.example.club.*'
                 """)
 
         @Argument(help: "The catalog file, for the app's bundle ID.")
@@ -152,10 +156,15 @@ extension AscCommand {
         @Option(help: "The app's bundle ID (instead of the catalog's).")
         var bundleID: String?
 
+        @Option(
+            name: .customLong("product"),
+            help: ArgumentHelp("Only this product; repeatable, with glob patterns (com.example.gems.*), as asc plan takes them.", valueName: "id"))
+        var products: [String] = []
+
         @OptionGroup var connection: AscCommand.Connection
 
         func run() async throws {
-            let text = try await connection.workflow(catalog).prices(bundleID: bundleID, format: format)
+            let text = try await connection.workflow(catalog).prices(bundleID: bundleID, format: format, products: products)
             if let output { try AtomicFile.write(text, to: output) } else { try Terminal.output(text) }
         }
     }

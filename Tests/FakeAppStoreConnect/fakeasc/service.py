@@ -73,7 +73,11 @@ DEFAULT_SETTINGS = {"pageSize": 50, "maxPageSize": None, "maxTokenAgeSeconds": N
                     "backgroundAssetProcessing": "COMPLETE", "backgroundAssetProcessingReads": 1,
                     # App Store Connect's today (YYYY-MM-DD): scheduled prices must start after it, and the Date header
                     # says it. None: the real date.
-                    "today": None}
+                    "today": None,
+                    # Multiseat off for a family-shared subscription (Apple's rule, API 4.5): ENABLED beside Family
+                    # Sharing refused, and turning Family Sharing on turning it off. False: a server that holds both,
+                    # as one from before the rule did.
+                    "multiSeatFamilyRule": True}
 
 
 def compile_routes(routes):

@@ -121,6 +121,25 @@ class MultiSeatCases:
         doc = self.patch_attributes(ids["subscriptions"]["com.example.old"], {"familySharable": True})
         self.assertEqual(multi_seat(doc["data"]), ("DISABLED", None))
 
+    def test_without_the_family_sharing_rule_both_are_held(self):
+        group, sub = self.create_group_and_subscription()
+        shared = self.create_subscription(group["id"], "com.example.family", familySharable=True)["data"]
+        self.fake.control("POST", "settings", {"multiSeatFamilyRule": False})
+        doc = self.patch_attributes(shared["id"], {"multiSeatStatus": "ENABLED"})
+        self.assertEqual(multi_seat(doc["data"]), ("ENABLED", ["APP_STORE"]))
+        doc = self.patch_attributes(sub["id"], {"familySharable": True})
+        self.assertEqual(multi_seat(doc["data"]), ("ENABLED", ["APP_STORE"]))
+        listed = self.subscriptions_of_app()
+        self.assertEqual([(listed[p]["attributes"]["familySharable"], multi_seat(listed[p])[0])
+                          for p in ("com.example.family", "com.example.pro.monthly")], [(True, "ENABLED")] * 2)
+        self.seed({"subscriptionGroups": [{"referenceName": "Old", "subscriptions": [
+            {"productId": "com.example.old", "name": "Old", "familySharable": True, "multiSeatStatus": "ENABLED"}]}]})
+        self.assertEqual(multi_seat(self.subscriptions_of_app()["com.example.old"])[0], "ENABLED")
+        # the rule back on: the same PATCH is refused again
+        self.fake.control("POST", "settings", {"multiSeatFamilyRule": True})
+        doc = self.patch_attributes(shared["id"], {"multiSeatStatus": "ENABLED"}, 409)
+        self.assertError(doc, "ENTITY_ERROR.ATTRIBUTE.INVALID", "/data/attributes/multiSeatStatus")
+
     def test_values_outside_the_enums_are_refused(self):
         _, sub = self.create_group_and_subscription()
         for attributes in ({"marketSettings": ["APP_STORE", "MAC_APP_STORE"]}, {"marketSettings": "APP_STORE"},

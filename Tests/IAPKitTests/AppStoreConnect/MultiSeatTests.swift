@@ -175,19 +175,64 @@ import Testing
         #expect(pulled.count == 2 && pulled.values.allSatisfy { $0.multiSeat == false && $0.markets == [.appStore] }, "\(diff)")
     }
 
+    /// Lint cannot tell offline whether App Store Connect already holds both (see the next test), so it warns; plan,
+    /// which reads App Store Connect, refuses making it, and push writes nothing.
     @Test func aFamilySharedSubscriptionInSeatsIsRefusedBeforeAnyWrite() throws {
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: "com.example.seats")
         let dir = TemporaryDirectory()
         let catalog = try dir.write("catalog.yaml", Self.catalog("familySharable: true\nmultiSeat: true"))
         let lint = try iapkit(["lint", "catalog", catalog])
-        #expect(lint.status == 1)
+        #expect(lint.status == 0)
         let output = lint.stdout + lint.stderr
-        #expect(output.contains("catalog.yaml:16:20: error:") && output.contains("[multiseat-family-sharing]"), "\(output)")
+        #expect(output.contains("catalog.yaml:16:20: warning:") && output.contains("[multiseat-family-sharing]"), "\(output)")
         let rule = try iapkit(["lint", "rules", "multiseat-family-sharing"])
         #expect(rule.stdout.contains("Apple's documentation of the subscription update request"), "the rule names its source: \(rule.stdout)")
+        let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
+        #expect(plan.status == 1, "\(plan.stdout)\(plan.stderr)")
+        #expect(
+            plan.stdout.contains("! subscription com.example.seats.monthly: multiSeat (none) -> \"true\"")
+                && plan.stdout.contains("App Store Connect turns multiseat off for a family-shared subscription"), "\(plan.stdout)")
         let push = try AscSyncTests.push(fake, catalog)
         #expect(push.status == 1, "\(push.stdout)\(push.stderr)")
         #expect(try fake.writeCount() == 0, "nothing is written")
+    }
+
+    /// A family-shared subscription App Store Connect holds in seats (a server that let both be set, before the rule
+    /// that turns multiseat off beside Family Sharing): pull writes both, and the pulled catalog plans and pushes
+    /// with no change. What App Store Connect holds and the catalog keeps is never refused; making it still is.
+    @Test func aFamilySharedSubscriptionAppStoreConnectHoldsInSeatsIsPulledAndPlansWithNoChange() throws {
+        let fake = try FakeAppStoreConnect()
+        let app = try fake.addApp(bundleID: "com.example.seats")
+        let dir = TemporaryDirectory()
+        let catalog = try dir.write("catalog.yaml", Self.catalog("familySharable: true"))
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        try fake.control("POST", "settings", ["multiSeatFamilyRule": false])
+        try fake.webEdit(app: app, [["multiSeat": "com.example.seats.monthly", "status": "ENABLED"]])
+        #expect(try Self.held(fake)["com.example.seats.monthly"]?.status == "ENABLED")
+
+        let pulled = dir.file("pulled.yaml")
+        let pull = try iapkit(["asc", "pull", "--bundle-id", "com.example.seats", "-o", pulled], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let subscription = try #require(try Self.subscriptions(pulled)["com.example.seats.monthly"])
+        #expect(subscription.familySharable == true && subscription.multiSeat == true)
+        let check = try iapkit(["asc", "plan", pulled, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(!check.stdout.contains("! subscription"), "\(check.stdout)")
+        // Lint warns (it cannot know App Store Connect holds both); push, which lints every rule, writes nothing.
+        let lint = try iapkit(["lint", "catalog", pulled])
+        #expect(lint.status == 0 && lint.stdout.contains("[multiseat-family-sharing]"), "\(lint.stdout)")
+        let writes = try fake.writeCount()
+        let push = try AscSyncTests.push(fake, pulled)
+        #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
+        #expect(try fake.writeCount() == writes, "nothing to write")
+
+        // A subscription App Store Connect holds with multiseat off is still refused the change.
+        let other = try dir.write("other.yaml", Self.catalog("familySharable: true\nmultiSeat: true"))
+        try fake.webEdit(app: app, [["multiSeat": "com.example.seats.monthly", "status": "DISABLED"]])
+        let refused = try iapkit(["asc", "plan", other], environment: fake.environment)
+        #expect(
+            refused.status == 1 && refused.stdout.contains("! subscription com.example.seats.monthly: multiSeat \"false\" -> \"true\""),
+            "\(refused.stdout)")
     }
 }

@@ -157,6 +157,34 @@ struct PricingSyncTests {
         #expect(push.status != 0)
     }
 
+    /// A consumable cannot be free: a price below a territory's lowest is called that, naming the lowest, and the free
+    /// point is never offered as the nearest, by plan (the grid read through the product) or by push (the grid read
+    /// through the first product it creates).
+    @Test func aPriceBelowATerritorysLowestNamesItAndNeverOffersFree() throws {
+        let wrong = Self.catalog(iap: "    territoryPrices:\n      IND: 5\n      JPN: 5\n")
+        let first = try Self.fake()
+        let dir = TemporaryDirectory()
+        let push = try AscSyncTests.push(first, try Self.write(wrong, in: dir))
+        #expect(push.status == 1, "\(push.stderr)")
+        let refusals = push.stderr.split(separator: "\n").filter { $0.contains("has no price point") }
+        #expect(
+            refusals.contains { $0.hasSuffix("com.example.prices.gems: IND has no price point of 5 INR; the lowest there is 29 INR") },
+            "\(push.stderr)")
+        #expect(
+            refusals.contains { $0.hasSuffix("com.example.prices.gems: JPN has no price point of 5 JPY; the lowest there is 40 JPY") },
+            "\(push.stderr)")
+
+        let fake = try Self.fake()
+        #expect(try AscSyncTests.push(fake, try Self.write(Self.catalog(), in: dir)).status == 0)
+        let plan = try Self.plan(fake, try Self.write(wrong, in: dir))
+        #expect(plan.status == 1, "\(plan.text)")
+        #expect(
+            plan.text.contains(
+                "IND has no price point of 5 INR; the lowest there is 29 INR; JPN has no price point of 5 JPY; the lowest there is 40 JPY"),
+            "\(plan.text)")
+        #expect(!plan.text.contains("nearest"), "free is never a nearest price of a consumable: \(plan.text)")
+    }
+
     /// An app's first in-app purchase and first subscription: no product gives access to a grid when plan runs, so
     /// plan says the prices are unchecked, and push creates the first product of each kind, checks every unchecked
     /// price against the grid read through it, and writes nothing else when one is off the grid.
@@ -377,33 +405,37 @@ struct PriceSheetTests {
         #expect(try AscSyncTests.push(fake, catalog).status == 0)
         let result = try iapkit(["asc", "prices", catalog, "--format", "csv", "-o", dir.file("prices.csv")], environment: fake.environment)
         #expect(result.status == 0, "\(result.stderr)")
-        // Read with Python's csv module, independently of the writer.
+        // Read with Python's csv module, independently of the writer. Today's prices are from App Store Connect's
+        // today, a date like every other row's.
         let summary = try python(
             """
             import csv, json, sys
             rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+            now = sys.argv[2]
             def find(product, territory, when):
                 return [r for r in rows if r["productId"] == product and r["territory"] == territory and r["from"] == when]
             gems, club = "com.example.prices.gems", "com.example.prices.club.monthly"
             print(json.dumps({
                 "columns": list(rows[0].keys()),
-                "territories": len({r["territory"] for r in rows if r["productId"] == gems and r["from"] == "now"}),
-                "gemsIndiaNow": find(gems, "IND", "now")[0]["customerPrice"],
+                "dates": all(len(r["from"]) == 10 and r["from"][4] == "-" and r["from"] >= now for r in rows),
+                "territories": len({r["territory"] for r in rows if r["productId"] == gems and r["from"] == now}),
+                "gemsIndiaNow": find(gems, "IND", now)[0]["customerPrice"],
                 "gemsIndiaLater": find(gems, "IND", "2027-01-15")[0]["customerPrice"],
                 "gemsUsaLater": find(gems, "USA", "2027-01-15")[0]["customerPrice"],
-                "gemsIndiaSet": find(gems, "IND", "now")[0]["set"],
-                "gemsFranceSet": find(gems, "FRA", "now")[0]["set"],
-                "clubBrazil": find(club, "BRA", "now")[0]["customerPrice"],
-                "clubBrazilSet": find(club, "BRA", "now")[0]["set"],
+                "gemsIndiaSet": find(gems, "IND", now)[0]["set"],
+                "gemsFranceSet": find(gems, "FRA", now)[0]["set"],
+                "clubBrazil": find(club, "BRA", now)[0]["customerPrice"],
+                "clubBrazilSet": find(club, "BRA", now)[0]["set"],
                 "clubIndiaLater": find(club, "IND", "2027-01-15")[0]["customerPrice"],
                 "proceeds": all(r["proceeds"] for r in rows),
-                "clubPlan": find(club, "BRA", "now")[0]["plan"],
-                "japanProceeds": find(gems, "JPN", "now")[0]["proceeds"],
-                "usaProceeds": find(gems, "USA", "now")[0]["proceeds"],
+                "clubPlan": find(club, "BRA", now)[0]["plan"],
+                "japanProceeds": find(gems, "JPN", now)[0]["proceeds"],
+                "usaProceeds": find(gems, "USA", now)[0]["proceeds"],
             }))
-            """, [dir.file("prices.csv")])
+            """, [dir.file("prices.csv"), PricingSyncTests.today])
         let sheet = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any] ?? [:]
         #expect(sheet["columns"] as? [String] == ["productId", "plan", "territory", "currency", "from", "customerPrice", "proceeds", "set"])
+        #expect(sheet["dates"] as? Bool == true, "every row's from is a date, today's or later: \(summary)")
         #expect(sheet["territories"] as? Int == Storefronts.codes.count)
         #expect(sheet["gemsIndiaNow"] as? String == "99" && sheet["gemsIndiaLater"] as? String == "129")
         #expect(sheet["gemsUsaLater"] as? String == "1.29")
@@ -419,7 +451,45 @@ struct PriceSheetTests {
         let json = try iapkit(["asc", "prices", catalog, "--format", "json"], environment: fake.environment)
         #expect(json.status == 0)
         let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect(((parsed?["prices"] as? [Any]) ?? []).count > 2 * Storefronts.codes.count)
+        let prices = (parsed?["prices"] as? [[String: Any]]) ?? []
+        #expect(prices.count > 2 * Storefronts.codes.count)
+        // JSON has the same `from`, and keeps `startDate` null for today's price.
+        let today = prices.filter { $0["startDate"] is NSNull }
+        #expect(!today.isEmpty && today.allSatisfy { $0["from"] as? String == PricingSyncTests.today }, "\(prices.prefix(2))")
+        #expect(prices.filter { $0["startDate"] is String }.allSatisfy { $0["from"] as? String == $0["startDate"] as? String })
+    }
+
+    /// `--product` narrows the sheet to the products its patterns match, as `asc plan --product` matches them, and
+    /// reads only their prices.
+    @Test func theSheetOfSomeProductsReadsOnlyTheirPrices() throws {
+        let fake = try PricingSyncTests.fake()
+        let dir = TemporaryDirectory()
+        let catalog = try PricingSyncTests.write(
+            PricingSyncTests.catalog(iap: PricingSyncTests.overrides, subscription: PricingSyncTests.subscriptionChanges), in: dir)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        func sheet(_ arguments: [String]) throws -> (products: Set<String>, paths: [String], stderr: String) {
+            try fake.control("DELETE", "requests")
+            let result = try iapkit(["asc", "prices", catalog, "--format", "json"] + arguments, environment: fake.environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let products = Set(((parsed?["prices"] as? [[String: Any]]) ?? []).compactMap { $0["productId"] as? String })
+            return (products, try AscScopeTests.paths(fake), result.stderr)
+        }
+        let club = try sheet(["--product", "com.example.prices.club.*"])
+        #expect(club.products == ["com.example.prices.club.monthly"])
+        #expect(!club.paths.contains { $0.contains("/v1/inAppPurchasePriceSchedules/") }, "no in-app purchase's prices are read: \(club.paths)")
+        #expect(club.paths.contains { $0.hasPrefix("/v1/subscriptions/") && $0.hasSuffix("/prices") }, "\(club.paths)")
+
+        let gems = try sheet(["--product", "com.example.prices.gems"])
+        #expect(gems.products == ["com.example.prices.gems"])
+        #expect(!gems.paths.contains { $0.hasPrefix("/v1/subscriptions/") && $0.hasSuffix("/prices") }, "\(gems.paths)")
+
+        let both = try sheet(["--product", "com.example.prices.gems", "--product", "*.monthly"])
+        #expect(both.products == ["com.example.prices.gems", "com.example.prices.club.monthly"])
+
+        let none = try sheet(["--product", "com.example.other.*"])
+        #expect(none.products.isEmpty)
+        #expect(none.stderr.contains("matches `com.example.other.*`"), "\(none.stderr)")
     }
 
     @Test func exportJSONCarriesEachTerritorysPriceWhereTheCatalogGivesOne() throws {

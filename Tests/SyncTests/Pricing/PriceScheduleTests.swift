@@ -21,8 +21,26 @@ struct PriceScheduleTests {
         #expect(LocalPrice.display("14.9", territory: "BRA") == "14.90")
         #expect(LocalPrice.display("150", territory: "JPN") == "150")
         #expect(
-            LocalPrice.refusal("100", territory: "IND", grid: ["89", "99", "109"]) == "IND has no price point of 100 INR; the nearest are 99 and 109")
-        #expect(LocalPrice.refusal("99", territory: "IND", grid: ["89", "99", "109"]) == nil)
+            LocalPrice.refusal("100", territory: "IND", grid: ["89", "99", "109"], free: false)
+                == "IND has no price point of 100 INR; the nearest are 99 and 109")
+        #expect(LocalPrice.refusal("99", territory: "IND", grid: ["89", "99", "109"], free: false) == nil)
+    }
+
+    /// A price below a territory's lowest is called that, naming the lowest; the free point is never a nearest
+    /// price, and is named beside the lowest only for a product that may be free.
+    @Test func aPriceBelowTheLowestNamesTheLowestAndNeverOffersFreeAsNearest() {
+        let grid = ["0", "29", "39", "49"]
+        #expect(LocalPrice.refusal("5", territory: "IND", grid: grid, free: false) == "IND has no price point of 5 INR; the lowest there is 29 INR")
+        #expect(
+            LocalPrice.refusal("5", territory: "IND", grid: grid, free: true)
+                == "IND has no price point of 5 INR; the lowest there is 29 INR (0 is free)")
+        #expect(
+            LocalPrice.refusal("0.5", territory: "BRA", grid: ["0", "4.9", "5.9"], free: false)
+                == "BRA has no price point of 0.50 BRL; the lowest there is 4.90 BRL")
+        #expect(
+            LocalPrice.refusal("60", territory: "IND", grid: grid, free: false) == "IND has no price point of 60 INR; the highest there is 49 INR")
+        let japan = LocalPrice.refusal("5", territory: "JPN", grid: ["0", "40", "50"], free: false) ?? ""
+        #expect(!japan.contains(" 0") && japan.hasSuffix("the lowest there is 40 JPY"), "\(japan)")
     }
 
     @Test func appStoreConnectsPricesSplitIntoTodayAndLaterAndHandSetAndEqualized() {

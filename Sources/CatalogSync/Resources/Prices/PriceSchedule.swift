@@ -47,14 +47,24 @@ public enum LocalPrice {
         return (sorted.last { value($0) < target }, sorted.first { value($0) > target })
     }
 
-    /// "IND offers no price of 100; the nearest are 99 and 109", or nil when the grid has the price.
-    public static func refusal(_ wanted: String, territory: String, grid: [String]) -> String? {
+    /// "IND has no price point of 100 INR; the nearest are 99 and 109", or, below the territory's lowest paid price,
+    /// "IND has no price point of 5 INR; the lowest there is 29 INR"; nil when the grid has the price. The free point
+    /// is never a nearest price: `free` (a non-consumable) only names it beside the lowest.
+    public static func refusal(_ wanted: String, territory: String, grid: [String], free: Bool) -> String? {
         guard !grid.isEmpty, !grid.contains(wanted) else { return nil }
-        let (below, above) = neighbours(of: wanted, in: grid)
-        let nearest = [below, above].compactMap { $0 }.map { display($0, territory: territory) }
         let currency = Storefronts.currencies[territory].map { " \($0)" } ?? ""
-        return "\(territory) has no price point of \(display(wanted, territory: territory))\(currency); the nearest are "
-            + nearest.joined(separator: " and ")
+        let head = "\(territory) has no price point of \(display(wanted, territory: territory))\(currency)"
+        let paid = grid.filter { value($0) > 0 }
+        let (below, above) = neighbours(of: wanted, in: paid)
+        if below == nil, let lowest = above {
+            let zero = free && grid.contains { value($0) == 0 } ? " (0 is free)" : ""
+            return head + "; the lowest there is \(display(lowest, territory: territory))\(currency)\(zero)"
+        }
+        if above == nil, let highest = below {
+            return head + "; the highest there is \(display(highest, territory: territory))\(currency)"
+        }
+        let nearest = [below, above].compactMap { $0 }.map { display($0, territory: territory) }
+        return head + "; the nearest are " + nearest.joined(separator: " and ")
     }
 }
 
@@ -386,7 +396,8 @@ extension PlanBuilder {
                 if !uncheckedPrices.contains(unchecked) { uncheckedPrices.append(unchecked) }
                 continue
             }
-            guard let grid = priceGrids["\(kind.rawValue)|\(territory)"], let message = LocalPrice.refusal(price, territory: territory, grid: grid)
+            guard let grid = priceGrids["\(kind.rawValue)|\(territory)"],
+                let message = LocalPrice.refusal(price, territory: territory, grid: grid, free: record.type == .nonConsumable)
             else { continue }
             if !messages.contains(message) { messages.append(message) }
         }

@@ -135,12 +135,15 @@ enum SubscriptionKind: ProductResourceKind {
             fields.append(Change.Field("groupLevel", from: live.groupLevel.map(String.init), to: String(level)))
         }
         let (wantedOwn, liveOwn) = (wanted.subscription, live.subscription)
-        if wantedOwn.multiSeat == true, wanted.familySharable || live.familySharable {
+        // Multiseat beside Family Sharing is refused only as a change: a subscription App Store Connect already holds
+        // that way (made so before it turned multiseat off for family-shared ones) is held, and a catalog keeping it
+        // asks for nothing.
+        let holdsBoth = live.familySharable && liveOwn.multiSeat == true
+        if wantedOwn.multiSeat == true, wanted.familySharable || live.familySharable, !holdsBoth {
             builder.add(
                 .refused, .subscription, wanted, path: wanted.path.map { $0 / "multiSeat" },
                 fields: [Change.Field("multiSeat", from: liveOwn.multiSeat.map(String.init), to: "true")],
-                reason: "App Store Connect turns multiseat off for a family-shared subscription "
-                    + "(Apple's documentation of the subscription update request, multiSeatStatus)")
+                reason: familySharingRefusal)
         } else if let multiSeat = wantedOwn.multiSeat, multiSeat != liveOwn.multiSeat, !unanswered.contains("multiSeat") {
             send.multiSeat = multiSeat
             fields.append(Change.Field("multiSeat", from: liveOwn.multiSeat.map(String.init), to: String(multiSeat)))
@@ -155,8 +158,18 @@ enum SubscriptionKind: ProductResourceKind {
         return (fields, send)
     }
 
+    static let familySharingRefusal =
+        "App Store Connect turns multiseat off for a family-shared subscription "
+        + "(Apple's documentation of the subscription update request, multiSeatStatus)"
+
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         guard let live else {
+            // The update after the create would be refused: refused here, before anything is written.
+            if wanted.subscription.multiSeat == true, wanted.familySharable {
+                builder.add(
+                    .refused, .subscription, wanted, path: wanted.path.map { $0 / "multiSeat" },
+                    fields: [Change.Field("multiSeat", from: nil, to: "true")], reason: familySharingRefusal)
+            }
             builder.groupSize += 1
             var created = wanted
             // A level must lie within the group's size when it is set: beyond it, it is set once the group is whole.

@@ -82,7 +82,7 @@ struct BillingPlanRule: ProductRule {
             }
             if payment.cents == 0 {
                 report("a monthly plan cannot be free; free periods go through offers", "price")
-            } else if let problem = PriceRule.gridProblem(payment) {
+            } else if let problem = PriceRule.gridProblem(payment, free: false) {
                 report(problem, "price")
             }
         }

@@ -57,7 +57,7 @@ struct InAppPurchaseOfferCodeRule: ProductRule {
                 }
                 continue
             }
-            if let problem = PriceRule.gridProblem(price) {
+            if let problem = PriceRule.gridProblem(price, free: true) {
                 report(problem, "price")
             } else if let cents = price.cents, cents > 0, let regular = product.resolvedPriceCents, cents >= regular {
                 report(

@@ -102,7 +102,7 @@ enum OfferChecks {
             report("a \(offer.mode?.rawValue ?? "paid") offer needs a `price` (USD, lower than the regular price)", nil)
             return
         }
-        if let problem = PriceRule.gridProblem(price) { report(problem, "price"); return }
+        if let problem = PriceRule.gridProblem(price, free: true) { report(problem, "price"); return }
         guard let cents = price.cents else { return }
         if cents == 0 {
             // Free in the USA and paid elsewhere is a paid offer; free everywhere is a free trial.

@@ -23,7 +23,7 @@ struct PriceRule: ProductRule {
     func check(_ product: Product, in context: CatalogLintContext) {
         if !product.priceChanges.isEmpty || !product.billingPlans.isEmpty {
             for change in product.priceChanges + product.billingPlans.flatMap(\.priceChanges) {
-                if let price = change.price, let message = Self.gridProblem(price) {
+                if let price = change.price, let message = Self.gridProblem(price, free: product.mayBeFree) {
                     context.report(Self.self, message, at: change.path / "price", product: product)
                 }
             }
@@ -69,17 +69,23 @@ struct PriceRule: ProductRule {
                     + "App Store Connect's grid, such as 0.99", at: product.path, product: product)
             return
         }
-        if let message = Self.gridProblem(price) {
+        if let message = Self.gridProblem(price, free: product.mayBeFree) {
             context.report(Self.self, message, at: product.path / "price", product: product)
         }
     }
 
-    /// Why a USD amount is not on App Store Connect's grid, naming the nearest points; nil when it is.
-    static func gridProblem(_ price: Price) -> String? {
+    /// Why a USD amount is not on App Store Connect's grid, naming the nearest points, or the lowest when it is below
+    /// them; nil when it is. `free`: whether 0 is a price of the product (a non-consumable's, an offer's): free is
+    /// never the nearest point, only named beside the lowest.
+    static func gridProblem(_ price: Price, free: Bool) -> String? {
         if let cents = price.cents, PriceGrid.isPoint(cents: cents) { return nil }
         if price.approximateCents > Double(PriceGrid.highestCents) {
             return "$\(price) is above $\(Price(cents: PriceGrid.highestCents)), the highest standard USD price point; "
                 + "higher prices need Apple's approval"
+        }
+        if price.approximateCents < Double(PriceGrid.lowestCents) {
+            return "$\(price.text) is below $\(Price(cents: PriceGrid.lowestCents)), the lowest USD price point"
+                + (free ? " (0 is free)" : "")
         }
         let (below, above) = PriceGrid.neighbours(ofCents: price.approximateCents)
         let nearest = [below, above].compactMap { $0 }.map { "$\(Price(cents: $0))" }
@@ -88,6 +94,10 @@ struct PriceRule: ProductRule {
 }
 
 extension Product {
+    /// Whether App Store Connect lets the product cost nothing: a non-consumable (or a product of no known type,
+    /// which `type` reports).
+    var mayBeFree: Bool { type == nil || type == .nonConsumable }
+
     /// Where a subscription's prices are set when the catalog lists the territories (`pricedTerritories`, else the
     /// availability's), as push sets them; nil for every territory App Store Connect sells in.
     var listedPricedTerritories: [String]? {

@@ -155,7 +155,7 @@ struct TerritoryPriceDecimalsRule: ProductRule {
             context.report(
                 Self.self,
                 "\(entry.territory) prices in \(currency), which the App Store writes in \(what); "
-                    + "`\(price.text)` has \(price.significantDecimals)", at: entry.path, product: product)
+                    + "`\(price.text)` has \(price.writtenDecimals)", at: entry.path, product: product)
         }
     }
 }
@@ -244,8 +244,7 @@ struct PriceChangeSubscribersRule: ProductRule {
     private func check(_ schedule: PriceSchedule, of product: Product, in context: CatalogLintContext) {
         var regular = schedule.price?.cents
         var territories = Dictionary(
-            schedule.territoryPrices.compactMap { entry in entry.price.map { (entry.territory, $0.approximateCents) } },
-            uniquingKeysWith: { a, _ in a })
+            schedule.territoryPrices.compactMap { entry in entry.price.map { (entry.territory, $0) } }, uniquingKeysWith: { a, _ in a })
         for change in schedule.changes {
             let at = change.path / "existingSubscribers"
             if !product.isSubscription {
@@ -293,8 +292,11 @@ struct PriceChangeSubscribersRule: ProductRule {
             }
             for entry in change.territoryPrices {
                 guard let price = entry.price else { continue }
-                if let old = territories[entry.territory], price.approximateCents > old { raised.append(entry.territory) }
-                territories[entry.territory] = price.approximateCents
+                if let old = territories[entry.territory], price.approximateCents > old.approximateCents {
+                    let currency = Storefronts.currencies[entry.territory] ?? ""
+                    raised.append("\(entry.territory) \(currency) \(old.text) → \(price.text)")
+                }
+                territories[entry.territory] = price
             }
             let moving = change.existingSubscribers == .move || change.existingSubscribersByTerritory.contains { $0.choice == .move }
             if moving, !raised.isEmpty {
@@ -349,7 +351,8 @@ struct OfferPriceChangeRule: ProductRule {
                 guard let price = entry.price, let lowest = regular[entry.territory]?.min(), price.approximateCents >= lowest else { continue }
                 context.report(
                     Self.self,
-                    "the \(offer.kind.rawValue) costs \(price.text) in \(entry.territory), no less than the subscription's "
+                    "the \(offer.kind.rawValue) costs \(price.text)\(Storefronts.currencies[entry.territory].map { " \($0)" } ?? "") "
+                        + "in \(entry.territory), no less than the subscription's "
                         + "own price there; an offer must be a discount", at: entry.path, product: product)
             }
         }

@@ -50,6 +50,7 @@ SETTING_CHECKS = {
     "holdWrite": _optional(_count(1)),
     "today": lambda v: v is None or _is_day(v),
     "backgroundAssetProcessing": lambda v: v in ("COMPLETE", "FAILED"), "backgroundAssetProcessingReads": _count(0),
+    "multiSeatFamilyRule": _flag,
 }
 
 

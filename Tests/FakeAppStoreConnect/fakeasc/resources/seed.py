@@ -35,7 +35,7 @@ class Seeding:
             out["subscriptionGroups"][g["referenceName"]] = group["id"]
             self.seed_metadata("subscriptionGroupVersions", group, g)
             for s in g.get("subscriptions", []):
-                check_multi_seat(s)
+                check_multi_seat(s, self.settings["multiSeatFamilyRule"])
                 sub = self.new_subscription(group, s, s.get("state", "APPROVED"))
                 # API 4.5's multiseat values as given (`null`: made before 4.5), else those of a subscription made now
                 if "multiSeatStatus" in s:

@@ -113,7 +113,7 @@ class Subscriptions:
                 rec["attributes"][k] = a[k]
         if a.get("marketSettings") is not None:
             rec["attributes"]["marketSettings"] = unique(a["marketSettings"])
-        if a.get("familySharable"):
+        if a.get("familySharable") and self.settings["multiSeatFamilyRule"]:
             rec["attributes"]["multiSeatStatus"] = "DISABLED"  # Apple: turning on Family Sharing sets it to DISABLED
         for type_, plan in creates:
             if type_ == "subscriptionPrices":
@@ -178,7 +178,7 @@ class Subscriptions:
                                "/data/attributes/groupLevel")
         family = a.get("familySharable")
         family = rec["attributes"].get("familySharable") if family is None else family
-        if a.get("multiSeatStatus") == "ENABLED" and family:
+        if a.get("multiSeatStatus") == "ENABLED" and family and self.settings["multiSeatFamilyRule"]:
             raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", FAMILY_SHARING_RULE, "/data/attributes/multiSeatStatus")
 
     # -- plan availabilities
@@ -219,15 +219,16 @@ def multi_seat_defaults(family_sharable):
             "marketSettings": list(DEFAULT_MARKETS)}
 
 
-def check_multi_seat(spec):
+def check_multi_seat(spec, family_rule=True):
     """The seed document's multiseat values (either may be `null`: a subscription made before API 4.5); raises
-    ValueError (a bad seed) for values outside the document's enums or ENABLED with Family Sharing on."""
+    ValueError (a bad seed) for values outside the document's enums or, under `family_rule` (the setting
+    `multiSeatFamilyRule`), ENABLED with Family Sharing on."""
     status, markets = spec.get("multiSeatStatus"), spec.get("marketSettings")
     if status is not None and status not in MULTI_SEAT_STATUSES:
         raise ValueError("multiSeatStatus %r is not one of %s" % (status, ", ".join(MULTI_SEAT_STATUSES)))
     if markets is not None and (not isinstance(markets, list) or any(m not in MARKETS for m in markets)):
         raise ValueError("marketSettings %r is not a list of %s" % (markets, ", ".join(MARKETS)))
-    if status == "ENABLED" and spec.get("familySharable"):
+    if status == "ENABLED" and spec.get("familySharable") and family_rule:
         raise ValueError(FAMILY_SHARING_RULE)
 
 

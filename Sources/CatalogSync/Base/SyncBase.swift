@@ -51,7 +51,9 @@ public struct SyncBase: Sendable {
     }
 
     /// Said when the base is not of the app synced.
-    func notOf(_ app: StoreApp) -> String { "The base \(source) is of \(catalog.app.bundleID ?? "another app"), not \(app.bundleID): it is not used." }
+    func notOf(_ app: StoreApp) -> String {
+        "The base \(source) is of \(catalog.app.bundleID ?? "another app"), not \(app.bundleID): it is not used."
+    }
 
     /// The catalog at HEAD when the working file differs from it: the base of a pull over uncommitted edits when
     /// none is recorded, so they are kept as the catalog's changes.

@@ -19,7 +19,11 @@ extension CatalogTextEditor {
         let writer = YAMLTreeText(layout: layout)
         let inFlow = enclosingFlow(alias.start)
         let text: String
-        if case let .scalar(value, quoted) = tree { text = writer.scalar(value, quoted: quoted, flow: inFlow) } else { text = writer.flow(tree, inFlow: inFlow) }
+        if case let .scalar(value, quoted) = tree {
+            text = writer.scalar(value, quoted: quoted, flow: inFlow)
+        } else {
+            text = writer.flow(tree, inFlow: inFlow)
+        }
         if let held = aliasEdits[index] {
             // The anchored value was moved here: this place gets its own, and the anchor moves on.
             edits[held.edit].text = text

@@ -10,7 +10,8 @@ struct PullTextTests {
     static let catalog = BaseSyncTests.catalog
         .replacingOccurrences(of: "name: Gem Pack        # the shelf name", with: "name: Gem Pack")
         .replacingOccurrences(
-            of: "description: A handful of gems.", with: "description: &shared Shiny things for your vault.   # one text for both packs")
+            of: "description: A handful of gems.", with: "description: &shared Shiny things for your vault.   # one text for both packs"
+        )
         .replacingOccurrences(of: "description: A bag of coins.", with: "description: *shared")
 
     static func pushed(_ text: String) throws -> (FakeAppStoreConnect, String, TemporaryDirectory, String) {
@@ -55,10 +56,12 @@ struct PullTextTests {
     @Test func aCatalogWithWindowsLineEndingsKeepsThemAndItsDiffApplies() throws {
         let crlf = Self.catalog.replacingOccurrences(of: "\n", with: "\r\n")
         let (fake, app, dir, catalog) = try Self.pushed(crlf)
-        try fake.webEdit(app: app, [
-            ["rename": "com.example.twoauthors.gems", "locale": "en-US", "name": "Gem Chest"],
-            ["addLocalization": "com.example.twoauthors.coins", "locale": "fr-FR", "name": "Pièces", "description": "Un sac de pièces."],
-        ])
+        try fake.webEdit(
+            app: app,
+            [
+                ["rename": "com.example.twoauthors.gems", "locale": "en-US", "name": "Gem Chest"],
+                ["addLocalization": "com.example.twoauthors.coins", "locale": "fr-FR", "name": "Pièces", "description": "Un sac de pièces."],
+            ])
         let preview = try iapkit(["asc", "pull", "-o", "catalog.yaml", "--diff"], in: dir.path, environment: fake.environment)
         #expect(preview.status == 1, "\(preview.stderr)")
         // By line breaks as bytes: to Swift, `\r\n` is one character.

@@ -8,11 +8,11 @@ import Testing
 struct WholeChangeTests {
     @Test func aPriceLintRefusesIsRefusedByPlanAndASavedPlanOfItIsNotAppliable() throws {
         let (fake, _, dir, catalog) = try BaseSyncTests.pushed()
-        try BaseSyncTests.edit(catalog, "price: 1.49", "price: 0.19")
+        try BaseSyncTests.edit(catalog, "price: 1.49", "price: 1.98")
         let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
         #expect(plan.status == 1, "\(plan.stdout)\(plan.stderr)")
         let line = plan.stdout.split(separator: "\n").first { $0.hasPrefix("! inAppPurchasePriceSchedule com.example.twoauthors.gems") }
-        #expect(line?.contains("price: $0.19 is not a USD price point") == true, "\(plan.stdout)")
+        #expect(line?.contains("price: $1.98 is not a USD price point") == true, "\(plan.stdout)")
         let saved = dir.file("off-grid.plan.json")
         let out = try iapkit(["asc", "plan", catalog, "--out", saved], environment: fake.environment)
         #expect(out.status == 1, "\(out.stderr)")

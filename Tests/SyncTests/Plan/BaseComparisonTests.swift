@@ -32,7 +32,10 @@ import Testing
         #expect(PullEdit.equivalent(merged, expected), "\(merged)")
         #expect(PullEdit.equivalent(newBase, store), "the new base is what App Store Connect holds")
         #expect(merge.conflicts.isEmpty)
-        #expect(merge.pending.map(\.description) == ["a: price: \"1.99\" (App Store Connect: \"1.49\")", "c: not in App Store Connect yet (push creates it)"])
+        #expect(
+            merge.pending.map(\.description) == [
+                "a: price: \"1.99\" (App Store Connect: \"1.49\")", "c: not in App Store Connect yet (push creates it)",
+            ])
     }
 
     @Test func aValueBothChangedIsAConflictTheBaseKeepsUntilSomeoneChooses() throws {
@@ -61,7 +64,12 @@ import Testing
     @Test func aChangeIsTheCatalogsAppStoreConnectsOrBoth() {
         let app = StoreApp(id: "1", bundleID: "com.example")
         // App Store Connect holds x 2, y 5, z 7; the base x 1, y 5, z 6; the catalog x 1, y 6, z 8.
-        var plan = Plan(app: app, changes: [Self.change("x", "name", from: "2", to: "1"), Self.change("y", "name", from: "5", to: "6"), Self.change("z", "name", from: "7", to: "8")])
+        var plan = Plan(
+            app: app,
+            changes: [
+                Self.change("x", "name", from: "2", to: "1"), Self.change("y", "name", from: "5", to: "6"),
+                Self.change("z", "name", from: "7", to: "8"),
+            ])
         let basePlan = Plan(app: app, changes: [Self.change("x", "name", from: "2", to: "1"), Self.change("z", "name", from: "7", to: "6")])
         ChangeOrigins.mark(&plan, basePlan: basePlan, base: "base.yaml")
         #expect(plan.changes.map(\.origin) == [.appStoreConnect, .catalog, .conflict])

@@ -38,7 +38,7 @@ SETTING_CHECKS = {
     "pageSize": _count(1), "maxPageSize": _optional(_count(1)), "maxTokenAgeSeconds": _optional(_number(0)),
     "rateLimit": _count(0), "rateRemaining": _count(0), "rateLimitRemaining": _count(0),
     "rateLimitWindowSeconds": _number(0, exclusive=True), "autoCreateVersions": _flag,
-    "assetProcessingReads": _count(0), "strictOfferRules": _flag, "emptyToOne": lambda v: v in ("null", "404"),
+    "assetProcessingReads": _count(0), "strictOfferRules": _flag, "rateLimitRetryAfter": _flag, "emptyToOne": lambda v: v in ("null", "404"),
     "firstPriceByPostFails": _flag, "explicitNulls": _flag, "omitLastPageLinks": _flag,
     "unknownAttributes": _flag, "pricesWithoutRelationships": _flag, "emptyPointTerritory": _flag,
     "linksOnly": lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v),

@@ -216,7 +216,8 @@ public final class PushLedger: @unchecked Sendable {
 
     /// Two sentences for the person who ran the push: what was written (whole changes, and a change written in
     /// part), what is left, and that running push again finishes it.
-    public func report(listing limit: Int = 5) -> String {
+    /// - Parameter advisesRerun: false when running push again would only ask what App Store Connect refused.
+    public func report(listing limit: Int = 5, advisesRerun: Bool = true) -> String {
         lock.withLock {
             let total = changes.reduce(0) { $0 + $1.operations }
             guard total > 0 else { return "Nothing was planned, so nothing was written." }
@@ -242,7 +243,9 @@ public final class PushLedger: @unchecked Sendable {
                 let nothing = "Nothing was written to App Store Connect (\(Format.count(total, "operation")) planned)."
                 // A write whose answer was lost may have been made all the same: the same saved plan finishes it.
                 return nothing
-                    + (savedPlan.map { " Run `iapkit asc push --plan \($0)` again to finish: it sends what is left of the reviewed plan." } ?? "")
+                    + (savedPlan.flatMap { advisesRerun ? $0 : nil }.map {
+                        " Run `iapkit asc push --plan \($0)` again to finish: it sends what is left of the reviewed plan."
+                    } ?? "")
             }
             // Every number adds up: the written operations are those of the complete changes plus the part written of
             // one change; the left ones are that change's rest plus those of the changes not started.
@@ -261,6 +264,7 @@ public final class PushLedger: @unchecked Sendable {
                 left.append("\(operations) in \(Format.count(untouched.count, "change")) not started: \(list(untouched))")
             }
             text += "Left: \(Format.count(total - done, "operation")) (" + left.joined(separator: "; ") + ")"
+            guard advisesRerun else { return text + "." }
             if let savedPlan {
                 return text + ". Run `iapkit asc push --plan \(savedPlan)` again to finish: it sends only what is left of the "
                     + "reviewed plan (what reached App Store Connect is recorded in \(savedPlan).applied), so nothing is sent twice."

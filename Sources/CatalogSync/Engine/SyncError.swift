@@ -84,8 +84,10 @@ public enum SyncError: ToolError, Sendable {
                     + "\(done) of \(Format.count(total, "operation")) were done; run push again "
                     + "\(Self.runAgain(after: wait)) to finish, or pass --wait to wait for the budget"
             }
-            text += " failed: \(error). \(done) of \(Format.count(total, "operation")) were done; run push again to finish"
-            return text
+            text += " failed: \(error). \(done) of \(Format.count(total, "operation")) were done; "
+            // Refused for what it asks (a product ID App Store Connect already has, a value it forbids): running push
+            // again asks the same; the network or a server error: running it again finishes.
+            return text + (error.refusesTheRequest ? "fix what App Store Connect refused, then run push again" : "run push again to finish")
         case let .budgetWait(context, resumeAfter, waitMax):
             let way =
                 waitMax.map {
@@ -140,6 +142,15 @@ extension ASCError {
     }
 
     /// How long App Store Connect asked to wait, when it refused for the budget (an hour when it did not say).
+    /// App Store Connect refused the request itself (a 4xx other than 429): sending it again is refused again.
+    var refusesTheRequest: Bool {
+        switch self {
+        case let .api(status, _): return (400..<500).contains(status) && status != 429
+        case let .replayed(_, error): return error.refusesTheRequest
+        default: return false
+        }
+    }
+
     /// `429, Retry-After 5m`, quoting a wait only when App Store Connect sent one.
     var refusal: String {
         switch self {

@@ -96,7 +96,8 @@ extension SyncWorkflow {
             // A refused price is the catalog's: the error names what was written; fixing the price comes first.
             if case .pricesRefused = error { throw error }
             // The error first, then what reached App Store Connect and what is left.
-            throw SyncError.pushStopped(error, written: ledger.report())
+            let refused = if case let .write(_, _, _, answer, _, _) = error { answer.refusesTheRequest } else { false }
+            throw SyncError.pushStopped(error, written: ledger.report(advisesRerun: !refused))
         }
     }
 

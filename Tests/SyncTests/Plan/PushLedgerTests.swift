@@ -1,3 +1,4 @@
+@testable import AppStoreConnect
 @testable import CatalogSync
 import Testing
 
@@ -32,5 +33,26 @@ import Testing
                 "(21 in 19 complete changes: inAppPurchase p1, inAppPurchase p2, "
                     + "inAppPurchase p3, inAppPurchase p4, inAppPurchase p5 and 14 more). Nothing is left."))
         #expect(Self.ledger(doneAfter: 0).report() == "Nothing was written to App Store Connect (21 operations planned).")
+    }
+
+    /// Only what is safe to run again is advised: a saved plan is finished by itself, never by a plain push, and a
+    /// request App Store Connect refused for what it asks (a 409) is not run again as it was.
+    @Test func theAdviceIsSafeToFollow() {
+        let ledger = Self.ledger(doneAfter: 18)
+        ledger.pushing(savedPlan: "release.plan.json")
+        let saved = ledger.report()
+        #expect(
+            saved.hasSuffix(
+                "Run `iapkit asc push --plan release.plan.json` again to finish: it sends only what is left of the "
+                    + "reviewed plan (what reached App Store Connect is recorded in release.plan.json.applied), so nothing is sent twice."),
+            "\(saved)")
+        #expect(!saved.contains("Run `iapkit asc push` again"))
+        #expect(!Self.ledger(doneAfter: 18).report(advisesRerun: false).contains("again"))
+        let conflict = SyncError.write(
+            operation: "create in-app purchase com.example.gems", productID: "com.example.gems", location: nil,
+            error: .api(status: 409, errors: []), done: 1, total: 3)
+        #expect(conflict.description.hasSuffix("fix what App Store Connect refused, then run push again"), "\(conflict.description)")
+        let lost = SyncError.write(operation: "create", productID: nil, location: nil, error: .api(status: 500, errors: []), done: 1, total: 3)
+        #expect(lost.description.hasSuffix("run push again to finish"))
     }
 }

@@ -34,4 +34,31 @@ struct WholeChangeTests {
         #expect(answered429 == 1, "one request found the hour spent, and nothing more was sent")
         withExtendedLifetime(dir) {}
     }
+
+    /// A product made without its availability (a push stopped inside it, a web form left half done) is on sale
+    /// nowhere: with the catalog naming none (every territory), plan creates it and --check fails.
+    @Test func anAvailabilityAppStoreConnectDoesNotHaveIsPlannedAsACreation() throws {
+        let fake = try FakeAppStoreConnect()
+        let app = try fake.addApp(bundleID: BaseSyncTests.bundleID)
+        try fake.control(
+            "POST", "seed",
+            [
+                "appId": app,
+                "inAppPurchases": [
+                    [
+                        "productId": "com.example.twoauthors.gems", "name": "Gem Pack", "inAppPurchaseType": "CONSUMABLE",
+                        "state": "MISSING_METADATA",
+                        "localizations": [["locale": "en-US", "name": "Gem Pack", "description": "A handful of gems."]],
+                        "prices": [["territory": "USA", "pricePoint": 10010]],
+                    ]
+                ],
+            ])
+        let dir = TemporaryDirectory()
+        let gems = BaseSyncTests.catalog.components(separatedBy: "  - productId: com.example.twoauthors.coins")[0]
+        let catalog = dir.write("catalog.yaml", gems.replacingOccurrences(of: "price: 1.49", with: "price: 0.99"))
+        let plan = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
+        #expect(plan.status == 1, "on sale nowhere is a difference: \(plan.stdout)\(plan.stderr)")
+        #expect(plan.stdout.contains("+ inAppPurchaseAvailability com.example.twoauthors.gems"), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("? "), "nothing left unknown: \(plan.stdout)")
+    }
 }

@@ -96,7 +96,8 @@ public struct ReadSelection: Sendable {
         self.init(
             compared: compared, read: read, groups: Set(desired.scoped(to: compared).groups.map(\.referenceName)),
             // Equalizations are read for the subscriptions App Store Connect already has.
-            sharedReads: desired.scoped(to: read).equalizationReads, products: read.count, listings: listings)
+            sharedReads: desired.scoped(to: read).equalizationReads + desired.scoped(to: read).baseTerritoryReads, products: read.count,
+            listings: listings)
         appResources = scope.includesAppResources
     }
 

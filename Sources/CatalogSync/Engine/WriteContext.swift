@@ -224,6 +224,10 @@ final class WriteContext: @unchecked Sendable {
             ?? "${pricePoint:\(product.name):\(territory):\(price)}"
     }
 
+    /// The requests a read of the price points of `territories` territories sends: one, or a page of 8,000 points for
+    /// each ten (a territory has its 800 points and free), the most a page of price points holds.
+    static func gridReads(territories: Int) -> Int { territories == 0 ? 0 : max(1, (territories * 801 + 7_999) / 8_000) }
+
     /// The price points of hand-set territory prices: one request for every territory at once. A price the
     /// territory does not offer stops here, naming the nearest ones.
     func lookUpLocalPricePoints(product: ResourceRef, subscription: Bool, prices: [LocalPricePair]) async throws(ASCError) {

@@ -85,6 +85,12 @@ extension CatalogRecords {
     /// About how many equalization tables a plan of these records reads: one per billing plan and USD price among
     /// the subscriptions and their paid offers, and one per USD price of the in-app purchases' offer codes (App
     /// Store Connect's answer is the same for every product of a kind).
+    /// In-app purchases priced in more than one territory (now or from a date): the read of their schedule takes one
+    /// request more, for its base territory, which prices in one territory name themselves.
+    public var baseTerritoryReads: Int {
+        inAppPurchases.lazy.filter { !$0.territoryPrices.isEmpty || $0.priceChanges.contains { !$0.territoryPrices.isEmpty } }.count
+    }
+
     public var equalizationReads: Int {
         var prices = Set<String>()
         for offer in inAppPurchases.flatMap(\.offerCodes) { if let cents = offer.priceCents { prices.insert("IAP|\(cents)") } }

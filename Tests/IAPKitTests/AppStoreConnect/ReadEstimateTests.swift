@@ -38,4 +38,47 @@ struct ReadEstimateTests {
         #expect(!pull.stderr.contains("sent attributes this iapkit does not know"), "\(pull.stderr)")
         try Self.expectEstimateHolds(harness.fake, catalog: catalog, "seed \(seed)")
     }
+
+    /// A studio's catalog: consumables priced in USD and by hand in 15 territories. What push says it sends (its
+    /// plan's reads, then its writes with their price points) is within a tenth of what it sends, to an empty app and
+    /// for a price change of every product.
+    @Test func pushEstimatesHoldWithHandSetTerritories() throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: "com.example.studio")
+        let dir = TemporaryDirectory()
+        let catalog = dir.file("catalog.yaml")
+        for usd in ["0.99", "1.29"] {
+            // Each territory's price as the fake's grid has it for the USD price.
+            let prices = try python(
+                """
+                import sys
+                sys.path.insert(0, sys.argv[1])
+                from fakeasc.reference import synthetic_price
+                territories = ['GBR', 'DEU', 'FRA', 'JPN', 'IND', 'BRA', 'CAN', 'AUS', 'MEX', 'KOR', 'CHN', 'TUR', 'ZAF', 'SWE', 'CHE']
+                print(', '.join('%s: %s' % (t, synthetic_price(t, sys.argv[2])) for t in territories), end='')
+                """, [Paths.repository + "/Tests/FakeAppStoreConnect", usd])
+            let products = (1...12).map { n in
+                """
+                  - productId: com.example.studio.gems\(n)
+                    referenceName: Gems \(n)
+                    type: consumable
+                    price: \(usd)
+                    territoryPrices: {\(prices)}
+                    localizations:
+                      - {locale: en-US, name: Gems \(n), description: A pack of gems.}
+                """
+            }
+            let text =
+                "schemaVersion: 1\napp:\n  bundleId: com.example.studio\n  primaryLocale: en-US\nproducts:\n" + products.joined(separator: "\n")
+                + "\n"
+            try text.write(toFile: catalog, atomically: true, encoding: .utf8)
+            try fake.control("DELETE", "requests")
+            let push = try iapkit(["asc", "push", catalog, "--yes"], environment: fake.environment)
+            #expect(push.status == 0, "\(usd): \(push.stdout)\(push.stderr)")
+            let reads = push.stderr.firstMatch(of: /in detail: about (\d+) requests?/).flatMap { Int($0.1) } ?? 0
+            let writes = try #require(push.stdout.firstMatch(of: /Push would send about (\d+) requests?/).flatMap { Int($0.1) }, "\(push.stdout)")
+            let sent = try AscScopeTests.paths(fake).filter { !AscScopeTests.isListRead($0) }.count
+            #expect(abs(sent - reads - writes) * 10 <= max(sent, 10), "\(usd): about \(reads) + \(writes) estimated, \(sent) sent")
+        }
+    }
 }

@@ -141,7 +141,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
         return wanted.path.map { $0 / "territoryPrices" / name }
     }
 
-    /// Looks up the price points (the USA points, and one request for every hand-priced territory), then sends the
+    /// Looks up the price points (the USA points, and the hand-priced territories' in pages of 8,000), then sends the
     /// schedule with all its manual prices inline.
     struct Set: WriteOperation {
         var product: ResourceRef
@@ -151,7 +151,9 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                 + (schedule.localPrices.isEmpty ? "" : ", " + Format.count(schedule.localPrices.count, "territory price"))
                 + (schedule.changes.isEmpty ? "" : ", \(schedule.changes.count) scheduled changes")
         }
-        var estimatedRequests: Int { 1 + schedule.baseCents.count + (schedule.localPrices.isEmpty ? 0 : 1) }
+        var estimatedRequests: Int {
+            1 + schedule.baseCents.count + WriteContext.gridReads(territories: Swift.Set(schedule.localPrices.map(\.territory)).count)
+        }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             for cents in schedule.baseCents {

@@ -200,7 +200,9 @@ enum SubscriptionPriceKind: ProductResourceKind {
             if let day { text += " from \(CalendarDay.format(day))" }
             return text
         }
-        var estimatedRequests: Int { (territories.isEmpty ? 1 : 3) + (localPrices.isEmpty ? 0 : 1) }
+        var estimatedRequests: Int {
+            (territories.isEmpty ? 1 : 3) + WriteContext.gridReads(territories: localPrices.count)
+        }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             if let cents, !territories.isEmpty {

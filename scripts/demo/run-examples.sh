@@ -33,11 +33,14 @@ step "iapkit asc push, plan --check, prices, pull (against a local fake App Stor
 fake=$(mktemp -d)
 eval "$(python3 scripts/demo/start-fake-asc.py --bundle-id com.example.fruitstand --dir "$fake")"
 trap 'kill "$(cat "$fake/fake-asc.pid")" 2>/dev/null; rm -rf "$fake"' EXIT
-$iapkit asc plan examples/catalog.yaml > "$out/asc-plan-before.txt"
+# A copy again: push records the base it leaves App Store Connect at beside the catalog (.iapkit/base/), which a
+# team commits; it lands in out/ instead of changing examples/.
+rm -rf "$out/synced" && cp -R examples "$out/synced"
+$iapkit asc plan "$out/synced/catalog.yaml" > "$out/asc-plan-before.txt"
 tail -n 1 "$out/asc-plan-before.txt"
-$iapkit asc push examples/catalog.yaml --yes
-$iapkit asc plan examples/catalog.yaml --check
-$iapkit asc prices examples/catalog.yaml --format csv -o "$out/prices.csv"
+$iapkit asc push "$out/synced/catalog.yaml" --yes
+$iapkit asc plan "$out/synced/catalog.yaml" --check
+$iapkit asc prices "$out/synced/catalog.yaml" --format csv -o "$out/prices.csv"
 mkdir -p "$out/pulled"
 $iapkit asc pull --bundle-id com.example.fruitstand -o "$out/pulled/catalog.yaml"
 $iapkit asc plan "$out/pulled/catalog.yaml" --check

@@ -43,16 +43,21 @@ public struct SyncBase: Sendable {
         return try load(text, file: recorded)
     }
 
-    /// Whether the base is of `app`: one recorded for another app (a catalog pushed to a copy of its app, a pull with
-    /// --bundle-id) says nothing of this one.
-    func isOf(_ app: StoreApp) -> Bool {
-        guard let named = catalog.app.bundleID, !app.bundleID.isEmpty else { return true }
-        return named == app.bundleID
+    /// Whether the base is of `app` as App Store Connect holds it (`productIDs`): one recorded for another app (a
+    /// catalog pushed to a copy of its app, a pull with --bundle-id) says nothing of this one, and nor does one naming
+    /// products of which App Store Connect has none (another team's account, an app made anew), from which every
+    /// product would read as deleted there.
+    func isOf(_ app: StoreApp, holding productIDs: Set<String>) -> Bool {
+        let named = Set(catalog.allProducts.compactMap(\.productID))
+        if !named.isEmpty, named.isDisjoint(with: productIDs) { return false }
+        guard let bundleID = catalog.app.bundleID, !app.bundleID.isEmpty else { return true }
+        return bundleID == app.bundleID
     }
 
     /// Said when the base is not of the app synced.
     func notOf(_ app: StoreApp) -> String {
-        "The base \(source) is of \(catalog.app.bundleID ?? "another app"), not \(app.bundleID): it is not used."
+        "The base \(source) is of \(catalog.app.bundleID ?? "another app") as App Store Connect app \(app.named) does not hold it "
+            + "(none of its products are there): it is not used, and the next push or pull records one of this app."
     }
 
     /// The catalog at HEAD when the working file differs from it: the base of a pull over uncommitted edits when

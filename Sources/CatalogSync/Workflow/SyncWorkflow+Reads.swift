@@ -155,7 +155,7 @@ extension SyncWorkflow {
             try refuseRemovals(keptIDs, pulled: pulledIDs, app: app, file: output, options: options)
             let keptForm = try edit.canonical(kept.catalog)
             var target = pulledForm
-            if let base = try pullBase(output, kept: kept.text, app: app, options: options) {
+            if let base = try pullBase(output, kept: kept.text, app: app, holding: pulledIDs, options: options) {
                 var merge = ThreeWayMerge(take: options.take)
                 (target, newBase) = merge.merge(base: try edit.canonical(base.catalog), catalog: keptForm, store: pulledForm)
                 report(merge, base: base.source, app: app, file: output)
@@ -200,10 +200,10 @@ extension SyncWorkflow {
 
     /// The base of a pull over `output`: `--base`, else the one recorded beside it, else, for a catalog with
     /// uncommitted edits, its last commit (so the edits are kept as the catalog's changes), else none.
-    func pullBase(_ output: String, kept: Data, app: StoreApp, options: PullOptions) throws -> SyncBase? {
+    func pullBase(_ output: String, kept: Data, app: StoreApp, holding productIDs: Set<String>, options: PullOptions) throws -> SyncBase? {
         if let base = try SyncBase.find(for: output, revision: options.baseRevision) {
             // A base is of one app: pulled from another (--bundle-id), the catalog is compared with it alone.
-            guard base.isOf(app) else {
+            guard base.isOf(app, holding: productIDs) else {
                 events(.note(base.notOf(app)))
                 return nil
             }

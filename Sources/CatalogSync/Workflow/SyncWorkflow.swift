@@ -157,7 +157,7 @@ public struct SyncWorkflow: Sendable {
         plan.changes += AssetPackPush.refusals(plan, catalogPath: catalogPath)
         PlanLint.refuseWhatLintRefuses(&plan, catalog: catalog, baseDirectory: baseDirectory)
         var base = try SyncBase.find(for: catalogPath, revision: options.baseRevision)
-        if let other = base, !other.isOf(listings.app) {
+        if let other = base, !other.isOf(listings.app, holding: listings.productIDs) {
             events(.note(other.notOf(listings.app)))
             base = nil
         }

@@ -48,7 +48,6 @@ struct StorefrontTableTests {
     }
 }
 
-
 /// `iapkit asc prices` and `export json` read back what a push wrote.
 @Suite(.showsFakeLog)
 struct PriceSheetTests {

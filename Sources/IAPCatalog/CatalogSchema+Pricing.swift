@@ -10,6 +10,7 @@ extension NodeReader {
     func readPricing(_ object: Object, into product: inout Product) throws(IAPKitError) {
         product.territoryPrices = try readTerritoryPrices(object)
         product.priceChanges = try readPriceChanges(object)
+        product.sales = try readSales(object)
         guard let sheet = object.string("priceSheet") else { return }
         product.priceSheet = sheet
         let rows = try readPriceSheet(sheet, path: object.path / "priceSheet")
@@ -86,6 +87,18 @@ extension NodeReader {
                 price: change.price("price"), territoryPrices: try readTerritoryPrices(change))
             try readExistingSubscribers(change, into: &result)
             return result
+        }
+    }
+
+    /// `sales:`, a list of prices with a start and an end.
+    func readSales(_ object: Object) throws(IAPKitError) -> [Sale] {
+        try object.list("sales") { node, path throws(IAPKitError) in
+            let sale = try Object(node, path: path, what: "a sale", allowed: CatalogFormat.sale.names, reader: self)
+            guard sale.valid else { return nil }
+            defer { sale.finish() }
+            return Sale(
+                path: path, startDate: sale.string("startDate"), endDate: sale.string("endDate", required: true),
+                price: sale.price("price"), territoryPrices: try readTerritoryPrices(sale))
         }
     }
 

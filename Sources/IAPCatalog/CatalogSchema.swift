@@ -254,6 +254,8 @@ extension NodeReader {
         product.period = object.string("period", required: true)
         product.groupLevel = object.int("groupLevel")
         product.multiSeat = object.bool("multiSeat")
+        // A subscription's prices have no end in App Store Connect: the `sale` rule says so, pointing at offers.
+        if object.node("sales") != nil { object.allowed.append("sales") }
         if object.node("markets") != nil {
             product.markets = try object.list("markets") { node, path throws(IAPKitError) in
                 guard let text = string(node, at: path) else { return nil }

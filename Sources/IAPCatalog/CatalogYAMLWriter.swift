@@ -124,6 +124,7 @@ public enum CatalogYAMLWriter {
         case nil: break
         }
         priceChanges(product.priceChanges, into: out)
+        sales(product.sales, into: out)
         if product.familySharable == true { out.pair("familySharable", flag: true) }
         if let multiSeat = product.multiSeat { out.pair("multiSeat", flag: multiSeat) }
         if let markets = product.markets {
@@ -178,6 +179,19 @@ public enum CatalogYAMLWriter {
             } else if let choice = change.existingSubscribers {
                 out.pair("existingSubscribers", choice.rawValue)
             }
+            out.endMapping()
+        }
+    }
+
+    static func sales(_ sales: [Sale], into out: YAMLWriter) {
+        guard !sales.isEmpty else { return }
+        out.key("sales")
+        out.list(sales) { sale in
+            out.beginMapping(CatalogFormat.sale)
+            if let start = sale.startDate { out.pair("startDate", start) }
+            out.pair("endDate", sale.endDate)
+            if let price = sale.price { out.pair("price", price: price) }
+            territoryPrices(sale.territoryPrices, into: out)
             out.endMapping()
         }
     }

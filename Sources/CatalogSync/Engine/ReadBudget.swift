@@ -49,15 +49,20 @@ final class ReadPacer: @unchecked Sendable {
     let asc: AppStoreConnectClient
     let budget: ReadBudget
     let total: Int
+    let writes: (requests: Int, operations: Int)?
     let progress: ReadProgress?
     let allowance: WaitAllowance
     private let lock = PThreadLock()
     private var done = 0
 
-    init(asc: AppStoreConnectClient, budget: ReadBudget, total: Int, allowance: WaitAllowance, progress: ReadProgress?) {
+    init(
+        asc: AppStoreConnectClient, budget: ReadBudget, total: Int, writes: (requests: Int, operations: Int)? = nil,
+        allowance: WaitAllowance, progress: ReadProgress?
+    ) {
         self.asc = asc
         self.budget = budget
         self.total = total
+        self.writes = writes
         self.allowance = allowance
         self.progress = progress
     }
@@ -66,8 +71,18 @@ final class ReadPacer: @unchecked Sendable {
     var needed: Int { total + (total + 9) / 10 }
 
     /// Before the first detail read: with `.stop`, refuses reads the hour cannot pay for, with their margin.
+    /// A saved plan's push also needs its writes paid for: otherwise it reads nothing and writes nothing.
     func checkBeforeReading(products: Int) throws(SyncError) {
-        guard budget == .stop, let limit = asc.rateLimit, let remaining = limit.remaining, remaining < needed else { return }
+        guard budget == .stop, let limit = asc.rateLimit, let remaining = limit.remaining else { return }
+        if let writes, writes.operations > 0 {
+            let whole = needed + writes.requests + (writes.requests + 9) / 10
+            guard remaining >= whole else {
+                throw .budgetNotStarted(
+                    needed: whole, remaining: remaining, hourly: limit.limit, resumeAfter: asc.budgetWait(for: min(whole, limit.limit ?? 3600)),
+                    total: writes.operations)
+            }
+        }
+        guard remaining < needed else { return }
         throw .readBudget(products: products, needed: needed, remaining: remaining, hourly: limit.limit, refill: asc.budgetWait(for: needed))
     }
 

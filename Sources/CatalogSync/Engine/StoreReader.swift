@@ -22,6 +22,8 @@ public struct StoreReader: Sendable {
 
     /// What to do when App Store Connect's hourly request budget cannot pay for the detail reads.
     public var budget: ReadBudget
+    /// A saved plan's writes still to send after these reads (`push --plan`): the hour must pay for both to start.
+    public var writesToFollow: (requests: Int, operations: Int)?
     /// Told of waits for the budget and of the reads done, for a progress line.
     public var progress: ReadProgress?
     /// How long `.wait` may wait for the budget in all (`--wait-max`).
@@ -100,7 +102,8 @@ public struct StoreReader: Sendable {
     /// `.stop` it reads nothing when App Store Connect's hourly budget cannot pay for the reads (`SyncError.readBudget`,
     /// exit 75); with `.wait` it paces them across hours instead.
     public func snapshot(of listings: StoreListings, selection: ReadSelection) async throws(SyncError) -> StoreSnapshot {
-        let pacer = ReadPacer(asc: asc, budget: budget, total: selection.estimatedRequests, allowance: waitAllowance, progress: progress)
+        let pacer = ReadPacer(
+            asc: asc, budget: budget, total: selection.estimatedRequests, writes: writesToFollow, allowance: waitAllowance, progress: progress)
         try pacer.checkBeforeReading(products: selection.products)
         var snapshot = StoreSnapshot(app: listings.app, territories: listings.storefronts.keys.sorted())
         snapshot.storefrontDifferences = StorefrontDifference.between(live: listings.storefronts)

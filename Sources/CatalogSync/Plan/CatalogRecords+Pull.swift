@@ -53,6 +53,7 @@ extension CatalogRecords {
         // Hand-set territory prices and scheduled changes, so pull → plan shows no change for prices set on the web.
         product.territoryPrices = Self.territoryPriceList(record.territoryPrices)
         product.priceChanges = Self.changeList(record.priceChanges, subscription: record.isSubscription)
+        product.sales = SaleRecord.catalogList(record.sales)
         product.baseTerritory = record.baseTerritory
         if record.isSubscription, let priced = record.pricedTerritories {
             // Written only where it is not what the rest of the product implies.

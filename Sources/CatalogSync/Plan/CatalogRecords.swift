@@ -45,6 +45,8 @@ public struct ProductRecord: Sendable, Equatable {
     public var territoryPrices: [String: String] = [:]
     /// Scheduled changes, by date.
     public var priceChanges: [PriceChangeRecord] = []
+    /// In-app purchases: sales that have not ended, by start.
+    public var sales: [SaleRecord] = []
     /// Read from App Store Connect: what each territory pays today, equalized or not.
     @Uncompared public var currentPrices: [String: String] = [:]
     public var screenshot: ScreenshotRecord?

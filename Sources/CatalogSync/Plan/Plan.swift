@@ -90,10 +90,17 @@ public struct Change: Sendable {
         public var to: String?
         /// App Store Connect did not answer the old value (`?` in the plan): never taken for "none" or a default.
         public var fromUnanswered = false
-        public init(_ name: String, from: String?, to: String?) {
+        /// The currency of a territory's price (`INR`), for people reading the plan; not compared.
+        public var currency: String?
+        public init(_ name: String, from: String?, to: String?, currency: String? = nil) {
             self.name = name
             self.from = from
             self.to = to
+            self.currency = currency
+        }
+
+        public static func == (lhs: Field, rhs: Field) -> Bool {
+            lhs.name == rhs.name && lhs.from == rhs.from && lhs.to == rhs.to && lhs.fromUnanswered == rhs.fromUnanswered
         }
 
         /// A field whose old value App Store Connect did not answer.

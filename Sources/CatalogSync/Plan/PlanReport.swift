@@ -34,7 +34,11 @@ public enum PlanReport {
         if let id = change.productID { line += " \(id)" }
         if let detail = change.detail { line += " [\(detail)]" }
         if !change.fields.isEmpty {
-            line += ": " + change.fields.map { "\($0.name) \($0.fromUnanswered ? "?" : quote($0.from)) -> \(quote($0.to))" }.joined(separator: ", ")
+            line +=
+                ": "
+                + change.fields.map {
+                    "\($0.name) \($0.fromUnanswered ? "?" : quote($0.from)) -> \(quote($0.to))" + ($0.currency.map { " " + $0 } ?? "")
+                }.joined(separator: ", ")
         }
         if let reason = change.reason { line += " (\(reason))" }
         if let location = change.location { line += "  at \(location)" }
@@ -143,6 +147,7 @@ public enum PlanReport {
                             field.name,
                             .object(
                                 [("from", .optional(field.from)), ("to", .optional(field.to))]
+                                    + (field.currency.map { [("currency", JSONValue.string($0))] } ?? [])
                                     + (field.fromUnanswered ? [("unanswered", .bool(true))] : []))
                         )
                     })

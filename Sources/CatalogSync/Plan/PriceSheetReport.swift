@@ -14,6 +14,8 @@ public struct PriceSheetRow: Sendable, Equatable {
     /// The day the row's price is in force from, as the sheet shows it: its start date, or for today's price today
     /// (App Store Connect's calendar day, `YYYY-MM-DD`).
     public var from: String
+    /// A sale's end: the first day back at the regular price; nil for a price without an end.
+    public var until: String?
     public var customerPrice: String
     public var proceeds: String?
     /// Set by hand in App Store Connect (a manual price, or a subscription price that is not the equalization).
@@ -40,11 +42,11 @@ public struct PriceSheetRow: Sendable, Equatable {
 }
 
 public enum PriceSheetReport {
-    public static let columns = ["productId", "plan", "territory", "currency", "from", "customerPrice", "proceeds", "set"]
+    public static let columns = ["productId", "plan", "territory", "currency", "from", "until", "customerPrice", "proceeds", "set"]
 
     static func cells(_ row: PriceSheetRow) -> [String] {
         [
-            row.productID, row.plan ?? "", row.territory, row.currency, row.from,
+            row.productID, row.plan ?? "", row.territory, row.currency, row.from, row.until ?? "",
             LocalPrice.canonical(row.customerPrice).map { LocalPrice.display($0, territory: row.territory) } ?? row.customerPrice,
             row.proceeds.map { LocalPrice.canonical($0).map { LocalPrice.rounded($0, territory: row.territory) } ?? $0 } ?? "",
             row.unanswered != nil ? "not answered" : row.byHand ? "by hand" : "equalized",
@@ -66,7 +68,7 @@ public enum PriceSheetReport {
                             [
                                 ("productId", .string(row.productID)), ("plan", .optional(row.plan)), ("territory", .string(row.territory)),
                                 ("currency", .string(row.currency)), ("from", .string(row.from)),
-                                ("startDate", .optional(row.startDate)),
+                                ("startDate", .optional(row.startDate)), ("until", .optional(row.until)),
                                 ("customerPrice", .string(row.customerPrice)), ("proceeds", .optional(row.proceeds)),
                                 ("byHand", .bool(row.byHand)),
                             ] + (row.unanswered.map { [("unanswered", JSONValue.string($0))] } ?? []))

@@ -131,6 +131,18 @@ public struct SavedPlan: Sendable {
     /// Why `fresh` (planned again before push) is not this plan, each reason naming the product and the field;
     /// empty when push may send the operations. `done` counts the operations of each change (by signature digest)
     /// an interrupted `push --plan` already sent: those changes are expected to be gone from `fresh`.
+    /// What the operations the journal does not record as done send, by their estimates, and how many there are.
+    public func remainingWrites(done: [String: Int]) -> (requests: Int, operations: Int) {
+        var requests = 0, operations = 0
+        for saved in changes where Self.reviewed.contains(saved.change.action) && saved.change.action != .refused {
+            for operation in saved.operations.dropFirst(done[saved.signatureDigest] ?? 0) {
+                requests += operation.requests
+                operations += 1
+            }
+        }
+        return (requests, operations)
+    }
+
     public func staleness(against fresh: Plan, done: [String: Int] = [:]) -> [String] {
         var expected: [String: Int] = [:]
         var savedByKey: [String: Change] = [:]

@@ -24,6 +24,8 @@ public struct PriceSheetReader: Sendable {
         var proceeds: String?
         var byHand: Bool
         var plan: String?
+        /// A sale's end.
+        var end: Int? = nil
     }
 
     /// The rows of the products `scope` matches (`--product` patterns, as `asc plan` matches them): the product
@@ -90,7 +92,8 @@ public struct PriceSheetReader: Sendable {
                 prices.append(
                     Dated(
                         territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: customer,
-                        proceeds: point.attributes?.proceeds, byHand: byHand || territory == Vocabulary.baseTerritory))
+                        proceeds: point.attributes?.proceeds, byHand: byHand || territory == Vocabulary.baseTerritory,
+                        end: price.attributes?.endDate.flatMap(CalendarDay.parse)))
             }
         }
         return timeline(prices, productID: productID, today: today) + unread
@@ -147,20 +150,25 @@ public struct PriceSheetReader: Sendable {
         return timeline(prices, productID: productID, today: today) + unread
     }
 
-    /// Each territory's price today (its latest from a day up to today) and every later one.
+    /// Each territory's price today (its latest from a day up to today), every later one, and each sale that has not
+    /// ended (from its start, or today for one under way, until its end).
     static func timeline(_ prices: [Dated], productID: String, today: Int) -> [PriceSheetRow] {
         var byKey: [String: [Dated]] = [:]
-        for price in prices { byKey["\(price.plan ?? "")|\(price.territory)", default: []].append(price) }
+        for price in prices where price.end == nil { byKey["\(price.plan ?? "")|\(price.territory)", default: []].append(price) }
+        for price in prices where (price.end ?? 0) > today {
+            byKey["\(price.plan ?? "")|\(price.territory)", default: []].append(price)
+        }
         var rows: [PriceSheetRow] = []
         for key in byKey.keys.sorted() {
             let list = (byKey[key] ?? []).sorted { ($0.day ?? 0) < ($1.day ?? 0) }
-            let current = list.last { ($0.day ?? 0) <= today }
-            for price in ([current].compactMap { $0 } + list.filter { ($0.day ?? 0) > today }) {
-                rows.append(
-                    PriceSheetRow(
-                        productID: productID, plan: price.plan, territory: price.territory,
-                        startDate: (price.day ?? 0) > today ? price.day.map(CalendarDay.format) : nil, today: today,
-                        customerPrice: price.price, proceeds: price.proceeds, byHand: price.byHand))
+            let current = list.last { ($0.day ?? 0) <= today && $0.end == nil }
+            for price in ([current].compactMap { $0 } + list.filter { ($0.day ?? 0) > today || $0.end != nil }) {
+                var row = PriceSheetRow(
+                    productID: productID, plan: price.plan, territory: price.territory,
+                    startDate: (price.day ?? 0) > today ? price.day.map(CalendarDay.format) : nil, today: today,
+                    customerPrice: price.price, proceeds: price.proceeds, byHand: price.byHand)
+                row.until = price.end.map(CalendarDay.format)
+                rows.append(row)
             }
         }
         return rows

@@ -118,6 +118,7 @@ public struct Puller: Sendable {
                 product.record.baseTerritory = old.baseTerritory
                 product.record.territoryPrices = old.territoryPrices
                 product.record.priceChanges = old.priceChanges
+                product.record.sales = old.sales
                 product.record.pricedTerritories = old.pricedTerritories
             }
             func offers(_ live: inout [OfferRecord], _ wanted: [OfferRecord]) {

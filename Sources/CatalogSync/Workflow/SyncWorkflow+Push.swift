@@ -167,7 +167,10 @@ extension SyncWorkflow {
             prune: saved.changes.contains { $0.change.action == .delete },
             replaceUnanswered: saved.changes.contains { $0.change.action != .refused && $0.change.fields.contains(where: \.fromUnanswered) },
             baseRevision: baseRevision, take: saved.take)
-        let fresh = try await workflow.plan(loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched))
+        // Whole or not started: the re-read is paid for only when the hour also pays for the writes that follow it.
+        let writes = allowsPartialPush ? nil : saved.remainingWrites(done: journal.done)
+        let fresh = try await workflow.plan(
+            loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched), writesToFollow: writes)
         guard fresh.plan.app == saved.app || fresh.plan.app.id == saved.app.id else {
             throw SyncError.refused(
                 "the plan in \(file) is for app \(saved.app.id) (\(saved.app.bundleID)), not \(fresh.plan.app.id); "

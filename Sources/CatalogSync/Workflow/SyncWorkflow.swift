@@ -124,9 +124,13 @@ public struct SyncWorkflow: Sendable {
         return planned
     }
 
-    func plan(_ catalog: Catalog, scope options: SyncScope, budget: ReadBudget, override: PlanScope? = nil) async throws -> PlannedSync {
+    func plan(
+        _ catalog: Catalog, scope options: SyncScope, budget: ReadBudget, override: PlanScope? = nil,
+        writesToFollow: (requests: Int, operations: Int)? = nil
+    ) async throws -> PlannedSync {
         let asc = try connection.client()
         var reader = reader(asc, gridTerritories: catalog.handPricedTerritories, budget: budget)
+        reader.writesToFollow = writesToFollow
         let listings = try await waitingForBudget(budget, "reading the app's product lists") { [reader] in
             let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID, catalog: catalog)
             return try await reader.listings(app: app)

@@ -1,6 +1,18 @@
 import IAPCore
 
 extension CatalogFormat {
+    public static let sale = CatalogObject(
+        [
+            CatalogKey(
+                "startDate", .string(pattern: #"^\d{4}-\d{2}-\d{2}$"#),
+                "The first day of the sale, YYYY-MM-DD (App Store Connect's day, UTC); absent for a sale already under way."),
+            CatalogKey(
+                "endDate", .string(pattern: #"^\d{4}-\d{2}-\d{2}$"#), required: true,
+                "The first day back at the regular price, YYYY-MM-DD: App Store Connect's endDate."),
+            CatalogKey("price", .amount, "The sale's USD price in the base territory, equalized in every territory without a price of its own."),
+            .offerTerritoryPrices,
+        ])
+
     public static let priceChange = CatalogObject(
         [
             CatalogKey("startDate", .string(pattern: #"^\d{4}-\d{2}-\d{2}$"#), required: true, "The first day of the new prices, YYYY-MM-DD."),

@@ -17,6 +17,9 @@ extension CatalogFormat {
             .territoryPrices,
             .priceSheet,
             .priceChanges,
+            CatalogKey(
+                "sales", .list(.reference("sale")),
+                "Prices with an end: each from its startDate until its endDate, after which the regular prices apply again."),
             .familySharable,
             CatalogKey(
                 "offerCodes", .list(.object(inAppPurchaseOfferCode)),

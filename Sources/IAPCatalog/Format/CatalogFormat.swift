@@ -95,6 +95,9 @@ public enum CatalogFormat {
             "Prices in territories' own currencies, overriding the price App Store Connect equalizes from the USD base price. Keys are ISO 3166-1 alpha-3 territory codes as App Store Connect uses them, e.g. {\"IND\": 99, \"BRA\": 14.90}."
         ),
         CatalogDefinition(
+            "sale", .object(sale),
+            "A sale: from startDate until endDate, a USD base price and/or territory prices; then the regular prices again."),
+        CatalogDefinition(
             "priceChange", .object(priceChange), "A scheduled price change: from startDate, a new USD base price and/or new territory prices."),
         CatalogDefinition(
             "oneTimeCodes", .list(.object(oneTimeCodeBatch)),

@@ -30,6 +30,8 @@ public struct Product: Sendable, Hashable {
     public var priceSheet: String?
     /// Scheduled changes, in file order (price-sheet rows with a start date join the change of that date).
     public var priceChanges: [PriceChange] = []
+    /// In-app purchases: prices with an end, after which the regular schedule applies again.
+    public var sales: [Sale] = []
     public var familySharable: Bool?
     public var localizations: [Localization]
     public var review: Review?

@@ -35,6 +35,25 @@ struct WholeChangeTests {
         withExtendedLifetime(dir) {}
     }
 
+    /// A plain push stopped by the hour at any point (inside a product: created, its screenshot not yet uploaded) is
+    /// finished by running it again, with no option: what it created itself is its own, not "not answered".
+    @Test(arguments: [12, 19, 27, 36])
+    func aPlainPushStoppedByTheHourIsFinishedByRunningItAgain(budget: Int) throws {
+        let fake = try FakeAppStoreConnect()
+        _ = try fake.addApp(bundleID: AscSyncTests.bundleID)
+        let project = try AscSyncTests.project()
+        let catalog = project.file("catalog.yaml")
+        try fake.control("POST", "settings", ["rateLimit": 3600, "rateLimitRemaining": budget])
+        let stopped = try AscSyncTests.push(fake, catalog, extra: ["--allow-partial"])
+        #expect(stopped.status == 75, "\(budget): \(stopped.stderr)")
+        try fake.control("POST", "settings", ["rateLimit": 3600, "rateLimitRemaining": 3600])
+        let resumed = try AscSyncTests.push(fake, catalog)
+        #expect(resumed.status == 0, "\(budget): \(resumed.stdout)\(resumed.stderr)")
+        #expect(try AscSyncTests.productIDs(fake, "inAppPurchases").count == 4)
+        let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(budget): \(check.stdout)\(check.stderr)")
+    }
+
     /// A product made without its availability (a push stopped inside it, a web form left half done) is on sale
     /// nowhere: with the catalog naming none (every territory), plan creates it and --check fails.
     @Test func anAvailabilityAppStoreConnectDoesNotHaveIsPlannedAsACreation() throws {

@@ -90,7 +90,7 @@ struct PriceSheetTests {
             }))
             """, [dir.file("prices.csv"), PricingSyncTests.today])
         let sheet = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any] ?? [:]
-        #expect(sheet["columns"] as? [String] == ["productId", "plan", "territory", "currency", "from", "customerPrice", "proceeds", "set"])
+        #expect(sheet["columns"] as? [String] == ["productId", "plan", "territory", "currency", "from", "until", "customerPrice", "proceeds", "set"])
         #expect(sheet["dates"] as? Bool == true, "every row's from is a date, today's or later: \(summary)")
         #expect(sheet["territories"] as? Int == Storefronts.codes.count)
         #expect(sheet["gemsIndiaNow"] as? String == "99" && sheet["gemsIndiaLater"] as? String == "129")

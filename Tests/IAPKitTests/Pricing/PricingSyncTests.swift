@@ -139,7 +139,7 @@ struct PricingSyncTests {
         #expect(plan.status == 0)
         #expect(
             plan.text.contains(#"~ subscriptionPrices com.example.prices.club.monthly [1 territory price]: BRA "14.90" -> "19.90""#), "\(plan.text)")
-        #expect(plan.text.contains(#"[from 2027-01-15, existing subscribers keep their price]: IND "499" -> "529""#), "\(plan.text)")
+        #expect(plan.text.contains(#"[from 2027-01-15, existing subscribers keep their price]: IND "499" -> "529" INR"#), "\(plan.text)")
         #expect(try AscSyncTests.push(fake, edited).status == 0)
         #expect(try Self.plan(fake, edited).text.contains("0 to create, 0 to update"))
     }

@@ -57,7 +57,9 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                 unread += 1
                 return nil
             }
-            return DatedPrice(territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: canonical)
+            return DatedPrice(
+                territory: territory, day: price.attributes?.startDate.flatMap(CalendarDay.parse), price: canonical,
+                endDay: price.attributes?.endDate.flatMap(CalendarDay.parse))
         }
         if unread > 0 {
             product.notes.append(.unlinked(unread, "price", without: "its territory or price point", resource: resource))
@@ -150,6 +152,7 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             (schedule.cents.map { "set the USD price \(Price.format(cents: $0))" } ?? "set the price from \(schedule.base)")
                 + (schedule.localPrices.isEmpty ? "" : ", " + Format.count(schedule.localPrices.count, "territory price"))
                 + (schedule.changes.isEmpty ? "" : ", \(schedule.changes.count) scheduled changes")
+                + (schedule.sales.isEmpty ? "" : ", " + Format.count(schedule.sales.count, "sale"))
         }
         var estimatedRequests: Int {
             1 + schedule.baseCents.count + WriteContext.gridReads(territories: Swift.Set(schedule.localPrices.map(\.territory)).count)
@@ -162,11 +165,11 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
             try await context.lookUpLocalPricePoints(product: product, subscription: false, prices: schedule.localPrices)
             let productID = context.id(product)
             var inline: [Schemas.InAppPurchasePriceInlineCreate] = []
-            func add(_ point: String, day: Int?) {
+            func add(_ point: String, day: Int?, end: Int? = nil) {
                 inline.append(
                     .init(
                         _type: .inAppPurchasePrices, id: "${price-\(inline.count + 1)}",
-                        attributes: .init(startDate: day.map(CalendarDay.format)),
+                        attributes: .init(startDate: day.map(CalendarDay.format), endDate: end.map(CalendarDay.format)),
                         relationships: .init(
                             inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
                             inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))
@@ -183,6 +186,15 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                 }
                 for (territory, price) in change.territoryPrices.sorted(by: { $0.key < $1.key }) {
                     add(context.localPricePoint(product: product, territory: territory, price: price), day: change.day)
+                }
+            }
+            // A sale under way is written without its start, which App Store Connect takes only from today on.
+            for sale in schedule.sales {
+                if let cents = sale.priceCents {
+                    add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: sale.startDay, end: sale.endDay)
+                }
+                for (territory, price) in sale.territoryPrices.sorted(by: { $0.key < $1.key }) {
+                    add(context.localPricePoint(product: product, territory: territory, price: price), day: sale.startDay, end: sale.endDay)
                 }
             }
             let body = Schemas.InAppPurchasePriceScheduleCreateRequest(

@@ -119,6 +119,7 @@ extension ProductRecord {
     public func asOf(_ today: Int) -> ProductRecord {
         var result = self
         (result.priceCents, result.territoryPrices, result.priceChanges) = Self.fold(priceCents, territoryPrices, priceChanges, today: today)
+        result.sales = SaleRecord.asOf(sales, today: today)
         if var monthly = monthlyPlan {
             (monthly.priceCents, monthly.territoryPrices, monthly.priceChanges) = Self.fold(
                 monthly.priceCents, monthly.territoryPrices, monthly.priceChanges, today: today)
@@ -151,6 +152,7 @@ extension ProductRecord {
     mutating func setPricing(from product: Product) {
         territoryPrices = Self.territoryPrices(product.territoryPrices)
         priceChanges = Self.changes(product.priceChanges, subscription: product.isSubscription)
+        sales = SaleRecord.records(product.sales)
     }
 
     static func changes(_ changes: [PriceChange], subscription: Bool) -> [PriceChangeRecord] {
@@ -192,10 +194,15 @@ public struct DatedPrice: Sendable, Equatable {
     public var price: String
     public var keepsExistingSubscribers: Bool?
     public var id: String?
+    /// In-app purchases: the first day after a sale, for a price with an end.
+    public var endDay: Int?
 
-    public init(territory: String, day: Int?, price: String, keepsExistingSubscribers: Bool? = nil, id: String? = nil) {
+    public init(
+        territory: String, day: Int?, price: String, keepsExistingSubscribers: Bool? = nil, id: String? = nil, endDay: Int? = nil
+    ) {
         self.territory = territory
         self.day = day
+        self.endDay = endDay
         self.price = price
         self.keepsExistingSubscribers = keepsExistingSubscribers
         self.id = id
@@ -217,6 +224,8 @@ public struct DatedPrice: Sendable, Equatable {
     ) {
         var current: [String: DatedPrice] = [:]
         var future: [Int: [DatedPrice]] = [:]
+        let (sales, prices) = SaleRecord.split(prices, today: today, base: base)
+        record.sales = sales
         for price in prices {
             if let day = price.day, day > today {
                 future[day, default: []].append(price)
@@ -271,11 +280,13 @@ public struct PriceScheduleRecord: Sendable, Equatable {
     public var changes: [PriceChangeRecord]
     /// The territory App Store Connect equalizes the others from.
     public var base: String
+    public var sales: [SaleRecord]
 
     public init(cents: Int?, record: ProductRecord, base: String = Vocabulary.baseTerritory) {
         self.cents = cents
         territoryPrices = record.territoryPrices
         changes = record.priceChanges
+        sales = record.sales
         self.base = base
     }
 
@@ -283,6 +294,7 @@ public struct PriceScheduleRecord: Sendable, Equatable {
     public var baseCents: [Int] {
         var seen: [Int] = cents.map { [$0] } ?? []
         for change in changes { if let cents = change.priceCents, !seen.contains(cents) { seen.append(cents) } }
+        for sale in sales { if let cents = sale.priceCents, !seen.contains(cents) { seen.append(cents) } }
         return seen
     }
 
@@ -290,8 +302,8 @@ public struct PriceScheduleRecord: Sendable, Equatable {
     public var localPrices: [LocalPricePair] {
         var pairs = Swift.Set<LocalPricePair>()
         for (territory, price) in territoryPrices { pairs.insert(LocalPricePair(territory: territory, price: price)) }
-        for change in changes {
-            for (territory, price) in change.territoryPrices { pairs.insert(LocalPricePair(territory: territory, price: price)) }
+        for prices in changes.map(\.territoryPrices) + sales.map(\.territoryPrices) {
+            for (territory, price) in prices { pairs.insert(LocalPricePair(territory: territory, price: price)) }
         }
         return pairs.sorted { ($0.territory, $0.price) < ($1.territory, $1.price) }
     }
@@ -356,7 +368,7 @@ public enum PricingDiff {
             }
             lines.append(Line(day: day, detail: detail.joined(separator: ", "), fields: fields, path: new?.path))
         }
-        return lines
+        return lines + saleLines(wanted: wanted.sales, live: live?.sales ?? [], today: today)
     }
 
     static func words(_ keep: Bool) -> String { keep ? "keep" : "move" }
@@ -374,7 +386,8 @@ public enum PricingDiff {
             guard old != new else { return nil }
             return Change.Field(
                 territory, from: old.map { LocalPrice.display($0, territory: territory) },
-                to: new.map { LocalPrice.display($0, territory: territory) } ?? (old == nil ? nil : removed))
+                to: new.map { LocalPrice.display($0, territory: territory) } ?? (old == nil ? nil : removed),
+                currency: Storefronts.currencies[territory])
         }
     }
 }
@@ -386,7 +399,9 @@ extension PlanBuilder {
     public mutating func priceRefusals(kind: PriceGrid, _ record: ProductRecord) -> [String] {
         var messages: [String] = []
         var pairs = record.territoryPrices.map { ($0.key, $0.value) }
-        for change in record.priceChanges { pairs += change.territoryPrices.map { ($0.key, $0.value) } }
+        for prices in record.priceChanges.map(\.territoryPrices) + record.sales.map(\.territoryPrices) {
+            pairs += prices.map { ($0.key, $0.value) }
+        }
         let gridRead = gridKinds.contains(kind)
         for (territory, price) in pairs.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
             guard gridRead else {

@@ -6,15 +6,18 @@ extension Product {
     /// Whether the product says anything about territory prices or schedules (most do not: the rules return early,
     /// so a catalog of 20,000 products pays nothing for them).
     var hasPricingDetail: Bool {
-        !territoryPrices.isEmpty || !priceChanges.isEmpty || !billingPlans.isEmpty
+        !territoryPrices.isEmpty || !priceChanges.isEmpty || !billingPlans.isEmpty || !sales.isEmpty
             || introductoryOffer.map { !$0.territoryPrices.isEmpty } == true
             || promotionalOffers.contains { !$0.territoryPrices.isEmpty } || offerCodes.contains { !$0.territoryPrices.isEmpty }
             || winBackOffers.contains { !$0.territoryPrices.isEmpty }
     }
 
     var everyTerritoryPrice: [TerritoryPrice] {
-        priceSchedules.flatMap { $0.territoryPrices + $0.changes.flatMap(\.territoryPrices) } + allOffers.flatMap(\.territoryPrices)
-            + billingPlans.flatMap { $0.allOffers.flatMap(\.territoryPrices) }
+        var prices: [TerritoryPrice] = priceSchedules.flatMap { $0.territoryPrices + $0.changes.flatMap(\.territoryPrices) }
+        prices += allOffers.flatMap(\.territoryPrices)
+        prices += sales.flatMap(\.territoryPrices)
+        prices += billingPlans.flatMap { $0.allOffers.flatMap(\.territoryPrices) }
+        return prices
     }
 }
 

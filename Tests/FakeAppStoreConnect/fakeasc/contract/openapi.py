@@ -171,7 +171,7 @@ class OpenAPIContract:
         if status == 200 and op.endswith("_getToOneRelated") and isinstance(doc, dict) and doc.get("data", 0) is None:
             ref = EMPTY_TO_ONE_REF  # the deliberate allowance, at the top level of a to-one read
         v = self._validator(("response", op, status, ref), ref)
-        err = next(iter(v.iter_errors(doc)), None)
+        err = next(iter(v.iter_errors(sampled(doc))), None)
         if err is None:
             return None
         problem = "%s at %s (schema %s)" % (err.message[:300], json_pointer(list(err.absolute_path)), ref.split("/")[-1])
@@ -181,6 +181,18 @@ class OpenAPIContract:
 
 
 EMPTY_TO_ONE_REF = "#/components/schemas/FakeEmptyToOneResponse"
+
+# A list longer than this (price points come 8,000 a page) is validated on its first and last items: every item of
+# one list comes from one renderer, and validating thousands of them made a page of price points take seconds.
+SAMPLED_LIST = 200
+
+
+def sampled(doc):
+    data = doc.get("data") if isinstance(doc, dict) else None
+    if not isinstance(data, list) or len(data) <= SAMPLED_LIST:
+        return doc
+    half = SAMPLED_LIST // 2
+    return dict(doc, data=data[:half] + data[-half:])
 
 # Overlays of later API versions on the 4.4.1 document, applied in this order when they lie beside it (the reference
 # folder's files; never copied into the repository). Each has `add`: {dotted JSON path: {property: schema}}.

@@ -100,15 +100,21 @@ class InAppPurchases:
                                    "/included/%d/relationships/inAppPurchaseV2" % i)
             attrs = item.get("attributes") or {}
             self.check_start_date(attrs.get("startDate"), "/included/%d/attributes/startDate" % i)
-            key = (d["t"], attrs.get("startDate"))
+            self.check_end_date(attrs, "/included/%d/attributes/endDate" % i)
+            # A sale (a price with an end) may start when the schedule's other prices do: it applies over them.
+            key = (d["t"], attrs.get("startDate"), attrs.get("endDate") is not None)
             if key in seen:
                 raise entity_error("ENTITY_ERROR.INCLUDED.INVALID",
                                    "Two prices for %s start on the same date" % d["t"], "/included/%d" % i)
             seen.add(key)
+            for other_point, other in prices:
+                if other_point["t"] == d["t"] and self.sales_overlap(attrs, other):
+                    raise entity_error("ENTITY_ERROR.INCLUDED.INVALID",
+                                       "Two sales of %s overlap" % d["t"], "/included/%d/attributes" % i)
             if int(d["p"]) == FREE_POINT and iap["attributes"]["inAppPurchaseType"] != "NON_CONSUMABLE":
                 raise entity_error("ENTITY_ERROR.INCLUDED.INVALID", "Only non-consumables can be free", pointer)
             prices.append((d, attrs))
-        if (base, None) not in seen:
+        if (base, None, False) not in seen:
             raise entity_error("ENTITY_ERROR.RELATIONSHIP.INVALID",
                                "The schedule needs a current price (no start date) for its base territory %s" % base,
                                "/data/relationships/baseTerritory")
@@ -122,7 +128,8 @@ class InAppPurchases:
         schedule = self.store.need("inAppPurchasePriceSchedules", c.id)
         manual = self.store.kid_recs(schedule, "manualPrices")
         base = schedule["rels"]["baseTerritory"]["data"]["id"]
-        by_hand = {self.territory_of(p) for p in manual}
+        # A sale priced by hand in a territory leaves that territory's other prices equalized.
+        by_hand = {self.territory_of(p) for p in manual if p["attributes"].get("endDate") is None}
         territories = [t for t in self.territory_codes() if t not in by_hand]
         if "filter[territory]" in c.q:
             wanted = set(c.q["filter[territory]"].split(","))
@@ -133,9 +140,12 @@ class InAppPurchases:
                 if self.territory_of(price) != base:
                     continue
                 d = decode_price_point(price["rels"]["inAppPurchasePricePoint"]["data"]["id"])
-                start = price["attributes"].get("startDate")
+                start, end = price["attributes"].get("startDate"), price["attributes"].get("endDate")
+                if end is not None and any(self.territory_of(p) == territory and self.sales_overlap(p["attributes"], price["attributes"])
+                                           for p in manual if p is not price):
+                    continue  # the territory's own sale price applies
                 recs.append({"type": "inAppPurchasePrices", "id": "%s-%s-%s" % (price["id"], territory, start or "now"),
-                             "attributes": {"startDate": start, "endDate": None, "manual": False},
+                             "attributes": {"startDate": start, "endDate": end, "manual": False},
                              "rels": {"inAppPurchasePricePoint": {"data": ref("inAppPurchasePricePoints",
                                                                               price_point_id(d["s"], territory, d["p"]))},
                                       "territory": {"data": ref("territories", territory)}},

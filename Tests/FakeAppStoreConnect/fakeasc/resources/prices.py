@@ -96,17 +96,36 @@ class Prices:
     def today(self):
         return self.settings.get("today") or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
 
-    def check_start_date(self, start, pointer):
-        """A price with a start date is a scheduled change: the date must be a real day after today."""
-        if start is None:
+    def check_future_day(self, text, name, pointer):
+        """`text` (a price's `name` date) must be a real day after today; None passes."""
+        if text is None:
             return
         try:
-            day = datetime.date.fromisoformat(start)
+            day = datetime.date.fromisoformat(text)
         except (TypeError, ValueError):
-            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "startDate must be a date (YYYY-MM-DD)", pointer)
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID", "%s must be a date (YYYY-MM-DD)" % name, pointer)
         if day.isoformat() <= self.today():
             raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID",
-                               "startDate %s is not in the future (today is %s)" % (start, self.today()), pointer)
+                               "%s %s is not in the future (today is %s)" % (name, text, self.today()), pointer)
+
+    def check_start_date(self, start, pointer):
+        """A price with a start date is a scheduled change: the date must be a real day after today."""
+        self.check_future_day(start, "startDate", pointer)
+
+    def check_end_date(self, attrs, pointer):
+        """A price with an end date is a sale: the end is a real day after today and after the sale's start."""
+        end = attrs.get("endDate")
+        self.check_future_day(end, "endDate", pointer)
+        if end is not None and attrs.get("startDate") is not None and end <= attrs["startDate"]:
+            raise entity_error("ENTITY_ERROR.ATTRIBUTE.INVALID",
+                               "endDate %s is not after startDate %s" % (end, attrs["startDate"]), pointer)
+
+    @staticmethod
+    def sales_overlap(a, b):
+        """Whether two prices with end dates (sales) share a day; a price without an end is no sale."""
+        if a.get("endDate") is None or b.get("endDate") is None:
+            return False
+        return (a.get("startDate") or "") < b["endDate"] and (b.get("startDate") or "") < a["endDate"]
 
     def delete_subscription_price(self, c):
         rec = self.store.need("subscriptionPrices", c.id)

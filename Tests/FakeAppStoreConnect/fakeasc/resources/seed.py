@@ -21,7 +21,8 @@ class Seeding:
             rec = self.new_iap(app, p, p.get("state", "APPROVED"))
             out["inAppPurchases"][p["productId"]] = rec["id"]
             self.seed_metadata("inAppPurchaseVersions", rec, p)
-            prices = [(self.seed_point(rec, x), {"startDate": x.get("startDate")}) for x in p.get("prices", [])]
+            prices = [(self.seed_point(rec, x), {"startDate": x.get("startDate"), "endDate": x.get("endDate")})
+                      for x in p.get("prices", [])]
             if prices:
                 base = p.get("baseTerritory") or prices[0][0]["t"]
                 self.new_price_schedule(rec, base, prices)

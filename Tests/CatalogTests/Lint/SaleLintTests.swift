@@ -48,7 +48,11 @@ import Testing
                 "  price: 1.99\n  sales:\n    - {startDate: 2099-01-15, endDate: 2099-01-20, price: 0.99}\n    - {startDate: 2099-01-18, endDate: 2099-01-25, price: 0.99}\n    - {startDate: 2020-01-01, endDate: 2020-01-05, price: 0.99}"
             )
         ).filter { $0.ruleID == "sale" }
-        #expect(found.contains { $0.severity == .error && $0.message.contains("overlaps the sale from 2099-01-15 until 2099-01-20") }, "\(found.map(\.message))")
-        #expect(found.contains { $0.severity == .warning && $0.message.hasPrefix("the sale from 2020-01-01 until 2020-01-05 has ended") }, "\(found.map(\.message))")
+        #expect(
+            found.contains { $0.severity == .error && $0.message.contains("overlaps the sale from 2099-01-15 until 2099-01-20") },
+            "\(found.map(\.message))")
+        #expect(
+            found.contains { $0.severity == .warning && $0.message.hasPrefix("the sale from 2020-01-01 until 2020-01-05 has ended") },
+            "\(found.map(\.message))")
     }
 }

@@ -22,10 +22,11 @@ struct LargeChangeTests {
             for t in sys.argv[3:]:
                 print('%s %s' % (t, synthetic_price(t, sys.argv[2])))
             """, [Paths.repository + "/Tests/FakeAppStoreConnect", usd] + territories)
-        return Dictionary(uniqueKeysWithValues: lines.split(separator: "\n").map { line in
-            let parts = line.split(separator: " ")
-            return (String(parts[0]), String(parts[1]))
-        })
+        return Dictionary(
+            uniqueKeysWithValues: lines.split(separator: "\n").map { line in
+                let parts = line.split(separator: " ")
+                return (String(parts[0]), String(parts[1]))
+            })
     }
 
     /// Per product ID, each territory's manual prices as `start:USD point` ("now" for no start), read from the

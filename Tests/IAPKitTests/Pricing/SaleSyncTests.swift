@@ -68,7 +68,8 @@ struct SaleSyncTests {
         // Each territory: its regular price without dates, and the sale with both; nothing restated after the end.
         let held = try Self.held(fake)
         let full = try LargeChangeTests.territoryPrices(usd: "1.99"), sale = try LargeChangeTests.territoryPrices(usd: "0.99")
-        let expected = ["USA .. 1.99", "USA \(Self.start)..\(Self.end) 0.99"]
+        let expected =
+            ["USA .. 1.99", "USA \(Self.start)..\(Self.end) 0.99"]
             + LargeChangeTests.territories.flatMap { ["\($0) .. \(full[$0]!)", "\($0) \(Self.start)..\(Self.end) \(sale[$0]!)"] }
         #expect(held == expected.sorted(), "\(held)")
 

@@ -104,7 +104,8 @@ extension PricingDiff {
                 fields.append(Change.Field("endDate", from: CalendarDay.format(before.endDay), to: CalendarDay.format(after.endDay)))
             }
             if before?.priceCents != after?.priceCents {
-                fields.append(Change.Field("price", from: before?.priceCents.map(Price.format(cents:)), to: after?.priceCents.map(Price.format(cents:))))
+                fields.append(
+                    Change.Field("price", from: before?.priceCents.map(Price.format(cents:)), to: after?.priceCents.map(Price.format(cents:))))
             }
             fields += territoryFields(wanted: after?.territoryPrices ?? [:], live: before?.territoryPrices ?? [:], removed: "(none)")
             let detail = "sale \(sale.period)" + (after == nil ? ", withdrawn" : "")

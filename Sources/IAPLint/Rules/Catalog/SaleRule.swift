@@ -37,13 +37,16 @@ struct SaleRule: ProductRule {
         for sale in product.sales {
             guard let period = dates(of: sale, product: product, in: context) else { continue }
             if sale.price == nil && sale.territoryPrices.isEmpty {
-                context.report(Self.self, "the sale \(period.text) names no price; give `price` and/or `territoryPrices`", at: sale.path, product: product)
+                context.report(
+                    Self.self, "the sale \(period.text) names no price; give `price` and/or `territoryPrices`", at: sale.path, product: product)
             }
             if let price = sale.price, let message = PriceRule.gridProblem(price, free: product.mayBeFree) {
                 context.report(Self.self, message, at: sale.path / "price", product: product)
             }
             if let other = periods.first(where: { $0.start < period.end && period.start < $0.end }) {
-                context.report(Self.self, "the sale \(period.text) overlaps the sale \(other.text); a territory has one sale at a time", at: sale.path, product: product)
+                context.report(
+                    Self.self, "the sale \(period.text) overlaps the sale \(other.text); a territory has one sale at a time", at: sale.path,
+                    product: product)
             }
             periods.append(period)
             if period.end <= today {
@@ -69,12 +72,15 @@ struct SaleRule: ProductRule {
     private func dates(of sale: Sale, product: Product, in context: CatalogLintContext) -> (start: Int, end: Int, text: String)? {
         guard let endText = sale.endDate else { return nil }  // the loader reported the missing key
         guard let end = CalendarDay.parse(endText) else {
-            context.report(Self.self, "`\(endText)` is not a date; write the first day back at the regular price as YYYY-MM-DD", at: sale.path / "endDate", product: product)
+            context.report(
+                Self.self, "`\(endText)` is not a date; write the first day back at the regular price as YYYY-MM-DD", at: sale.path / "endDate",
+                product: product)
             return nil
         }
         guard let startText = sale.startDate else { return (0, end, "until \(endText)") }
         guard let start = CalendarDay.parse(startText) else {
-            context.report(Self.self, "`\(startText)` is not a date; write the sale's first day as YYYY-MM-DD", at: sale.path / "startDate", product: product)
+            context.report(
+                Self.self, "`\(startText)` is not a date; write the sale's first day as YYYY-MM-DD", at: sale.path / "startDate", product: product)
             return nil
         }
         guard start < end else {

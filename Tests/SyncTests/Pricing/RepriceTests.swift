@@ -156,14 +156,8 @@ struct RepriceTests {
         let catalog =
             Self.header + """
                 products:
-                  - productId: com.example.studio.old
-                    type: consumable
-                    tier: 3
-                  - productId: com.example.studio.started
-                    type: consumable
-                    price: 0.99
-                    priceChanges:
-                      - {startDate: 2026-11-01, price: 1.99}
+                  - {productId: com.example.studio.old, type: consumable, tier: 3}
+                  - {productId: com.example.studio.started, type: consumable, price: 0.99, priceChanges: [{startDate: 2026-11-01, price: 1.99}]}
 
                 """
         let outcome = try Self.apply(catalog, Reprice(patterns: ["com.example.studio.*"], move: .percent(10)))

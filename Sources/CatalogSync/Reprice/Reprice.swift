@@ -91,7 +91,8 @@ public struct Reprice: Sendable {
             outcome.products.append(id)
             outcome.values += edit.count
         }
-        if editor.hasEdits { outcome.text = editor.text() }
+        // Nothing is written while a product is refused: the edit is all or nothing.
+        if editor.hasEdits, outcome.refusals.isEmpty { outcome.text = editor.text() }
         return outcome
     }
 }
@@ -124,9 +125,6 @@ struct ProductEdit {
                 "its territory prices are in the price sheet `\(sheet)`, which reprice does not edit; change the sheet's rows, "
                     + "or move them into `territoryPrices`", at: product.path / "priceSheet")
         }
-        if product.price == nil, let tier = product.tier {
-            return refuse("is priced by its legacy `tier: \(tier)`; write its USD `price` instead, then reprice", at: product.path / "tier")
-        }
         let base = product.baseTerritory ?? Vocabulary.baseTerritory
         if base != Vocabulary.baseTerritory, case .to = reprice.move {
             return refuse(
@@ -141,7 +139,8 @@ struct ProductEdit {
                 "its price change of \(CalendarDay.format(started.1)) has started; fold it into `price` and `territoryPrices` "
                     + "first (lint suggests it), then reprice", at: started.2.path)
         }
-        var basePrice = product.price.flatMap { $0.cents }.map(Price.format(cents:)).flatMap(LocalPrice.canonical)
+        // A legacy `tier` is its USD price; the new price is written as `price` where the tier stood.
+        var basePrice = (product.price?.cents ?? product.resolvedPriceCents).map(Price.format(cents:)).flatMap(LocalPrice.canonical)
         var territories: [String: String] = [:]
         for entry in product.territoryPrices {
             if let text = entry.price?.text, let price = LocalPrice.canonical(text) { territories[entry.territory] = price }

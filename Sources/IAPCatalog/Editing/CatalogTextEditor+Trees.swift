@@ -24,7 +24,10 @@ extension CatalogTextEditor {
     private mutating func merge(_ changes: [YAMLTree.Pair], at node: Node) {
         let pairs = self.pairs(node)
         let document = self.document
-        func existing(_ key: String) -> (key: Node, value: Node)? { pairs.first { document.string($0.key) == key } }
+        func existing(_ key: String) -> (key: Node, value: Node)? {
+            // A key the file spells another way (`tier` for `price`) is that key.
+            pairs.first { document.string($0.key) == key } ?? pairs.first { (CatalogMerge.spellings[key] ?? []).contains(document.string($0.key)) }
+        }
         if isFlow(node), changes.contains(where: { existing($0.key) == nil }) {
             replace(node, with: Self.merged(YAMLTree(document, node), changes))
             return
@@ -37,7 +40,10 @@ extension CatalogTextEditor {
                 continue
             }
             let old = YAMLTree(document, pair.value)
-            if let alias = alias(key: pair.key, value: pair.value) {
+            if document.string(pair.key) != change.key {
+                // Another spelling (`tier: 5`): the pair is rewritten where it stands, as pull rewrites it.
+                replacePair(pair, with: change)
+            } else if let alias = alias(key: pair.key, value: pair.value) {
                 replace(alias: alias, with: Self.merged(old, change.value))
             } else if case let .map(inner) = change.value, document.kind(pair.value) == .mapping {
                 merge(inner, at: pair.value)
@@ -60,7 +66,11 @@ extension CatalogTextEditor {
     static func merged(_ old: YAMLTree, _ changes: [YAMLTree.Pair]) -> YAMLTree {
         var pairs = old.pairs
         for change in changes {
-            if let at = pairs.firstIndex(where: { $0.key == change.key }) {
+            if let at = pairs.firstIndex(where: { $0.key == change.key || (CatalogMerge.spellings[change.key] ?? []).contains($0.key) }) {
+                guard pairs[at].key == change.key else {
+                    pairs[at] = change
+                    continue
+                }
                 pairs[at].value = merged(pairs[at].value, change.value)
             } else {
                 pairs.append(change)

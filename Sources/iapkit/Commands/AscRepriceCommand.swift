@@ -115,7 +115,7 @@ extension AscCommand {
                 Terminal.writeError(
                     TextReporter().report(
                         outcome.refusals, context: ReportContext(toolVersion: IAPKitCommand.version, products: 0, productIDs: [], subject: catalog)))
-                Terminal.error("\(catalog) was not changed: the reprice would bring the errors above; nothing was written")
+                Terminal.error("\(catalog) was not changed: reprice refuses what is named above (fix it, or leave it out of --product)")
                 throw ExitCode(1)
             }
             if diff { try Terminal.output(outcome.diff) }

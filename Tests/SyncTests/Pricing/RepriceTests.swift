@@ -152,6 +152,25 @@ struct RepriceTests {
                 "        priceChanges:\n          - startDate: 2027-03-01\n            price: 5.49\n            existingSubscribers: keep\n"))
     }
 
+    /// A legacy `tier` is its USD price: the new price is written as `price` where the tier stood.
+    @Test func aLegacyTierBecomesItsNewPriceWhereItStood() throws {
+        let catalog =
+            Self.header + """
+                products:
+                  - productId: com.example.studio.gems1
+                    type: consumable
+                    tier: 1  # the first tier
+                  - {productId: com.example.studio.gems2, tier: 1, type: consumable}
+
+                """
+        let outcome = try Self.apply(catalog, Reprice(patterns: ["com.example.studio.*"], move: .steps(1)))
+        let next = try #require(IAPCatalog.PriceGrid.pointsCents.first { $0 > ReferenceData.legacyTierCents[1] })
+        let price = "price: \(Price.format(cents: next))"
+        #expect(
+            Self.text(outcome)
+                == catalog.replacingOccurrences(of: "tier: 1  #", with: price + "  #").replacingOccurrences(of: "tier: 1,", with: price + ","))
+    }
+
     @Test func whatRepriceCannotEditIsRefusedAndAPatternMatchingNothingIsBadInput() throws {
         let catalog =
             Self.header + """
@@ -162,7 +181,7 @@ struct RepriceTests {
                 """
         let outcome = try Self.apply(catalog, Reprice(patterns: ["com.example.studio.*"], move: .percent(10)))
         #expect(outcome.text == nil)
-        #expect(outcome.refusals.map(\.message).contains { $0.hasPrefix("com.example.studio.old: is priced by its legacy `tier: 3`") })
+        #expect(outcome.refusals.count == 1, "a legacy tier is repriced: \(outcome.refusals)")
         #expect(outcome.refusals.map(\.message).contains { $0.hasPrefix("com.example.studio.started: its price change of 2026-11-01 has started") })
         #expect(outcome.refusals.allSatisfy { $0.location.line != nil })
         #expect(throws: (any Error).self) { try Self.apply(catalog, Reprice(patterns: ["com.example.gems.*"], move: .percent(10))) }

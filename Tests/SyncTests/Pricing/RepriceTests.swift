@@ -157,10 +157,10 @@ struct RepriceTests {
         let catalog =
             Self.header + """
                 products:
-                  - productId: com.example.studio.gems1
-                    type: consumable
-                    tier: 1  # the first tier
                   - {productId: com.example.studio.gems2, tier: 1, type: consumable}
+                  - productId: com.example.studio.gems1
+                    tier: 1  # the first tier
+                    type: consumable
 
                 """
         let outcome = try Self.apply(catalog, Reprice(patterns: ["com.example.studio.*"], move: .steps(1)))

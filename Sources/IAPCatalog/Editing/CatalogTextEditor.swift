@@ -122,7 +122,7 @@ public struct CatalogTextEditor {
         edits.append(endsLine ? (offset, 0, indent + block + "\n") : (offset, 0, "\n" + indent + block))
     }
 
-    private func node(at path: CatalogPath, kind: YAMLDocument.Kind) throws(IAPKitError) -> YAMLDocument.NodeID {
+    func node(at path: CatalogPath, kind: YAMLDocument.Kind) throws(IAPKitError) -> YAMLDocument.NodeID {
         var node = document.root
         for component in path.components {
             var next: YAMLDocument.NodeID?

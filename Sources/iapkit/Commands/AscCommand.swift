@@ -23,11 +23,12 @@ struct AscCommand: ParsableCommand {
               iapkit asc push --yes
               iapkit asc pull -o catalog.yaml
               iapkit asc prices --format csv -o prices.csv
+              iapkit asc reprice --product 'com.example.gems.*' --by 10% --diff
               iapkit asc submit --yes
               iapkit asc pull -o catalog.yaml --trace pull.jsonl
               iapkit asc plan --replay plan.jsonl
             """,
-        subcommands: [Pull.self, PlanCommand.self, Push.self, Show.self, Prices.self, Submit.self, OfferCodes.self]
+        subcommands: [Pull.self, PlanCommand.self, Push.self, Show.self, Prices.self, Reprice.self, Submit.self, OfferCodes.self]
     )
 
     /// The API key, the server and the app, the same for every `asc` command.

@@ -10,7 +10,7 @@ first push into an empty app (at most 120).
 
 usage: bench-asc.py IAPKIT CATALOG.yaml
 """
-import collections, os, re, subprocess, sys, time
+import collections, os, re, shutil, subprocess, sys, time
 
 import yaml
 
@@ -61,7 +61,10 @@ try:
     control("POST", "reset")
     control("POST", "settings", {"rateLimit": 1000000})
     control("POST", "apps", {"name": "Fruit Stand", "bundleId": "com.example.fruitstand"})
-    example = os.path.join(HERE, "..", "examples", "catalog.yaml")
+    # A copy: push records its base beside the catalog, which belongs with the copy, not in the repository.
+    examples = os.path.join(fake.work, "examples")
+    shutil.copytree(os.path.join(HERE, "..", "examples"), examples, ignore=shutil.ignore_patterns(".iapkit"))
+    example = os.path.join(examples, "catalog.yaml")
     environment = fake.environment
     pushed = subprocess.run([iapkit, "asc", "push", example, "--yes"], env=environment, capture_output=True, text=True)
     if pushed.returncode != 0:

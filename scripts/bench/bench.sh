@@ -9,6 +9,10 @@
 #   asc plan: the App Store Connect requests a plan of 1,000 products makes (scripts/bench/bench-asc.py), not seconds;
 #            and with 10,000 products (scripts/bench/bench-asc-scale.py): a pull request's plan of 10 changed products,
 #            the full plan's estimate against what it sends, a plan the hour's budget cannot pay for.
+#            A studio's catalog of 50 to 500 products, each priced by hand in 15 territories with a scheduled price
+#            (scripts/bench/bench-asc-studio.py; BENCH_ASC_SIZES sets the sizes): the push into an empty app and the
+#            plan of the unchanged catalog, each one's estimate against what it sent, its wall time, and the plan's
+#            requests per product.
 #   package: a mixed corpus (media, text, many small files) against `zip -r -6`, `cat` and `sha256sum`;
 #            already-compressed media against `sha256sum`; peak resident memory of each run.
 # Catalog ratios are medians of BENCH_RUNS (default 7; lint 15) pairs run one after the other, the floor or peer
@@ -127,18 +131,19 @@ echo "lint 10,000 products: ${lint10}s, peak ${rss_lint} KB; 20,000 products: ${
 echo "export storekit 10,000: new file ${exp10}s, peak ${rss_exp} KB; over the file it wrote ${over10}s, peak ${rss_over} KB;"
 echo "  over it with one price changed ${changed10}s, peak ${rss_changed} KB"
 echo "import storekit 10,000: ${imp10}s, peak ${rss_imp} KB (wall $(two "$import_wall_ratio") x json.load)"
-check "lint 10k / libyaml events (wall)" "$(two "$lint_wall_ratio")" 2
-check "lint 10k / libyaml events (CPU)" "$(two "$lint_cpu_ratio")" 3
+check "lint 10k / libyaml events (wall)" "$(two "$lint_wall_ratio")" 1.5
+check "lint 10k / libyaml events (CPU)" "$(two "$lint_cpu_ratio")" 1.5
 echo "20,000 products against 10,000: lint $(two "$lint_scale") x, libyaml events $(two "$floor_scale") x"
 check "lint's growth / libyaml's growth" "$(ratio "$lint_scale" "$floor_scale")" 1.15
 check "lint peak RSS (MB)" "$(ratio "$rss_lint" 1024)" 64
-check "export storekit 10k / libyaml events" "$(two "$export_ratio")" 4
+check "export storekit 10k / libyaml events" "$(two "$export_ratio")" 2.5
 check "export peak RSS (MB)" "$(ratio "$rss_exp" 1024)" 64
-check "export over its file / new file" "$(two "$over_ratio")" 1.5
+check "export over its file / new file" "$(two "$over_ratio")" 1.25
 check "export over its file, memory / new file" "$(two "$over_rss_ratio")" 1.5
-check "export over it, a price changed / new" "$(two "$changed_ratio")" 1.5
+check "export over it, a price changed / new" "$(two "$changed_ratio")" 1.25
 check "  memory / new file" "$(two "$changed_rss_ratio")" 1.5
-check "import storekit 10k / json.load" "$(two "$import_ratio")" 1.5
+check "import storekit 10k / json.load" "$(two "$import_ratio")" 1.3
+check "import storekit 10k / json.load (wall)" "$(two "$import_wall_ratio")" 1.3
 check "import peak RSS (MB)" "$(ratio "$rss_imp" 1024)" 96
 
 median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
@@ -159,6 +164,8 @@ echo "== asc plan (requests, not seconds)"
 python3 scripts/bench/bench-asc.py "$iapkit" "$work/c1000.yaml" || failed=1
 echo "== asc plan in proportion to the change (10,000 products)"
 python3 scripts/bench/bench-asc-scale.py "$iapkit" "$work/c10000.yaml" || failed=1
+echo "== asc push and plan of a studio's catalog (15 hand-set territories and a scheduled price a product)"
+python3 scripts/bench/bench-asc-studio.py "$iapkit" "$work" || failed=1
 
 [ "${BENCH_PACKAGE:-1}" = 0 ] && exit "$failed"
 

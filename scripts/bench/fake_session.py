@@ -1,6 +1,6 @@
 """The project's fake App Store Connect, started for a benchmark with a new API key: its control API, its request
 log, and the catalog seeded into it as if an earlier push had created it."""
-import json, os, subprocess, sys, tempfile, urllib.request
+import json, os, shutil, subprocess, sys, tempfile, urllib.request
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -63,3 +63,5 @@ class FakeSession:
     def close(self):
         self.process.stdin.close()
         self.process.terminate()
+        self.process.wait()
+        shutil.rmtree(self.work, ignore_errors=True)

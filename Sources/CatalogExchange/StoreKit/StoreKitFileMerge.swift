@@ -47,8 +47,14 @@ struct FileMerge {
 
     static let lists = ["nonRenewingSubscriptions", "products", "subscriptionGroups"]
 
-    init?(document: YAMLDocument, file: String, capacity: Int, catalog: Catalog, version: StoreKitExporter.FormatVersion) {
+    /// `exported` is the catalog's export in `version` with its layout, which the merge compares the file's items with.
+    init?(
+        document: YAMLDocument, file: String, capacity: Int, catalog: Catalog, version: StoreKitExporter.FormatVersion,
+        exported: (bytes: [UInt8], layout: StoreKitExporter.Layout)
+    ) {
         self.document = document
+        newBytes = exported.bytes
+        layout = exported.layout
         self.file = file
         self.catalog = catalog
         self.version = version
@@ -77,9 +83,6 @@ struct FileMerge {
     /// The merged file (nil when it is the file), and the keys left out; nil when the file's lists are not as an
     /// export writes them.
     mutating func run() throws(IAPKitError) -> (bytes: [UInt8]?, dropped: [String])? {
-        var recorded: StoreKitExporter.Layout? = StoreKitExporter.Layout()
-        newBytes = StoreKitExporter(version: version).export(catalog, layout: &recorded)
-        layout = recorded ?? layout
         guard listsAreRegular() else { return nil }
 
         // The top level: each of the file's keys in order (the order keys are left out in), then the catalog's own.

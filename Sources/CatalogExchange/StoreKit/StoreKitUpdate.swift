@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -67,19 +74,33 @@ public struct StoreKitUpdate: Sendable {
     /// compared to find that out.
     public func changes(_ catalog: Catalog, version: StoreKitExporter.FormatVersion) throws(IAPKitError) -> (bytes: [UInt8]?, dropped: [String]) {
         do {
-            if let document,
-                var merge = FileMerge(document: document, file: file, capacity: data.count + data.count / 8, catalog: catalog, version: version),
-                let result = try merge.run()
-            {
-                return result
+            if let document {
+                var layout: StoreKitExporter.Layout? = StoreKitExporter.Layout()
+                let exported = StoreKitExporter(version: version).export(catalog, layout: &layout)
+                // The file is the catalog's export byte for byte (exported from this catalog and kept as it was): it is
+                // what the merge would write, with nothing to merge.
+                if Self.same(exported, data) { return (nil, []) }
+                if var merge = FileMerge(
+                    document: document, file: file, capacity: data.count + data.count / 8, catalog: catalog, version: version,
+                    exported: (exported, layout ?? StoreKitExporter.Layout())),
+                    let result = try merge.run()
+                {
+                    return result
+                }
             }
         } catch {
             guard case let .malformed(location, reason) = error else { throw error }
             throw .malformed(location: location, reason: reason + "; to replace the file rather than update it, pass --fresh")
         }
         let (bytes, dropped) = try fullMerge(catalog, version: version)
-        let same = bytes.withUnsafeBytes { written in data.withUnsafeBytes { $0.elementsEqual(written) } }
-        return (same ? nil : bytes, dropped)
+        return (Self.same(bytes, data) ? nil : bytes, dropped)
+    }
+
+    /// Whether `bytes` are the file's bytes.
+    static func same(_ bytes: [UInt8], _ data: Data) -> Bool {
+        guard bytes.count == data.count else { return false }
+        return bytes.isEmpty
+            || bytes.withUnsafeBytes { written in data.withUnsafeBytes { memcmp(written.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
     }
 
     /// The three-way merge over the whole file as values: the file, the export of the catalog it imports to, and the

@@ -190,6 +190,11 @@ import Testing
             ("other IDs", Data(text.replacingOccurrences(of: "\"internalID\" : \"", with: "\"internalID\" : \"9").utf8)),
             ("other group ids", Data(text.replacingOccurrences(of: "\"subscriptionGroupID\" : \"", with: "\"subscriptionGroupID\" : \"F").utf8)),
             ("compact", compact),
+            // The catalog's own export, byte for byte: left as it is without a merge.
+            (
+                "as exported",
+                Data(StoreKitExporter(version: try StoreKitUpdate(data: original, file: path).formatVersion ?? .v4_0).exportBytes(catalog))
+            ),
         ]
         func subscription(_ edit: @escaping (inout Product) -> Void) -> (inout Catalog) -> Void {
             { catalog in

@@ -167,7 +167,9 @@ extension SyncWorkflow {
             prune: saved.changes.contains { $0.change.action == .delete },
             replaceUnanswered: saved.changes.contains { $0.change.action != .refused && $0.change.fields.contains(where: \.fromUnanswered) },
             baseRevision: baseRevision, take: saved.take)
-        let fresh = try await workflow.plan(loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched))
+        // The plan names its app: found by the catalog's bundle ID then, it is not looked up again.
+        let fresh = try await workflow.plan(
+            loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched), known: saved.app)
         guard fresh.plan.app == saved.app || fresh.plan.app.id == saved.app.id else {
             throw SyncError.refused(
                 "the plan in \(file) is for app \(saved.app.id) (\(saved.app.bundleID)), not \(fresh.plan.app.id); "

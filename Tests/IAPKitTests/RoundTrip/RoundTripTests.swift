@@ -100,6 +100,14 @@ struct RoundTripTests {
         try await harness.roundTrip(try harness.generate(seed: seed))
     }
 
+    /// Deactivated batches and custom codes, of an in-app purchase's offer code and of a subscription's, are history:
+    /// pulled as deactivated, and a push to an empty app makes the active codes only.
+    @Test(arguments: ["iap-offer-code:custom-inactive", "iap-offer-code:batch-inactive", "offer-code:custom-inactive", "offer-code:batch-inactive"])
+    func aDeactivatedCodeIsHistoryNeverMadeAgain(kind: String) async throws {
+        let harness = try Harness(openAPI: nil)
+        try await harness.roundTrip(try harness.generate(seed: try harness.firstSeed(with: kind)))
+    }
+
     /// Answers the document does not describe, as App Store Connect sends them (a product state newer than the
     /// document, an attribute it does not list, a last page without top-level links): read, reported, never a crash.
     @Test func answersTheDocumentDoesNotKnowAreReadAndReported() throws {
@@ -300,9 +308,14 @@ final class Harness: @unchecked Sendable {
                 throw RoundTripFailure("push after approval failed: \(error)\n\(PlanReport.text(next))")
             }
         }
-        let source = try managed(generated.source), target = try managed(generated.target)
+        // What App Store Connect keeps deactivated is history: the pushed app holds the source's active codes, and
+        // nothing deactivated (no code made only to be turned off).
+        let source = try managed(generated.source, deactivated: false), target = try managed(generated.target, deactivated: false)
         if let difference = Self.difference(source, target, at: "") {
             throw RoundTripFailure("the pushed app differs from the source on a managed field: \(difference)")
+        }
+        if let difference = Self.difference(try managed(generated.target), target, at: "") {
+            throw RoundTripFailure("the pushed app holds a deactivated code, made anew: \(difference)")
         }
         try expectNothingToDo(
             catalog, path: path, against: try await reader.snapshot(app: generated.target),
@@ -369,7 +382,10 @@ final class Harness: @unchecked Sendable {
         }
     }
 
-    func managed(_ app: StoreApp) throws -> Any { try fake.control("POST", "managed", ["appId": app.id]) }
+    /// The fake's managed view of `app`; without what App Store Connect keeps deactivated unless `deactivated`.
+    func managed(_ app: StoreApp, deactivated: Bool = true) throws -> Any {
+        try fake.control("POST", "managed", ["appId": app.id, "deactivated": deactivated] as [String: Any])
+    }
 
     /// The first place two JSON values differ, as a path and both values; nil when equal.
     static func difference(_ a: Any, _ b: Any, at path: String) -> String? {

@@ -97,7 +97,7 @@ public struct Planner: Sendable {
                 let fields = note.field.map { field in
                     [Change.Field.unanswered(field, to: wantedByID[live.record.productID].flatMap { UnreadAttributes.value(field, of: $0) })]
                 }
-                builder.add(.unmanaged, note.resource, live.record, detail: "not fully managed", fields: fields ?? [], reason: note.text)
+                builder.add(.unmanaged, note.resource, live.record, detail: Change.notFullyManaged, fields: fields ?? [], reason: note.text)
             }
         }
 

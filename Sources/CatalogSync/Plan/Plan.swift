@@ -69,6 +69,11 @@ public struct UncheckedPrice: Sendable, Equatable {
 
 /// One resource's fate in a plan.
 public struct Change: Sendable {
+    /// The detail of a product's note: what App Store Connect holds that the catalog cannot say (`StoreNote`).
+    public static let notFullyManaged = "not fully managed"
+    /// A note of what App Store Connect holds beyond the catalog: plan's `?`, no change to make.
+    public var isNote: Bool { action == .unmanaged && detail == Self.notFullyManaged }
+
     public enum Action: String, Sendable, CaseIterable {
         case create, update, unchanged
         /// A change App Store Connect forbids (a product ID, a type, a period, family sharing once on, a reused

@@ -20,7 +20,8 @@ extension PlanReport {
             + "\(plan.estimatedRequests) |\n\n"
         if let origins = ChangeOrigins.summaryLine(plan) { out += origins + "\n\n" }
         var sections: [(name: String, changes: [Change])] = []
-        for change in plan.changes where change.action != .unchanged {
+        // Notes stand in every plan: the products holding them are named once, above the sections.
+        for change in plan.changes where change.action != .unchanged && !change.isNote {
             let name = change.productID ?? (change.resource.isGroupResource ? "Subscription groups" : "App")
             if let index = sections.firstIndex(where: { $0.name == name }) {
                 sections[index].changes.append(change)
@@ -29,6 +30,7 @@ extension PlanReport {
             }
         }
         if sections.isEmpty { out += "App Store Connect matches the catalog.\n" }
+        if let notes = notesLine(plan) { out += (sections.isEmpty ? "\n" : "") + cell(notes) + "\n\n" }
         let needsDecision = { (changes: [Change]) in changes.contains { $0.action == .refused || $0.action == .unmanaged } }
         let ordered = sections.filter { needsDecision($0.changes) } + sections.filter { !needsDecision($0.changes) }
         var texts: [String] = []

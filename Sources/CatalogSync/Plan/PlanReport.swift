@@ -13,7 +13,10 @@ public enum PlanReport {
             case .create: marker = "+"
             case .update: marker = "~"
             case .refused: marker = "!"
-            case .unmanaged: marker = "?"
+            case .unmanaged:
+                // A note stands in every plan until the catalog or App Store Connect changes: no change to review.
+                guard showUnchanged || !change.isNote else { continue }
+                marker = "?"
             case .delete: marker = "-"
             case .waiting: marker = "…"
             case .unchanged:
@@ -22,10 +25,24 @@ public enum PlanReport {
             }
             lines.append(line(change, marker: marker))
         }
+        if !showUnchanged, let notes = notesLine(plan) { lines.append(notes) }
         lines += uncheckedLines(plan)
         lines.append(summaryLine(plan))
         if let origins = ChangeOrigins.summaryLine(plan) { lines.append(origins) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The products App Store Connect holds more of than the catalog can say (their notes, `[not fully managed]`),
+    /// named once after the changes: the notes are no change, and a reviewer sees exactly what push changes. They are
+    /// the comments pull wrote at those products; `--show-unchanged` lists each as a `?` line.
+    static func notesLine(_ plan: Plan) -> String? {
+        let products = plan.changes.filter(\.isNote).reduce(into: [String]()) { products, note in
+            let name = note.productID ?? note.resource.rawValue
+            if !products.contains(name) { products.append(name) }
+        }
+        guard !products.isEmpty else { return nil }
+        return "Not fully managed: \(products.joined(separator: ", ")) (App Store Connect holds what the catalog cannot say, "
+            + "as pull noted at \(products.count == 1 ? "it" : "them"); `--show-unchanged` lists the notes)"
     }
 
     /// One change as plan prints it: `! inAppPurchase com.example.gems: type "consumable" -> ... (why)  at catalog.yaml:12:5`.

@@ -168,9 +168,11 @@ extension SyncWorkflow {
             replaceUnanswered: saved.changes.contains { $0.change.action != .refused && $0.change.fields.contains(where: \.fromUnanswered) },
             baseRevision: baseRevision, take: saved.take)
         // Whole or not started: the re-read is paid for only when the hour also pays for the writes that follow it.
+        // The plan names its app: found by the catalog's bundle ID then, it is not looked up again.
         let writes = allowsPartialPush ? nil : saved.remainingWrites(done: journal.done)
         let fresh = try await workflow.plan(
-            loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched), writesToFollow: writes)
+            loaded, scope: scope, budget: wait ? .wait : .stop, override: saved.scope(touched: touched), known: saved.app,
+            writesToFollow: writes)
         guard fresh.plan.app == saved.app || fresh.plan.app.id == saved.app.id else {
             throw SyncError.refused(
                 "the plan in \(file) is for app \(saved.app.id) (\(saved.app.bundleID)), not \(fresh.plan.app.id); "

@@ -124,14 +124,19 @@ public struct SyncWorkflow: Sendable {
         return planned
     }
 
+    /// `known` is the app a saved plan was made for: found by the same bundle ID, it is not looked up again.
     func plan(
-        _ catalog: Catalog, scope options: SyncScope, budget: ReadBudget, override: PlanScope? = nil,
+        _ catalog: Catalog, scope options: SyncScope, budget: ReadBudget, override: PlanScope? = nil, known: StoreApp? = nil,
         writesToFollow: (requests: Int, operations: Int)? = nil
     ) async throws -> PlannedSync {
         let asc = try connection.client()
         var reader = reader(asc, gridTerritories: catalog.handPricedTerritories, budget: budget)
         reader.writesToFollow = writesToFollow
+        let known = known.flatMap { app in
+            connection.appID == nil && catalog.app.appID == nil && catalog.app.bundleID == app.bundleID ? app : nil
+        }
         let listings = try await waitingForBudget(budget, "reading the app's product lists") { [reader] in
+            if let known { return try await reader.listings(app: known) }
             let app = try await connection.app(reader, bundleID: catalog.app.bundleID, catalogAppID: catalog.app.appID, catalog: catalog)
             return try await reader.listings(app: app)
         }

@@ -71,7 +71,7 @@ extension CatalogFormat {
             CatalogKey(
                 "expires", .string(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), required: true,
                 "Last day the codes work (YYYY-MM-DD), at most six months ahead when created"),
-            CatalogKey("active", .boolean, "false deactivates the batch; true when absent"),
+            .codeActive,
             CatalogKey(
                 "environment", .choice(of: CodeEnvironment.self),
                 "Who can redeem the codes: customers (production, as App Store Connect makes a batch when none is named) or sandbox testers only"),
@@ -82,6 +82,6 @@ extension CatalogFormat {
             CatalogKey("code", .string(pattern: "^[A-Za-z0-9]{1,64}$"), required: true),
             CatalogKey("count", .integer(minimum: 1, maximum: 1000000), required: true, "How many redemptions"),
             CatalogKey("expires", .string(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), "Last day (YYYY-MM-DD); none when absent"),
-            CatalogKey("active", .boolean),
+            .codeActive,
         ])
 }

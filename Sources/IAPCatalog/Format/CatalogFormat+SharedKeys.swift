@@ -23,7 +23,14 @@ extension CatalogKey {
         "promotionalImage", .string, "Promotional image beside the catalog: 1024×1024 PNG or JPEG, no transparency")
     public static let offerTerritoryPrices = CatalogKey("territoryPrices", .reference("territoryPrices"))
     public static let offerCodeActive = CatalogKey(
-        "active", .boolean, "false deactivates the offer code and its codes (App Store Connect cannot turn it back on); true when absent")
+        "active", .boolean,
+        "false deactivates the offer code and its codes (App Store Connect cannot turn it back on); one App Store Connect "
+            + "keeps deactivated is history: pulled so, never created where it has none; true when absent")
+    /// A batch's or a custom code's.
+    public static let codeActive = CatalogKey(
+        "active", .boolean,
+        "false deactivates the codes (App Store Connect cannot turn them back on); ones App Store Connect keeps deactivated "
+            + "are history: pulled so, never created where it has none; true when absent")
     public static let oneTimeCodes = CatalogKey("oneTimeCodes", .reference("oneTimeCodes"))
     public static let customCodes = CatalogKey("customCodes", .reference("customCodes"))
     public static let mode = CatalogKey("mode", .choice(of: OfferMode.self), required: true)

@@ -178,7 +178,9 @@ class ManagedView:
         return {"multiSeatStatus": status if status is not None else made_now["multiSeatStatus"],
                 "marketSettings": sorted(markets if markets is not None else made_now["marketSettings"])}
 
-    def managed_view(self, app):
+    def managed_view(self, app, deactivated=True):
+        """The app's managed view; without the `deactivated` codes (offer codes, batches and custom codes App Store
+        Connect keeps turned off, as history): what a push of the app's catalog makes in another app."""
         today = self.today()
         iaps = {}
         for iap in self.store.kid_recs(app, "inAppPurchases"):
@@ -205,6 +207,16 @@ class ManagedView:
             # `state` is App Store Connect's review bookkeeping, not managed.
             promoted.append({"productId": product["attributes"]["productId"] if product else None,
                              "visibleForAllUsers": bool(a.get("visibleForAllUsers")), "enabled": bool(a.get("enabled"))})
+        if not deactivated:
+            for product in list(iaps.values()) + [s for g in groups.values() for s in g["subscriptions"].values()]:
+                product["offerCodes"] = self.active_codes_only(product["offerCodes"])
         return {"inAppPurchases": iaps, "subscriptionGroups": groups,
                 "subscriptionGracePeriod": {k: grace.get(k) for k in GRACE_DEFAULTS},
                 "promotedPurchases": promoted}
+
+    @staticmethod
+    def active_codes_only(offer_codes):
+        """Offer codes' views without the deactivated ones, nor their deactivated batches and custom codes."""
+        return {name: dict(view, oneTimeUseCodes=[b for b in view["oneTimeUseCodes"] if b["active"]],
+                           customCodes=[c for c in view["customCodes"] if c["active"]])
+                for name, view in offer_codes.items() if view["active"]}

@@ -10,7 +10,7 @@ ROUND_TRIP = {"today": "2031-03-01", "storefronts": [
 REVIEW_CLASSES = ["state:ready-to-submit", "app-version:none", "app-version:live", "app-version:editable"]
 # Offer codes' codes (batches, custom codes, deactivated ones), drawn from a stream of their own.
 OFFER_CODE_CLASSES = ["offer-code:batches", "offer-code:custom", "offer-code:inactive", "offer-code:batch-inactive",
-                      "offer-code:sandbox"]
+                      "offer-code:custom-inactive", "offer-code:sandbox"]
 # Offers set in some territories, and a paid one free in one of them, drawn from a stream of their own.
 OFFER_TERRITORY_CLASSES = ["promotional:some-territories", "promotional:free-territory", "offer-code:some-territories",
                            "win-back:some-territories"]
@@ -76,6 +76,40 @@ class GeneratorCases:
         self.assertEqual(sorted(set(IMAGE_CLASSES) - covered), [])
         self.assertEqual(sorted(set(MULTISEAT_CLASSES) - covered), [])
         self.assertEqual(sorted(set(OFFER_TERRITORY_CLASSES) - covered), [])
+
+    def test_deactivated_codes_are_history_the_managed_view_leaves_out_when_asked(self):
+        """Generated deactivated custom codes, of both kinds of offer code, are held turned off; the managed view
+        without deactivated codes (what a push to another app makes) has no offer code, batch or custom code turned
+        off, and every active one as the whole view has it."""
+        self.fake.control("POST", "settings", ROUND_TRIP)
+        seen, both = set(), {"offer-code:custom-inactive", "iap-offer-code:custom-inactive"}
+        for seed in range(200):
+            app, used = self.generated(seed, "com.example.history%d" % seed)
+            kinds = {c for cs in used["classes"].values() for c in cs if c in both}
+            if not kinds - seen:
+                continue
+            seen |= kinds
+            full = self.products_offer_codes(self.fake.control("POST", "managed", {"appId": app}))
+            current = self.products_offer_codes(self.fake.control("POST", "managed", {"appId": app, "deactivated": False}))
+            for product_id, classes in used["classes"].items():
+                if set(classes) & both:
+                    self.assertIn(False, [c["active"] for o in full[product_id].values() for c in o["customCodes"]])
+            for product_id, offers in full.items():
+                wanted = {name: dict(o, oneTimeUseCodes=[b for b in o["oneTimeUseCodes"] if b["active"]],
+                                     customCodes=[c for c in o["customCodes"] if c["active"]])
+                          for name, o in offers.items() if o["active"]}
+                self.assertEqual(current[product_id], wanted, (seed, product_id))
+            if seen == both:
+                break
+        self.assertEqual(seen, both)
+
+    @staticmethod
+    def products_offer_codes(view):
+        """{productId: its offer codes' views}, in-app purchases' and subscriptions'."""
+        products = dict(view["inAppPurchases"])
+        for group in view["subscriptionGroups"].values():
+            products.update(group["subscriptions"])
+        return {product_id: product["offerCodes"] for product_id, product in products.items()}
 
     def test_generated_review_states_match_their_classes(self):
         self.fake.control("POST", "settings", dict(ROUND_TRIP, explicitNulls=True))

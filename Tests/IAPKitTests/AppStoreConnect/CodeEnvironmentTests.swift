@@ -75,10 +75,23 @@ import Testing
         #expect(try iapkit("lint", "catalog", catalog).status == 0)
         let plan = try DeclaredStateSyncTests.plan(fake, catalog)
         #expect(plan.stdout.contains("\"3 sandbox codes until \(later)\""), "\(plan.stdout)")
+        // The deactivated batch is history the app does not hold: never made, only to be turned off.
+        #expect(!plan.stdout.contains("2 codes until"), "\(plan.stdout)")
         let push = try AscSyncTests.push(fake, catalog)
         #expect(push.status == 0, "\(push.stdout)\(push.stderr)")
         let made = try Self.batches(fake).map { "\($0["numberOfCodes"] ?? "") \($0["environment"] ?? "none")" }
-        #expect(made.sorted() == ["2 PRODUCTION", "3 SANDBOX", "4 PRODUCTION"], "\(made)")
+        #expect(made.sorted() == ["3 SANDBOX", "4 PRODUCTION"], "\(made)")
+        #expect(try AscSyncTests.push(fake, catalog).stdout.contains("nothing to push"))
+        // Made active, then deactivated in place: App Store Connect keeps it, turned off.
+        let active = try String(contentsOfFile: catalog, encoding: .utf8)
+        try active.replacingOccurrences(of: ", active: false}", with: "}").write(toFile: catalog, atomically: true, encoding: .utf8)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        try active.write(toFile: catalog, atomically: true, encoding: .utf8)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        let kept = try Self.batches(fake).map {
+            "\($0["numberOfCodes"] ?? "") \($0["environment"] ?? "none") \(($0["active"] as? Bool).map(String.init) ?? "")"
+        }
+        #expect(kept.sorted() == ["2 PRODUCTION false", "3 SANDBOX true", "4 PRODUCTION true"], "\(kept)")
         let writes = try fake.writeCount()
         #expect(try AscSyncTests.push(fake, catalog).stdout.contains("nothing to push"))
         #expect(try fake.writeCount() == writes)

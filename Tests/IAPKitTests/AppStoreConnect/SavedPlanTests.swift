@@ -100,6 +100,34 @@ import Testing
         #expect(try fake.writeCount() == 0)
     }
 
+    /// The plan names its app: push --plan reads the product lists and the products it touches, and never looks the
+    /// app up again by its bundle ID (13 reads for this two-product plan of an app with two groups, where it sent 14).
+    @Test func aSavedPlanOfTwoProductsReadsOnlyWhatItChecks() throws {
+        let fake = try FakeAppStoreConnect()
+        let (dir, catalog, first, _) = try Self.editedCatalog(fake)
+        var lines = try String(contentsOfFile: catalog, encoding: .utf8).components(separatedBy: "\n")
+        let names = lines.indices.filter { lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("referenceName: ") }
+        let second = try #require(names.first { !lines[$0].hasSuffix(" Edited") && lines[..<$0].contains { $0.contains("productId: ") } })
+        lines[second] += " Edited"
+        try lines.joined(separator: "\n").write(toFile: catalog, atomically: true, encoding: .utf8)
+        let file = dir.file("release.plan.json")
+        let plan = try Self.savePlan(fake, catalog, to: file)
+        #expect(plan.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("~ ") }.count == 2, "\(plan.stdout)")
+        #expect(plan.stdout.contains(first), "\(plan.stdout)")
+
+        try fake.control("DELETE", "requests")
+        let push = try Self.pushPlan(fake, file)
+        #expect(push.status == 0, "\(push.stderr)")
+        let log = try fake.requests()
+        let reads = log.filter { ($0["write"] as? Bool) != true }.map { "\($0["method"]!) \($0["path"]!)" }
+        #expect(log.count - reads.count == 2, "exactly the plan's two operations: \(log)")
+        #expect(!reads.contains("GET /v1/apps"), "the app the plan names, looked up again: \(reads)")
+        // The territories, the lists (in-app purchases, groups, each group's subscriptions), the in-app purchase's
+        // texts, availability and prices, the subscription's group's texts, its own texts and prices, and the two
+        // price grids of the territories they price by hand.
+        #expect(reads.count <= 13, "\(reads.count) reads: \(reads)")
+    }
+
     @Test func aChangeInAppStoreConnectSinceThePlanIsRefusedNamingTheProductAndField() throws {
         let fake = try FakeAppStoreConnect()
         let (dir, catalog, product, _) = try Self.editedCatalog(fake)

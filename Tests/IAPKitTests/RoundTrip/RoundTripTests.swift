@@ -100,6 +100,25 @@ struct RoundTripTests {
         try await harness.roundTrip(try harness.generate(seed: seed))
     }
 
+    /// Deactivated batches and custom codes, of an in-app purchase's offer code and of a subscription's, are history:
+    /// pulled as deactivated, and a push to an empty app makes the active codes only.
+    @Test(arguments: ["iap-offer-code:custom-inactive", "iap-offer-code:batch-inactive", "offer-code:custom-inactive", "offer-code:batch-inactive"])
+    func aDeactivatedCodeIsHistoryNeverMadeAgain(kind: String) async throws {
+        let harness = try Harness(openAPI: nil)
+        try await harness.roundTrip(try harness.generate(seed: try harness.firstSeed(with: kind)))
+    }
+
+    /// A product App Store Connect holds more of than the catalog can say (a purchase made before 2023, sold by the
+    /// retired all-territories setting) is noted in every plan; a one-field edit of another product is still all the
+    /// plan lists.
+    @Test func aOneFieldEditIsAllThePlanListsBesideAProductNotFullyManaged() async throws {
+        let harness = try Harness(openAPI: nil)
+        let seed = try harness.firstSeed(with: "availability:legacy") { used in
+            used.values.contains { $0.contains("localizations:several") && !$0.contains("state:in-review") && !$0.contains("availability:legacy") }
+        }
+        try await harness.roundTrip(try harness.generate(seed: seed))
+    }
+
     /// Answers the document does not describe, as App Store Connect sends them (a product state newer than the
     /// document, an attribute it does not list, a last page without top-level links): read, reported, never a crash.
     @Test func answersTheDocumentDoesNotKnowAreReadAndReported() throws {
@@ -263,11 +282,12 @@ final class Harness: @unchecked Sendable {
             all: answer["allClasses"] as? [String] ?? [])
     }
 
-    /// The first seed whose state has a product of `kind`, asked of the generator without building anything twice.
-    func firstSeed(with kind: String) throws -> Int {
+    /// The first seed whose state has a product of `kind` (and holds what `also` asks), asked of the generator
+    /// without building anything twice.
+    func firstSeed(with kind: String, also: ([String: [String]]) -> Bool = { _ in true }) throws -> Int {
         for seed in 10_000..<10_200 {
             let generated = try generate(seed: seed)
-            if generated.used.values.contains(where: { $0.contains(kind) }) { return seed }
+            if generated.used.values.contains(where: { $0.contains(kind) }), also(generated.used) { return seed }
         }
         throw RoundTripFailure("no seed builds \(kind)")
     }
@@ -276,7 +296,7 @@ final class Harness: @unchecked Sendable {
         let folder = TemporaryDirectory()
         let (catalog, path, snapshot) = try await pull(generated.source, into: folder)
         try FileManager.default.copyItem(atPath: path, toPath: pulled.file("seed-\(generated.seed).yaml"))
-        try expectNothingToDo(catalog, path: path, against: snapshot, "the pulled catalog against its own app")
+        let notes = try expectNothingToDo(catalog, path: path, against: snapshot, "the pulled catalog against its own app")
 
         let reader = StoreReader(asc: asc, gridTerritories: catalog.handPricedTerritories)
         let empty = try await reader.snapshot(app: generated.target)
@@ -300,19 +320,26 @@ final class Harness: @unchecked Sendable {
                 throw RoundTripFailure("push after approval failed: \(error)\n\(PlanReport.text(next))")
             }
         }
-        let source = try managed(generated.source), target = try managed(generated.target)
+        // What App Store Connect keeps deactivated is history: the pushed app holds the source's active codes, and
+        // nothing deactivated (no code made only to be turned off).
+        let source = try managed(generated.source, deactivated: false), target = try managed(generated.target, deactivated: false)
         if let difference = Self.difference(source, target, at: "") {
             throw RoundTripFailure("the pushed app differs from the source on a managed field: \(difference)")
+        }
+        if let difference = Self.difference(try managed(generated.target), target, at: "") {
+            throw RoundTripFailure("the pushed app holds a deactivated code, made anew: \(difference)")
         }
         try expectNothingToDo(
             catalog, path: path, against: try await reader.snapshot(app: generated.target),
             "the pulled catalog against the app it was pushed to")
-        try await expectOneEditPlannedAndPushed(generated, path: path)
+        try await expectOneEditPlannedAndPushed(generated, path: path, notes: notes)
     }
 
     /// The second invariant: one managed field of one product, chosen from the seed, edited in the pulled catalog
-    /// is exactly what plan shows, at that field's line; push makes it, and the next plan has nothing to do.
-    func expectOneEditPlannedAndPushed(_ generated: Generated, path: String) async throws {
+    /// is exactly what plan shows, at that field's line, and every other line is one the plan of the pulled catalog
+    /// showed (`notes`: a `?` of what App Store Connect did not answer, never a new one for a product nothing
+    /// touched); push makes it, and the next plan has nothing to do.
+    func expectOneEditPlannedAndPushed(_ generated: Generated, path: String, notes: Set<String>) async throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let candidates = CatalogEdit.candidates(in: text, classes: generated.used)
         guard !candidates.isEmpty else { return }
@@ -328,8 +355,13 @@ final class Harness: @unchecked Sendable {
         let plan = try planned(catalog, path: path, against: try await reader.snapshot(app: generated.source))
         let shown = plan.changes.filter { $0.action != .unchanged && !Self.isNote($0) }
         let elsewhere = shown.filter { $0.location?.line != edit.line || !edit.resources.contains($0.resource) }
-        guard !shown.isEmpty, elsewhere.isEmpty, plan.count(.refused) == 0 else {
-            throw RoundTripFailure("plan after \(edit) does not show exactly that change at line \(edit.line):\n\(PlanReport.text(plan))")
+        let newNotes = plan.changes.filter(Self.isNote).map(Self.noteLine).filter { !notes.contains($0) }
+        // What a reviewer reads: a line for each change of the edit, and none for products nothing touched.
+        let listed = PlanReport.text(plan).split(separator: "\n").filter { line in Self.markers.contains { line.hasPrefix($0) } }
+        guard !shown.isEmpty, elsewhere.isEmpty, newNotes.isEmpty, listed.count == shown.count, plan.count(.refused) == 0 else {
+            throw RoundTripFailure(
+                "plan after \(edit) does not show exactly that change at line \(edit.line):\n\(PlanReport.text(plan))"
+                    + (newNotes.isEmpty ? "" : "\nnotes the pulled catalog's plan did not have:\n  " + newNotes.joined(separator: "\n  ")))
         }
         do { _ = try await PlanExecutor(asc: asc).apply(plan) } catch {
             throw RoundTripFailure("push of \(edit) failed: \(error)\n\(PlanReport.text(plan))")
@@ -338,7 +370,13 @@ final class Harness: @unchecked Sendable {
     }
 
     /// A product's `?` for something App Store Connect did not answer (its note says what).
-    static func isNote(_ change: Change) -> Bool { change.action == .unmanaged && change.detail == "not fully managed" }
+    static func isNote(_ change: Change) -> Bool { change.isNote }
+
+    /// How plan's text marks a change's line.
+    static let markers = ["+ ", "~ ", "- ", "! ", "? ", "… "]
+
+    /// A note as the invariant compares it: its product, resource and reason.
+    static func noteLine(_ change: Change) -> String { "\(change.resource.rawValue) \(change.productID ?? "") \(change.reason ?? "")" }
 
     /// `asc pull` as the command does it, then the YAML written and read back, and lint as a user runs it next.
     func pull(_ app: StoreApp, into folder: TemporaryDirectory) async throws -> (Catalog, String, StoreSnapshot) {
@@ -359,7 +397,9 @@ final class Harness: @unchecked Sendable {
         return Planner(catalog: catalog, desired: desired).plan(against: snapshot)
     }
 
-    func expectNothingToDo(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot, _ what: String) throws {
+    /// Throws unless the plan has nothing to do; answers its notes (`noteLine`).
+    @discardableResult
+    func expectNothingToDo(_ catalog: Catalog, path: String, against snapshot: StoreSnapshot, _ what: String) throws -> Set<String> {
         let plan = try planned(catalog, path: path, against: snapshot)
         let changes = plan.changes.filter { $0.action != .unchanged && !Self.isNote($0) }
         guard changes.isEmpty else {
@@ -367,9 +407,13 @@ final class Harness: @unchecked Sendable {
                 "plan of \(what) is not empty:\n\(PlanReport.text(plan))\n"
                     + (try String(contentsOfFile: path, encoding: .utf8)))
         }
+        return Set(plan.changes.filter(Self.isNote).map(Self.noteLine))
     }
 
-    func managed(_ app: StoreApp) throws -> Any { try fake.control("POST", "managed", ["appId": app.id]) }
+    /// The fake's managed view of `app`; without what App Store Connect keeps deactivated unless `deactivated`.
+    func managed(_ app: StoreApp, deactivated: Bool = true) throws -> Any {
+        try fake.control("POST", "managed", ["appId": app.id, "deactivated": deactivated] as [String: Any])
+    }
 
     /// The first place two JSON values differ, as a path and both values; nil when equal.
     static func difference(_ a: Any, _ b: Any, at path: String) -> String? {

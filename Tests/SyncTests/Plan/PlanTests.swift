@@ -65,8 +65,12 @@ import Testing
         #expect(partial.count == 1)
         #expect(partial.first?.action == .unmanaged && partial.first?.resource == .winBackOffer)
         #expect(partial.first?.productID == desired.groups[0].subscriptions[0].productID)
+        // A note is no change to review: plan names the product once, and lists the note with --show-unchanged.
+        let productID = desired.groups[0].subscriptions[0].productID
         let text = PlanReport.text(plan)
-        #expect(text.contains("? winBackOffer \(desired.groups[0].subscriptions[0].productID) [not fully managed]"), "\(text)")
+        #expect(!text.contains("? winBackOffer") && text.contains("Not fully managed: \(productID) ("), "\(text)")
+        let all = PlanReport.text(plan, showUnchanged: true)
+        #expect(all.contains("? winBackOffer \(productID) [not fully managed]"), "\(all)")
         #expect(plan.count(.create) + plan.count(.update) + plan.count(.refused) == 0)
     }
 

@@ -93,6 +93,43 @@ enum OfferCodeCodes {
         }
     }
 
+    /// The catalog's offer codes without the history App Store Connect does not hold: a deactivated batch or custom
+    /// code it has no such batch or code of (another app, an app made anew) is never created, nor is a deactivated
+    /// offer code it has none of (`OfferRequests.compare` leaves it unchanged). What it holds active is deactivated;
+    /// what it holds deactivated is compared as it is.
+    static func withoutHistory(_ wanted: [OfferRecord], live: [OfferRecord]) -> [OfferRecord] {
+        let liveByName = Dictionary(live.map { ($0.identifier ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        return wanted.map { offer in
+            guard var codes = offer.codes else { return offer }
+            let held = liveByName[offer.identifier ?? ""]?.codes
+            if let batches = codes.batches {
+                // Matched as `update` matches them: the same batch exactly first, then the same codes.
+                var available = held?.batches ?? []
+                var kept = [Bool](repeating: false, count: batches.count)
+                for (index, batch) in batches.enumerated() {
+                    if let found = available.firstIndex(of: batch) {
+                        available.remove(at: found)
+                        kept[index] = true
+                    }
+                }
+                for (index, batch) in batches.enumerated() where !kept[index] {
+                    if let found = available.firstIndex(where: { $0.isSameBatch(as: batch) }) {
+                        available.remove(at: found)
+                        kept[index] = true
+                    } else {
+                        kept[index] = batch.active
+                    }
+                }
+                codes.batches = zip(batches, kept).filter(\.1).map(\.0)
+            }
+            let heldCodes = Set((held?.custom ?? []).map(\.code))
+            codes.custom = codes.custom?.filter { $0.active || heldCodes.contains($0.code) }
+            var offer = offer
+            offer.codes = codes
+            return offer
+        }
+    }
+
     /// What changing an existing offer code's state takes: one operation for every write, the parts App Store
     /// Connect has that the catalog does not list, and what it cannot do (turn anything back on, change a custom code).
     static func update<API: OfferCodeCodesAPI>(_ old: OfferRecord, to new: OfferRecord, live: StoreProduct?, api: API.Type) -> [OfferRequests.Update]
@@ -180,7 +217,7 @@ enum OfferCodeCodes {
     }
 
     /// The writes of an offer code's state, in the order App Store Connect accepts them: new batches and custom
-    /// codes first (a deactivated offer code takes none), then deactivations.
+    /// codes first (a deactivated offer code takes none), then deactivations of codes App Store Connect holds.
     struct Writes<API: OfferCodeCodesAPI>: WriteOperation {
         var offerCode: String?
         var name: String
@@ -195,12 +232,12 @@ enum OfferCodeCodes {
             self.name = name
         }
 
-        /// Everything a new offer code of the catalog needs after its creation.
+        /// Everything a new offer code of the catalog needs after its creation: its active codes (a deactivated
+        /// one is history, `withoutHistory`).
         init(created offer: OfferRecord) {
             self.init(offerCode: nil, name: offer.identifier ?? "")
-            createBatches = offer.codes?.batches ?? []
-            createCustom = offer.codes?.custom ?? []
-            deactivateOffer = offer.codes.map { !$0.active } ?? false
+            createBatches = (offer.codes?.batches ?? []).filter(\.active)
+            createCustom = (offer.codes?.custom ?? []).filter(\.active)
         }
 
         var isEmpty: Bool {
@@ -208,26 +245,22 @@ enum OfferCodeCodes {
         }
         var summary: String { "update offer code \(name)" }
         var estimatedRequests: Int {
-            createBatches.count + createCustom.count + deactivateBatches.count + deactivateCustom.count
-                + createBatches.filter { !$0.active }.count + createCustom.filter { !$0.active }.count + (deactivateOffer ? 1 : 0)
+            createBatches.count + createCustom.count + deactivateBatches.count + deactivateCustom.count + (deactivateOffer ? 1 : 0)
         }
 
         func perform(_ context: WriteContext) async throws(ASCError) {
             guard let offerCode else {
                 throw ASCError.unexpectedResponse(operation: "update offer code \(name)", status: nil, reason: "it has no App Store Connect id")
             }
-            var deactivateBatches = deactivateBatches, deactivateCustom = deactivateCustom
             for batch in createBatches {
-                let id = try await API.createBatch(
+                _ = try await API.createBatch(
                     offerCode: offerCode, count: batch.count, expires: CalendarDay.format(batch.expires),
                     environment: batch.environment ?? .production, context: context)
-                if !batch.active { deactivateBatches.append(id) }
             }
             for code in createCustom {
-                let id = try await API.createCustom(
+                _ = try await API.createCustom(
                     offerCode: offerCode, code: code.code, count: code.count,
                     expires: code.expires.map(CalendarDay.format), context: context)
-                if !code.active { deactivateCustom.append(id) }
             }
             for id in deactivateBatches { try await API.deactivateBatch(id, context: context) }
             for id in deactivateCustom { try await API.deactivateCustom(id, context: context) }

@@ -35,6 +35,8 @@ enum OfferCodeKind<API: OfferCodeAPI>: ProductResourceKind {
 
     static func plan(_ wanted: ProductRecord, live: StoreProduct?, product: ResourceRef, builder: inout PlanBuilder) {
         let territories = API.territories(for: wanted, builder: builder)
+        var wanted = wanted
+        wanted.offerCodes = OfferCodeCodes.withoutHistory(wanted.offerCodes, live: live?.record.offerCodes ?? [])
         let offers = API.offersNow(wanted, live: live, builder: &builder)
         OfferRequests.compare(
             API.resource, wanted: offers,
@@ -46,8 +48,8 @@ enum OfferCodeKind<API: OfferCodeAPI>: ProductResourceKind {
         }
     }
 
-    /// Creates the offer code with its prices inline, then its batches and custom codes, then deactivates what the
-    /// catalog says is inactive.
+    /// Creates the offer code with its prices inline, then its batches and custom codes (only active ones: what the
+    /// catalog keeps deactivated is history, never made anew).
     struct Create: WriteOperation {
         var owner: ResourceRef
         var offer: OfferRecord

@@ -113,6 +113,13 @@ enum OfferRequests {
         for (index, offer) in wanted.enumerated() {
             let path = product.path.map { key == "billingPlans" ? $0 / key : $0 / key + index }
             guard let old = liveByID[offer.identifier ?? ""] else {
+                if offer.codes?.active == false {
+                    // A deactivated offer code is history App Store Connect keeps: never made anew where it has none.
+                    builder.add(
+                        .unchanged, resource, product, path: path, detail: offer.identifier,
+                        reason: "deactivated: kept as history, never created")
+                    continue
+                }
                 // Territories are shown where the catalog names them, not where they are every one the product's.
                 var shown = offer
                 if shown.territories == implied { shown.territories = nil }

@@ -101,7 +101,7 @@ def handle(fake, method, name, body):
             if app is None:
                 return 400, {"error": "%s needs the appId of an app created with POST /__fake/apps" % name}
             if name == "managed":
-                return 200, fake.managed_view(app)
+                return 200, fake.managed_view(app, deactivated=doc.get("deactivated", True) is not False)
             if not isinstance(doc.get("seed"), int):
                 return 400, {"error": "generate needs a whole-number seed"}
             return 201, fake.generate(app, doc["seed"], doc.get("products"))

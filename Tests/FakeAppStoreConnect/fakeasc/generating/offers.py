@@ -129,7 +129,8 @@ class GeneratingOffers:
 
     def generate_offer_code_codes(self, offer, rnd, classes, prefix="offer-code"):
         """Codes of an offer code: batches of one-time use codes and a custom code, made up to two months ago and
-        valid for some time still (at most six months after they were made); a batch or the whole offer deactivated.
+        valid for some time still (at most six months after they were made); a batch, the custom code or the whole offer
+        deactivated.
         `prefix` names the classes (a subscription's or an in-app purchase's offer code). An in-app purchase App
         Review has not approved has sandbox codes only, as App Store Connect makes them."""
         today = self.today()
@@ -157,8 +158,13 @@ class GeneratingOffers:
             while code is None or self.custom_code_owner(app, code) is not None:  # unique in the app
                 code = "SPRING" + "".join(rnd.choices(CODE_ALPHABET, k=4))
             made, expires = made_and_expiry()
-            self.add_custom_code(offer, code, rnd.choice([100, 1000, 5000]), expires if rnd.random() < 0.5 else None,
-                                 created=made)
+            custom = self.add_custom_code(offer, code, rnd.choice([100, 1000, 5000]),
+                                          expires if rnd.random() < 0.5 else None, created=made)
+            # Deactivated since (App Store Connect keeps it, turned off): a stream of the code's own, so the codes
+            # stream, and every state a seed built before, stays as it was.
+            if random.Random("custom code deactivated %s" % code).random() < 0.35:
+                classes.append(prefix + ":custom-inactive")
+                custom["attributes"]["active"] = False
         batches = self.store.kid_recs(offer, BATCHES)
         if batches and rnd.random() < 0.35:
             classes.append(prefix + ":batch-inactive")

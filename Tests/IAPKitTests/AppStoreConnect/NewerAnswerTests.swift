@@ -93,10 +93,13 @@ struct NewerAnswerTests {
         let again = try iapkit(["asc", "pull", "--bundle-id", Self.bundleID, "-o", catalog], environment: fake.environment)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try String(contentsOfFile: catalog, encoding: .utf8) == known, "what was not read is never overwritten")
+        // A standing note: named once after the changes, and listed with its field by --show-unchanged.
         let plan = try iapkit(["asc", "plan", catalog], environment: fake.environment)
         #expect(plan.status == 0, "\(plan.stdout)\(plan.stderr)")
-        let line = plan.stdout.split(separator: "\n").first { $0.contains("\(Self.bundleID).fortnightly") && $0.contains("period") } ?? ""
-        #expect(line.contains("period ? -> \"P1W\""), "\(plan.stdout)")
+        #expect(plan.stdout.contains("Not fully managed: \(Self.bundleID).fortnightly"), "\(plan.stdout)")
+        let notes = try iapkit(["asc", "plan", catalog, "--show-unchanged"], environment: fake.environment)
+        let line = notes.stdout.split(separator: "\n").first { $0.contains("\(Self.bundleID).fortnightly") && $0.contains("period") } ?? ""
+        #expect(line.contains("period ? -> \"P1W\""), "\(notes.stdout)")
         #expect(!plan.stdout.contains("\(Self.bundleID).monthly: "), "the known subscription plans unchanged: \(plan.stdout)")
         let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
         #expect(check.status == 0, "a value iapkit cannot read is no drift: \(check.stdout)")

@@ -154,8 +154,8 @@ public struct PriceSheetReader: Sendable {
     /// ended (from its start, or today for one under way, until its end).
     static func timeline(_ prices: [Dated], productID: String, today: Int) -> [PriceSheetRow] {
         var byKey: [String: [Dated]] = [:]
-        for price in prices where price.end == nil { byKey["\(price.plan ?? "")|\(price.territory)", default: []].append(price) }
-        for price in prices where (price.end ?? 0) > today {
+        // A sale that has ended is history.
+        for price in prices where price.end.map({ $0 > today }) ?? true {
             byKey["\(price.plan ?? "")|\(price.territory)", default: []].append(price)
         }
         var rows: [PriceSheetRow] = []

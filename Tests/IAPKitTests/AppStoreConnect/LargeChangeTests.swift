@@ -29,28 +29,42 @@ struct LargeChangeTests {
             })
     }
 
-    /// Per product ID, each territory's manual prices as `start:USD point` ("now" for no start), read from the
-    /// fake's own state; and the number of schedules written for each.
-    static func heldPrices(_ fake: FakeAppStoreConnect) throws -> [String: [String: [String]]] {
+    /// A manual price as the fake holds it: its product, territory, days (empty for none), the USD point it is at
+    /// and its price in the territory's currency.
+    struct HeldPrice {
+        var product, territory, start, end, usd, local: String
+    }
+
+    /// Every manual price of the app's in-app purchases, read from the fake's own state, not through iapkit.
+    static func manualPrices(_ fake: FakeAppStoreConnect) throws -> [HeldPrice] {
         let state = try JSONSerialization.data(withJSONObject: try fake.control("GET", "state"))
         let dir = TemporaryDirectory()
-        let file = dir.write("state.json", String(decoding: state, as: UTF8.self))
         let out = try python(
             """
             import json, sys
             sys.path.insert(0, sys.argv[1])
-            from fakeasc.reference import decode_price_point, USD_BY_ID
+            from fakeasc.reference import decode_price_point, synthetic_price, USD_BY_ID
             res = json.load(open(sys.argv[2]))["resources"]
             products = {r["id"]: r["attributes"]["productId"] for r in res.get("inAppPurchases", [])}
-            held = {}
             for price in res.get("inAppPurchasePrices", []):
                 point = decode_price_point(price["relationships"]["inAppPurchasePricePoint"]["data"]["id"])
-                start = price["attributes"].get("startDate") or "now"
-                held.setdefault(products[point["s"]], {}).setdefault(point["t"], []).append(
-                    "%s:%s" % (start, USD_BY_ID[int(point["p"])]))
-            print(json.dumps({p: {t: sorted(v) for t, v in ts.items()} for p, ts in held.items()}))
-            """, [Paths.repository + "/Tests/FakeAppStoreConnect", file])
-        return try JSONDecoder().decode([String: [String: [String]]].self, from: Data(out.utf8))
+                a, usd = price["attributes"], USD_BY_ID[int(point["p"])]
+                print(" ".join([products[point["s"]], point["t"], a.get("startDate") or "-", a.get("endDate") or "-", usd,
+                                synthetic_price(point["t"], usd)]))
+            """, [Paths.repository + "/Tests/FakeAppStoreConnect", dir.write("state.json", String(decoding: state, as: UTF8.self))])
+        return out.split(separator: "\n").map { line in
+            let f = line.split(separator: " ").map { $0 == "-" ? "" : String($0) }
+            return HeldPrice(product: f[0], territory: f[1], start: f[2], end: f[3], usd: f[4], local: f[5])
+        }
+    }
+
+    /// Per product ID, each territory's manual prices as `start:USD point` ("now" for no start).
+    static func heldPrices(_ fake: FakeAppStoreConnect) throws -> [String: [String: [String]]] {
+        var held: [String: [String: [String]]] = [:]
+        for price in try manualPrices(fake) {
+            held[price.product, default: [:]][price.territory, default: []].append("\(price.start.isEmpty ? "now" : price.start):\(price.usd)")
+        }
+        return held.mapValues { $0.mapValues { $0.sorted() } }
     }
 
     /// 200 consumables as App Store Connect holds them (made on its web pages): USD 0.99, hand-set in 4

@@ -37,20 +37,7 @@ struct SaleSyncTests {
     /// Each of the product's manual prices as `territory start..end price` (in the territory's currency), from the
     /// fake's own state.
     static func held(_ fake: FakeAppStoreConnect) throws -> [String] {
-        let state = try JSONSerialization.data(withJSONObject: try fake.control("GET", "state"))
-        let dir = TemporaryDirectory()
-        let out = try python(
-            """
-            import json, sys
-            sys.path.insert(0, sys.argv[1])
-            from fakeasc.reference import decode_price_point, synthetic_price, USD_BY_ID
-            for price in json.load(open(sys.argv[2]))["resources"].get("inAppPurchasePrices", []):
-                point = decode_price_point(price["relationships"]["inAppPurchasePricePoint"]["data"]["id"])
-                a = price["attributes"]
-                price = synthetic_price(point["t"], USD_BY_ID[int(point["p"])])
-                print("%s %s..%s %s" % (point["t"], a.get("startDate") or "", a.get("endDate") or "", price))
-            """, [Paths.repository + "/Tests/FakeAppStoreConnect", dir.write("state.json", String(decoding: state, as: UTF8.self))])
-        return out.split(separator: "\n").map(String.init).sorted()
+        try LargeChangeTests.manualPrices(fake).map { "\($0.territory) \($0.start)..\($0.end) \($0.local)" }.sorted()
     }
 
     @Test func aSaleWithAnEndIsPushedAsAppStoreConnectHoldsItAndPulledBackUnchanged() throws {

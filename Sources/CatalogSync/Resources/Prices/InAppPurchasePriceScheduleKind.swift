@@ -174,29 +174,18 @@ enum InAppPurchasePriceScheduleKind: ProductResourceKind {
                             inAppPurchaseV2: .init(data: .init(_type: .inAppPurchases, id: productID)),
                             inAppPurchasePricePoint: .init(data: .init(_type: .inAppPurchasePricePoints, id: point)))))
             }
-            if let cents = schedule.cents {
-                add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: nil)
-            }
-            for (territory, price) in schedule.territoryPrices.sorted(by: { $0.key < $1.key }) {
-                add(context.localPricePoint(product: product, territory: territory, price: price), day: nil)
-            }
-            for change in schedule.changes {
-                if let cents = change.priceCents {
-                    add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: change.day)
-                }
-                for (territory, price) in change.territoryPrices.sorted(by: { $0.key < $1.key }) {
-                    add(context.localPricePoint(product: product, territory: territory, price: price), day: change.day)
+            // Today's prices, each scheduled change's and each sale's: a USD price and territory prices from a day
+            // (until a day, for a sale; a sale under way is written without its start, which App Store Connect takes
+            // only from today on).
+            func add(cents: Int?, territoryPrices: [String: String], day: Int?, end: Int? = nil) {
+                if let cents { add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: day, end: end) }
+                for (territory, price) in territoryPrices.sorted(by: { $0.key < $1.key }) {
+                    add(context.localPricePoint(product: product, territory: territory, price: price), day: day, end: end)
                 }
             }
-            // A sale under way is written without its start, which App Store Connect takes only from today on.
-            for sale in schedule.sales {
-                if let cents = sale.priceCents {
-                    add(context.pricePoint(product: product, cents: cents, territory: Vocabulary.baseTerritory), day: sale.startDay, end: sale.endDay)
-                }
-                for (territory, price) in sale.territoryPrices.sorted(by: { $0.key < $1.key }) {
-                    add(context.localPricePoint(product: product, territory: territory, price: price), day: sale.startDay, end: sale.endDay)
-                }
-            }
+            add(cents: schedule.cents, territoryPrices: schedule.territoryPrices, day: nil)
+            for change in schedule.changes { add(cents: change.priceCents, territoryPrices: change.territoryPrices, day: change.day) }
+            for sale in schedule.sales { add(cents: sale.priceCents, territoryPrices: sale.territoryPrices, day: sale.startDay, end: sale.endDay) }
             let body = Schemas.InAppPurchasePriceScheduleCreateRequest(
                 data: .init(
                     _type: .inAppPurchasePriceSchedules,

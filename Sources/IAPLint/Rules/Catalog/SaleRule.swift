@@ -33,6 +33,8 @@ struct SaleRule: ProductRule {
             return
         }
         let today = CalendarDay.today
+        let pricedByHand = Set(product.territoryPrices.map(\.territory) + product.priceChanges.flatMap { $0.territoryPrices.map(\.territory) })
+            .subtracting([product.baseTerritory ?? Storefronts.base])
         var periods: [(start: Int, end: Int, text: String)] = []
         for sale in product.sales {
             guard let period = dates(of: sale, product: product, in: context) else { continue }
@@ -55,8 +57,7 @@ struct SaleRule: ProductRule {
                     at: sale.path / "endDate", productID: product.productID)
                 continue
             }
-            let handSet = Set(product.territoryPrices.map(\.territory) + product.priceChanges.flatMap { $0.territoryPrices.map(\.territory) })
-                .subtracting(sale.territoryPrices.map(\.territory)).subtracting([product.baseTerritory ?? Storefronts.base])
+            let handSet = pricedByHand.subtracting(sale.territoryPrices.map(\.territory))
             if sale.price != nil, !handSet.isEmpty {
                 context.report(
                     Self.self, .warning,

@@ -58,8 +58,11 @@ struct JSONDocumentBuilder {
     private var handedOver = false
     /// Finished values waiting for their container to close.
     private var pending: [YAMLDocument.NodeID] = []
-    /// The containers open now: their kind, and where their children start in `pending`.
-    private var open: [(kind: YAMLDocument.Kind, base: Int)] = []
+    /// The containers open now: their kind, where their children start in `pending`, and their opening bracket's
+    /// offset in the input.
+    private var open: [(kind: YAMLDocument.Kind, base: Int, start: Int)] = []
+    /// The parser, whose count of bytes read says where each container starts and ends.
+    fileprivate var handle: yajl_handle?
     private var root: YAMLDocument.NodeID?
     private let maximumDepth: Int
     /// Why a callback stopped the parse.
@@ -81,7 +84,7 @@ struct JSONDocumentBuilder {
     mutating func finish() -> YAMLDocument? {
         guard let root, open.isEmpty, !handedOver else { return nil }
         handedOver = true
-        return arena.document(root: root)
+        return arena.document(root: root, spans: true)
     }
 
     private mutating func scalar(_ bytes: UnsafePointer<UInt8>?, _ count: Int, style: YAMLDocument.ScalarStyle) -> Int32 {
@@ -98,7 +101,7 @@ struct JSONDocumentBuilder {
             failure = "nested more than \(maximumDepth) levels deep; refusing to read it"
             return 0
         }
-        open.append((kind, pending.count))
+        open.append((kind, pending.count, consumed - 1))
         return 1
     }
 
@@ -111,9 +114,15 @@ struct JSONDocumentBuilder {
                 return 0
             }
         }
-        finished(arena.container(container.kind, line: 0, column: 0, pending: &pending, from: container.base))
+        // Offsets past Int32's range (a file over 2 GB) are not kept: the span is then unknown.
+        let end = consumed
+        let (start, stop) = end <= Int(Int32.max) ? (Int32(container.start), Int32(end)) : (-1, -1)
+        finished(arena.container(container.kind, line: start, column: stop, pending: &pending, from: container.base))
         return 1
     }
+
+    /// How far yajl has read: in a callback, just past the token it reports.
+    private var consumed: Int { handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0 }
 
     /// Runs yajl over `bytes`: how it ended, how far it read, and yajl's description of a parse error.
     static func read(
@@ -126,6 +135,8 @@ struct JSONDocumentBuilder {
         return withUnsafePointer(to: &callbacks) { callbacks in
             guard let handle = yajl_alloc(callbacks, nil, builder) else { return (yajl_status_error, 0, "out of memory") }
             defer { yajl_free(handle) }
+            builder.pointee.handle = handle
+            defer { builder.pointee.handle = nil }
             var status = yajl_parse(handle, bytes.baseAddress, bytes.count)
             var consumed = Int(yajl_get_bytes_consumed(handle))
             if status == yajl_status_ok {

@@ -87,8 +87,8 @@ struct ArenaBuilder {
     }
 
     /// The finished document, which owns the buffers from now on.
-    func document(root: YAMLDocument.NodeID) -> YAMLDocument {
-        YAMLDocument(records: records, children: children, text: text, root: root)
+    func document(root: YAMLDocument.NodeID, spans: Bool = false) -> YAMLDocument {
+        YAMLDocument(records: records, children: children, text: text, root: root, spans: spans)
     }
 
     /// Lets the buffers go, when no document took them.

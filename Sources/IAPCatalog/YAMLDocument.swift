@@ -22,7 +22,8 @@ public final class YAMLDocument: @unchecked Sendable {
     struct Record: BitwiseCopyable {
         var kind: Kind
         var style: ScalarStyle
-        /// 1-based, as reports show them; libyaml counts columns in Unicode scalars.
+        /// 1-based, as reports show them; libyaml counts columns in Unicode scalars. A container read from JSON
+        /// keeps its byte span in the input here instead (`sourceSpan`): JSON nodes have no line or column.
         var line: Int32
         var column: Int32
         /// Scalars: the range of their bytes in `text`. Containers: the range of their children in `children`
@@ -35,9 +36,12 @@ public final class YAMLDocument: @unchecked Sendable {
     package let nodes: Nodes
     public let root: NodeID
     private let storage: (records: PlainBuffer<Record>, children: PlainBuffer<NodeID>, text: PlainBuffer<UInt8>)
+    /// Read from JSON, whose containers know their bytes in the input.
+    private let spans: Bool
 
-    init(records: PlainBuffer<Record>, children: PlainBuffer<NodeID>, text: PlainBuffer<UInt8>, root: NodeID) {
+    init(records: PlainBuffer<Record>, children: PlainBuffer<NodeID>, text: PlainBuffer<UInt8>, root: NodeID, spans: Bool = false) {
         storage = (records, children, text)
+        self.spans = spans
         nodes = Nodes(
             records: UnsafeBufferPointer(start: records.base, count: records.count),
             children: UnsafePointer(children.base), text: UnsafePointer(text.base))
@@ -58,6 +62,13 @@ public final class YAMLDocument: @unchecked Sendable {
     public func isPlain(_ node: NodeID) -> Bool { nodes.isPlain(node) }
     func line(_ node: NodeID) -> Int { nodes.line(node) }
     func column(_ node: NodeID) -> Int { nodes.column(node) }
+    /// A container's bytes in the JSON it was read from (after any byte-order mark), from its opening bracket to its
+    /// closing one; nil for a scalar, or for a document read from YAML.
+    public func sourceSpan(_ node: NodeID) -> Range<Int>? {
+        let record = nodes.records[Int(node.index)]
+        guard spans, record.kind != .scalar, record.line >= 0, record.column > record.line else { return nil }
+        return Int(record.line)..<Int(record.column)
+    }
     /// A scalar's text.
     public func string(_ node: NodeID) -> String { nodes.string(node) }
     /// Whether a scalar's text is exactly `expected`, without making a String.

@@ -119,8 +119,13 @@ extension FileMerge {
         _ item: Node, new range: Range<Int>, list: String, groupName: String?, groupID: JSONValue?,
         read: (inout StoreKitImporter.Reader) throws(IAPKitError) -> Product
     ) throws(IAPKitError) -> [String] {
+        // The file's item byte for byte as the export wrote it (the file was written by this export): copied as it is.
+        if groupID == nil, let span = document.sourceSpan(item), sourceBytes(span, equal: newBytes[range]) {
+            out.raw(newBytes[range])
+            return []
+        }
         let checkpoint = out.checkpoint
-        // The file's item as it is: most often the export's own bytes.
+        // The file's item as Xcode lays it out: most often the export's own bytes.
         var renamed = write(item, groupID: groupID)
         if out.written(from: out.lastClosed.lowerBound, equal: newBytes[range]) {
             if renamed { changed = true }
@@ -173,6 +178,11 @@ extension FileMerge {
     }
 
     mutating func mergeGroup(_ group: Node, new: StoreKitExporter.Layout.Group, path: String, position: Int) throws(IAPKitError) -> [String] {
+        // Byte for byte the export's (whose subscriptions name the group's id): copied as it is.
+        if let span = document.sourceSpan(group), sourceBytes(span, equal: newBytes[new.range]) {
+            out.raw(newBytes[new.range])
+            return []
+        }
         let checkpoint = out.checkpoint
         // Written with each subscription naming the group's id, as the merged file does.
         let renamed = write(group, subscriptionsGroupID: document.pair(group, key: "id").map { json($0.value) })
@@ -196,5 +206,10 @@ extension FileMerge {
             parent: "subscriptionGroups", source: source, dropped: &dropped)
         try writeObject(entries, dropped: &dropped)
         return Self.inOrder(dropped, keys: pairs.map(\.key))
+    }
+
+    /// Whether the file's bytes at `span` (a span of the document) are `other`.
+    func sourceBytes(_ span: Range<Int>, equal other: ArraySlice<UInt8>) -> Bool {
+        span.count == other.count && StoreKitUpdate.bytes(of: source, at: span.lowerBound + sourceOffset, equal: other)
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import IAPCatalog
 import IAPCore
 
@@ -18,6 +23,9 @@ struct FileMerge {
     typealias Item = (id: String, range: Range<Int>)
 
     let document: YAMLDocument
+    /// The file's bytes, which `document.sourceSpan` points into past `sourceOffset` (a byte-order mark).
+    let source: Data
+    let sourceOffset: Int
     let file: String
     let catalog: Catalog
     let version: StoreKitExporter.FormatVersion
@@ -49,10 +57,12 @@ struct FileMerge {
 
     /// `exported` is the catalog's export in `version` with its layout, which the merge compares the file's items with.
     init?(
-        document: YAMLDocument, file: String, capacity: Int, catalog: Catalog, version: StoreKitExporter.FormatVersion,
+        document: YAMLDocument, source: Data, file: String, capacity: Int, catalog: Catalog, version: StoreKitExporter.FormatVersion,
         exported: (bytes: [UInt8], layout: StoreKitExporter.Layout)
     ) {
         self.document = document
+        self.source = source
+        sourceOffset = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         newBytes = exported.bytes
         layout = exported.layout
         self.file = file

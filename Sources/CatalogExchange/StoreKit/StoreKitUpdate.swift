@@ -81,7 +81,7 @@ public struct StoreKitUpdate: Sendable {
                 // what the merge would write, with nothing to merge.
                 if Self.same(exported, data) { return (nil, []) }
                 if var merge = FileMerge(
-                    document: document, file: file, capacity: data.count + data.count / 8, catalog: catalog, version: version,
+                    document: document, source: data, file: file, capacity: data.count + data.count / 8, catalog: catalog, version: version,
                     exported: (exported, layout ?? StoreKitExporter.Layout())),
                     let result = try merge.run()
                 {
@@ -97,10 +97,13 @@ public struct StoreKitUpdate: Sendable {
     }
 
     /// Whether `bytes` are the file's bytes.
-    static func same(_ bytes: [UInt8], _ data: Data) -> Bool {
-        guard bytes.count == data.count else { return false }
-        return bytes.isEmpty
-            || bytes.withUnsafeBytes { written in data.withUnsafeBytes { memcmp(written.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
+    static func same(_ bytes: [UInt8], _ data: Data) -> Bool { bytes.count == data.count && Self.bytes(of: data, at: 0, equal: bytes[...]) }
+
+    /// Whether `data` holds `other` from `start` on.
+    static func bytes(of data: Data, at start: Int, equal other: ArraySlice<UInt8>) -> Bool {
+        guard start >= 0, start + other.count <= data.count else { return false }
+        guard !other.isEmpty else { return true }
+        return data.withUnsafeBytes { file in other.withUnsafeBytes { memcmp(file.baseAddress! + start, $0.baseAddress!, other.count) == 0 } }
     }
 
     /// The three-way merge over the whole file as values: the file, the export of the catalog it imports to, and the

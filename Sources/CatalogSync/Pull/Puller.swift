@@ -106,6 +106,16 @@ public struct Puller: Sendable {
     static func keepUnanswered(_ snapshot: inout StoreSnapshot, kept: Kept) {
         func keep(_ product: inout StoreProduct) {
             guard let old = kept.product(product.record.productID) else { return }
+            if product.record.isSubscription {
+                // The catalog's hand-set prices that read back as equalized stay as the catalog writes them.
+                product.record.takeHandSetPrices(from: old)
+                if var monthly = product.record.monthlyPlan, old.monthlyPlan != nil {
+                    var view = SubscriptionPriceKind.pricing(of: product.record, plan: "MONTHLY")
+                    view.takeHandSetPrices(from: SubscriptionPriceKind.pricing(of: old, plan: "MONTHLY"))
+                    (monthly.territoryPrices, monthly.priceChanges) = (view.territoryPrices, view.priceChanges)
+                    product.record.monthlyPlan = monthly
+                }
+            }
             if product.unanswered.contains("availability") {
                 // Only what the catalog declares: its "everywhere" was computed from the offline territory table.
                 product.record.availability = old.availabilityDeclared ? old.availability : nil

@@ -156,4 +156,21 @@ import Testing
             try bytes.withUnsafeBytes { try YAMLDocument.parseJSON($0, maximumDepth: 100) }
         }
     }
+
+    /// Each container knows its bytes in the input, bracket to bracket, whitespace and a byte-order mark around it or
+    /// not: the update of a StoreKit file copies an item the export would write the same from there.
+    @Test func containersKnowTheirBytesInTheInput() throws {
+        let json = "\u{FEFF}{ \"a\" : [ 1, {\"b\":\"}\"} ],\n  \"c\" : {}\n}\n"
+        let document = try parse(json)
+        let bytes = Array(json.utf8.dropFirst(3))
+        func text(_ node: YAMLDocument.NodeID) -> String? { document.sourceSpan(node).map { String(decoding: bytes[$0], as: UTF8.self) } }
+        #expect(text(document.root) == "{ \"a\" : [ 1, {\"b\":\"}\"} ],\n  \"c\" : {}\n}")
+        let list = try #require(document.pair(document.root, key: "a")?.value)
+        #expect(text(list) == "[ 1, {\"b\":\"}\"} ]")
+        #expect(text(document.items(list)[1]) == "{\"b\":\"}\"}")
+        #expect(document.sourceSpan(document.items(list)[0]) == nil)
+        #expect(text(try #require(document.pair(document.root, key: "c")?.value)) == "{}")
+        let yaml = try #require(try Data("a: [1]\n".utf8).withUnsafeBytes { try YAMLDocument.parse($0) })
+        #expect(yaml.sourceSpan(yaml.root) == nil)
+    }
 }

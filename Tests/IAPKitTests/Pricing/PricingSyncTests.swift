@@ -127,6 +127,39 @@ struct PricingSyncTests {
         #expect(later.status == 0 && later.text.contains("0 to create, 0 to update"), "\(later.text)")
     }
 
+    /// A scheduled subscription price set by hand at exactly what the new USD price equalizes to (GBR 5.15 for 5.99 on
+    /// the fake's grid) reads back as equalized. It is in place all the same: plan has nothing to send, a pull keeps
+    /// the catalog's line, and a fresh pull (which cannot tell) writes the change without it and plans clean too.
+    @Test func aScheduledHandSetPriceAtItsEqualizationPlansNoChangeAndPullKeepsIt() throws {
+        let fake = try Self.fake()
+        let dir = TemporaryDirectory()
+        let handSet = Self.subscriptionChanges.replacingOccurrences(of: "IND: 499", with: "IND: 499\n              GBR: 5.15")
+        let catalog = try Self.write(Self.catalog(subscription: handSet), in: dir)
+        #expect(try AscSyncTests.push(fake, catalog).status == 0)
+        let gbr = try Self.prices(fake).filter {
+            ($0["attributes"] as? [String: Any])?["startDate"] as? String == "2027-01-15"
+                && (($0["relationships"] as? [String: Any])?["territory"] as? [String: Any]).flatMap {
+                    ($0["data"] as? [String: Any])?["id"] as? String
+                } == "GBR"
+        }
+        #expect(gbr.count == 1, "App Store Connect holds GBR's scheduled price")
+
+        let check = try iapkit(["asc", "plan", catalog, "--check"], environment: fake.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let pull = try iapkit(["asc", "pull", "-o", catalog], environment: fake.environment)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        let after = try String(contentsOfFile: catalog, encoding: .utf8)
+        #expect(
+            after.contains("        territoryPrices:\n              IND: 499\n              GBR: 5.15\n"), "pull keeps the hand-set line:\n\(after)")
+
+        let fresh = dir.file("pulled.yaml")
+        #expect(try iapkit(["asc", "pull", "--bundle-id", Self.bundleID, "-o", fresh], environment: fake.environment).status == 0)
+        let pulled = try String(contentsOfFile: fresh, encoding: .utf8)
+        #expect(pulled.contains("IND: 499") && !pulled.contains("GBR: 5.15"), "read as equalized:\n\(pulled)")
+        let again = try iapkit(["asc", "plan", fresh, "--check"], environment: fake.environment)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    }
+
     @Test func aChangedTerritoryPriceIsPlannedPerTerritoryWithWhatSubscribersSee() throws {
         let fake = try Self.fake()
         let dir = TemporaryDirectory()

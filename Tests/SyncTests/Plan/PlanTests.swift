@@ -158,6 +158,37 @@ import Testing
         #expect(all?.localPrices == ["IND": "349", "BRA": "24.9"] && all?.estimatedRequests == 4 && all?.keepsExistingSubscribers == true)
     }
 
+    /// A scheduled price set by hand at what the new USD price equalizes to reads back as equalized: App Store
+    /// Connect holds the same price either way, so the plan has nothing to send; a different price is still a change.
+    @Test func aScheduledHandSetPriceEqualToTheEqualizationIsInPlace() throws {
+        let (catalog, desired) = try Self.examples()
+        var wanted = desired.groups[0].subscriptions[0]
+        wanted.territoryPrices = [:]
+        wanted.priceChanges = [
+            PriceChangeRecord(day: 20300601, priceCents: 599, territoryPrices: ["FRA": "6.49"], keepsExistingSubscribers: true)
+        ]
+        var live = Self.live(desired).groups[0].subscriptions[0]
+        let held =
+            [DatedPrice(territory: "USA", day: nil, price: Price.format(cents: wanted.priceCents ?? 0))]
+            + [
+                DatedPrice(territory: "USA", day: 20300601, price: "5.99", keepsExistingSubscribers: true),
+                DatedPrice(territory: "FRA", day: 20300601, price: "6.49", keepsExistingSubscribers: true),
+            ]
+        DatedPrice.apply(held, to: &live.record, today: 20261202) { cents, territory in cents == 599 && territory == "FRA" ? "6.49" : nil }
+        #expect(live.record.priceChanges.first?.territoryPrices.isEmpty == true)
+        live.record.pricedTerritories = wanted.pricedTerritories ?? Territories.all
+        var builder = builder(catalog)
+        builder.today = 20261202
+        SubscriptionPriceKind.plan(wanted, live: live, product: .id("sub"), builder: &builder)
+        #expect(builder.changes.allSatisfy { $0.fields.allSatisfy { $0.name != "FRA" } }, "\(builder.changes.map(\.fields))")
+
+        wanted.priceChanges[0].territoryPrices["FRA"] = "6.99"
+        var changed = self.builder(catalog)
+        changed.today = 20261202
+        SubscriptionPriceKind.plan(wanted, live: live, product: .id("sub"), builder: &changed)
+        #expect(changed.changes.contains { $0.fields.contains { $0.name == "FRA" && $0.to == "6.99" } })
+    }
+
     /// A promotional offer's prices change in place (its update request carries them); its other terms cannot.
     @Test func anOfferWithAnIdCannotChangeItsTermsButAPromotionalOfferItsPrices() throws {
         let (catalog, desired) = try Self.examples()

@@ -81,6 +81,10 @@ public struct PriceChangeRecord: Sendable, Equatable {
     /// Subscriptions: the territories whose choice differs from `keepsExistingSubscribers`.
     public var territoryChoices: [String: Bool] = [:]
     public var path: CatalogPath?
+    /// Read from App Store Connect: what the territories left out of `territoryPrices` as equalized pay from `day`
+    /// (not compared: a catalog never states it). A price set by hand that equals the equalization reads back as
+    /// equalized; the plan takes it from here as already in place.
+    public var equalizedPrices: [String: String] = [:]
 
     public init(
         day: Int, priceCents: Int? = nil, territoryPrices: [String: String] = [:], keepsExistingSubscribers: Bool? = nil,
@@ -115,6 +119,18 @@ public struct PriceChangeRecord: Sendable, Equatable {
 }
 
 extension ProductRecord {
+    /// A subscription's price set by hand at what its USD price equalizes to reads back as equalized: App Store
+    /// Connect holds the same price either way. Where `wanted` sets one, today or in a scheduled change, this record
+    /// (as read) takes it as set, so neither plan nor pull sees a change.
+    public mutating func takeHandSetPrices(from wanted: ProductRecord) {
+        for (territory, price) in wanted.territoryPrices where currentPrices[territory] == price { territoryPrices[territory] = price }
+        for change in wanted.priceChanges {
+            guard let index = priceChanges.firstIndex(where: { $0.day == change.day }) else { continue }
+            let held = priceChanges[index].equalizedPrices
+            for (territory, price) in change.territoryPrices where held[territory] == price { priceChanges[index].territoryPrices[territory] = price }
+        }
+    }
+
     /// The record as of `today`: changes that have started are folded into today's prices, later ones stay.
     public func asOf(_ today: Int) -> ProductRecord {
         var result = self
@@ -257,7 +273,10 @@ public struct DatedPrice: Sendable, Equatable {
             {
                 change.priceCents = cents
                 for price in prices where price.territory != usa {
-                    if !handSet.contains(price.territory), equalized(cents, price.territory) == price.price { continue }
+                    if !handSet.contains(price.territory), equalized(cents, price.territory) == price.price {
+                        change.equalizedPrices[price.territory] = price.price
+                        continue
+                    }
                     change.territoryPrices[price.territory] = price.price
                 }
             } else {

@@ -114,8 +114,8 @@ enum SubscriptionPriceKind: ProductResourceKind {
         planType: String?, detail: String?, path: CatalogPath?, product: ResourceRef, builder: inout PlanBuilder
     ) {
         var old = live
-        // A territory price equal to what that territory pays today is already in place, equalized or not.
-        for (territory, price) in wanted.territoryPrices where old?.currentPrices[territory] == price { old?.territoryPrices[territory] = price }
+        // A price equal to what that territory pays (today, or from a change's day) is already in place, equalized or not.
+        old?.takeHandSetPrices(from: wanted)
         let overrides = Swift.Set(wanted.territoryPrices.keys)
         // Without a USD price nothing is equalized: the subscription is priced where the catalog names a price.
         let equalized = cents == nil ? [] : territories.filter { !overrides.contains($0) }

@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from selftest.cases_answer_shapes import AnswerShapeCases  # noqa: E402
+from selftest.cases_asset_pack_releases import AssetPackReleaseCases  # noqa: E402
 from selftest.cases_background_assets import BackgroundAssetCases  # noqa: E402
 from selftest.cases_core import CoreCases  # noqa: E402
 from selftest.cases_generator import GeneratorCases  # noqa: E402
@@ -36,8 +37,8 @@ from selftest.reference import OPENAPI  # noqa: E402
 
 
 class AllCases(CoreCases, ProductCases, PriceCases, IncludeCases, SubscriptionWriteCases, ServiceCases,
-               BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, OfferCodeCases,
-               ImageCases, IapOfferCodeCases, AnswerShapeCases, MultiSeatCases, FakeTestCase):
+               BackgroundAssetCases, GeneratorCases, PromotedGraceCases, ReviewAndRemovalCases, AssetPackReleaseCases,
+               OfferCodeCases, ImageCases, IapOfferCodeCases, AnswerShapeCases, MultiSeatCases, FakeTestCase):
     pass
 
 

@@ -11,8 +11,9 @@ extension YAMLDocument {
     public static func parseJSON(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int) throws(ParseError) -> YAMLDocument {
         var bytes = bytes.bindMemory(to: UInt8.self)
         // A byte-order mark is not JSON, but libyaml read past one (Xcode never writes it): skipped, so such files still import.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3)) }
-        var builder = JSONDocumentBuilder(capacity: bytes.count, maximumDepth: maximumDepth)
+        let skipped = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(skipped))
+        var builder = JSONDocumentBuilder(capacity: bytes.count, maximumDepth: maximumDepth, offset: skipped)
         defer { builder.release() }
         let status = withUnsafeMutablePointer(to: &builder) { JSONDocumentBuilder.read(bytes, into: $0) }
         switch status.0 {
@@ -65,10 +66,13 @@ struct JSONDocumentBuilder {
     fileprivate var handle: yajl_handle?
     private var root: YAMLDocument.NodeID?
     private let maximumDepth: Int
+    /// Where yajl's input starts in the bytes given (past a byte-order mark): spans count from the bytes given.
+    private let offset: Int
     /// Why a callback stopped the parse.
     private(set) var failure: String?
 
-    init(capacity bytes: Int, maximumDepth: Int) {
+    init(capacity bytes: Int, maximumDepth: Int, offset: Int = 0) {
+        self.offset = offset
         arena = ArenaBuilder(inputBytes: bytes)
         self.maximumDepth = maximumDepth
         pending.reserveCapacity(64)
@@ -122,7 +126,7 @@ struct JSONDocumentBuilder {
     }
 
     /// How far yajl has read: in a callback, just past the token it reports.
-    private var consumed: Int { handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0 }
+    private var consumed: Int { offset + (handle.map { Int(yajl_get_bytes_consumed($0)) } ?? 0) }
 
     /// Runs yajl over `bytes`: how it ended, how far it read, and yajl's description of a parse error.
     static func read(

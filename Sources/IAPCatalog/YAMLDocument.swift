@@ -62,8 +62,8 @@ public final class YAMLDocument: @unchecked Sendable {
     public func isPlain(_ node: NodeID) -> Bool { nodes.isPlain(node) }
     func line(_ node: NodeID) -> Int { nodes.line(node) }
     func column(_ node: NodeID) -> Int { nodes.column(node) }
-    /// A container's bytes in the JSON it was read from (after any byte-order mark), from its opening bracket to its
-    /// closing one; nil for a scalar, or for a document read from YAML.
+    /// A container's bytes in the JSON it was read from, from its opening bracket to its closing one; nil for a
+    /// scalar, or for a document read from YAML.
     public func sourceSpan(_ node: NodeID) -> Range<Int>? {
         let record = nodes.records[Int(node.index)]
         guard spans, record.kind != .scalar, record.line >= 0, record.column > record.line else { return nil }

@@ -119,8 +119,10 @@ extension FileMerge {
         _ item: Node, new range: Range<Int>, list: String, groupName: String?, groupID: JSONValue?,
         read: (inout StoreKitImporter.Reader) throws(IAPKitError) -> Product
     ) throws(IAPKitError) -> [String] {
-        // The file's item byte for byte as the export wrote it (the file was written by this export): copied as it is.
-        if groupID == nil, let span = document.sourceSpan(item), sourceBytes(span, equal: newBytes[range]) {
+        // The file's item byte for byte as the export wrote it, naming the group by its merged id: copied as it is.
+        if let span = document.sourceSpan(item), sourceBytes(span, equal: newBytes[range]),
+            groupID == nil || document.pair(item, key: "subscriptionGroupID").map({ json($0.value) }) == groupID
+        {
             out.raw(newBytes[range])
             return []
         }
@@ -210,6 +212,6 @@ extension FileMerge {
 
     /// Whether the file's bytes at `span` (a span of the document) are `other`.
     func sourceBytes(_ span: Range<Int>, equal other: ArraySlice<UInt8>) -> Bool {
-        span.count == other.count && StoreKitUpdate.bytes(of: source, at: span.lowerBound + sourceOffset, equal: other)
+        span.count == other.count && StoreKitUpdate.bytes(of: source, at: span.lowerBound, equal: other)
     }
 }

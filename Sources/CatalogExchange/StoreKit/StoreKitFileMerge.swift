@@ -23,9 +23,8 @@ struct FileMerge {
     typealias Item = (id: String, range: Range<Int>)
 
     let document: YAMLDocument
-    /// The file's bytes, which `document.sourceSpan` points into past `sourceOffset` (a byte-order mark).
+    /// The file's bytes, which `document.sourceSpan` points into.
     let source: Data
-    let sourceOffset: Int
     let file: String
     let catalog: Catalog
     let version: StoreKitExporter.FormatVersion
@@ -62,7 +61,6 @@ struct FileMerge {
     ) {
         self.document = document
         self.source = source
-        sourceOffset = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         newBytes = exported.bytes
         layout = exported.layout
         self.file = file

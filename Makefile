@@ -43,7 +43,7 @@ format:
 # prints itself and the command that replays it.
 roundtrip: setup-tests
 	$(ENV) swift build --build-tests
-	$(ENV) $(NO_THROW_BACKTRACES) IAPKIT_SEEDS=$(or $(SEEDS),2000) swift test --skip-build --filter RoundTripTests
+	$(ENV) $(NO_THROW_BACKTRACES) IAPKIT_SEEDS=$(or $(SEEDS),2000) IAPKIT_SEEDS_FROM=$(or $(SEEDS_FROM),0) swift test --skip-build --filter RoundTripTests
 
 # Mutated translations, baselines and traces through the built iapkit (`make test` runs a few dozen): no crash, no
 # run over 5 s, no file changed by a failing run. IAPKIT_FUZZ_SEED=N replays a run.

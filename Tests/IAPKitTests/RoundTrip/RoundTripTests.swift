@@ -18,8 +18,8 @@ import Testing
 /// "Nothing to do" allows the `?` of a note (what App Store Connect did not answer, said at the product).
 ///
 /// "Equal" is the fake's managed view (`fakeasc/managed.py`), written from App Store Connect's data model rather
-/// than from iapkit's records. `IAPKIT_SEEDS=N` runs N seeds (200 by default; `make roundtrip` runs 2,000) and
-/// `IAPKIT_SEED=N` replays one.
+/// than from iapkit's records. `IAPKIT_SEEDS=N` runs N seeds (200 by default; `make roundtrip` runs 2,000),
+/// `IAPKIT_SEEDS_FROM=K` starts them at seed K (new states beyond those already run), and `IAPKIT_SEED=N` replays one.
 @Suite(.showsFakeLog)
 struct RoundTripTests {
     /// A fixed App Store Connect today, so a seed builds the same dates on every run.
@@ -34,7 +34,8 @@ struct RoundTripTests {
     static var seeds: [Int] {
         let environment = ProcessInfo.processInfo.environment
         if let one = environment["IAPKIT_SEED"].flatMap(Int.init) { return [one] }
-        return Array(0..<(environment["IAPKIT_SEEDS"].flatMap(Int.init) ?? 200))
+        let first = environment["IAPKIT_SEEDS_FROM"].flatMap(Int.init) ?? 0
+        return Array(first..<(first + (environment["IAPKIT_SEEDS"].flatMap(Int.init) ?? 200)))
     }
 
     @Test func everyGeneratedStateRoundTrips() async throws {

@@ -71,7 +71,7 @@ struct JSONDocumentBuilder {
     /// Why a callback stopped the parse.
     private(set) var failure: String?
 
-    init(capacity bytes: Int, maximumDepth: Int, offset: Int = 0) {
+    init(capacity bytes: Int, maximumDepth: Int, offset: Int) {
         self.offset = offset
         arena = ArenaBuilder(inputBytes: bytes)
         self.maximumDepth = maximumDepth
